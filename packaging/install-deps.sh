@@ -1,0 +1,32 @@
+#!/bin/sh
+# Installs every Debian package the build, the tests and the benchmarks need.
+# Idempotent and quiet when everything is present: it asks dpkg first and only
+# calls apt-get for what is missing, so the README's commands stay fast on a
+# machine that already has them.
+set -eu
+
+PACKAGES="
+  build-essential cmake pkg-config python3 git
+  zlib1g-dev libminizip-dev libcmocka-dev libpcre2-dev
+  clang libclang-rt-14-dev
+  gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 libz-mingw-w64-dev
+  wine64 nsis
+  zip unzip hyperfine wimtools dpkg-dev patch xz-utils bzip2
+"
+
+missing=""
+for p in $PACKAGES; do
+  if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing="$missing $p"
+  fi
+done
+
+if [ -n "$missing" ]; then
+  echo "install-deps: installing:$missing"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q >/dev/null
+  # shellcheck disable=SC2086
+  $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi

@@ -1,0 +1,63 @@
+/* Allocation through a replaceable table (see alloc.h). */
+#include "alloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct etwcap_allocator current = { malloc, realloc, free };
+
+void etwcap_set_allocator(const struct etwcap_allocator *a)
+{
+  static const struct etwcap_allocator libc = { malloc, realloc, free };
+  current = a ? *a : libc;
+}
+
+void *etwcap_malloc(size_t size)
+{
+  return current.malloc_fn(size ? size : 1);
+}
+
+void *etwcap_calloc(size_t count, size_t size)
+{
+  void *p;
+  if (size && count > SIZE_MAX / size)
+    return NULL;
+  p = etwcap_malloc(count * size);
+  if (p)
+    memset(p, 0, count * size);
+  return p;
+}
+
+void *etwcap_realloc(void *ptr, size_t size)
+{
+  return current.realloc_fn(ptr, size ? size : 1);
+}
+
+void *etwcap_reallocarray(void *ptr, size_t count, size_t size)
+{
+  if (size && count > SIZE_MAX / size)
+    return NULL;
+  return etwcap_realloc(ptr, count * size);
+}
+
+void etwcap_free(void *ptr)
+{
+  if (ptr)
+    current.free_fn(ptr);
+}
+
+char *etwcap_strndup(const char *s, size_t n)
+{
+  char *copy = etwcap_malloc(n + 1);
+  if (copy) {
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+  }
+  return copy;
+}
+
+char *etwcap_strdup(const char *s)
+{
+  return etwcap_strndup(s, strlen(s));
+}

@@ -1,0 +1,64 @@
+/* Pure FILETIME → ISO 8601 text, the same on every OS (no gmtime: it is
+ * limited to time_t's range and differs between C libraries). */
+#include "os_time.h"
+
+#include <stdio.h>
+
+/* Days since 1970-01-01 to a civil date (proleptic Gregorian), after
+ * Howard Hinnant's public-domain algorithm description. */
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+  int64_t era, yoe, doy, mp;
+  z += 719468;
+  era = (z >= 0 ? z : z - 146096) / 146097;
+  yoe = z - era * 146097;
+  yoe = (yoe - yoe / 1460 + yoe / 36524 - yoe / 146096) / 365;
+  doy = (z - era * 146097) - (365 * yoe + yoe / 4 - yoe / 100);
+  mp = (5 * doy + 2) / 153;
+  *d = (unsigned)(doy - (153 * mp + 2) / 5 + 1);
+  *m = (unsigned)(mp < 10 ? mp + 3 : mp - 9);
+  *y = yoe + era * 400 + (*m <= 2);
+}
+
+static void split(int64_t filetime, int64_t *y, unsigned *mo, unsigned *d,
+                  unsigned *h, unsigned *mi, unsigned *s, int64_t *frac)
+{
+  int64_t ticks = filetime - FILETIME_UNIX_EPOCH;
+  int64_t secs = ticks / 10000000, rem = ticks % 10000000;
+  int64_t days, sod;
+  if (rem < 0) {
+    rem += 10000000;
+    secs--;
+  }
+  days = secs / 86400;
+  sod = secs % 86400;
+  if (sod < 0) {
+    sod += 86400;
+    days--;
+  }
+  civil_from_days(days, y, mo, d);
+  *h = (unsigned)(sod / 3600);
+  *mi = (unsigned)(sod / 60 % 60);
+  *s = (unsigned)(sod % 60);
+  *frac = rem;
+}
+
+char *filetime_format_iso7(int64_t filetime, char *buf, size_t size)
+{
+  int64_t y, frac;
+  unsigned mo, d, h, mi, s;
+  split(filetime, &y, &mo, &d, &h, &mi, &s, &frac);
+  snprintf(buf, size, "%04lld-%02u-%02uT%02u:%02u:%02u.%07lldZ", (long long)y, mo, d, h,
+           mi, s, (long long)frac);
+  return buf;
+}
+
+char *os_time_format_utc(int64_t filetime, char *buf, size_t size)
+{
+  int64_t y, frac;
+  unsigned mo, d, h, mi, s;
+  split(filetime, &y, &mo, &d, &h, &mi, &s, &frac);
+  snprintf(buf, size, "%04lld-%02u-%02uT%02u:%02u:%02u.%03lldZ", (long long)y, mo, d, h,
+           mi, s, (long long)(frac / 10000));
+  return buf;
+}

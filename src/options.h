@@ -1,0 +1,56 @@
+/* Qualifiers declared as data and parsed by one parser, PerfView style
+ * (reference: perfview-collect.md §2).  The same tables generate `/?` help,
+ * so help cannot drift from what the parser accepts.
+ *
+ * Forms accepted: /Name, -Name, /Name:value, /Name=value, /Name value (not
+ * for booleans; a value starting with '-' or '/' must use ':' or '='), names
+ * case-insensitive, booleans as /Flag, /Flag:true, /Flag:false or /Flag:
+ * (empty = false).  Scalars given twice are an error; list qualifiers may be
+ * repeated and their values are split on ',' and concatenated.  `--` ends
+ * qualifiers, so a POSIX path such as /tmp can still be a positional. */
+#ifndef ETWCAP_OPTIONS_H
+#define ETWCAP_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum opt_type {
+  OPT_BOOL,     /* /X, /X:false */
+  OPT_TRISTATE, /* bool? in PerfView: unset is distinct from false (/Merge, /Zip) */
+  OPT_INT,      /* decimal or 0x hex */
+  OPT_FLOAT,    /* decimal */
+  OPT_STRING,   /* one value */
+  OPT_LIST      /* comma-separated, repeatable */
+};
+
+struct opt_def {
+  const char *name;         /* PerfView's spelling */
+  const char *alias;        /* a second accepted name, or NULL */
+  enum opt_type type;
+  const char *value_name;   /* shown in help: /Name:VALUE_NAME */
+  const char *default_text; /* shown in help, or NULL */
+  const char *help;
+  int64_t min, max;         /* OPT_INT bounds; both 0 = no bounds */
+  const char *rejected;     /* non-NULL: a PerfView qualifier etwcap refuses, and why */
+};
+
+struct opt_group {
+  const char *title;
+  const struct opt_def *defs;
+  size_t count;
+};
+
+#define OPT_GROUP(title, array) { title, array, sizeof(array) / sizeof((array)[0]) }
+
+struct opt_value {
+  const struct opt_def *def;
+  int position;         /* index in argv, for messages */
+  char *text;           /* the value as given (scalars); NULL for a bare flag */
+  char **items;         /* OPT_LIST items */
+  size_t item_count;
+  int bool_value;
+  int64_t int_value;
+  double float_value;
+};
+
+#endif

@@ -1,0 +1,30 @@
+/* File-system services with UTF-8 paths on every OS.  On Windows the paths
+ * are converted to UTF-16 and the W functions are used, so non-ASCII names
+ * and long paths work; POSIX passes them through.  Implemented by
+ * os_file_posix.c and os_file_win32.c.  Errors are ETWCAP_E_* codes. */
+#ifndef ETWCAP_OS_FILE_H
+#define ETWCAP_OS_FILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* fopen with a UTF-8 path; binary modes only ("rb", "wb", "r+b", "ab"). */
+FILE *os_fopen(const char *path, const char *mode);
+/* 64-bit seek/tell on a FILE* from os_fopen. */
+int os_fseek64(FILE *f, int64_t offset, int whence);
+int64_t os_ftell64(FILE *f);
+
+/* Atomically replaces `to` with `from` (same volume). */
+int os_rename_replace(const char *from, const char *to);
+int os_remove(const char *path);
+/* 0 and *size, or ETWCAP_E_NOENT / ETWCAP_E_IO. */
+int os_file_size(const char *path, int64_t *size);
+int os_is_directory(const char *path);
+/* Free bytes available to this user on the volume holding `path`. */
+int os_free_disk_bytes(const char *path, uint64_t *bytes);
+/* Translates the last OS error (errno or GetLastError) to ETWCAP_E_*. */
+int os_last_error(void);
+/* Text of the last OS error for log lines ("No space left on device (errno 28)"). */
+const char *os_last_error_text(char *buf, size_t size);
+
+#endif

@@ -1,0 +1,99 @@
+/* os_file.h on POSIX. */
+#define _FILE_OFFSET_BITS 64
+#define _POSIX_C_SOURCE 200809L
+#include "os_file.h"
+
+#include "error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/types.h>
+
+static int translate(int e)
+{
+  switch (e) {
+  case 0:
+    return 0;
+  case ENOENT:
+  case ENOTDIR:
+    return ETWCAP_E_NOENT;
+  case EEXIST:
+    return ETWCAP_E_EXIST;
+  case ENOSPC:
+  case EDQUOT:
+  case EFBIG:
+    return ETWCAP_E_NOSPC;
+  case EACCES:
+  case EPERM:
+  case EROFS:
+    return ETWCAP_E_ACCES;
+  case ENOMEM:
+    return ETWCAP_E_NOMEM;
+  default:
+    return ETWCAP_E_IO;
+  }
+}
+
+int os_last_error(void)
+{
+  return translate(errno);
+}
+
+const char *os_last_error_text(char *buf, size_t size)
+{
+  int e = errno;
+  snprintf(buf, size, "%s (errno %d)", strerror(e), e);
+  return buf;
+}
+
+FILE *os_fopen(const char *path, const char *mode)
+{
+  return fopen(path, mode);
+}
+
+int os_fseek64(FILE *f, int64_t offset, int whence)
+{
+  return fseeko(f, (off_t)offset, whence) == 0 ? 0 : translate(errno);
+}
+
+int64_t os_ftell64(FILE *f)
+{
+  return (int64_t)ftello(f);
+}
+
+int os_rename_replace(const char *from, const char *to)
+{
+  return rename(from, to) == 0 ? 0 : translate(errno);
+}
+
+int os_remove(const char *path)
+{
+  return remove(path) == 0 ? 0 : translate(errno);
+}
+
+int os_file_size(const char *path, int64_t *size)
+{
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return translate(errno);
+  *size = (int64_t)st.st_size;
+  return 0;
+}
+
+int os_is_directory(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int os_free_disk_bytes(const char *path, uint64_t *bytes)
+{
+  struct statvfs vfs;
+  if (statvfs(path, &vfs) != 0)
+    return translate(errno);
+  *bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+  return 0;
+}

@@ -1,0 +1,19 @@
+/* Process-level OS services: UTF-8 argv, elevation, the OS name for logs.
+ * Implemented by os_proc_posix.c and os_proc_win32.c. */
+#ifndef ETWCAP_OS_PROC_H
+#define ETWCAP_OS_PROC_H
+
+/* Replaces *argv with UTF-8 arguments (on Windows, from GetCommandLineW; the
+ * C runtime's argv is in the ANSI code page and loses characters).  The
+ * result lives until os_free_utf8_argv.  Returns 0 or ETWCAP_E_*. */
+int os_get_utf8_argv(int *argc, char ***argv);
+void os_free_utf8_argv(int argc, char **argv);
+
+/* 1 when the process runs with Administrator rights (Windows) or as root. */
+int os_is_elevated(void);
+/* 1 on Windows. */
+int os_is_windows(void);
+/* "Windows 10.0 build 20348", "Linux 6.1.0" ... for logs and manifests. */
+const char *os_describe(char *buf, unsigned size);
+
+#endif

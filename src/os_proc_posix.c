@@ -1,0 +1,40 @@
+/* os_proc.h on POSIX: argv is already UTF-8 on the systems we support. */
+#define _POSIX_C_SOURCE 200809L
+#include "os_proc.h"
+
+#include <stdio.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+int os_get_utf8_argv(int *argc, char ***argv)
+{
+  (void)argc;
+  (void)argv;
+  return 0;
+}
+
+void os_free_utf8_argv(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+}
+
+int os_is_elevated(void)
+{
+  return geteuid() == 0;
+}
+
+int os_is_windows(void)
+{
+  return 0;
+}
+
+const char *os_describe(char *buf, unsigned size)
+{
+  struct utsname u;
+  if (uname(&u) == 0)
+    snprintf(buf, size, "%s %s %s", u.sysname, u.release, u.machine);
+  else
+    snprintf(buf, size, "POSIX");
+  return buf;
+}

@@ -1,0 +1,14 @@
+/* Qualifier groups shared by several commands.  Each group is defined in its
+ * own file (qualifiers_*.c); a command lists the groups it accepts. */
+#ifndef ETWCAP_QUALIFIERS_H
+#define ETWCAP_QUALIFIERS_H
+
+#include "options.h"
+
+extern const struct opt_group opt_group_output;   /* data file, sessions, buffers */
+extern const struct opt_group opt_group_events;   /* kernel, CLR, providers, focus */
+extern const struct opt_group opt_group_rundown;  /* rundown at stop */
+extern const struct opt_group opt_group_merge;    /* merge and zip after stop */
+extern const struct opt_group opt_group_triggers; /* StopOn/StartOn */
+
+#endif

@@ -1,0 +1,23 @@
+/* Qualifiers for the CLR rundown at stop (perfview-collect.md §3.5, §4.4). */
+#include "qualifiers.h"
+
+static const struct opt_def defs[] = {
+  { "NoRundown", NULL, OPT_BOOL, NULL, NULL,
+    "Only a minimal CLR rundown at stop, and no EventSource manifest rundown.", 0, 0, NULL },
+  { "NoClrRundown", NULL, OPT_BOOL, NULL, NULL, "Only a minimal CLR rundown at stop.", 0, 0,
+    NULL },
+  { "NoNGenRundown", NULL, OPT_BOOL, NULL, "true",
+    "Leave out NGen image events (only pre-v4 runtimes need them).", 0, 0, NULL },
+  { "ForceNgenRundown", NULL, OPT_BOOL, NULL, NULL,
+    "Do not suppress NGen events in rundown (removes SupressNGen).", 0, 0, NULL },
+  { "NoV2Rundown", NULL, OPT_BOOL, NULL, "true",
+    "When false, also run down CLR v2 runtimes through the public CLR provider.", 0, 0, NULL },
+  { "RundownTimeout", NULL, OPT_INT, "SEC", "120",
+    "Longest wait for the rundown file to stop growing.", 0, 86400, NULL },
+  { "MinRundownTime", NULL, OPT_INT, "SEC", "0", "Shortest wait for rundown.", 0, 86400,
+    NULL },
+  { "RundownMaxMB", NULL, OPT_INT, "MB", "-1 (no limit)",
+    "Largest rundown file (the session's MaximumFileSize).", -1, 1048576, NULL },
+};
+
+const struct opt_group opt_group_rundown = OPT_GROUP("Rundown at stop", defs);

@@ -1,0 +1,163 @@
+/* @file expansion (format in response_file.h). */
+#include "response_file.h"
+
+#include "alloc.h"
+#include "error.h"
+#include "os_file.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int push(struct token_list *out, const char *s, size_t n)
+{
+  char **grown = etwcap_reallocarray(out->items, out->count + 1, sizeof(char *));
+  if (!grown)
+    return ETWCAP_E_NOMEM;
+  out->items = grown;
+  out->items[out->count] = etwcap_strndup(s, n);
+  if (!out->items[out->count])
+    return ETWCAP_E_NOMEM;
+  out->count++;
+  return 0;
+}
+
+static int is_space(char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+int response_split(struct token_list *out, const char *text, size_t len)
+{
+  size_t i = 0;
+  int line_start = 1, rc;
+  char *buf = etwcap_malloc(len + 1);
+  if (!buf)
+    return ETWCAP_E_NOMEM;
+  while (i < len) {
+    size_t n = 0;
+    int quoted = 0, have_token = 0;
+    while (i < len && is_space(text[i])) {
+      if (text[i] == '\n')
+        line_start = 1;
+      i++;
+    }
+    if (i == len)
+      break;
+    if (line_start && text[i] == '#') {
+      while (i < len && text[i] != '\n')
+        i++;
+      continue;
+    }
+    line_start = 0;
+    while (i < len && (quoted || !is_space(text[i]))) {
+      if (text[i] == '"') {
+        quoted = !quoted;
+        have_token = 1; /* "" is an empty token */
+      } else {
+        buf[n++] = text[i];
+      }
+      i++;
+    }
+    if (n || have_token) {
+      rc = push(out, buf, n);
+      if (rc) {
+        etwcap_free(buf);
+        return rc;
+      }
+    }
+  }
+  etwcap_free(buf);
+  return 0;
+}
+
+static int read_whole(const char *path, char **text, size_t *len, char *why, size_t why_size)
+{
+  FILE *f = os_fopen(path, "rb");
+  char *buf;
+  size_t n;
+  if (!f) {
+    int rc = os_last_error();
+    snprintf(why, why_size, "cannot open response file '%s': %s", path, etwcap_strerror(rc));
+    return rc;
+  }
+  buf = etwcap_malloc(RESPONSE_MAX_BYTES + 1);
+  if (!buf) {
+    fclose(f);
+    return ETWCAP_E_NOMEM;
+  }
+  n = fread(buf, 1, RESPONSE_MAX_BYTES + 1, f);
+  fclose(f);
+  if (n > RESPONSE_MAX_BYTES) {
+    etwcap_free(buf);
+    snprintf(why, why_size, "response file '%s' is larger than %d bytes", path,
+             RESPONSE_MAX_BYTES);
+    return ETWCAP_E_USAGE;
+  }
+  /* Skip a UTF-8 byte-order mark, which Notepad writes. */
+  if (n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+    memmove(buf, buf + 3, n - 3);
+    n -= 3;
+  }
+  *text = buf;
+  *len = n;
+  return 0;
+}
+
+static int expand(struct token_list *out, size_t argc, char **argv, int depth, char *why,
+                  size_t why_size)
+{
+  size_t i;
+  int rc;
+  for (i = 0; i < argc; i++) {
+    struct token_list inner = { NULL, 0 };
+    char *text;
+    size_t len;
+    if (argv[i][0] != '@' || !argv[i][1]) {
+      rc = push(out, argv[i], strlen(argv[i]));
+      if (rc)
+        return rc;
+      continue;
+    }
+    if (depth >= RESPONSE_MAX_DEPTH) {
+      snprintf(why, why_size, "response file '%s' is nested more than %d deep", argv[i] + 1,
+               RESPONSE_MAX_DEPTH);
+      return ETWCAP_E_USAGE;
+    }
+    rc = read_whole(argv[i] + 1, &text, &len, why, why_size);
+    if (rc)
+      return rc;
+    rc = response_split(&inner, text, len);
+    etwcap_free(text);
+    if (!rc)
+      rc = expand(out, inner.count, inner.items, depth + 1, why, why_size);
+    token_list_release(&inner);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+int response_expand(struct token_list *out, int argc, char **argv, char *why, size_t why_size)
+{
+  int rc;
+  out->items = NULL;
+  out->count = 0;
+  why[0] = '\0';
+  rc = expand(out, argc > 0 ? (size_t)argc : 0, argv, 0, why, why_size);
+  if (rc) {
+    token_list_release(out);
+    if (!why[0])
+      snprintf(why, why_size, "%s", etwcap_strerror(rc));
+  }
+  return rc;
+}
+
+void token_list_release(struct token_list *list)
+{
+  size_t i;
+  for (i = 0; i < list->count; i++)
+    etwcap_free(list->items[i]);
+  etwcap_free(list->items);
+  list->items = NULL;
+  list->count = 0;
+}

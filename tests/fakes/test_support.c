@@ -1,0 +1,73 @@
+/* Shared test helpers (see test_support.h). */
+#include "test_support.h"
+
+#include "alloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+const char *test_samples_dir(void)
+{
+  static char dir[1024];
+  struct stat st;
+  const char *env = getenv("ETWCAP_SAMPLES");
+  if (!env || !*env)
+    return NULL;
+  snprintf(dir, sizeof(dir), "%s", env);
+  if (stat(dir, &st) != 0)
+    return NULL;
+  return dir;
+}
+
+const char *test_sample_path(const char *name, char *buf, size_t size)
+{
+  const char *dir = test_samples_dir();
+  if (!dir) {
+    print_message("[  SKIP    ] ../shared/samples is absent (ETWCAP_SAMPLES unset or missing): "
+                  "the real-trace tests need it\n");
+    skip();
+  }
+  snprintf(buf, size, "%s/%s", dir, name);
+  return buf;
+}
+
+const char *test_tmp_path(const char *name, char *buf, size_t size)
+{
+  const char *env = getenv("ETWCAP_TEST_TMP");
+  snprintf(buf, size, "%s/%s", env && *env ? env : ".", name);
+  return buf;
+}
+
+static unsigned alloc_count, fail_at;
+
+static void *counting_malloc(size_t size)
+{
+  if (fail_at && ++alloc_count >= fail_at)
+    return NULL;
+  if (!fail_at)
+    ++alloc_count;
+  return malloc(size);
+}
+
+static void *counting_realloc(void *p, size_t size)
+{
+  if (fail_at && ++alloc_count >= fail_at)
+    return NULL;
+  if (!fail_at)
+    ++alloc_count;
+  return realloc(p, size);
+}
+
+void test_fail_alloc_after(unsigned n)
+{
+  static const struct etwcap_allocator counting = { counting_malloc, counting_realloc, free };
+  alloc_count = 0;
+  fail_at = n;
+  etwcap_set_allocator(&counting);
+}
+
+unsigned test_alloc_count(void)
+{
+  return alloc_count;
+}

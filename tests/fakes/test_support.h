@@ -1,0 +1,26 @@
+/* Helpers shared by the unit tests: cmocka in one include, the samples
+ * folder, a scratch folder, and an allocator that fails on demand. */
+#ifndef ETWCAP_TEST_SUPPORT_H
+#define ETWCAP_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+/* The samples folder (ETWCAP_SAMPLES), or NULL when absent. */
+const char *test_samples_dir(void);
+/* Skips the current test with a message when the samples are absent;
+ * otherwise writes "<samples>/<name>" into buf and returns buf. */
+const char *test_sample_path(const char *name, char *buf, size_t size);
+/* "<scratch>/<name>": a writable folder inside the build tree. */
+const char *test_tmp_path(const char *name, char *buf, size_t size);
+
+/* From now on the Nth allocation (1-based) and every later one fail;
+ * 0 turns failures off.  Returns how many allocations happened so far. */
+void test_fail_alloc_after(unsigned n);
+unsigned test_alloc_count(void);
+
+#endif
