@@ -25,10 +25,31 @@ ExternalProject_Add(windows
   USES_TERMINAL_BUILD ON
   DEPENDS mingw_deps)
 
-# ctest reads this file after the native tests: it adds the Windows tree's
-# CTestTestfile, so one ctest lists and runs both sets.
-file(WRITE ${CMAKE_BINARY_DIR}/windows-tests.cmake
-     "if(EXISTS \"${ETWCAP_WINDOWS_BINARY_DIR}/CTestTestfile.cmake\")\n"
-     "  subdirs(\"${ETWCAP_WINDOWS_BINARY_DIR}\")\n"
-     "endif()\n")
-set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${CMAKE_BINARY_DIR}/windows-tests.cmake)
+# The fuzz tree: clang with libFuzzer, only the fuzz targets.
+find_program(CLANG_EXECUTABLE NAMES clang-14 clang)
+if(CLANG_EXECUTABLE)
+  set(ETWCAP_FUZZ_BINARY_DIR ${CMAKE_BINARY_DIR}/fuzz)
+  ExternalProject_Add(fuzz
+    SOURCE_DIR ${CMAKE_CURRENT_SOURCE_DIR}
+    BINARY_DIR ${ETWCAP_FUZZ_BINARY_DIR}
+    CMAKE_ARGS
+      -DCMAKE_C_COMPILER=${CLANG_EXECUTABLE}
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo
+      -DETWCAP_FUZZ=ON
+      -DETWCAP_SHARED_DIR=${ETWCAP_SHARED_DIR}
+    INSTALL_COMMAND ""
+    BUILD_ALWAYS ON
+    USES_TERMINAL_BUILD ON)
+else()
+  message(WARNING "clang not found: the fuzz targets are not built (packaging/install-deps.sh installs it)")
+endif()
+
+# ctest reads this file after the native tests: it adds the Windows and fuzz
+# trees' CTestTestfiles, so one ctest lists and runs every set.
+file(WRITE ${CMAKE_BINARY_DIR}/subtree-tests.cmake
+     "foreach(tree \"${ETWCAP_WINDOWS_BINARY_DIR}\" \"${ETWCAP_FUZZ_BINARY_DIR}\")\n"
+     "  if(tree AND EXISTS \"\${tree}/CTestTestfile.cmake\")\n"
+     "    subdirs(\"\${tree}\")\n"
+     "  endif()\n"
+     "endforeach()\n")
+set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${CMAKE_BINARY_DIR}/subtree-tests.cmake)

@@ -17,7 +17,7 @@ static const struct opt_def common_defs[] = {
     "Run without any window. etwcap never opens one, so this is always in effect; accepted so "
     "PerfView command lines run unchanged.",
     0, 0, NULL },
-  { "AcceptEula", "AcceptEULA", OPT_BOOL, NULL, NULL,
+  { "AcceptEula", NULL, OPT_BOOL, NULL, NULL,
     "Accept the licence without a prompt. etwcap is MIT-licensed and never prompts; accepted "
     "so PerfView command lines run unchanged.",
     0, 0, NULL },

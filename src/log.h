@@ -20,7 +20,9 @@ int log_add_sink(log_sink_fn fn, void *ctx, enum log_level min_level);
 void log_remove_sink(log_sink_fn fn, void *ctx);
 void log_remove_all_sinks(void);
 
-#if defined(__GNUC__)
+#if defined(__MINGW_PRINTF_FORMAT) /* mingw with C99 printf: gnu_printf */
+#define LOG_PRINTF(a, b) __attribute__((format(__MINGW_PRINTF_FORMAT, a, b)))
+#elif defined(__GNUC__)
 #define LOG_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define LOG_PRINTF(a, b)

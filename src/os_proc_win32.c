@@ -1,10 +1,10 @@
 /* os_proc.h on Windows. */
 #include <windows.h>
-#include <shellapi.h>
 
 #include "os_proc.h"
 
 #include "alloc.h"
+#include "cmdline_windows.h"
 #include "error.h"
 #include "utf16_win32.h"
 
@@ -12,36 +12,26 @@
 
 int os_get_utf8_argv(int *argc, char ***argv)
 {
-  int n, i;
-  wchar_t **wargv = CommandLineToArgvW(GetCommandLineW(), &n);
-  char **out;
-  if (!wargv)
-    return ETWCAP_E_SYSTEM;
-  out = etwcap_calloc((size_t)n + 1, sizeof(char *));
-  if (!out) {
-    LocalFree(wargv);
+  struct token_list args = { NULL, 0 };
+  char *cmdline = utf16_to_utf8(GetCommandLineW());
+  int rc;
+  if (!cmdline)
     return ETWCAP_E_NOMEM;
+  rc = cmdline_split_windows(&args, cmdline);
+  etwcap_free(cmdline);
+  if (rc) {
+    token_list_release(&args);
+    return rc;
   }
-  for (i = 0; i < n; i++) {
-    out[i] = utf16_to_utf8(wargv[i]);
-    if (!out[i]) {
-      LocalFree(wargv);
-      os_free_utf8_argv(i, out);
-      return ETWCAP_E_NOMEM;
-    }
-  }
-  LocalFree(wargv);
-  *argc = n;
-  *argv = out;
+  *argc = (int)args.count;
+  *argv = args.items; /* released by os_free_utf8_argv */
   return 0;
 }
 
 void os_free_utf8_argv(int argc, char **argv)
 {
-  int i;
-  for (i = 0; i < argc; i++)
-    etwcap_free(argv[i]);
-  etwcap_free(argv);
+  struct token_list args = { argv, (size_t)argc };
+  token_list_release(&args);
 }
 
 int os_is_elevated(void)

@@ -110,8 +110,8 @@ static int expand(struct token_list *out, size_t argc, char **argv, int depth, c
   int rc;
   for (i = 0; i < argc; i++) {
     struct token_list inner = { NULL, 0 };
-    char *text;
-    size_t len;
+    char *text = NULL;
+    size_t len = 0;
     if (argv[i][0] != '@' || !argv[i][1]) {
       rc = push(out, argv[i], strlen(argv[i]));
       if (rc)

@@ -2,8 +2,6 @@
 # executable and a ctest test named native.test_<unit> or wine.test_<unit>.
 # Tests read the real samples from ETWCAP_SAMPLES and skip when it is absent.
 
-set(ETWCAP_SHARED_DIR "${CMAKE_CURRENT_SOURCE_DIR}/../shared" CACHE PATH
-    "The shared folder with reference samples (optional)")
 get_filename_component(shared_abs "${ETWCAP_SHARED_DIR}" ABSOLUTE)
 if(WIN32)
   # Wine maps the Unix root to drive Z:.
@@ -97,6 +95,13 @@ foreach(src ${E2E_TESTS})
   etwcap_add_test(${TEST_PREFIX}e2e.${name})
 endforeach()
 
+if(NOT WIN32)
+  add_test(NAME native.readme_exit_codes
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tests/check_exit_codes.py
+                   ${CMAKE_CURRENT_SOURCE_DIR})
+  etwcap_add_test(native.readme_exit_codes)
+endif()
+
 if(WIN32 AND CMAKE_CROSSCOMPILING)
   add_test(NAME wine.static_imports
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tests/check_imports.py
@@ -105,10 +110,9 @@ if(WIN32 AND CMAKE_CROSSCOMPILING)
   etwcap_add_test(wine.static_imports)
   add_test(NAME wine.installer
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tests/installer_test.sh
-                   ${CMAKE_CURRENT_BINARY_DIR} ${WINE64_EXECUTABLE})
+                   ${CMAKE_CURRENT_BINARY_DIR} ${WINE64_EXECUTABLE} ${WINE_PREFIX})
   etwcap_add_test(wine.installer)
   set_tests_properties(wine.installer PROPERTIES RUN_SERIAL ON)
 endif()
 
-include(tests/fuzz/fuzz.cmake OPTIONAL)
 include(tests/bench/bench.cmake OPTIONAL)

@@ -1,0 +1,67 @@
+"""Shared helpers for the end-to-end tests: run the real etwcap binary
+(natively, or etwcap.exe under Wine) and look at exit codes and output.
+
+Every test script takes --etwcap "COMMAND" (split with shlex: under Wine it is
+"env WINEPREFIX=... wine64 .../etwcap.exe") and --target.  Exit code 77 means
+skipped (ctest's SKIP_RETURN_CODE)."""
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+
+SKIP = 77
+
+
+class Etwcap:
+    def __init__(self):
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--etwcap", required=True)
+        parser.add_argument("--target", required=True)
+        args = parser.parse_args()
+        self.command = shlex.split(args.etwcap)
+        self.target = args.target
+        self.windows = args.target.startswith("windows")
+        self.failures = 0
+        self.passed = 0
+
+    def run(self, *args, input_bytes=None, cwd=None):
+        """Runs etwcap with args; returns (exit code, stdout, stderr) as text."""
+        proc = subprocess.run(self.command + list(args), input=input_bytes,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              cwd=cwd, timeout=600)
+        return (proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                proc.stderr.decode("utf-8", "replace"))
+
+    def check(self, condition, what):
+        if condition:
+            self.passed += 1
+        else:
+            self.failures += 1
+            print("FAIL: " + what)
+
+    def finish(self):
+        print("%d passed, %d failed" % (self.passed, self.failures))
+        sys.exit(1 if self.failures else 0)
+
+
+def samples_dir():
+    """The Linux path of the shared samples, or None when absent."""
+    env = os.environ.get("ETWCAP_SAMPLES", "")
+    if env[:2].upper() == "Z:":
+        env = env[2:]
+    return env if env and os.path.isdir(env) else None
+
+
+def tmp_dir():
+    env = os.environ.get("ETWCAP_TEST_TMP", "")
+    if env[:2].upper() == "Z:":
+        env = env[2:]
+    path = env or os.getcwd()
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def to_target_path(t, path):
+    """A Linux path as the binary under test sees it (Z:... under Wine)."""
+    return "Z:" + path if t.windows else path
