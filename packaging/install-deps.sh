@@ -9,7 +9,7 @@ PACKAGES="
   build-essential cmake ninja-build pkg-config python3 git file
   zlib1g-dev libminizip-dev libcmocka-dev libpcre2-dev
   clang libclang-rt-14-dev
-  gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 libz-mingw-w64-dev
+  gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 libz-mingw-w64-dev gcc-mingw-w64-i686
   wine64 nsis
   zip unzip hyperfine wimtools dpkg-dev patch xz-utils bzip2
 "

@@ -115,4 +115,6 @@ if(WIN32 AND CMAKE_CROSSCOMPILING)
   set_tests_properties(wine.installer PROPERTIES RUN_SERIAL ON)
 endif()
 
+# Test fixtures built with the cross compilers (PE images for the PE reader).
+include(tests/pe/pe_fixtures.cmake OPTIONAL)
 include(tests/bench/bench.cmake OPTIONAL)
