@@ -1,0 +1,20 @@
+/* Raw event timestamps to UTC FILETIME, from the logfile header's clock
+ * (etl-format.md §5): QPC ticks, system time or CPU cycles.  Uses the exact
+ * arithmetic of the golden listings, StartTime - trunc(S*hdr.ts) +
+ * trunc(S*ts) in IEEE double, so `etwcap dump` agrees with them to the tick. */
+#ifndef ETWCAP_ETL_CLOCK_H
+#define ETWCAP_ETL_CLOCK_H
+
+#include "etl_format.h"
+
+#include <stdint.h>
+
+struct etl_clock {
+  double scale; /* 100-ns units per raw tick; 0 when the clock is unknown */
+  int64_t base; /* StartTime - trunc(scale * header event's raw timestamp) */
+};
+
+void etl_clock_init(struct etl_clock *c, const struct etl_logfile *lf);
+int64_t etl_clock_filetime(const struct etl_clock *c, uint64_t raw);
+
+#endif

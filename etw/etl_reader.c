@@ -1,0 +1,376 @@
+/* The streaming ETL reader (see etl_reader.h).  Buffer rules are from
+ * etl-format.md §1-§3 and §6: buffers follow each other at BufferSize
+ * (which varies: small relogged header buffers, compressed sizes), events
+ * end at Offset (not SavedOffset), then 0xFF padding. */
+#include "etl_reader.h"
+
+#include "alloc.h"
+#include "error.h"
+#include "etl_bytes.h"
+#include "etl_decode.h"
+#include "etl_decompress.h"
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct etl_reader {
+  struct etl_io io;
+  char *name;
+  struct etl_logfile lf;
+  struct etl_clock clock;
+  unsigned compression;
+  struct etl_buffer cur;   /* file-order iteration */
+  int have_cur;
+  int at_end;
+  uint64_t next_offset;
+  uint32_t next_index;
+  uint32_t buffers_seen;
+  char error[512];
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int fail(struct etl_reader *r, int rc, uint64_t offset, const char *fmt, ...)
+{
+  char what[320];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof(what), fmt, ap);
+  va_end(ap);
+  snprintf(r->error, sizeof(r->error), "%s: byte offset %llu (0x%llx): %s", r->name,
+           (unsigned long long)offset, (unsigned long long)offset, what);
+  log_debug("etl reader: %s", r->error);
+  return rc;
+}
+
+static int grow(uint8_t **p, size_t *cap, size_t need)
+{
+  uint8_t *n;
+  if (*cap >= need)
+    return 0;
+  n = etwcap_realloc(*p, need);
+  if (!n)
+    return ETWCAP_E_NOMEM;
+  *p = n;
+  *cap = need;
+  return 0;
+}
+
+void etl_buffer_release(struct etl_buffer *b)
+{
+  etwcap_free(b->raw);
+  etwcap_free(b->dec);
+  memset(b, 0, sizeof(*b));
+}
+
+int etl_reader_peek_buffer(struct etl_reader *r, uint64_t offset, uint32_t index,
+                           struct etl_buffer_header *h)
+{
+  uint8_t head[ETL_BUFFER_HEADER_SIZE];
+  size_t got = 0;
+  int rc;
+  if (r->io.size >= 0 && offset >= (uint64_t)r->io.size)
+    return 0;
+  rc = etl_io_read_exact(&r->io, offset, head, sizeof(head), &got);
+  if (rc == ETWCAP_E_TRUNCATED && got == 0)
+    return 0;
+  if (rc == ETWCAP_E_TRUNCATED)
+    return fail(r, rc, offset, "the file ends inside the header of buffer %u (%zu of 72 bytes)",
+                index, got);
+  if (rc)
+    return fail(r, rc, offset, "cannot read buffer %u: %s", index, etwcap_strerror(rc));
+  etl_buffer_header_decode(head, h);
+  return 1;
+}
+
+/* Checks a buffer header's sizes before anything is allocated from them. */
+static int check_header(struct etl_reader *r, const struct etl_buffer_header *h,
+                        uint64_t offset, uint32_t index)
+{
+  if (h->buffer_size < ETL_BUFFER_HEADER_SIZE || h->buffer_size > ETL_MAX_BUFFER_SIZE)
+    return fail(r, ETWCAP_E_CORRUPT, offset, "buffer %u has an impossible BufferSize %u",
+                index, h->buffer_size);
+  if (h->filled < ETL_BUFFER_HEADER_SIZE || h->filled > ETL_MAX_BUFFER_SIZE)
+    return fail(r, ETWCAP_E_CORRUPT, offset + 0x30,
+                "buffer %u has an impossible filled length (Offset) %u", index, h->filled);
+  if (!(h->flags & ETL_BUFFER_FLAG_COMPRESSED) && h->filled > h->buffer_size)
+    return fail(r, ETWCAP_E_CORRUPT, offset + 0x30,
+                "buffer %u is filled to %u bytes but is only %u bytes long", index, h->filled,
+                h->buffer_size);
+  if (r->io.size >= 0 && offset + h->buffer_size > (uint64_t)r->io.size)
+    return fail(r, ETWCAP_E_TRUNCATED, offset,
+                "buffer %u needs %u bytes but the file ends at byte %lld", index,
+                h->buffer_size, (long long)r->io.size);
+  return 0;
+}
+
+int etl_reader_load_buffer(struct etl_reader *r, uint64_t offset, uint32_t index,
+                           struct etl_buffer *b)
+{
+  struct etl_buffer_header h;
+  size_t got = 0;
+  int rc = etl_reader_peek_buffer(r, offset, index, &h);
+  if (rc == 0)
+    return fail(r, ETWCAP_E_TRUNCATED, offset, "buffer %u is missing: the file ends here",
+                index);
+  if (rc < 0)
+    return rc;
+  rc = check_header(r, &h, offset, index);
+  if (rc)
+    return rc;
+  if (grow(&b->raw, &b->raw_cap, h.buffer_size))
+    return fail(r, ETWCAP_E_NOMEM, offset, "no memory for buffer %u", index);
+  rc = etl_io_read_exact(&r->io, offset, b->raw, h.buffer_size, &got);
+  if (rc == ETWCAP_E_TRUNCATED)
+    return fail(r, rc, offset + got, "the file ends inside buffer %u (%zu of %u bytes)",
+                index, got, h.buffer_size);
+  if (rc)
+    return fail(r, rc, offset, "cannot read buffer %u: %s", index, etwcap_strerror(rc));
+  b->h = h;
+  b->offset = offset;
+  b->index = index;
+  b->end = h.filled;
+  b->pos = ETL_BUFFER_HEADER_SIZE;
+  if (h.flags & ETL_BUFFER_FLAG_COMPRESSED) {
+    /* The header stays plain; BufferSize-72 compressed bytes expand to
+     * exactly Offset-72 bytes of events (§6).  The header is copied in front
+     * so event offsets and alignment are the same as in a plain buffer. */
+    size_t out_len = 0;
+    unsigned format = r->compression ? r->compression : ETL_COMPRESSION_XPRESS;
+    if (grow(&b->dec, &b->dec_cap, h.filled))
+      return fail(r, ETWCAP_E_NOMEM, offset, "no memory for buffer %u", index);
+    memcpy(b->dec, b->raw, ETL_BUFFER_HEADER_SIZE);
+    rc = etl_decompress(format, b->raw + ETL_BUFFER_HEADER_SIZE,
+                        h.buffer_size - ETL_BUFFER_HEADER_SIZE, b->dec + ETL_BUFFER_HEADER_SIZE,
+                        h.filled - ETL_BUFFER_HEADER_SIZE, &out_len);
+    if (rc == ETWCAP_E_UNSUPPORTED)
+      return fail(r, rc, offset,
+                  "buffer %u is compressed with %s (format %u), which this build cannot "
+                  "decompress", index, etl_compression_name(format), format);
+    if (rc == ETWCAP_E_NOMEM)
+      return fail(r, rc, offset, "no memory to decompress buffer %u", index);
+    if (rc || out_len != h.filled - ETL_BUFFER_HEADER_SIZE)
+      return fail(r, ETWCAP_E_CORRUPT, offset + ETL_BUFFER_HEADER_SIZE,
+                  "compressed buffer %u does not decompress to its %u bytes (%s)", index,
+                  h.filled - ETL_BUFFER_HEADER_SIZE, rc ? etwcap_strerror(rc) : "wrong length");
+    b->bytes = b->dec;
+  } else {
+    b->bytes = b->raw;
+  }
+  return 0;
+}
+
+int etl_reader_buffer_next(struct etl_reader *r, struct etl_buffer *b, struct etw_event *ev)
+{
+  uint32_t next = 0;
+  const char *why = NULL;
+  int rc = etl_decode_event(b->bytes, b->end, b->pos, ev, &next, &why);
+  if (rc == ETL_DECODE_END) {
+    b->pos = b->end;
+    return 0;
+  }
+  if (rc < 0) {
+    if (b->h.flags & ETL_BUFFER_FLAG_COMPRESSED)
+      return fail(r, rc, b->offset,
+                  "compressed buffer %u, decompressed offset %u: %s (marker 0x%08x)", b->index,
+                  b->pos, why, etl_le32(b->bytes + b->pos));
+    return fail(r, rc, b->offset + b->pos, "buffer %u: %s (marker 0x%08x)", b->index, why,
+                etl_le32(b->bytes + b->pos));
+  }
+  ev->cpu = b->h.cpu;
+  ev->buffer_index = b->index;
+  b->pos = next;
+  return 1;
+}
+
+int etl_reader_open(struct etl_reader **out, const struct etl_io *io, const char *name)
+{
+  struct etl_reader *r;
+  struct etw_event ev;
+  const char *why = NULL;
+  uint32_t next = 0;
+  int rc;
+
+  *out = NULL;
+  r = etwcap_calloc(1, sizeof(*r));
+  if (!r)
+    return ETWCAP_E_NOMEM;
+  r->io = *io;
+  r->name = etwcap_strdup(name ? name : "(trace)");
+  if (!r->name) {
+    etwcap_free(r);
+    return ETWCAP_E_NOMEM;
+  }
+  *out = r; /* so the caller can read the error message; freed by the caller */
+
+  if (io->size >= 0 && io->size < (int64_t)ETL_BUFFER_HEADER_SIZE + 0x20)
+    return fail(r, ETWCAP_E_FORMAT, 0, "not an ETL file: only %lld bytes",
+                (long long)io->size);
+  rc = etl_reader_load_buffer(r, 0, 0, &r->cur);
+  if (rc) {
+    /* A first buffer that makes no sense means this is not an ETL file. */
+    if (rc == ETWCAP_E_CORRUPT || rc == ETWCAP_E_TRUNCATED) {
+      static const char prefix[] = "not an ETL file: ";
+      size_t keep = sizeof(r->error) - sizeof(prefix);
+      memmove(r->error + sizeof(prefix) - 1, r->error, keep);
+      r->error[sizeof(r->error) - 1] = '\0';
+      memcpy(r->error, prefix, sizeof(prefix) - 1);
+      return ETWCAP_E_FORMAT;
+    }
+    return rc;
+  }
+  if (r->cur.h.flags & ETL_BUFFER_FLAG_COMPRESSED)
+    return fail(r, ETWCAP_E_FORMAT, 0x34, "not an ETL file: the first buffer is compressed");
+  /* The first event must be the logfile header: a SYSTEM32/64 header with
+   * hook 0x0000 (§3). */
+  rc = etl_decode_event(r->cur.bytes, r->cur.end, ETL_BUFFER_HEADER_SIZE, &ev, &next, &why);
+  if (rc != ETL_DECODE_EVENT ||
+      (ev.header_type != ETW_HDR_SYSTEM64 && ev.header_type != ETW_HDR_SYSTEM32) ||
+      ev.hook_id != 0)
+    return fail(r, ETWCAP_E_FORMAT, ETL_BUFFER_HEADER_SIZE,
+                "not an ETL file: no logfile header event (marker 0x%08x)",
+                etl_le32(r->cur.bytes + ETL_BUFFER_HEADER_SIZE));
+  rc = etl_logfile_decode(ev.user_data, ev.user_len, ev.header_type == ETW_HDR_SYSTEM64,
+                          &r->lf);
+  if (rc)
+    return fail(r, ETWCAP_E_CORRUPT, ETL_BUFFER_HEADER_SIZE,
+                "the logfile header is too short (%u bytes)", ev.user_len);
+  r->lf.header_timestamp = ev.timestamp;
+  etl_clock_init(&r->clock, &r->lf);
+  if (r->lf.log_file_mode & ETL_MODE_COMPRESSED)
+    r->compression = r->cur.h.state & 0xFFFFu;
+  r->have_cur = 1;
+  r->buffers_seen = 1;
+  r->next_offset = r->cur.h.buffer_size;
+  r->next_index = 1;
+  return 0;
+}
+
+void etl_reader_free(struct etl_reader *r)
+{
+  if (!r)
+    return;
+  etl_buffer_release(&r->cur);
+  etwcap_free(r->name);
+  etwcap_free(r);
+}
+
+const struct etl_logfile *etl_reader_logfile(const struct etl_reader *r)
+{
+  return &r->lf;
+}
+
+const struct etl_clock *etl_reader_clock(const struct etl_reader *r)
+{
+  return &r->clock;
+}
+
+unsigned etl_reader_compression(const struct etl_reader *r)
+{
+  return r->compression;
+}
+
+const char *etl_reader_name(const struct etl_reader *r)
+{
+  return r->name;
+}
+
+const char *etl_reader_error(const struct etl_reader *r)
+{
+  return r->error;
+}
+
+const struct etl_buffer *etl_reader_current_buffer(const struct etl_reader *r)
+{
+  return &r->cur;
+}
+
+uint32_t etl_reader_buffers_seen(const struct etl_reader *r)
+{
+  return r->buffers_seen;
+}
+
+/* The header of the buffer at offset, with the end-of-file rules of
+ * file-order iteration: 1 (checked header in *h), 0 at the end, < 0. */
+static int next_header(struct etl_reader *r, uint64_t offset, uint32_t index,
+                       struct etl_buffer_header *h)
+{
+  int rc = etl_reader_peek_buffer(r, offset, index, h);
+  if (rc < 0)
+    return rc;
+  /* A zero-filled tail after the buffers the header counts (preallocated
+   * files) ends the trace quietly. */
+  if (rc == 1 && h->buffer_size == 0 && index >= r->lf.buffers_written)
+    rc = 0;
+  if (rc == 0) {
+    if (index < r->lf.buffers_written && !(r->lf.log_file_mode & ETL_MODE_CIRCULAR))
+      return fail(r, ETWCAP_E_TRUNCATED, offset,
+                  "the file ends after %u buffers but its header says %u were written", index,
+                  r->lf.buffers_written);
+    return 0;
+  }
+  rc = check_header(r, h, offset, index);
+  return rc ? rc : 1;
+}
+
+int etl_reader_scan_buffers(struct etl_reader *r, etl_buffer_fn fn, void *ctx)
+{
+  uint64_t offset = 0;
+  uint32_t index = 0;
+  for (;;) {
+    struct etl_buffer_header h;
+    int rc = next_header(r, offset, index, &h);
+    if (rc <= 0)
+      return rc;
+    rc = fn(ctx, &h, offset, index);
+    if (rc)
+      return rc;
+    offset += h.buffer_size;
+    if (index == UINT32_MAX)
+      return fail(r, ETWCAP_E_CORRUPT, offset, "too many buffers");
+    index++;
+  }
+}
+
+/* Moves file-order iteration to the next buffer: 1, 0 at the end, < 0. */
+static int advance_buffer(struct etl_reader *r)
+{
+  struct etl_buffer_header h;
+  int rc = next_header(r, r->next_offset, r->next_index, &h);
+  if (rc <= 0)
+    return rc;
+  rc = etl_reader_load_buffer(r, r->next_offset, r->next_index, &r->cur);
+  if (rc)
+    return rc;
+  r->next_offset += r->cur.h.buffer_size;
+  r->next_index++;
+  r->buffers_seen++;
+  return 1;
+}
+
+int etl_reader_next(struct etl_reader *r, struct etw_event *ev)
+{
+  int rc;
+  if (r->at_end)
+    return 0;
+  for (;;) {
+    if (r->have_cur) {
+      rc = etl_reader_buffer_next(r, &r->cur, ev);
+      if (rc != 0) {
+        if (rc < 0)
+          r->at_end = 1;
+        return rc;
+      }
+      r->have_cur = 0;
+    }
+    rc = advance_buffer(r);
+    if (rc <= 0) {
+      r->at_end = 1;
+      return rc;
+    }
+    r->have_cur = 1;
+  }
+}

@@ -1,0 +1,233 @@
+/* The per-CPU k-way merge behind etl_timeorder.h.  The heap holds one entry
+ * per CPU stream that still has events; its key is the stream's current
+ * event timestamp. */
+#include "etl_timeorder.h"
+
+#include "alloc.h"
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct buf_ref {
+  uint64_t offset;
+  uint64_t sequence;
+  uint32_t index;
+  uint16_t cpu;
+};
+
+struct stream {
+  size_t first, count, next; /* range of refs[] and the next one to load */
+  struct etl_buffer buf;
+  int loaded;
+  struct etw_event ev;       /* the current head event */
+  uint64_t key;              /* its timestamp, or the previous one's */
+};
+
+struct etl_timeorder {
+  struct etl_reader *r;
+  struct buf_ref *refs;
+  size_t ref_count, ref_cap;
+  struct stream *streams;
+  size_t stream_count;
+  size_t *heap;              /* stream indexes */
+  size_t heap_len;
+  int started;
+  size_t last;               /* stream of the event returned last */
+  int have_last;
+};
+
+static int collect(void *ctx, const struct etl_buffer_header *h, uint64_t offset,
+                   uint32_t index)
+{
+  struct etl_timeorder *t = ctx;
+  if (t->ref_count == t->ref_cap) {
+    size_t cap = t->ref_cap ? t->ref_cap * 2 : 64;
+    struct buf_ref *n = etwcap_reallocarray(t->refs, cap, sizeof(*n));
+    if (!n)
+      return ETWCAP_E_NOMEM;
+    t->refs = n;
+    t->ref_cap = cap;
+  }
+  t->refs[t->ref_count].offset = offset;
+  t->refs[t->ref_count].sequence = h->sequence;
+  t->refs[t->ref_count].index = index;
+  t->refs[t->ref_count].cpu = h->cpu;
+  t->ref_count++;
+  return 0;
+}
+
+static int by_cpu_then_sequence(const void *a, const void *b)
+{
+  const struct buf_ref *x = a, *y = b;
+  if (x->cpu != y->cpu)
+    return x->cpu < y->cpu ? -1 : 1;
+  /* The header buffer comes first whatever its number says. */
+  if ((x->index == 0) != (y->index == 0))
+    return x->index == 0 ? -1 : 1;
+  if (x->sequence != y->sequence)
+    return x->sequence < y->sequence ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Does stream a's head sort before stream b's? */
+static int before(const struct etl_timeorder *t, size_t a, size_t b)
+{
+  const struct stream *x = &t->streams[a], *y = &t->streams[b];
+  if (x->key != y->key)
+    return x->key < y->key;
+  return a < b; /* streams are in CPU order */
+}
+
+static void heap_push(struct etl_timeorder *t, size_t s)
+{
+  size_t i = t->heap_len++;
+  t->heap[i] = s;
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (!before(t, t->heap[i], t->heap[parent]))
+      break;
+    s = t->heap[i];
+    t->heap[i] = t->heap[parent];
+    t->heap[parent] = s;
+    i = parent;
+  }
+}
+
+static size_t heap_pop(struct etl_timeorder *t)
+{
+  size_t top = t->heap[0], i = 0;
+  t->heap[0] = t->heap[--t->heap_len];
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i, tmp;
+    if (l < t->heap_len && before(t, t->heap[l], t->heap[m]))
+      m = l;
+    if (r < t->heap_len && before(t, t->heap[r], t->heap[m]))
+      m = r;
+    if (m == i)
+      break;
+    tmp = t->heap[i];
+    t->heap[i] = t->heap[m];
+    t->heap[m] = tmp;
+    i = m;
+  }
+  return top;
+}
+
+/* Moves stream s to its next event: 1, 0 when it has no more, < 0. */
+static int stream_advance(struct etl_timeorder *t, size_t s)
+{
+  struct stream *st = &t->streams[s];
+  for (;;) {
+    int rc;
+    if (st->loaded) {
+      rc = etl_reader_buffer_next(t->r, &st->buf, &st->ev);
+      if (rc < 0)
+        return rc;
+      if (rc == 1) {
+        if (st->ev.has & ETW_HAS_TIMESTAMP)
+          st->key = st->ev.timestamp;
+        return 1;
+      }
+      st->loaded = 0;
+    }
+    if (st->next >= st->count) {
+      etl_buffer_release(&st->buf);
+      return 0;
+    }
+    {
+      const struct buf_ref *ref = &t->refs[st->first + st->next++];
+      rc = etl_reader_load_buffer(t->r, ref->offset, ref->index, &st->buf);
+      if (rc)
+        return rc;
+      st->loaded = 1;
+    }
+  }
+}
+
+int etl_timeorder_open(struct etl_timeorder **out, struct etl_reader *r)
+{
+  struct etl_timeorder *t;
+  size_t i;
+  int rc;
+  *out = NULL;
+  t = etwcap_calloc(1, sizeof(*t));
+  if (!t)
+    return ETWCAP_E_NOMEM;
+  t->r = r;
+  rc = etl_reader_scan_buffers(r, collect, t);
+  if (rc)
+    goto cleanup;
+  qsort(t->refs, t->ref_count, sizeof(*t->refs), by_cpu_then_sequence);
+  for (i = 0; i < t->ref_count; i++)
+    if (i == 0 || t->refs[i].cpu != t->refs[i - 1].cpu)
+      t->stream_count++;
+  if (t->stream_count) {
+    t->streams = etwcap_calloc(t->stream_count, sizeof(*t->streams));
+    t->heap = etwcap_calloc(t->stream_count, sizeof(*t->heap));
+    if (!t->streams || !t->heap) {
+      rc = ETWCAP_E_NOMEM;
+      goto cleanup;
+    }
+  }
+  {
+    size_t s = 0;
+    for (i = 0; i < t->ref_count; i++) {
+      if (i > 0 && t->refs[i].cpu != t->refs[i - 1].cpu)
+        s++;
+      if (t->streams[s].count == 0)
+        t->streams[s].first = i;
+      t->streams[s].count++;
+    }
+  }
+  *out = t;
+  return 0;
+cleanup:
+  etl_timeorder_free(t);
+  return rc;
+}
+
+int etl_timeorder_next(struct etl_timeorder *t, struct etw_event *ev)
+{
+  int rc;
+  size_t s;
+  if (!t->started) {
+    t->started = 1;
+    for (s = 0; s < t->stream_count; s++) {
+      rc = stream_advance(t, s);
+      if (rc < 0)
+        return rc;
+      if (rc == 1)
+        heap_push(t, s);
+    }
+  } else if (t->have_last) {
+    /* Only now may the stream of the last event move on: that event's
+     * bytes lived in its buffer until this call. */
+    t->have_last = 0;
+    rc = stream_advance(t, t->last);
+    if (rc < 0)
+      return rc;
+    if (rc == 1)
+      heap_push(t, t->last);
+  }
+  if (t->heap_len == 0)
+    return 0;
+  s = heap_pop(t);
+  *ev = t->streams[s].ev;
+  t->last = s;
+  t->have_last = 1;
+  return 1;
+}
+
+void etl_timeorder_free(struct etl_timeorder *t)
+{
+  size_t i;
+  if (!t)
+    return;
+  for (i = 0; i < t->stream_count; i++)
+    etl_buffer_release(&t->streams[i].buf);
+  etwcap_free(t->streams);
+  etwcap_free(t->heap);
+  etwcap_free(t->refs);
+  etwcap_free(t);
+}

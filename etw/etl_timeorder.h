@@ -1,0 +1,26 @@
+/* Events of one ETL in global time order: buffers are grouped per CPU and
+ * sorted by their SequenceNumber (so a circular file that wrapped comes out
+ * oldest first), then a k-way merge on each CPU's next event timestamp
+ * (etl-format.md §7).  Ties go to the lower CPU; within a CPU file order is
+ * kept.  A MESSAGE event without a timestamp sorts with the event before it
+ * on its CPU.
+ *
+ * Memory: one buffer per CPU stream plus a small index of buffer headers.
+ * Lifetime: the iterator borrows the reader; an event it returns is valid
+ * until the next etl_timeorder_next call (see etw_event.h).  Errors are
+ * reported through etl_reader_error of the reader. */
+#ifndef ETWCAP_ETL_TIMEORDER_H
+#define ETWCAP_ETL_TIMEORDER_H
+
+#include "etl_reader.h"
+
+struct etl_timeorder;
+
+/* Scans the buffer headers of r (without decoding events).  On failure
+ * *out is NULL and the reader's error message says why. */
+int etl_timeorder_open(struct etl_timeorder **out, struct etl_reader *r);
+/* 1 with *ev filled, 0 at the end, < 0 on error. */
+int etl_timeorder_next(struct etl_timeorder *t, struct etw_event *ev);
+void etl_timeorder_free(struct etl_timeorder *t);
+
+#endif

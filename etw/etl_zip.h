@@ -1,0 +1,46 @@
+/* ETL files inside zip archives (.etl.zip from PerfView or etwcap, and any
+ * zip holding .etl members), read through minizip's unzip API without
+ * extracting anything to disk: a member is streamed through a bounded
+ * buffer and offered to the ETL reader as an etl_io.
+ *
+ * Member names are sanitised for display (no absolute paths, no "..", no
+ * control characters); sizes are bounded before anything is read.
+ * Lifetime: the etl_io of a member is valid until the next
+ * etl_zip_next_etl call or etl_zip_close. */
+#ifndef ETWCAP_ETL_ZIP_H
+#define ETWCAP_ETL_ZIP_H
+
+#include "etl_io.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Largest member accepted (declared uncompressed size). */
+#define ETL_ZIP_MAX_MEMBER_SIZE (UINT64_C(1) << 40)
+
+struct etl_zip;
+
+/* 1 when the 4 bytes at p start a zip archive ("PK\3\4" or an empty "PK\5\6"). */
+int etl_zip_magic(const uint8_t *p, size_t len);
+
+/* Opens an archive from a file (UTF-8 path) or from memory (not copied).
+ * On failure *out may still be set so etl_zip_error can be read; free it
+ * with etl_zip_close. */
+int etl_zip_open_file(struct etl_zip **out, const char *path);
+int etl_zip_open_memory(struct etl_zip **out, const void *data, size_t len);
+void etl_zip_close(struct etl_zip *z);
+
+/* Advances to the next member whose name ends in ".etl" (the first one on
+ * the first call): 1 with its sanitised name in `name`, 0 when there are no
+ * more, < 0 on error. */
+int etl_zip_next_etl(struct etl_zip *z, char *name, size_t cap);
+/* An etl_io reading the current member.  Forward reads stream; a read
+ * before the current position restarts the member. */
+int etl_zip_member_io(struct etl_zip *z, struct etl_io *io);
+
+const char *etl_zip_error(const struct etl_zip *z);
+
+/* Sanitises a member name for display in place (exposed for tests). */
+void etl_zip_sanitize_name(char *name);
+
+#endif
