@@ -57,28 +57,33 @@ static int bits_overrun(const struct bit_reader *br)
   return br->virt && 16 * (long)br->virt > 16 + br->extra;
 }
 
-/* True when every bit left from real input is zero: what follows a final
- * end-of-data symbol (the encoder's FlushBits pads with zeros). */
+/* True when no whole input word is left to load and every bit left from
+ * real input is zero: what follows a final end-of-data symbol (the
+ * encoder's FlushBits pads with zeros). */
 static int bits_rest_zero(const struct bit_reader *br)
 {
   int real = 16 + br->extra - 16 * (int)br->virt;
-  return br->pos >= br->in_len && (real <= 0 || (br->next >> (32 - real)) == 0);
+  return br->in_len - br->pos < 2 && (real <= 0 || (br->next >> (32 - real)) == 0);
 }
 
-/* True when nothing but zero padding, or an end-of-data symbol followed by
- * zero padding, is left: the output is complete. */
-static int stream_ends_here(const struct bit_reader *br, const uint8_t *lens,
-                            const uint16_t *table)
+/* Called with the output full: 0 when the stream ends here too (only zero
+ * padding left, or an end-of-data symbol and zero padding), else
+ * ETWCAP_E_RANGE, or ETWCAP_E_TRUNCATED when the input stops inside the
+ * symbol that would tell. */
+static int check_stream_ends(const struct bit_reader *br, const uint8_t *lens,
+                             const uint16_t *table)
 {
   struct bit_reader peek = *br;
   unsigned sym;
   if (bits_rest_zero(br))
-    return 1;
+    return 0;
   sym = table[peek.next >> (32 - HUFF_MAX_BITS)];
   if (sym != HUFF_END_OF_DATA)
-    return 0;
+    return ETWCAP_E_RANGE;
   bits_consume(&peek, lens[sym]);
-  return !bits_overrun(&peek) && bits_rest_zero(&peek);
+  if (bits_overrun(&peek))
+    return ETWCAP_E_TRUNCATED;
+  return bits_rest_zero(&peek) ? 0 : ETWCAP_E_RANGE;
 }
 
 /* 2.2.4's decoding table: 2^(15 - len) entries per symbol, in order of
@@ -126,8 +131,7 @@ static int decode_block(struct bit_reader *br, const uint8_t *lens, const uint16
     if (o == out_cap) {
       /* All the output the caller has room for: fine if the stream ends
        * here too (only zero padding left, or an end-of-data symbol). */
-      if (!stream_ends_here(br, lens, table))
-        rc = ETWCAP_E_RANGE;
+      rc = check_stream_ends(br, lens, table);
       *ended = 1;
       break;
     }
