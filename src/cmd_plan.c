@@ -1,15 +1,73 @@
-/* `etwcap plan`: print the sessions and providers a collect would start.
- * Not built yet: its issue (#5) fills in the run function. */
+/* `etwcap plan`: print the sessions and providers a collect would start,
+ * without starting anything.  Builds the same plan `collect` builds
+ * (etw/plan.h) and prints it as a table or, with /Json, as the JSON document
+ * described in docs/plan-json.md. */
+#include "alloc.h"
 #include "cli.h"
 #include "command.h"
+#include "error.h"
+#include "log.h"
+#include "plan.h"
+#include "plan_cli.h"
+#include "plan_describe.h"
 #include "qualifiers.h"
 
-static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, &opt_group_triggers, NULL };
+#include <stdio.h>
+
+static const struct opt_def plan_defs[] = {
+  { "Json", NULL, OPT_BOOL, NULL, NULL,
+    "Print the plan as JSON (schema etwcap-plan/1, see docs/plan-json.md) instead of a table.",
+    0, 0, NULL },
+  { "TargetOS", NULL, OPT_STRING, "VERSION", "the running Windows; elsewhere 10.0.20348",
+    "Plan for this Windows version (e.g. 6.1, 6.3, 10.0.17763) instead of the running one: "
+    "system loggers need 6.2, scope filters 6.3, stack caching 10.0, stack filters 10.0.16299.",
+    0, 0, NULL },
+};
+
+static const struct opt_group opt_group_plan = OPT_GROUP("Plan output", plan_defs);
+
+static const struct opt_group *const groups[] = { &opt_group_plan,     &opt_group_output,
+                                                  &opt_group_events,   &opt_group_rundown,
+                                                  &opt_group_merge,    &opt_group_triggers,
+                                                  NULL };
+
+static int run_plan(const struct cli *cli)
+{
+  struct plan_options opt;
+  struct plan plan;
+  char err[512];
+  char *text = NULL;
+  int rc = plan_options_from_cli(cli, &opt, err, sizeof(err));
+  if (rc) {
+    log_error("%s", err);
+    return rc;
+  }
+  rc = plan_build(&opt, &plan);
+  if (rc) {
+    log_error("%s", plan.error[0] ? plan.error : etwcap_strerror(rc));
+    plan_release(&plan);
+    return rc;
+  }
+  rc = cli_bool(cli, "Json", 0) ? plan_to_json(&plan, &text) : plan_to_text(&plan, &text);
+  if (rc == 0) {
+    fputs(text, stdout);
+    if (fflush(stdout) != 0)
+      rc = ETWCAP_E_IO;
+  } else {
+    log_error("cannot format the plan: %s", etwcap_strerror(rc));
+  }
+  etwcap_free(text);
+  plan_release(&plan);
+  return rc;
+}
 
 const struct command cmd_plan = {
-  "plan", command_not_built, 0, NULL, 0, 0,
+  "plan", run_plan, 0, "[collect|start] [DataFile]", 0, 2,
   "Print the sessions and providers a collect would start.",
-    "Prints the sessions, providers, keywords, levels, filters and files that 'collect' "
-    "with the same qualifiers would ask of ETW, without starting anything.",
+  "Prints the sessions, providers, keywords, levels, filters and files that 'collect' (or "
+  "'start') with the same qualifiers would ask of ETW, without starting anything. A PerfView "
+  "command line can be pasted after 'etwcap plan', e.g. 'etwcap plan /ThreadTime collect "
+  "/CircularMB:2048'. Works on any OS; off Windows it plans for Windows 10.0.20348 unless "
+  "/TargetOS says otherwise.",
   groups,
 };

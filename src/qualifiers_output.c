@@ -32,10 +32,6 @@ static const struct opt_def defs[] = {
     "Stop the collection after SEC seconds.", 0, 31536000, NULL },
   { "CpuSampleMSec", NULL, OPT_FLOAT, "MSEC", "1",
     "CPU sampling interval in milliseconds (0.125 to 1000).", 0, 0, NULL },
-  { "TargetOS", NULL, OPT_STRING, "VERSION", "the running Windows; elsewhere 10.0.20348",
-    "Plan for this Windows version (e.g. 6.1, 6.3, 10.0.17763) instead of the running one. "
-    "Only for 'plan'.",
-    0, 0, NULL },
   { "CpuCounters", NULL, OPT_LIST, "NAME:COUNT", NULL, NULL, 0, 0,
     "PMC sampling (TraceProfileSourceConfigInfo) is not implemented yet; collect CPU samples "
     "with the default timer instead." },

@@ -1,0 +1,210 @@
+/* The collection plan: everything `collect` will ask of ETW, decided up
+ * front and purely from the options (perfview-collect.md §3-5), so it can be
+ * tested exactly on any OS, shown by `etwcap plan`, and handed to the
+ * controller, which only has to translate it into Win32 structures.
+ *
+ * Lifetime: plan_build fills a caller-owned struct plan; plan_release frees
+ * what it allocated.  All strings are UTF-8. */
+#ifndef ETWCAP_PLAN_H
+#define ETWCAP_PLAN_H
+
+#include "os_version.h"
+#include "plan_guid.h"
+#include "providers_spec.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* EVENT_TRACE_PROPERTIES.LogFileMode bits (evntrace.h). */
+#define PLAN_FILE_MODE_SEQUENTIAL 0x00000001u
+#define PLAN_FILE_MODE_CIRCULAR 0x00000002u
+#define PLAN_REAL_TIME_MODE 0x00000100u
+#define PLAN_BUFFERING_MODE 0x00000400u
+#define PLAN_SYSTEM_LOGGER_MODE 0x02000000u
+#define PLAN_INDEPENDENT_SESSION_MODE 0x08000000u
+/* Wnode.Flags and Wnode.ClientContext. */
+#define PLAN_WNODE_FLAG_TRACED_GUID 0x00020000u
+#define PLAN_CLOCK_QPC 1u
+
+/* ENABLE_TRACE_PARAMETERS.EnableProperty bits (evntrace.h). */
+#define PLAN_ENABLE_PROPERTY_STACK_TRACE 0x004u
+#define PLAN_ENABLE_PROPERTY_ENABLE_SILOS 0x400u
+#define PLAN_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING 0x800u
+
+/* EnableTraceEx2 control codes. */
+#define PLAN_CONTROL_ENABLE_PROVIDER 1u
+#define PLAN_CONTROL_CAPTURE_STATE 2u
+
+/* EVENT_FILTER_DESCRIPTOR.Type values (evntprov.h).  Provider data (the
+ * EventSource arguments) travels with Type 0, or 0xFFFFFFFF (-1) for
+ * TraceEvent's SendManifest command. */
+#define PLAN_FILTER_PROVIDER_DATA 0x00000000u
+#define PLAN_FILTER_SEND_MANIFEST 0xFFFFFFFFu
+#define PLAN_FILTER_PID 0x80000004u
+#define PLAN_FILTER_EXECUTABLE_NAME 0x80000008u
+#define PLAN_FILTER_EVENT_ID 0x80000200u
+#define PLAN_FILTER_STACKWALK 0x80001000u
+#define PLAN_MAX_FILTERS 7
+
+/* The bit (44..47) EventSources reserve for per-session filtering; TraceEvent
+ * passes 1<<bit as MatchAllKeyword with provider data. */
+#define PLAN_EVENTSOURCE_SESSION_KEYWORD_BIT 44
+
+#define PLAN_MAX_STACK_IDS 96
+#define PLAN_NAME_MAX 1024 /* session names: ETW allows 1023 characters */
+
+enum plan_role { PLAN_ROLE_KERNEL, PLAN_ROLE_USER, PLAN_ROLE_RUNDOWN, PLAN_ROLE_TRIGGER };
+enum plan_when { PLAN_AT_START, PLAN_AT_STOP };
+
+/* One EVENT_FILTER_DESCRIPTOR: Type, and the exact bytes Ptr/Size point to. */
+struct plan_filter {
+  uint32_t type;
+  uint8_t *data;
+  uint32_t size;
+};
+
+/* One EnableTraceEx2 call (user-mode provider). */
+struct plan_provider {
+  struct plan_guid guid;
+  char name[256];
+  const char *origin;        /* why it is here: "default", "/Providers", ... (static) */
+  uint8_t level;
+  uint64_t match_any;
+  uint64_t match_all;
+  uint32_t enable_property;  /* PLAN_ENABLE_PROPERTY_* */
+  uint32_t control_code;     /* PLAN_CONTROL_* */
+  /* What the filters are made of (kept for merging and display). */
+  int stacks;
+  uint32_t pids[PROVIDER_SPEC_MAX_PIDS];
+  size_t pid_count;
+  char *exe_names;           /* ';'-separated, or NULL */
+  struct provider_id_filter events;
+  struct provider_id_filter stack_events;
+  struct provider_kv *args;  /* EventSource arguments (filter data) */
+  size_t arg_count;
+  /* Rundown sessions enable in passes: pass N starts delay_ms after N-1. */
+  unsigned pass;
+  unsigned delay_ms;
+  /* The descriptors, provider data first, as EnableTraceEx2 receives them
+   * (built by plan_provider_build_filters). */
+  struct plan_filter filters[PLAN_MAX_FILTERS];
+  size_t filter_count;
+};
+
+/* CLASSIC_EVENT_ID: a kernel event that gets a stack. */
+struct plan_stack_id {
+  struct plan_guid task;
+  uint8_t type;
+};
+
+struct plan_session {
+  enum plan_role role;
+  enum plan_when when;          /* rundown sessions are created at stop */
+  char name[PLAN_NAME_MAX];
+  char *file;                   /* LogFileName; NULL for real-time/in-memory */
+  uint32_t buffer_size_kb;      /* BufferSize */
+  uint32_t minimum_buffers;
+  uint32_t maximum_buffers;
+  uint32_t log_file_mode;
+  uint32_t wnode_flags;
+  uint32_t clock_type;          /* Wnode.ClientContext */
+  uint32_t flush_timer_sec;
+  uint32_t maximum_file_size_mb; /* 0 = unbounded */
+  /* Kernel (system logger) sessions. */
+  uint64_t kernel_keywords;     /* what was asked, PerfView's names */
+  uint32_t enable_flags;        /* TraceSystemTraceEnableFlagsInfo / EnableFlags */
+  uint64_t stack_keywords;
+  struct plan_stack_id stack_ids[PLAN_MAX_STACK_IDS]; /* TraceStackTracingInfo */
+  size_t stack_id_count;
+  int stack_caching;            /* TraceStackCachingInfo {1,0,0} */
+  uint32_t profile_interval_100ns; /* TraceSampledProfileIntervalInfo; 0 = leave */
+  /* Providers, already merged per GUID (and per rundown pass). */
+  struct plan_provider *providers;
+  size_t provider_count;
+  /* Rundown sessions: how long to wait for the file to stop growing. */
+  uint32_t rundown_timeout_sec;
+  uint32_t min_rundown_sec;
+};
+
+#define PLAN_MAX_SESSIONS 8
+
+struct plan {
+  struct os_version os;
+  int os_assumed;             /* not the running Windows: default or /TargetOS */
+  const char *command;        /* "collect" or "start" (static) */
+  char *data_file;            /* the user ETL, X.etl */
+  char *zip_file;             /* X.etl.zip when zipping, else NULL */
+  int merge, zip;
+  int64_t max_collect_sec;
+  struct plan_session sessions[PLAN_MAX_SESSIONS];
+  size_t session_count;
+  char **notes;               /* things a user should know (quirks, fallbacks) */
+  size_t note_count;
+  char error[1024];           /* why plan_build failed, naming the token */
+};
+
+/* Options for plan_build: a plain struct so the plan can be built without a
+ * command line.  plan_options_init sets PerfView's defaults; strings and
+ * lists are borrowed, not copied. */
+struct plan_options {
+  const char *command;        /* "collect" (default) or "start" */
+  struct os_version os;
+  int os_assumed;
+  unsigned long pid;          /* for etwcapTrigger_<pid>; 0 prints "<pid>" */
+  const char *data_file;
+  int64_t buffer_size_mb;     /* 256 */
+  int64_t circular_mb;        /* -1: unset (collect: 500, start: 0) */
+  int in_memory;
+  int stack_compression;      /* 1 */
+  const char *session_name;   /* NULL: "etwcap" */
+  int64_t max_collect_sec;
+  double cpu_sample_msec;     /* 1.0 */
+  const char *kernel_events;
+  const char *clr_events;
+  const char *clr_event_level;
+  const char *tpl_events;
+  char *const *providers;
+  size_t provider_count;
+  char *const *only_providers;
+  size_t only_provider_count;
+  int thread_time, gc_only, gc_collect_only, gc_triggered_stacks;
+  int runtime_loading, ccw_refcount, user_crit_contention;
+  const char *focus_process;
+  int containers, container_tracking;
+  int no_rundown, no_clr_rundown, no_ngen_rundown, force_ngen_rundown, no_v2_rundown;
+  int64_t rundown_timeout_sec, min_rundown_sec, rundown_max_mb;
+  int merge, zip;             /* -1: unset */
+  /* Trigger needs (the trigger engine owns their meaning). */
+  int trigger_gc, trigger_exception, trigger_iis;
+};
+
+void plan_options_init(struct plan_options *o);
+
+/* Builds the plan.  Returns 0, ETWCAP_E_USAGE (plan->error says which
+ * token and why), ETWCAP_E_UNSUPPORTED (the target Windows cannot do it;
+ * plan->error says why) or ETWCAP_E_NOMEM.  plan_release is needed in every
+ * case. */
+int plan_build(const struct plan_options *opt, struct plan *plan);
+void plan_release(struct plan *plan);
+
+/* Merges providers enabled more than once in one session (same GUID and
+ * rundown pass) into one enable: union of keywords (MatchAny OR, MatchAll
+ * AND), highest level, OR of enable properties, union of filters where both
+ * filter (no filter wins), later arguments win.  A provider with level 0
+ * and keywords 0 removes the earlier enables of its GUID and is itself
+ * dropped (PerfView's "turn off a default provider").  Order of first
+ * appearance is kept.  Pure; returns 0 or ETWCAP_E_NOMEM. */
+int plan_merge_providers(struct plan_provider *list, size_t *count);
+/* Frees what a plan_provider owns (not the struct itself). */
+void plan_provider_release(struct plan_provider *p);
+
+/* Builds p->filters from the provider's fields, for a session called
+ * `session_name` (it goes into the EventSource provider data).  Returns 0,
+ * ETWCAP_E_RANGE (more than PLAN_MAX_FILTERS) or ETWCAP_E_NOMEM. */
+int plan_provider_build_filters(struct plan_provider *p, const char *session_name);
+
+/* The CLASSIC_EVENT_IDs TraceEvent requests for these kernel keywords
+ * (TraceEventSession SetStackTraceIds, perfview-collect.md §4.2). */
+size_t plan_kernel_stack_ids(uint64_t stack_keywords, struct plan_stack_id *out, size_t max);
+
+#endif

@@ -1,0 +1,21 @@
+/* Filling plan_options from a parsed command line (collect, start, plan).
+ * The one place that knows which qualifier feeds which option. */
+#ifndef ETWCAP_PLAN_CLI_H
+#define ETWCAP_PLAN_CLI_H
+
+#include "plan.h"
+
+#include <stddef.h>
+
+struct cli;
+
+/* Reads every qualifier the plan uses.  For `plan`, an optional first
+ * positional `collect` or `start` picks the command planned (default
+ * collect) and the next one is the DataFile; for `collect`/`start` the
+ * positional is the DataFile.  The target Windows is /TargetOS, else the
+ * running Windows (os_version.h), else OS_VERSION_DEFAULT_*.  Strings stay
+ * owned by `cli`.  Returns 0, or ETWCAP_E_USAGE with a message in err. */
+int plan_options_from_cli(const struct cli *cli, struct plan_options *o, char *err,
+                          size_t err_size);
+
+#endif

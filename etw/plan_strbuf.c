@@ -1,0 +1,91 @@
+/* Growable string for plan_text.c and plan_json.c (see plan_strbuf.h). */
+#include "plan_strbuf.h"
+
+#include "alloc.h"
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int reserve(struct plan_strbuf *b, size_t more)
+{
+  size_t cap;
+  char *grown;
+  if (b->failed)
+    return -1;
+  if (b->len + more + 1 <= b->cap)
+    return 0;
+  cap = b->cap ? b->cap : 256;
+  while (cap < b->len + more + 1)
+    cap *= 2;
+  grown = etwcap_realloc(b->data, cap);
+  if (!grown) {
+    b->failed = 1;
+    return -1;
+  }
+  b->data = grown;
+  b->cap = cap;
+  return 0;
+}
+
+void plan_strbuf_printf(struct plan_strbuf *b, const char *fmt, ...)
+{
+  va_list ap;
+  int n;
+  va_start(ap, fmt);
+  n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0 || reserve(b, (size_t)n) != 0)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->len += (size_t)n;
+}
+
+void plan_strbuf_puts(struct plan_strbuf *b, const char *s)
+{
+  size_t n = strlen(s);
+  if (reserve(b, n) != 0)
+    return;
+  memcpy(b->data + b->len, s, n + 1);
+  b->len += n;
+}
+
+void plan_strbuf_json_string(struct plan_strbuf *b, const char *s)
+{
+  const unsigned char *p = (const unsigned char *)s;
+  plan_strbuf_puts(b, "\"");
+  for (; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      plan_strbuf_printf(b, "\\%c", *p);
+    else if (*p == '\n')
+      plan_strbuf_puts(b, "\\n");
+    else if (*p == '\r')
+      plan_strbuf_puts(b, "\\r");
+    else if (*p == '\t')
+      plan_strbuf_puts(b, "\\t");
+    else if (*p < 0x20)
+      plan_strbuf_printf(b, "\\u%04x", *p);
+    else {
+      char c[2] = { (char)*p, 0 };
+      plan_strbuf_puts(b, c);
+    }
+  }
+  plan_strbuf_puts(b, "\"");
+}
+
+int plan_strbuf_finish(struct plan_strbuf *b, char **out)
+{
+  if (b->failed || reserve(b, 0) != 0) {
+    etwcap_free(b->data);
+    b->data = NULL;
+    *out = NULL;
+    return ETWCAP_E_NOMEM;
+  }
+  b->data[b->len] = '\0';
+  *out = b->data;
+  b->data = NULL;
+  return 0;
+}
