@@ -78,8 +78,8 @@ int etl_reader_peek_buffer(struct etl_reader *r, uint64_t offset, uint32_t index
   if (rc == ETWCAP_E_TRUNCATED && got == 0)
     return 0;
   if (rc == ETWCAP_E_TRUNCATED)
-    return fail(r, rc, offset, "the file ends inside the header of buffer %u (%zu of 72 bytes)",
-                index, got);
+    return fail(r, rc, offset, "the file ends inside the header of buffer %u (%u of 72 bytes)",
+                index, (unsigned)got);
   if (rc)
     return fail(r, rc, offset, "cannot read buffer %u: %s", index, etwcap_strerror(rc));
   etl_buffer_header_decode(head, h);
@@ -125,8 +125,8 @@ int etl_reader_load_buffer(struct etl_reader *r, uint64_t offset, uint32_t index
     return fail(r, ETWCAP_E_NOMEM, offset, "no memory for buffer %u", index);
   rc = etl_io_read_exact(&r->io, offset, b->raw, h.buffer_size, &got);
   if (rc == ETWCAP_E_TRUNCATED)
-    return fail(r, rc, offset + got, "the file ends inside buffer %u (%zu of %u bytes)",
-                index, got, h.buffer_size);
+    return fail(r, rc, offset + got, "the file ends inside buffer %u (%llu of %u bytes)",
+                index, (unsigned long long)got, h.buffer_size);
   if (rc)
     return fail(r, rc, offset, "cannot read buffer %u: %s", index, etwcap_strerror(rc));
   b->h = h;

@@ -250,7 +250,7 @@ int etl_summary_report(const struct etl_summary *s, const char *display,
     int n;
     if (!s->by_cpu[i])
       continue;
-    n = snprintf(list + len, sizeof(list) - len, "%s%zu=%llu", len ? ", " : "", i,
+    n = snprintf(list + len, sizeof(list) - len, "%s%u=%llu", len ? ", " : "", (unsigned)i,
                  (unsigned long long)s->by_cpu[i]);
     if (n < 0 || (size_t)n >= sizeof(list) - len)
       break;
@@ -273,7 +273,7 @@ int etl_summary_report(const struct etl_summary *s, const char *display,
   }
   LINE("Extended items: %s", len ? list : "none");
 
-  LINE("Providers:     %zu%s", s->provider_count,
+  LINE("Providers:     %u%s", (unsigned)s->provider_count,
        s->other_provider_events ? " (and more, counted as 'other')" : "");
   LINE("  %10s %12s  %s", "events", "bytes", "provider");
   for (i = 0; i < s->provider_count; i++) {
