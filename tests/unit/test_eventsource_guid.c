@@ -34,6 +34,19 @@ static void default_table_hashes(void **state)
   expect("Microsoft-Windows-ASPNET", "ee799f41-cfa5-550b-bf2c-344747c1c668");
 }
 
+/* GUIDs asserted by dotnet/runtime's and aspnetcore's own EventSource tests
+ * (EventSource.GetGuid), for the names in the runbooks. */
+static void runbook_eventsources(void **state)
+{
+  (void)state;
+  expect("Microsoft.AspNetCore.Hosting", "9ded64a4-414c-5251-dcf7-1e4e20c15e70");
+  expect("Microsoft-AspNetCore-Server-Kestrel", "bdeb4676-a36e-5442-db99-4764e2326c7d");
+  expect("System.Net.Http", "d30b5633-7ef1-5485-b4e0-94979b102068");
+  expect("System.Net.NameResolution", "4b326142-bfb5-5ed3-8585-7714181d14b0");
+  expect("System.Net.Security", "7beee6b1-e3fa-5ddb-34be-1404ad0e2520");
+  expect("System.Net.Sockets", "d5b2e7d4-b6ec-50ae-7cde-af89427ad21f");
+}
+
 static void name_is_case_insensitive_and_star_is_ignored(void **state)
 {
   (void)state;
@@ -83,6 +96,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(reference_check_values),
     cmocka_unit_test(default_table_hashes),
+    cmocka_unit_test(runbook_eventsources),
     cmocka_unit_test(name_is_case_insensitive_and_star_is_ignored),
     cmocka_unit_test(bad_names),
     cmocka_unit_test(registered_guids_are_not_eventsources),
