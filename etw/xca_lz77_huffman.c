@@ -21,6 +21,11 @@ static inline uint16_t load_le16(const uint8_t *p)
   return (uint16_t)(p[0] | p[1] << 8);
 }
 
+static inline uint32_t load_le32(const uint8_t *p)
+{
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 /* The bit reader of 2.2.4: `next` holds 16 + `extra` unread bits at its top.
  * Words past the input's end read as zero and are counted in `virt`, so a
  * stream whose last symbols sit in its final word decodes; a symbol that
@@ -153,7 +158,8 @@ static int decode_block(struct bit_reader *br, const uint8_t *lens, const uint16
     len = sym & 15;
     obits = sym >> 4;
     if (len == 15) {
-      /* Long lengths: a byte, then 16 bits, at CurrentPosition. */
+      /* Long lengths: a byte, then 16 (then 32) bits, at CurrentPosition,
+       * between the words of the bit stream. */
       if (br->pos >= br->in_len) {
         rc = ETWCAP_E_TRUNCATED;
         break;
@@ -166,6 +172,16 @@ static int decode_block(struct bit_reader *br, const uint8_t *lens, const uint16
         }
         len = load_le16(br->in + br->pos);
         br->pos += 2;
+        if (len == 0) {
+          /* The encoder of 2.1.4.3 writes 16 bits of 0 then 32 bits for
+           * lengths that do not fit 16 (2.2.4's decoder omits this). */
+          if (br->in_len - br->pos < 4) {
+            rc = ETWCAP_E_TRUNCATED;
+            break;
+          }
+          len = load_le32(br->in + br->pos);
+          br->pos += 4;
+        }
         if (len < 15) {
           rc = ETWCAP_E_CORRUPT;
           break;

@@ -646,6 +646,79 @@ static void huffman_match_before_output_start_is_corrupt(void **state)
   expect_error(xca_lz77_huffman_decompress, in, sizeof(in), 64, ETWCAP_E_CORRUPT);
 }
 
+/* Hand-assembled after 2.2.4: 'a' (code 0, 1 bit), end-of-data 256 (10),
+ * and match symbol 271 (11: length nibble 15, no distance bits, so
+ * distance 1), whose long length sits in bytes after the two words the bit
+ * register holds. */
+static size_t huff_long_match_stream(uint8_t *in, const char *length_bytes)
+{
+  size_t n;
+  memset(in, 0, 256);
+  in[48] = 0x10;  /* symbol 97 'a' (odd: high half): 1 bit */
+  in[128] = 0x02; /* symbol 256: 2 bits */
+  in[135] = 0x20; /* symbol 271 (odd): 2 bits */
+  /* Bits 0 11 10: 'a', match, end of data, then zero padding. */
+  n = 256 + hex("00 70 00 00", in + 256, 4);
+  return n + hex(length_bytes, in + n, 16);
+}
+
+static void huffman_16_and_32_bit_match_lengths(void **state)
+{
+  uint8_t in[300], *expected = etwcap_malloc(70001);
+  size_t n;
+  (void)state;
+  assert_non_null(expected);
+  memset(expected, 'a', 70001);
+  /* Byte 255 then 16 bits: 300 = length - 3. */
+  n = huff_long_match_stream(in, "ff 2c 01");
+  expect_output(xca_lz77_huffman_decompress, in, n, 304, expected, 304);
+  expect_output(xca_lz77_huffman_decompress, in, n, 1000, expected, 304);
+  /* Byte 255, 16 bits of 0, then 32 bits: 69997 = length - 3.  The match
+   * runs past the 64 KiB block; no input is left for another block. */
+  n = huff_long_match_stream(in, "ff 00 00 6d 11 01 00");
+  expect_output(xca_lz77_huffman_decompress, in, n, 70001, expected, 70001);
+  expect_error(xca_lz77_huffman_decompress, in, n, 70000, ETWCAP_E_RANGE);
+  /* 16 bits below 15 could have been said in the symbol: corrupt. */
+  n = huff_long_match_stream(in, "ff 0e 00");
+  expect_error(xca_lz77_huffman_decompress, in, n, 1000, ETWCAP_E_CORRUPT);
+  n = huff_long_match_stream(in, "ff 00 00 6d 11");
+  expect_error(xca_lz77_huffman_decompress, in, n, 70001, ETWCAP_E_TRUNCATED);
+  etwcap_free(expected);
+}
+
+/* Two blocks: 64 KiB of literals, then 100 more under a new table read
+ * where the first block's bit stream stops (2.2.4: CurrentPosition, past
+ * the words the register holds).  Every literal has an 8-bit code, equal to
+ * its value (canonical order), so the stream is the bytes themselves,
+ * paired into little-endian 16-bit words. */
+static void huffman_second_block_starts_after_the_first(void **state)
+{
+  const size_t total = 65536 + 100;
+  uint8_t *in = etwcap_malloc(2 * 256 + total + 16), *expected = etwcap_malloc(total);
+  size_t n = 0, i;
+  (void)state;
+  assert_non_null(in);
+  assert_non_null(expected);
+  for (i = 0; i < total; i++)
+    expected[i] = (uint8_t)(i * 31 + 7);
+  for (i = 0; i < total; i += 2) {
+    if (i == 0 || i == 65536) {
+      if (i)
+        n += hex("00 00", in + n, 2); /* the flushed word the register holds */
+      memset(in + n, 0x88, 128);        /* symbols 0..255: 8 bits */
+      memset(in + n + 128, 0, 128);
+      n += 256;
+    }
+    in[n++] = expected[i + 1];
+    in[n++] = expected[i];
+  }
+  n += hex("00 00", in + n, 2);
+  expect_output(xca_lz77_huffman_decompress, in, n, total, expected, total);
+  expect_error(xca_lz77_huffman_decompress, in, n, 65536, ETWCAP_E_RANGE);
+  etwcap_free(in);
+  etwcap_free(expected);
+}
+
 static void huffman_decodes_wimlib_chunks(void **state)
 {
   size_t plain_len, c0_len, c1_len;
@@ -867,6 +940,8 @@ int main(void)
     cmocka_unit_test(huffman_truncated_input_never_gives_wrong_output),
     cmocka_unit_test(huffman_bad_code_lengths_are_corrupt),
     cmocka_unit_test(huffman_match_before_output_start_is_corrupt),
+    cmocka_unit_test(huffman_16_and_32_bit_match_lengths),
+    cmocka_unit_test(huffman_second_block_starts_after_the_first),
     cmocka_unit_test(huffman_decodes_wimlib_chunks),
     cmocka_unit_test(huffman_table_allocation_failure_is_nomem),
     cmocka_unit_test(lznt1_spec_example),
