@@ -43,6 +43,14 @@ static void split(int64_t filetime, int64_t *y, unsigned *mo, unsigned *d,
   *frac = rem;
 }
 
+void filetime_to_civil(int64_t filetime, struct civil_time *out)
+{
+  int64_t y, frac;
+  split(filetime, &y, &out->month, &out->day, &out->hour, &out->minute, &out->second, &frac);
+  out->year = (int)y;
+  out->ticks = (unsigned)frac;
+}
+
 char *filetime_format_iso7(int64_t filetime, char *buf, size_t size)
 {
   int64_t y, frac;

@@ -17,6 +17,14 @@ char *os_time_format_utc(int64_t filetime, char *buf, size_t size);
 /* Pure: "YYYY-MM-DDTHH:MM:SS.fffffffZ" (all seven FILETIME digits). */
 char *filetime_format_iso7(int64_t filetime, char *buf, size_t size);
 
+/* Pure: the UTC calendar fields of a FILETIME. */
+struct civil_time {
+  int year;
+  unsigned month, day, hour, minute, second; /* month 1..12, day 1..31 */
+  unsigned ticks;                            /* 100-ns units within the second */
+};
+void filetime_to_civil(int64_t filetime, struct civil_time *out);
+
 #define FILETIME_UNIX_EPOCH INT64_C(116444736000000000)
 
 #endif

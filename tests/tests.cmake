@@ -9,7 +9,7 @@ if(WIN32)
   set(test_tmp_env "ETWCAP_TEST_TMP=Z:${CMAKE_CURRENT_BINARY_DIR}/test-tmp")
 else()
   set(samples_env "ETWCAP_SAMPLES=${shared_abs}/samples")
-  set(test_tmp_env "ETWCAP_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/test-tmp")
+  set(test_tmp_env "ETWCAP_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/test-tmp;LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/tests/lsan.supp")
 endif()
 file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/test-tmp)
 

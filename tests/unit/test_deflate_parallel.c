@@ -141,7 +141,8 @@ static void size_close_to_single_stream(void **state)
   assert_non_null(single);
   assert_int_equal(compress2(single, &single_len, data, (uLong)len, 6), Z_OK);
   assert_int_equal(deflate_parallel(&p, &r), 0);
-  print_message("parallel %zu bytes, one stream %lu bytes\n", dst.len, (unsigned long)single_len);
+  print_message("parallel %lu bytes, one stream %lu bytes\n", (unsigned long)dst.len,
+                (unsigned long)single_len);
   assert_true((double)dst.len <= (double)single_len * 1.01 + 64);
   free(single);
   free(dst.data);

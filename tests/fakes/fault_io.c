@@ -1,0 +1,121 @@
+/* Fault injection over archive_io_files (see fault_io.h). */
+#include "fault_io.h"
+
+#include "alloc.h"
+#include "error.h"
+
+#include <string.h>
+
+struct fault_stream {
+  void *inner;
+  int error;
+};
+
+static void *f_open(void *o, const char *path, int w, int *err)
+{
+  struct fault_stream *s = etwcap_calloc(1, sizeof(*s));
+  (void)o;
+  if (!s) {
+    *err = ETWCAP_E_NOMEM;
+    return NULL;
+  }
+  s->inner = archive_io_files.open(NULL, path, w, err);
+  if (!s->inner) {
+    etwcap_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static size_t f_read(void *o, void *s, void *b, size_t n)
+{
+  (void)o;
+  return archive_io_files.read(NULL, ((struct fault_stream *)s)->inner, b, n);
+}
+
+static size_t f_write(void *o, void *stream, const void *b, size_t n)
+{
+  struct fault_io *f = o;
+  struct fault_stream *s = stream;
+  unsigned k = ++f->writes, d = n >= FAULT_IO_DATA_BYTES ? ++f->data_writes : 0;
+  if (s->error)
+    return 0;
+  if (k == f->fail_write_at) {
+    s->error = ETWCAP_E_NOSPC;
+    return 0;
+  }
+  if (k == f->short_write_at && n > 1) {
+    archive_io_files.write(NULL, s->inner, b, n / 2);
+    s->error = ETWCAP_E_NOSPC;
+    return n / 2;
+  }
+  if (d && d == f->corrupt_data_write_at) {
+    unsigned char *copy = etwcap_malloc(n);
+    size_t put;
+    if (!copy)
+      return 0;
+    memcpy(copy, b, n);
+    copy[n / 2] ^= 0x40; /* a flipped bit the writer cannot see */
+    put = archive_io_files.write(NULL, s->inner, copy, n);
+    etwcap_free(copy);
+    return put;
+  }
+  return archive_io_files.write(NULL, s->inner, b, n);
+}
+
+static int f_seek(void *o, void *s, int64_t off, int whence)
+{
+  (void)o;
+  return archive_io_files.seek(NULL, ((struct fault_stream *)s)->inner, off, whence);
+}
+
+static int64_t f_tell(void *o, void *s)
+{
+  (void)o;
+  return archive_io_files.tell(NULL, ((struct fault_stream *)s)->inner);
+}
+
+static int f_error(void *o, void *stream)
+{
+  struct fault_stream *s = stream;
+  (void)o;
+  return s->error ? s->error : archive_io_files.error(NULL, s->inner);
+}
+
+static int f_close(void *o, void *stream)
+{
+  struct fault_stream *s = stream;
+  int rc = archive_io_files.close(NULL, s->inner);
+  (void)o;
+  if (s->error)
+    rc = s->error;
+  etwcap_free(s);
+  return rc;
+}
+
+static int f_rename(void *o, const char *a, const char *b)
+{
+  struct fault_io *f = o;
+  return f->fail_rename ? f->fail_rename : archive_io_files.rename(NULL, a, b);
+}
+
+static int f_remove(void *o, const char *p)
+{
+  (void)o;
+  return archive_io_files.remove(NULL, p);
+}
+
+void fault_io_init(struct fault_io *f)
+{
+  memset(f, 0, sizeof(*f));
+  f->io.open = f_open;
+  f->io.read = f_read;
+  f->io.write = f_write;
+  f->io.seek = f_seek;
+  f->io.tell = f_tell;
+  f->io.error = f_error;
+  f->io.close = f_close;
+  f->io.rename = f_rename;
+  f->io.remove = f_remove;
+  f->io.opaque = f;
+}

@@ -1,0 +1,253 @@
+/* The .etl.zip writer: members read back exactly; every failure (disk full
+ * at any write, a short write, a corrupted write, a failing rename) leaves
+ * no file under the final name, no temporary file, and the input intact. */
+#include "test_support.h"
+
+#include "archive_writer.h"
+#include "error.h"
+#include "fault_io.h"
+#include "os_file.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unzip.h>
+#include <zlib.h>
+
+#define INPUT_BYTES (1024 * 1024 + 777) /* two deflate chunks */
+
+static char input_path[512], zip_path[512], tmp_path[520];
+static unsigned char *input;
+
+static int setup(void **state)
+{
+  FILE *f;
+  size_t i;
+  uint32_t x = 7;
+  (void)state;
+  test_tmp_path("archive-input.etl", input_path, sizeof(input_path));
+  test_tmp_path("archive-out.etl.zip", zip_path, sizeof(zip_path));
+  snprintf(tmp_path, sizeof(tmp_path), "%s.tmp", zip_path);
+  input = malloc(INPUT_BYTES);
+  if (!input)
+    return -1;
+  for (i = 0; i < INPUT_BYTES; i++) {
+    x = x * 1664525u + 1013904223u;
+    input[i] = (i & 0x3000) ? (unsigned char)(x >> 24) : (unsigned char)(i % 251);
+  }
+  f = fopen(input_path, "wb");
+  if (!f || fwrite(input, 1, INPUT_BYTES, f) != INPUT_BYTES)
+    return -1;
+  fclose(f);
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  (void)state;
+  remove(input_path);
+  remove(zip_path);
+  remove(tmp_path);
+  free(input);
+  return 0;
+}
+
+static const char log_text[] = "2026-11-22T17:00:00.000Z INFO  collection started\n";
+
+static void members(struct archive_member m[2])
+{
+  memset(m, 0, 2 * sizeof(*m));
+  m[0].name = "archive-input.etl";
+  m[0].path = input_path;
+  m[1].name = "LogFile.txt";
+  m[1].data = log_text;
+  m[1].size = sizeof(log_text) - 1;
+}
+
+static int exists(const char *path)
+{
+  int64_t size;
+  return os_file_size(path, &size) == 0;
+}
+
+/* Reads a member back with minizip's reader; returns malloc'd bytes. */
+static unsigned char *read_member(const char *zip, const char *name, size_t *len)
+{
+  unzFile uf = unzOpen64(zip);
+  unz_file_info64 info;
+  unsigned char *buf;
+  assert_non_null(uf);
+  assert_int_equal(unzLocateFile(uf, name, 1), UNZ_OK);
+  assert_int_equal(unzGetCurrentFileInfo64(uf, &info, NULL, 0, NULL, 0, NULL, 0), UNZ_OK);
+  buf = malloc(info.uncompressed_size + 1);
+  assert_non_null(buf);
+  assert_int_equal(unzOpenCurrentFile(uf), UNZ_OK);
+  assert_int_equal(unzReadCurrentFile(uf, buf, (unsigned)info.uncompressed_size + 1),
+                   (int)info.uncompressed_size);
+  assert_int_equal(unzCloseCurrentFile(uf), UNZ_OK);
+  unzClose(uf);
+  *len = (size_t)info.uncompressed_size;
+  return buf;
+}
+
+static void writes_members_that_read_back(void **state)
+{
+  struct archive_member m[2];
+  struct archive_options o;
+  struct archive_stats st;
+  char why[512];
+  unsigned char *back;
+  size_t len;
+  unsigned threads;
+  (void)state;
+  members(m);
+  for (threads = 1; threads <= 2; threads++) {
+    memset(&o, 0, sizeof(o));
+    o.threads = threads;
+    remove(zip_path);
+    assert_int_equal(archive_write(zip_path, m, 2, &o, &st, why, sizeof(why)), 0);
+    assert_true(exists(zip_path));
+    assert_false(exists(tmp_path));
+    assert_int_equal(st.in_bytes, INPUT_BYTES + sizeof(log_text) - 1);
+    assert_true(st.zip_bytes > 0 && st.zip_bytes < st.in_bytes);
+    back = read_member(zip_path, "archive-input.etl", &len);
+    assert_int_equal(len, INPUT_BYTES);
+    assert_memory_equal(back, input, INPUT_BYTES);
+    free(back);
+    back = read_member(zip_path, "LogFile.txt", &len);
+    assert_int_equal(len, sizeof(log_text) - 1);
+    assert_memory_equal(back, log_text, len);
+    free(back);
+  }
+  assert_true(exists(input_path)); /* inputs are never deleted here */
+}
+
+/* Runs one faulty write and checks the promises. */
+static void expect_clean_failure(struct fault_io *f, int expected_rc, const char *old_content)
+{
+  struct archive_member m[2];
+  struct archive_options o;
+  struct archive_stats st;
+  char why[512];
+  int64_t size;
+  members(m);
+  memset(&o, 0, sizeof(o));
+  o.io = &f->io;
+  o.threads = 2;
+  assert_int_equal(archive_write(zip_path, m, 2, &o, &st, why, sizeof(why)), expected_rc);
+  assert_true(why[0] != '\0');
+  assert_false(exists(tmp_path));
+  if (old_content) {
+    /* the previous file under the final name is untouched */
+    FILE *fz = fopen(zip_path, "rb");
+    char buf[64] = "";
+    assert_non_null(fz);
+    assert_non_null(fgets(buf, sizeof(buf), fz));
+    fclose(fz);
+    assert_string_equal(buf, old_content);
+  } else {
+    assert_false(exists(zip_path));
+  }
+  assert_int_equal(os_file_size(input_path, &size), 0);
+  assert_int_equal(size, INPUT_BYTES);
+}
+
+static unsigned count_writes(unsigned *data_writes)
+{
+  struct fault_io f;
+  struct archive_member m[2];
+  struct archive_options o;
+  struct archive_stats st;
+  fault_io_init(&f);
+  members(m);
+  memset(&o, 0, sizeof(o));
+  o.io = &f.io;
+  remove(zip_path);
+  assert_int_equal(archive_write(zip_path, m, 2, &o, &st, NULL, 0), 0);
+  remove(zip_path);
+  if (data_writes)
+    *data_writes = f.data_writes;
+  return f.writes;
+}
+
+static void disk_full_at_every_write(void **state)
+{
+  unsigned n, total = count_writes(NULL);
+  (void)state;
+  assert_true(total > 4);
+  for (n = 1; n <= total; n++) {
+    struct fault_io f;
+    fault_io_init(&f);
+    f.fail_write_at = n;
+    expect_clean_failure(&f, ETWCAP_E_NOSPC, NULL);
+  }
+}
+
+static void short_write_at_every_write(void **state)
+{
+  unsigned n, total = count_writes(NULL);
+  (void)state;
+  for (n = 1; n <= total; n++) {
+    struct fault_io f;
+    fault_io_init(&f);
+    f.short_write_at = n;
+    expect_clean_failure(&f, ETWCAP_E_NOSPC, NULL);
+  }
+}
+
+/* A bit flipped in member data on its way to the disk is caught by
+ * verification.  (Informational header fields such as the DOS date or
+ * "version needed" have no checksum in the zip format; what a reader needs to
+ * get the bytes back, sizes, CRCs, names and data, is checked.) */
+static void corruption_is_caught_by_verification(void **state)
+{
+  unsigned n, data_writes;
+  (void)state;
+  count_writes(&data_writes);
+  assert_true(data_writes >= 3);
+  for (n = 1; n <= data_writes; n++) {
+    struct fault_io f;
+    fault_io_init(&f);
+    f.corrupt_data_write_at = n;
+    expect_clean_failure(&f, ETWCAP_E_CORRUPT, NULL);
+  }
+}
+
+static void failing_rename_keeps_the_old_file(void **state)
+{
+  struct fault_io f;
+  FILE *old = fopen(zip_path, "wb");
+  (void)state;
+  assert_non_null(old);
+  fputs("previous capture\n", old);
+  fclose(old);
+  fault_io_init(&f);
+  f.fail_rename = ETWCAP_E_ACCES;
+  expect_clean_failure(&f, ETWCAP_E_ACCES, "previous capture\n");
+  remove(zip_path);
+}
+
+static void unreadable_input_is_named(void **state)
+{
+  struct archive_member m = { "missing.etl", "no/such/dir/missing.etl", NULL, 0 };
+  char why[512];
+  struct archive_stats st;
+  (void)state;
+  assert_int_equal(archive_write(zip_path, &m, 1, NULL, &st, why, sizeof(why)), ETWCAP_E_NOENT);
+  assert_non_null(strstr(why, "missing.etl"));
+  assert_false(exists(zip_path));
+  assert_false(exists(tmp_path));
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(writes_members_that_read_back),
+    cmocka_unit_test(disk_full_at_every_write),
+    cmocka_unit_test(short_write_at_every_write),
+    cmocka_unit_test(corruption_is_caught_by_verification),
+    cmocka_unit_test(failing_rename_keeps_the_old_file),
+    cmocka_unit_test(unreadable_input_is_named),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
