@@ -224,7 +224,7 @@ void etl_timeorder_free(struct etl_timeorder *t)
   size_t i;
   if (!t)
     return;
-  for (i = 0; i < t->stream_count; i++)
+  for (i = 0; t->streams && i < t->stream_count; i++)
     etl_buffer_release(&t->streams[i].buf);
   etwcap_free(t->streams);
   etwcap_free(t->heap);
