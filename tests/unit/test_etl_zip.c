@@ -1,0 +1,265 @@
+/* ETL files inside zip archives: archives assembled here byte by byte from
+ * the zip format (APPNOTE: local header, central directory, end record),
+ * with stored and deflated (zlib, raw deflate) members; member names are
+ * sanitised; archives without ETL, damaged archives and short members are
+ * clear errors; the real PerfView .etl.zip samples read. */
+#include "test_support.h"
+
+#include "test_etl_bytes.h"
+
+#include "error.h"
+#include "etl_source.h"
+#include "etl_timeorder.h"
+#include "etl_zip.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+static uint8_t etl[1024 + 512];
+static uint8_t zip[8192];
+
+/* Header buffer + one buffer with two SYSTEM64 events. */
+static size_t build_etl(void)
+{
+  uint8_t *b1 = etl + 1024;
+  uint32_t pos = 72, i;
+  uint32_t size = tb_logfile_event(etl, 72, 1, 10, 10000000, INT64_C(132000000000000000), 2,
+                                   1, 1, 1);
+  tb_buffer(etl, 1024, 72 + TB_ALIGN8(size), 0, 0, 0x20, 4);
+  tb_logfile_event(etl, 72, 1, 10, 10000000, INT64_C(132000000000000000), 2, 1, 1, 1);
+  tb_buffer(b1, 512, 0, 1, 0, 0x20, 0);
+  for (i = 0; i < 2; i++) {
+    uint8_t *r = b1 + pos;
+    memset(r, 0, 0x20);
+    tb16(r, 2);
+    r[2] = 0x02;
+    r[3] = 0xC0;
+    tb16(r + 4, 0x20);
+    tb16(r + 6, 0x0301);
+    tb64(r + 16, 20 + i);
+    pos += 0x20;
+  }
+  tb32(b1 + 0x30, pos);
+  tb32(b1 + 0x04, pos);
+  return sizeof(etl);
+}
+
+struct member {
+  const char *name;
+  const uint8_t *data;
+  size_t len;
+  int deflate;
+  uint32_t declared_len; /* 0: the real length */
+};
+
+/* Raw deflate with zlib (method 8 in a zip). */
+static size_t deflate_raw(const uint8_t *in, size_t len, uint8_t *out, size_t cap)
+{
+  z_stream zs;
+  memset(&zs, 0, sizeof(zs));
+  assert_int_equal(deflateInit2(&zs, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  zs.next_in = (Bytef *)(uintptr_t)in;
+  zs.avail_in = (uInt)len;
+  zs.next_out = out;
+  zs.avail_out = (uInt)cap;
+  assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  deflateEnd(&zs);
+  return zs.total_out;
+}
+
+static size_t build_zip(const struct member *m, unsigned count)
+{
+  uint32_t offsets[8], crcs[8], csizes[8];
+  size_t o = 0, cd;
+  unsigned i;
+  for (i = 0; i < count; i++) {
+    size_t nlen = strlen(m[i].name);
+    uint8_t *h = zip + o;
+    offsets[i] = (uint32_t)o;
+    crcs[i] = (uint32_t)crc32(0, m[i].data, (uInt)m[i].len);
+    memset(h, 0, 30);
+    tb32(h + 0, 0x04034b50);
+    tb16(h + 4, 20);
+    tb16(h + 8, m[i].deflate ? 8 : 0);
+    tb16(h + 12, 0x21);                 /* date 1980-01-01 */
+    tb32(h + 14, crcs[i]);
+    tb16(h + 26, (uint16_t)nlen);
+    memcpy(h + 30, m[i].name, nlen);
+    o += 30 + nlen;
+    if (m[i].deflate) {
+      csizes[i] = (uint32_t)deflate_raw(m[i].data, m[i].len, zip + o, sizeof(zip) - o);
+    } else {
+      memcpy(zip + o, m[i].data, m[i].len);
+      csizes[i] = (uint32_t)m[i].len;
+    }
+    tb32(h + 18, csizes[i]);
+    tb32(h + 22, m[i].declared_len ? m[i].declared_len : (uint32_t)m[i].len);
+    o += csizes[i];
+  }
+  cd = o;
+  for (i = 0; i < count; i++) {
+    size_t nlen = strlen(m[i].name);
+    uint8_t *c = zip + o;
+    memset(c, 0, 46);
+    tb32(c + 0, 0x02014b50);
+    tb16(c + 4, 20);
+    tb16(c + 6, 20);
+    tb16(c + 10, m[i].deflate ? 8 : 0);
+    tb16(c + 14, 0x21);
+    tb32(c + 16, crcs[i]);
+    tb32(c + 20, csizes[i]);
+    tb32(c + 24, m[i].declared_len ? m[i].declared_len : (uint32_t)m[i].len);
+    tb16(c + 28, (uint16_t)nlen);
+    tb32(c + 42, offsets[i]);
+    memcpy(c + 46, m[i].name, nlen);
+    o += 46 + nlen;
+  }
+  memset(zip + o, 0, 22);
+  tb32(zip + o, 0x06054b50);
+  tb16(zip + o + 8, (uint16_t)count);
+  tb16(zip + o + 10, (uint16_t)count);
+  tb32(zip + o + 12, (uint32_t)(o - cd));
+  tb32(zip + o + 16, (uint32_t)cd);
+  return o + 22;
+}
+
+struct seen {
+  char names[4][256];
+  unsigned files, events[4];
+  int time_order;
+};
+
+static int count_events(void *ctx, const char *display, struct etl_reader *r)
+{
+  struct seen *s = ctx;
+  struct etw_event ev;
+  struct etl_timeorder *t = NULL;
+  int rc;
+  if (s->files < 4)
+    snprintf(s->names[s->files], sizeof(s->names[0]), "%s", display);
+  if (s->time_order) {
+    rc = etl_timeorder_open(&t, r);
+    if (rc)
+      return rc;
+  }
+  while ((rc = t ? etl_timeorder_next(t, &ev) : etl_reader_next(r, &ev)) == 1)
+    if (s->files < 4)
+      s->events[s->files]++;
+  etl_timeorder_free(t);
+  s->files++;
+  return rc;
+}
+
+static void stored_and_deflated_members_read(void **state)
+{
+  static const char note[] = "not a trace";
+  struct member m[3];
+  struct seen s;
+  char err[600];
+  size_t etl_len = build_etl(), len;
+  int time_order;
+  (void)state;
+  m[0] = (struct member){ "LogFile.txt", (const uint8_t *)note, sizeof(note), 0, 0 };
+  m[1] = (struct member){ "../../evil\\dir/Trace.ETL", etl, etl_len, 0, 0 };
+  m[2] = (struct member){ "/abs/deflated.etl", etl, etl_len, 1, 0 };
+  len = build_zip(m, 3);
+  for (time_order = 0; time_order < 2; time_order++) {
+    memset(&s, 0, sizeof(s));
+    s.time_order = time_order;
+    assert_int_equal(etl_source_foreach_memory(zip, len, "a.zip", count_events, &s, err,
+                                               sizeof(err)),
+                     0);
+    assert_int_equal(s.files, 2);
+    assert_string_equal(s.names[0], "a.zip!evil/dir/Trace.ETL");
+    assert_string_equal(s.names[1], "a.zip!abs/deflated.etl");
+    assert_int_equal(s.events[0], 3);
+    assert_int_equal(s.events[1], 3);
+  }
+}
+
+static void zip_without_etl_is_an_error(void **state)
+{
+  static const char note[] = "not a trace";
+  struct member m = { "LogFile.txt", (const uint8_t *)note, sizeof(note), 0, 0 };
+  struct seen s;
+  char err[600];
+  size_t len = build_zip(&m, 1);
+  (void)state;
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(etl_source_foreach_memory(zip, len, "a.zip", count_events, &s, err,
+                                             sizeof(err)),
+                   ETWCAP_E_FORMAT);
+  assert_non_null(strstr(err, "a.zip"));
+  assert_non_null(strstr(err, "no .etl"));
+}
+
+static void damaged_zips_are_errors(void **state)
+{
+  struct member m;
+  struct seen s;
+  char err[600];
+  size_t etl_len = build_etl(), len, cut;
+  (void)state;
+  m = (struct member){ "t.etl", etl, etl_len, 1, 0 };
+  len = build_zip(&m, 1);
+  /* Every truncation: an error, never a crash. */
+  for (cut = 4; cut < len; cut += 7) {
+    int rc;
+    memset(&s, 0, sizeof(s));
+    rc = etl_source_foreach_memory(zip, cut, "a.zip", count_events, &s, err, sizeof(err));
+    assert_true(rc < 0);
+    assert_true(err[0] != '\0');
+  }
+  /* A member shorter than its declared size: the reader says where. */
+  m = (struct member){ "t.etl", etl, 1200, 0, (uint32_t)etl_len };
+  len = build_zip(&m, 1);
+  memset(&s, 0, sizeof(s));
+  assert_true(etl_source_foreach_memory(zip, len, "a.zip", count_events, &s, err,
+                                        sizeof(err)) < 0);
+  assert_non_null(strstr(err, "a.zip!t.etl"));
+}
+
+static void member_names_are_sanitised(void **state)
+{
+  static const char *const cases[][2] = {
+    { "a/b.etl", "a/b.etl" },          { "../../x.etl", "x.etl" },
+    { "/etc/x.etl", "etc/x.etl" },     { "C:\\dir\\x.etl", "dir/x.etl" },
+    { "a/./b/../c.etl", "a/b/c.etl" }, { "bad\x01name.etl", "bad?name.etl" },
+    { "..", "_" },
+  };
+  char buf[64];
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    snprintf(buf, sizeof(buf), "%s", cases[i][0]);
+    etl_zip_sanitize_name(buf);
+    assert_string_equal(buf, cases[i][1]);
+  }
+}
+
+/* PerfView's gcevents.etl.zip: 71 events (SOURCES.md). */
+static void perfview_sample_zip_reads(void **state)
+{
+  char path[1024], err[600];
+  struct seen s;
+  (void)state;
+  test_sample_path("ms-perfview__gcevents.etl.zip", path, sizeof(path));
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(etl_source_foreach(path, count_events, &s, err, sizeof(err)), 0);
+  assert_int_equal(s.files, 1);
+  assert_int_equal(s.events[0], 71);
+  assert_non_null(strstr(s.names[0], "!gcevents/PerfViewData.etl"));
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(stored_and_deflated_members_read),
+    cmocka_unit_test(zip_without_etl_is_an_error),
+    cmocka_unit_test(damaged_zips_are_errors),
+    cmocka_unit_test(member_names_are_sanitised),
+    cmocka_unit_test(perfview_sample_zip_reads),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
