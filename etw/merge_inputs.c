@@ -1,0 +1,108 @@
+/* Finding a collection's session files (rules in merge_inputs.h). */
+#include "merge_inputs.h"
+
+#include "alloc.h"
+#include "error.h"
+#include "os_dir.h"
+#include "os_file.h"
+#include "strutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const sibling_kinds[] = { ".kernel", ".clr", ".user" };
+
+int merge_inputs_is_sibling(const char *main_name, const char *name)
+{
+  size_t base_len = strlen(main_name), i, name_len = strlen(name);
+  if (base_len < 4 || !str_ends_with_case(main_name, ".etl"))
+    return 0;
+  base_len -= 4; /* X of X.etl */
+  /* Windows names are case-insensitive; so is the match, on every OS. */
+  if (name_len <= base_len + 4 || !str_ncaseeq(name, main_name, base_len) ||
+      !str_ends_with_case(name, ".etl"))
+    return 0;
+  for (i = 0; i < sizeof(sibling_kinds) / sizeof(sibling_kinds[0]); i++)
+    if (str_ncaseeq(name + base_len, sibling_kinds[i], strlen(sibling_kinds[i])))
+      return 1;
+  return 0;
+}
+
+struct search {
+  const char *main_name;
+  const char *dir; /* folder part of the main path, with its separator */
+  size_t dir_len;
+  struct merge_inputs *out;
+};
+
+static int add_path(struct merge_inputs *in, const char *dir, size_t dir_len, const char *name)
+{
+  char **grown = etwcap_reallocarray(in->paths, in->count + 1, sizeof(char *));
+  char *path;
+  if (!grown)
+    return ETWCAP_E_NOMEM;
+  in->paths = grown;
+  path = etwcap_malloc(dir_len + strlen(name) + 1);
+  if (!path)
+    return ETWCAP_E_NOMEM;
+  memcpy(path, dir, dir_len);
+  strcpy(path + dir_len, name);
+  in->paths[in->count++] = path;
+  return 0;
+}
+
+static int on_entry(void *ctx, const char *name)
+{
+  struct search *s = ctx;
+  if (!merge_inputs_is_sibling(s->main_name, name))
+    return 0;
+  return add_path(s->out, s->dir, s->dir_len, name);
+}
+
+static int by_name(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int merge_inputs_find(const char *main_path, struct merge_inputs *out)
+{
+  struct search s;
+  const char *slash = strrchr(main_path, '/'), *back = strrchr(main_path, '\\');
+  int64_t size;
+  char *dir = NULL;
+  int rc;
+
+  out->paths = NULL;
+  out->count = 0;
+  rc = os_file_size(main_path, &size);
+  if (rc)
+    return rc;
+  if (back && (!slash || back > slash))
+    slash = back;
+  s.main_name = slash ? slash + 1 : main_path;
+  s.dir = main_path;
+  s.dir_len = slash ? (size_t)(slash + 1 - main_path) : 0;
+  s.out = out;
+  rc = add_path(out, "", 0, main_path);
+  if (!rc && !(dir = s.dir_len ? etwcap_strndup(main_path, s.dir_len) : etwcap_strdup(".")))
+    rc = ETWCAP_E_NOMEM;
+  if (!rc)
+    rc = os_dir_list(dir, on_entry, &s);
+  etwcap_free(dir);
+  if (rc) {
+    merge_inputs_release(out);
+    return rc;
+  }
+  qsort(out->paths + 1, out->count - 1, sizeof(char *), by_name);
+  return 0;
+}
+
+void merge_inputs_release(struct merge_inputs *in)
+{
+  size_t i;
+  for (i = 0; i < in->count; i++)
+    etwcap_free(in->paths[i]);
+  etwcap_free(in->paths);
+  in->paths = NULL;
+  in->count = 0;
+}
