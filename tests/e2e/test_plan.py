@@ -1,0 +1,140 @@
+"""End-to-end checks of `etwcap plan`: the runbook command lines pasted after
+`etwcap plan` give a JSON plan (docs/plan-json.md) with the reference's
+numbers (perfview-collect.md §3-4), natively and as etwcap.exe under Wine.
+/TargetOS pins the Windows version so both give the same plan."""
+import json
+
+from etwcap_e2e import Etwcap
+
+t = Etwcap()
+SERVER = "/TargetOS:10.0.20348"
+
+
+def plan(*args):
+    rc, out, err = t.run("plan", SERVER, "/Json", *args)
+    if rc != 0:
+        t.check(False, "plan %s exits 0 (got %d: %s)" % (" ".join(args), rc, err))
+        return None
+    try:
+        return json.loads(out)
+    except ValueError as e:
+        t.check(False, "plan %s prints JSON: %s\n%s" % (" ".join(args), e, out[:500]))
+        return None
+
+
+def session(doc, role):
+    for s in doc["sessions"]:
+        if s["role"] == role:
+            return s
+    return None
+
+
+def provider(s, guid, pass_=0):
+    for p in s["providers"]:
+        if p["guid"] == guid and p["pass"] == pass_:
+            return p
+    return None
+
+
+CLR = "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
+
+# PerfView /ThreadTime collect /BufferSizeMB:1024 /CircularMB:2048
+doc = plan("/ThreadTime", "collect", "/BufferSizeMB:1024", "/CircularMB:2048")
+if doc:
+    t.check(doc["schema"] == "etwcap-plan/1", "schema name")
+    t.check(doc["windows"] == {"version": "10.0.20348", "major": 10, "minor": 0,
+                               "build": 20348, "assumed": True}, "target Windows is printed")
+    t.check(doc["dataFile"] == "etwcapData.etl" and doc["zipFile"] == "etwcapData.etl.zip",
+            "default data file")
+    k = session(doc, "kernel")
+    t.check(k and k["name"] == "etwcapKernel", "kernel session is a private system logger")
+    t.check(k and k["kernel"]["keywords"] == "0x1012F1F", "ThreadTime kernel keywords 0x01012F1F")
+    t.check(k and "SYSTEM_LOGGER_MODE" in k["logFileModeNames"] and
+            "FILE_MODE_CIRCULAR" in k["logFileModeNames"], "kernel: circular system logger")
+    t.check(k and k["maximumFileSizeMB"] == 2048, "kernel circular size = CircularMB")
+    t.check(k and k["minimumBuffers"] == 16384 and k["maximumBuffers"] == 20490
+            and k["bufferSizeKB"] == 64, "1024 MB of 64 KB buffers")
+    t.check(k and k["kernel"]["profileInterval100ns"] == 10000, "1 ms sampling")
+    u = session(doc, "user")
+    t.check(u and u["name"] == "etwcap" and u["file"] == "etwcapData.etl", "user session")
+    t.check(u and u["maximumFileSizeMB"] == 2348, "user circular size = CircularMB + 300")
+    clr = u and provider(u, CLR)
+    t.check(clr and clr["matchAnyKeyword"] == "0x14C14FCC9D" and clr["level"] == 5,
+            "CLR Default without NGen at Verbose")
+    t.check(clr and "Loader" in clr["keywordNames"], "CLR keywords by name")
+    r = session(doc, "rundown")
+    t.check(r and r["when"] == "stop" and r["file"] == "etwcapData.clrRundown.etl",
+            "rundown session at stop")
+    t.check(r and provider(r, "a669021c-c450-4609-a035-5af59af4df18", 1)["matchAnyKeyword"]
+            == "0x1080060111", "method rundown keywords")
+
+# ... with the ASP.NET Core and System.Net EventSources
+for spec, guids in (
+        ("/Providers:*Microsoft.AspNetCore.Hosting,*Microsoft-AspNetCore-Server-Kestrel",
+         ["9ded64a4-414c-5251-dcf7-1e4e20c15e70", "bdeb4676-a36e-5442-db99-4764e2326c7d"]),
+        ("/Providers:*System.Net.Http,*System.Net.NameResolution,*System.Net.Security,"
+         "*System.Net.Sockets",
+         ["d30b5633-7ef1-5485-b4e0-94979b102068", "4b326142-bfb5-5ed3-8585-7714181d14b0",
+          "7beee6b1-e3fa-5ddb-34be-1404ad0e2520", "d5b2e7d4-b6ec-50ae-7cde-af89427ad21f"])):
+    doc = plan("/ThreadTime", "collect", "/BufferSizeMB:1024", "/CircularMB:2048", spec)
+    if doc:
+        u = session(doc, "user")
+        r = session(doc, "rundown")
+        for g in guids:
+            p = provider(u, g)
+            t.check(p and p["matchAnyKeyword"] == "0xFFFFFFFFFFFFFFFF" and p["level"] == 5,
+                    "%s enabled at Verbose, all keywords" % g)
+            p = provider(r, g)
+            t.check(p and p["matchAnyKeyword"] == "0x80000000000" and p["level"] == 1,
+                    "%s manifest rundown" % g)
+
+# PerfView collect /GCCollectOnly
+doc = plan("collect", "/GCCollectOnly")
+if doc:
+    k = session(doc, "kernel")
+    t.check(k["kernel"]["enableFlags"] == "0x00000003" and k["kernel"]["stackIds"] == [],
+            "GCCollectOnly: process+thread, no stacks")
+    clr = provider(session(doc, "user"), CLR)
+    t.check(clr["matchAnyKeyword"] == "0x1" and clr["level"] == 4, "GCCollectOnly: GC at Info")
+
+# PerfView collect /ClrEvents:Default-Profile
+doc = plan("collect", "/ClrEvents:Default-Profile")
+if doc:
+    clr = provider(session(doc, "user"), CLR)
+    t.check(clr["matchAnyKeyword"] == "0x14C14FCC9D", "Default-Profile = Default")
+    t.check(any("Profile" in n for n in doc["notes"]), "Default-Profile is explained")
+
+# PerfView /EnableEventsInContainers collect
+doc = plan("/EnableEventsInContainers", "collect")
+if doc:
+    for role in ("user", "rundown"):
+        t.check(all(p["enableProperty"] & 0x400 for p in session(doc, role)["providers"]),
+                "ENABLE_SILOS on every %s enable" % role)
+
+# PerfView /FocusProcess:1234
+doc = plan("collect", "/FocusProcess:1234")
+if doc:
+    for role in ("user", "rundown"):
+        t.check(all({"type": "0x80000004", "kind": "pid", "size": 4, "data": "d2040000"}
+                    in p["filters"] for p in session(doc, role)["providers"]),
+                "PID filter on every %s enable" % role)
+
+# The table for people.
+rc, out, err = t.run("plan", SERVER, "/ThreadTime", "collect")
+t.check(rc == 0 and "etwcapKernel" in out and "ContextSwitch" in out
+        and "Microsoft-Windows-DotNETRuntime" in out, "readable plan")
+
+# Errors name the token and exit 2.
+for args, token in ((["/ClrEvents:Default+Bogus"], "'Bogus'"),
+                    (["/Providers:NoSuchProvider"], "'NoSuchProvider'"),
+                    (["/Providers:Clr:0xZZ"], "'0xZZ'"),
+                    (["/GCOnly", "/GCCollectOnly"], "/GCCollectOnly")):
+    rc, out, err = t.run("plan", SERVER, *args)
+    t.check(rc == 2 and token in err, "plan %s: exit 2 naming %s (got %d: %s)"
+            % (" ".join(args), token, rc, err.strip()))
+
+# /TargetOS belongs to plan only.
+rc, out, err = t.run("collect", SERVER)
+t.check(rc == 2, "collect refuses /TargetOS")
+
+t.finish()
