@@ -45,7 +45,7 @@ static int check_member(unzFile uf, const struct archive_expect *e, unsigned cha
   return 0;
 }
 
-int archive_verify(const struct archive_io *io, const char *path,
+int archive_verify(const struct file_io *io, const char *path,
                    const struct archive_expect *expect, size_t count, char *why,
                    size_t why_size)
 {
@@ -58,7 +58,7 @@ int archive_verify(const struct archive_io *io, const char *path,
 
   if (!buf)
     return ETWCAP_E_NOMEM;
-  archive_io_to_minizip(io, &funcs);
+  file_io_to_minizip(io, &funcs);
   uf = unzOpen2_64(path, &funcs);
   if (!uf) {
     snprintf(why, why_size, "cannot reopen '%s' to verify it", path);

@@ -1,10 +1,10 @@
 /* Re-reads a zip just written and checks it holds exactly the expected
  * members, each with the expected size and CRC-32 (minizip recomputes the CRC
- * while inflating).  Reads through an archive_io, like the writer. */
+ * while inflating).  Reads through a file_io, like the writer. */
 #ifndef ETWCAP_ARCHIVE_VERIFY_H
 #define ETWCAP_ARCHIVE_VERIFY_H
 
-#include "archive_io.h"
+#include "file_io.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,7 +16,7 @@ struct archive_expect {
 };
 
 /* 0, or ETWCAP_E_CORRUPT with `why` naming the member and the mismatch. */
-int archive_verify(const struct archive_io *io, const char *path,
+int archive_verify(const struct file_io *io, const char *path,
                    const struct archive_expect *expect, size_t count, char *why,
                    size_t why_size);
 

@@ -15,7 +15,7 @@
  * minizip failure ("error writing") can be reported as what it was (disk
  * full, access denied...). */
 struct tracker {
-  const struct archive_io *base;
+  const struct file_io *base;
   int first_error;
 };
 
@@ -218,7 +218,7 @@ int archive_write(const char *final_path, const struct archive_member *members, 
 {
   struct archive_options defaults;
   struct tracker tracker;
-  struct archive_io tio;
+  struct file_io tio;
   struct archive_expect *expect = NULL;
   zlib_filefunc64_def funcs;
   zipFile zf = NULL;
@@ -236,7 +236,7 @@ int archive_write(const char *final_path, const struct archive_member *members, 
     memset(&defaults, 0, sizeof(defaults));
     options = &defaults;
   }
-  tracker.base = options->io ? options->io : &archive_io_files;
+  tracker.base = options->io ? options->io : &file_io_plain;
   tracker.first_error = 0;
   tio.open = t_open;
   tio.read = t_read;
@@ -248,7 +248,7 @@ int archive_write(const char *final_path, const struct archive_member *members, 
   tio.rename = t_rename;
   tio.remove = t_remove;
   tio.opaque = &tracker;
-  archive_io_to_minizip(&tio, &funcs);
+  file_io_to_minizip(&tio, &funcs);
 
   tmp = etwcap_malloc(strlen(final_path) + 5);
   expect = etwcap_calloc(count ? count : 1, sizeof(*expect));

@@ -11,7 +11,7 @@
 #ifndef ETWCAP_ARCHIVE_WRITER_H
 #define ETWCAP_ARCHIVE_WRITER_H
 
-#include "archive_io.h"
+#include "file_io.h"
 #include "deflate_parallel.h"
 
 #include <stddef.h>
@@ -25,7 +25,7 @@ struct archive_member {
 };
 
 struct archive_options {
-  const struct archive_io *io; /* NULL: plain files */
+  const struct file_io *io; /* NULL: plain files */
   int level;                   /* zlib level; 0 = 6, the level `zip` uses by default */
   unsigned threads;            /* 0 = one per CPU (/LowPriority passes 1) */
   deflate_progress_fn progress;

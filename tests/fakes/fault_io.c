@@ -1,4 +1,4 @@
-/* Fault injection over archive_io_files (see fault_io.h). */
+/* Fault injection over file_io_plain (see fault_io.h). */
 #include "fault_io.h"
 
 #include "alloc.h"
@@ -19,7 +19,7 @@ static void *f_open(void *o, const char *path, int w, int *err)
     *err = ETWCAP_E_NOMEM;
     return NULL;
   }
-  s->inner = archive_io_files.open(NULL, path, w, err);
+  s->inner = file_io_plain.open(NULL, path, w, err);
   if (!s->inner) {
     etwcap_free(s);
     return NULL;
@@ -30,7 +30,7 @@ static void *f_open(void *o, const char *path, int w, int *err)
 static size_t f_read(void *o, void *s, void *b, size_t n)
 {
   (void)o;
-  return archive_io_files.read(NULL, ((struct fault_stream *)s)->inner, b, n);
+  return file_io_plain.read(NULL, ((struct fault_stream *)s)->inner, b, n);
 }
 
 static size_t f_write(void *o, void *stream, const void *b, size_t n)
@@ -45,7 +45,7 @@ static size_t f_write(void *o, void *stream, const void *b, size_t n)
     return 0;
   }
   if (k == f->short_write_at && n > 1) {
-    archive_io_files.write(NULL, s->inner, b, n / 2);
+    file_io_plain.write(NULL, s->inner, b, n / 2);
     s->error = ETWCAP_E_NOSPC;
     return n / 2;
   }
@@ -56,36 +56,36 @@ static size_t f_write(void *o, void *stream, const void *b, size_t n)
       return 0;
     memcpy(copy, b, n);
     copy[n / 2] ^= 0x40; /* a flipped bit the writer cannot see */
-    put = archive_io_files.write(NULL, s->inner, copy, n);
+    put = file_io_plain.write(NULL, s->inner, copy, n);
     etwcap_free(copy);
     return put;
   }
-  return archive_io_files.write(NULL, s->inner, b, n);
+  return file_io_plain.write(NULL, s->inner, b, n);
 }
 
 static int f_seek(void *o, void *s, int64_t off, int whence)
 {
   (void)o;
-  return archive_io_files.seek(NULL, ((struct fault_stream *)s)->inner, off, whence);
+  return file_io_plain.seek(NULL, ((struct fault_stream *)s)->inner, off, whence);
 }
 
 static int64_t f_tell(void *o, void *s)
 {
   (void)o;
-  return archive_io_files.tell(NULL, ((struct fault_stream *)s)->inner);
+  return file_io_plain.tell(NULL, ((struct fault_stream *)s)->inner);
 }
 
 static int f_error(void *o, void *stream)
 {
   struct fault_stream *s = stream;
   (void)o;
-  return s->error ? s->error : archive_io_files.error(NULL, s->inner);
+  return s->error ? s->error : file_io_plain.error(NULL, s->inner);
 }
 
 static int f_close(void *o, void *stream)
 {
   struct fault_stream *s = stream;
-  int rc = archive_io_files.close(NULL, s->inner);
+  int rc = file_io_plain.close(NULL, s->inner);
   (void)o;
   if (s->error)
     rc = s->error;
@@ -96,13 +96,13 @@ static int f_close(void *o, void *stream)
 static int f_rename(void *o, const char *a, const char *b)
 {
   struct fault_io *f = o;
-  return f->fail_rename ? f->fail_rename : archive_io_files.rename(NULL, a, b);
+  return f->fail_rename ? f->fail_rename : file_io_plain.rename(NULL, a, b);
 }
 
 static int f_remove(void *o, const char *p)
 {
   (void)o;
-  return archive_io_files.remove(NULL, p);
+  return file_io_plain.remove(NULL, p);
 }
 
 void fault_io_init(struct fault_io *f)

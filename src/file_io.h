@@ -1,17 +1,18 @@
-/* The file operations the zip writer and its verifier use, as a table with an
- * opaque first argument (minizip's ioapi pattern).  The product uses plain
- * files; tests put a layer in between that fails on demand (short write,
- * ENOSPC on the Nth write, failing rename), which is how the "no half-written
- * zip under the final name, inputs intact" promise is tested.
+/* The file operations of everything that writes outputs (the ETL writer, the
+ * zip writer and its verifier), as a table with an opaque first argument
+ * (minizip's ioapi pattern).  The product uses plain files; tests put a layer
+ * in between that fails on demand (short write, ENOSPC on the Nth write,
+ * failing rename), which is how the "no half-written output under the final
+ * name, inputs intact" promise is tested.
  *
  * Errors are sticky per stream: the first one is kept and reported by close. */
-#ifndef ETWCAP_ARCHIVE_IO_H
-#define ETWCAP_ARCHIVE_IO_H
+#ifndef ETWCAP_FILE_IO_H
+#define ETWCAP_FILE_IO_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct archive_io {
+struct file_io {
   /* Opens `path` (UTF-8) to read, or to write (created or truncated).
    * Returns a stream, or NULL with *err set to an ETWCAP_E_* code. */
   void *(*open)(void *opaque, const char *path, int for_write, int *err);
@@ -29,10 +30,10 @@ struct archive_io {
 };
 
 /* Plain files through src/os_file.h (UTF-8 paths everywhere). */
-extern const struct archive_io archive_io_files;
+extern const struct file_io file_io_plain;
 
 /* Fills minizip's zlib_filefunc64_def (pass it as void * to keep minizip's
  * headers out of this one) so minizip does its I/O through `io`. */
-void archive_io_to_minizip(const struct archive_io *io, void *zlib_filefunc64_def);
+void file_io_to_minizip(const struct file_io *io, void *zlib_filefunc64_def);
 
 #endif

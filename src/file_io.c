@@ -1,5 +1,5 @@
-/* archive_io on plain files, and the bridge to minizip's ioapi. */
-#include "archive_io.h"
+/* file_io on plain files, and the bridge to minizip's ioapi. */
+#include "file_io.h"
 
 #include "alloc.h"
 #include "error.h"
@@ -108,41 +108,41 @@ static int file_remove(void *opaque, const char *path)
   return os_remove(path);
 }
 
-const struct archive_io archive_io_files = {
+const struct file_io file_io_plain = {
   file_open, file_read, file_write, file_seek, file_tell,
   file_error, file_close, file_rename, file_remove, NULL,
 };
 
-/* --- minizip bridge: minizip's opaque is the archive_io itself ---------- */
+/* --- minizip bridge: minizip's opaque is the file_io itself ---------- */
 
 static voidpf ZCALLBACK mz_open(voidpf opaque, const void *filename, int mode)
 {
-  const struct archive_io *io = opaque;
+  const struct file_io *io = opaque;
   int err = 0;
   return io->open(io->opaque, filename, (mode & ZLIB_FILEFUNC_MODE_WRITE) != 0, &err);
 }
 
 static uLong ZCALLBACK mz_read(voidpf opaque, voidpf stream, void *buf, uLong size)
 {
-  const struct archive_io *io = opaque;
+  const struct file_io *io = opaque;
   return (uLong)io->read(io->opaque, stream, buf, size);
 }
 
 static uLong ZCALLBACK mz_write(voidpf opaque, voidpf stream, const void *buf, uLong size)
 {
-  const struct archive_io *io = opaque;
+  const struct file_io *io = opaque;
   return (uLong)io->write(io->opaque, stream, buf, size);
 }
 
 static ZPOS64_T ZCALLBACK mz_tell(voidpf opaque, voidpf stream)
 {
-  const struct archive_io *io = opaque;
+  const struct file_io *io = opaque;
   return (ZPOS64_T)io->tell(io->opaque, stream);
 }
 
 static long ZCALLBACK mz_seek(voidpf opaque, voidpf stream, ZPOS64_T offset, int origin)
 {
-  const struct archive_io *io = opaque;
+  const struct file_io *io = opaque;
   int whence = origin == ZLIB_FILEFUNC_SEEK_CUR   ? SEEK_CUR
                : origin == ZLIB_FILEFUNC_SEEK_END ? SEEK_END
                                                   : SEEK_SET;
@@ -151,17 +151,17 @@ static long ZCALLBACK mz_seek(voidpf opaque, voidpf stream, ZPOS64_T offset, int
 
 static int ZCALLBACK mz_close(voidpf opaque, voidpf stream)
 {
-  const struct archive_io *io = opaque;
+  const struct file_io *io = opaque;
   return io->close(io->opaque, stream) == 0 ? 0 : -1;
 }
 
 static int ZCALLBACK mz_error(voidpf opaque, voidpf stream)
 {
-  const struct archive_io *io = opaque;
+  const struct file_io *io = opaque;
   return io->error(io->opaque, stream) != 0;
 }
 
-void archive_io_to_minizip(const struct archive_io *io, void *def_void)
+void file_io_to_minizip(const struct file_io *io, void *def_void)
 {
   zlib_filefunc64_def *def = def_void;
   def->zopen64_file = mz_open;
