@@ -23,36 +23,31 @@ static inline uint32_t load_le32(const uint8_t *p)
 /* Copies a match of len bytes from dist bytes back, front to back, so that a
  * match longer than its distance repeats the bytes it has just written
  * (2.4.4: "aaaaaa" is "a" + [offset 1, length 5]).  slack is how many bytes
- * may be written past the match's end: whole-word copies use it. */
+ * may be written past the match's end: whole-word copies use it.  A word
+ * copy never reads bytes it writes as long as the word is no longer than
+ * dist, so it gives exactly the bytes of the spec's byte-at-a-time loop. */
 static void copy_match(uint8_t *dst, size_t dist, size_t len, size_t slack)
 {
   const uint8_t *src = dst - dist;
   uint8_t *end = dst + len;
 
-  if (dist == 1) {
+  if (slack >= 16 && dist >= 16) {
+    do {
+      memcpy(dst, src, 16);
+      dst += 16;
+      src += 16;
+    } while (dst < end);
+  } else if (slack >= 8 && dist >= 8) {
+    do {
+      memcpy(dst, src, 8);
+      dst += 8;
+      src += 8;
+    } while (dst < end);
+  } else if (dist == 1) {
     memset(dst, *src, len);
-    return;
-  }
-  if (slack < 16) {
+  } else {
     while (dst < end)
       *dst++ = *src++;
-    return;
-  }
-  if (dist < 16) {
-    /* Grow the copied prefix until the source is a whole number of periods
-     * (>= 16 bytes) behind: the output is periodic in dist, so from then on
-     * a 16-byte block read never overlaps the block being written. */
-    size_t period = dist * ((16 + dist - 1) / dist);
-    size_t head = period < len ? period : len;
-    uint8_t *stop = dst + head;
-    while (dst < stop)
-      *dst++ = *src++;
-    src = dst - period;
-  }
-  while (dst < end) {
-    memcpy(dst, src, 16);
-    dst += 16;
-    src += 16;
   }
 }
 
