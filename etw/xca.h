@@ -32,7 +32,9 @@ int xca_plain_lz77_decompress(const uint8_t *in, size_t in_len, uint8_t *out, si
 
 /* LZ77+Huffman ([MS-XCA] 2.2; "XPRESS_HUFF", COMPRESSION_FORMAT_XPRESS_HUFF
  * = 4; the WIM "XPRESS" chunk format).  Blocks of 64 KiB of output, each
- * with its own 256-byte table of code lengths.  Symbol 256 is both the
+ * with its own 256-byte table of code lengths, the next block's table
+ * where the previous block's bit stream stops.  Allocates (and frees) a
+ * 64 KiB decoding table per call.  Symbol 256 is both the
  * end-of-data mark and an ordinary match (length 3, distance 1), so the
  * stream cannot always say where it ends: decoding stops with success when
  * out_cap bytes have been produced, at a block boundary with less than a
@@ -44,7 +46,10 @@ int xca_lz77_huffman_decompress(const uint8_t *in, size_t in_len, uint8_t *out, 
 
 /* LZNT1 ([MS-XCA] 2.5; COMPRESSION_FORMAT_LZNT1 = 2; NTFS compression).
  * A series of chunks, each 4096 bytes of output at most, ended by a zero
- * chunk header or by the end of the input. */
+ * chunk header or by the end of the input.  Each chunk's output follows the
+ * previous one's directly, as 2.5 describes; a chunk shorter than 4096 bytes
+ * in the middle of a buffer is not padded with zeros (Windows' own
+ * behaviour there is not in the spec and is not reproduced). */
 int xca_lznt1_decompress(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
                          size_t *out_len);
 
