@@ -130,6 +130,25 @@ static const struct keyword_def rundown_composites[] = {
   { "Default", KW_RUNDOWN_DEFAULT },
 };
 
+/* TplEventSource (System.Threading.Tasks.TplEventSource) manifest keywords. */
+static const struct keyword_def tpl_bits[] = {
+  { "TaskTransfer", 0x1 },
+  { "Tasks", 0x2 },
+  { "Parallel", 0x4 },
+  { "AsyncCausalityOperation", 0x8 },
+  { "AsyncCausalityRelation", 0x10 },
+  { "AsyncCausalitySynchronousWork", 0x20 },
+  { "TaskStops", 0x40 },
+  { "TasksFlowActivityIds", 0x80 },
+  { "TasksSetActivityIds", 0x10000 },
+  { "Debug", 0x20000 },
+  { "DebugActivityId", 0x40000 },
+};
+
+static const struct keyword_def tpl_composites[] = {
+  { "None", 0 },
+};
+
 const struct keyword_set keywords_kernel = { "KernelEvents", kernel_bits, COUNT(kernel_bits),
                                              kernel_composites, COUNT(kernel_composites) };
 const struct keyword_set keywords_clr = { "ClrEvents", clr_bits, COUNT(clr_bits), clr_composites,
@@ -137,6 +156,8 @@ const struct keyword_set keywords_clr = { "ClrEvents", clr_bits, COUNT(clr_bits)
 const struct keyword_set keywords_clr_rundown = { "ClrRundown", rundown_bits, COUNT(rundown_bits),
                                                   rundown_composites,
                                                   COUNT(rundown_composites) };
+const struct keyword_set keywords_tpl = { "TplEvents", tpl_bits, COUNT(tpl_bits), tpl_composites,
+                                          COUNT(tpl_composites) };
 
 static int find(const struct keyword_def *defs, size_t n, const char *name, size_t len,
                 uint64_t *out)

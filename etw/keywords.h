@@ -1,6 +1,7 @@
-/* Named keyword sets (kernel flags, CLR keywords, CLR rundown keywords) and
+/* Named keyword sets (kernel flags, CLR keywords, CLR rundown keywords, TPL) and
  * trace levels, with PerfView's names and values (perfview-collect.md §4.1,
- * §4.3, §4.4), parsed and printed both ways.  Pure tables and functions. */
+ * §4.3, §4.4; TPL from the TplEventSource manifest), parsed and printed
+ * both ways.  Pure tables and functions. */
 #ifndef ETWCAP_KEYWORDS_H
 #define ETWCAP_KEYWORDS_H
 
@@ -23,6 +24,7 @@ struct keyword_set {
 extern const struct keyword_set keywords_kernel;
 extern const struct keyword_set keywords_clr;
 extern const struct keyword_set keywords_clr_rundown;
+extern const struct keyword_set keywords_tpl;
 
 /* Kernel values used by the plan (§4.1). */
 #define KW_KERNEL_PROCESS 0x1ull

@@ -176,9 +176,6 @@ struct state {
   char base[PLAN_NAME_MAX - 64]; /* /SessionName is at most 900 bytes */
 };
 
-static const struct keyword_def tpl_none[] = { { "None", 0 } };
-static const struct keyword_set keywords_tpl = { "TplEvents", NULL, 0, tpl_none, 1 };
-
 static int has_stack_request(const char *spec)
 {
   /* PerfView's test (CommandLineArgs): the spec text mentions stacks. */
@@ -270,7 +267,7 @@ static int choose_events(struct plan *plan, struct state *st)
     return fail(plan, rc, "%s", err);
   if (o->tpl_events &&
       (rc = keywords_parse(&keywords_tpl, o->tpl_events, &st->tpl, err, sizeof(err))) != 0)
-    return fail(plan, rc, "%s (TplEvents takes None or a hex value)", err);
+    return fail(plan, rc, "%s", err);
   if (o->runtime_loading)
     st->clr |= KW_CLR_RUNTIME_LOADING;
   if (st->clr & (KW_CLR_GCSAMPLED_HIGH | KW_CLR_GCSAMPLED_LOW))
@@ -459,7 +456,7 @@ static int default_providers(struct plan_session *s, struct state *st)
       struct plan_provider *p;
       ADD(".NetTasks", st->clr_level, st->tpl, 0);
       p = &s->providers[s->provider_count - 1];
-      if (os_version_cmp(&st->opt->os, 10, 0, 16299) >= 0) {
+      if (os_version_cmp(&o->os, 10, 0, 16299) >= 0) {
         /* Stacks only for the task-scheduling events 7, 10 and 12. */
         p->stack_events.present = 1;
         p->stack_events.filter_in = 1;
@@ -694,8 +691,13 @@ static int trigger_session(struct plan *plan, struct state *st)
   char name[PLAN_NAME_MAX];
   struct plan_session *s;
   int rc;
-  if (!o->trigger_gc && !o->trigger_exception && !o->trigger_iis)
+  if (!o->trigger_gc && !o->trigger_exception && !o->trigger_iis && !o->trigger_etw_other)
     return 0;
+  if (o->trigger_etw_other &&
+      (rc = note(plan, "The providers that /StopOnEtwEvent, /StopOnEventCounter and "
+                 "/StopOnHttpStatus listen to are added to the trigger session by the trigger "
+                 "engine when it parses them; they are not shown here.")) != 0)
+    return rc;
   if (o->pid)
     snprintf(name, sizeof(name), "%sTrigger_%lu", st->base, o->pid);
   else

@@ -176,6 +176,7 @@ struct plan_options {
   int merge, zip;             /* -1: unset */
   /* Trigger needs (the trigger engine owns their meaning). */
   int trigger_gc, trigger_exception, trigger_iis;
+  int trigger_etw_other;      /* /StopOnEtwEvent, /StopOnEventCounter, /StopOnHttpStatus */
 };
 
 void plan_options_init(struct plan_options *o);

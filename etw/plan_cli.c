@@ -87,5 +87,7 @@ int plan_options_from_cli(const struct cli *cli, struct plan_options *o, char *e
                   cli_bool(cli, "StopOnGen2GC", 0) || cli_is_set(cli, "StopOnGCEvent");
   o->trigger_exception = cli_is_set(cli, "StopOnException");
   o->trigger_iis = cli_is_set(cli, "StopOnRequestOverMsec");
+  o->trigger_etw_other = cli_is_set(cli, "StopOnEtwEvent") || cli_is_set(cli, "StopOnEventCounter") ||
+                         cli_is_set(cli, "StopOnHttpStatus");
   return 0;
 }

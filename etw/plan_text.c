@@ -54,8 +54,16 @@ static void provider_text(struct plan_strbuf *b, const struct plan_provider *p)
     }
     plan_strbuf_puts(b, "\n");
   }
-  for (i = 0; i < p->arg_count; i++)
-    plan_strbuf_printf(b, "        argument %s=%s\n", p->args[i].key, p->args[i].value);
+  for (i = 0; i < p->arg_count; i++) {
+    const char *v = p->args[i].value;
+    plan_strbuf_printf(b, "        argument %s=", p->args[i].key);
+    for (; *v; v++) /* one line per argument: show a newline as \n */
+      if (*v == '\n')
+        plan_strbuf_puts(b, "\\n");
+      else
+        plan_strbuf_printf(b, "%c", *v);
+    plan_strbuf_puts(b, "\n");
+  }
 }
 
 static void session_text(struct plan_strbuf *b, const struct plan_session *s)

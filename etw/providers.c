@@ -22,7 +22,7 @@ const struct provider_info providers_known[] = {
   { "ClrNativePrivate", "1095638c-8748-4c7a-b39e-baea27b9c589", NULL, NULL },
   { "ASP.NET", "aff081fe-0247-4275-9c4e-021f3dc1da35", "AspNetTrace", NULL },
   { "Win32HeapRanges", "d781ca11-61c0-4387-b83d-af52d3d2dd6a", NULL, NULL },
-  { "System.Threading.Tasks.TplEventSource", "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5", ".NetTasks", NULL },
+  { "System.Threading.Tasks.TplEventSource", "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5", ".NetTasks", &keywords_tpl },
   { "System.Diagnostics.Eventing.FrameworkEventSource", "8e9f5090-2d75-4d03-8a81-e5afbf85daf1", ".NetFramework", NULL },
   { "System.Linq.Parallel.PlinqEventSource", "159eeeec-4a14-4418-a8fe-faabcd987887", ".NetPLinq", NULL },
   { "System.Collections.Concurrent.ConcurrentCollectionsEventSource", "35167f8e-49b2-4b96-ab86-435b59336b5e", ".NetConcurrentCollections", NULL },

@@ -22,7 +22,9 @@ static const struct opt_def defs[] = {
     "Level of the CLR providers: Critical, Error, Warning, Informational, Verbose or 0-255.",
     0, 0, NULL },
   { "TplEvents", NULL, OPT_STRING, "NAMES|0xHEX", "None",
-    "Keywords of the .NET Tasks (TPL) EventSource.", 0, 0, NULL },
+    "Keywords of the .NET Tasks (TPL) EventSource (Tasks, TaskTransfer, TasksFlowActivityIds, "
+    "...; or hex), enabled at /ClrEventLevel with stacks on task scheduling events.",
+    0, 0, NULL },
   { "Providers", NULL, OPT_LIST, "SPEC,...", NULL,
     "More providers, enabled last: NAME|GUID|*EventSourceName[:KEYWORDS[:LEVEL[:stack]]]"
     "[:key=value;@Filter=...]. Level 0 with keywords 0 turns a default provider off.",

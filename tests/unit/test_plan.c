@@ -493,7 +493,7 @@ static void conflicts_and_bad_values_name_the_token(void **state)
     { "/InMemoryCircularBuffer", "/CircularMB:0", "/CircularMB", ETWCAP_E_USAGE },
     { "/GCTriggeredStacks", NULL, "/GCCollectOnly", ETWCAP_E_USAGE },
     { "/TargetOS:ten", NULL, "'ten'", ETWCAP_E_USAGE },
-    { "/TplEvents:Tasks", NULL, "'Tasks'", ETWCAP_E_USAGE },
+    { "/TplEvents:Taks", NULL, "'Taks'", ETWCAP_E_USAGE },
     { "/FocusProcess:99999999999", NULL, "99999999999", ETWCAP_E_USAGE },
   };
   size_t i;
@@ -638,9 +638,36 @@ static void gc_only_preset(void **state)
   (void)state;
   BUILD_OK(&plan, SERVER, "/GCOnly");
   assert_int_equal(session(&plan, PLAN_ROLE_KERNEL)->kernel_keywords, 0x4007);
+  /* PerfView renames only its user session for /GCOnly (quirk 14); etwcap
+   * keeps one naming scheme so 'abort' and 'listSessions' find them all. */
+  assert_string_equal(session(&plan, PLAN_ROLE_USER)->name, "etwcap");
+  assert_string_equal(session(&plan, PLAN_ROLE_KERNEL)->name, "etwcapKernel");
   u = session(&plan, PLAN_ROLE_USER);
   assert_int_equal(must_find(u, CLR)->match_any, 0x414C8099);
   assert_int_equal(must_find(u, "d1d93ef7-e1f2-4f45-9943-03d245fe6c00")->match_any, 0x60);
+  plan_release(&plan);
+}
+
+static void tpl_events(void **state)
+{
+  /* Stacks only for task-scheduling events 7, 10, 12 (EVENT_FILTER_EVENT_ID layout). */
+  static const uint8_t ids[] = { 1, 0, 3, 0, 7, 0, 10, 0, 12, 0 };
+  struct plan plan;
+  const struct plan_provider *p;
+  (void)state;
+  BUILD_OK(&plan, SERVER, "/TplEvents:Tasks+TasksFlowActivityIds", "/ClrEventLevel:Informational");
+  p = must_find(session(&plan, PLAN_ROLE_USER), "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5");
+  assert_int_equal(p->match_any, 0x82);
+  assert_int_equal(p->level, 4);
+  assert_int_equal(p->enable_property, 0x4);
+  assert_int_equal(p->filter_count, 1);
+  assert_int_equal(p->filters[0].type, 0x80001000);
+  assert_int_equal(p->filters[0].size, sizeof(ids));
+  assert_memory_equal(p->filters[0].data, ids, sizeof(ids));
+  plan_release(&plan);
+  /* Not by default. */
+  BUILD_OK(&plan, SERVER);
+  assert_null(find(session(&plan, PLAN_ROLE_USER), "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5", 0));
   plan_release(&plan);
 }
 
@@ -724,6 +751,7 @@ int main(void)
     cmocka_unit_test(start_has_no_circular_default),
     cmocka_unit_test(in_memory_ring),
     cmocka_unit_test(gc_only_preset),
+    cmocka_unit_test(tpl_events),
     cmocka_unit_test(only_providers),
     cmocka_unit_test(descriptions_render),
     cmocka_unit_test(allocation_failures_are_clean),
