@@ -14,7 +14,7 @@ static const struct opt_def defs[] = {
     1, 1048576, NULL },
   { "CircularMB", "Circular", OPT_INT, "MB", "500 for collect, 0 otherwise",
     "Size of the circular files: the kernel session gets MB, the user session MB+300 (as "
-    "PerfView). 0 writes sequential files.",
+    "PerfView). 0 writes sequential files (PerfView's collect turns 0 into 500).",
     0, 1048576, NULL },
   { "InMemoryCircularBuffer", NULL, OPT_BOOL, NULL, NULL,
     "Keep the circular buffers in memory (EVENT_TRACE_BUFFERING_MODE) and write them to the "
@@ -26,7 +26,8 @@ static const struct opt_def defs[] = {
     0, 0, NULL },
   { "SessionName", NULL, OPT_STRING, "NAME", "etwcap",
     "Name of the user session; the kernel session is NAMEKernel, the rundown session "
-    "NAMERundown. Lets two captures run side by side.",
+    "NAMERundown, trigger sessions NAMETrigger_PID. Lets two captures run side by side. "
+    "Windows 8 or later.",
     0, 0, NULL },
   { "MaxCollectSec", NULL, OPT_INT, "SEC", "0 (no limit)",
     "Stop the collection after SEC seconds.", 0, 31536000, NULL },

@@ -540,6 +540,38 @@ static void windows_versions(void **state)
   plan_release(&plan);
 }
 
+static void os_versions_parse_and_compare(void **state)
+{
+  struct os_version v;
+  (void)state;
+  assert_int_equal(os_version_parse("10.0.17763", &v), 0);
+  assert_int_equal(v.major, 10);
+  assert_int_equal(v.minor, 0);
+  assert_int_equal(v.build, 17763);
+  assert_int_equal(os_version_parse("6.3", &v), 0);
+  assert_int_equal(v.build, 0);
+  assert_true(os_version_cmp(&v, 6, 2, 0) > 0);
+  assert_true(os_version_cmp(&v, 10, 0, 0) < 0);
+  assert_int_equal(os_version_cmp(&v, 6, 3, 0), 0);
+  assert_int_equal(os_version_parse("10", &v), -1);
+  assert_int_equal(os_version_parse("10.", &v), -1);
+  assert_int_equal(os_version_parse("10.0.1.2", &v), -1);
+  assert_int_equal(os_version_parse("a.b", &v), -1);
+  assert_int_equal(os_version_parse("", &v), -1);
+}
+
+static void explicit_zero_circular_is_sequential(void **state)
+{
+  struct plan plan;
+  (void)state;
+  BUILD_OK(&plan, SERVER, "collect", "/CircularMB:0");
+  assert_int_equal(session(&plan, PLAN_ROLE_KERNEL)->log_file_mode & 0x3, 0x1);
+  assert_int_equal(session(&plan, PLAN_ROLE_USER)->log_file_mode & 0x3, 0x1);
+  assert_int_equal(session(&plan, PLAN_ROLE_USER)->maximum_file_size_mb, 0);
+  assert_false(has_note(&plan, "+ 300"));
+  plan_release(&plan);
+}
+
 static void session_names_follow_session_name(void **state)
 {
   struct plan plan;
@@ -745,6 +777,8 @@ int main(void)
     cmocka_unit_test(event_id_filters_on_the_wire),
     cmocka_unit_test(conflicts_and_bad_values_name_the_token),
     cmocka_unit_test(windows_versions),
+    cmocka_unit_test(os_versions_parse_and_compare),
+    cmocka_unit_test(explicit_zero_circular_is_sequential),
     cmocka_unit_test(session_names_follow_session_name),
     cmocka_unit_test(data_file_names),
     cmocka_unit_test(merge_and_zip_defaults),
