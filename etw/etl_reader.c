@@ -59,6 +59,16 @@ static int grow(uint8_t **p, size_t *cap, size_t need)
   return 0;
 }
 
+int etl_reader_fail(struct etl_reader *r, int rc, uint64_t offset, const char *fmt, ...)
+{
+  char what[320];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof(what), fmt, ap);
+  va_end(ap);
+  return fail(r, rc, offset, "%s", what);
+}
+
 void etl_buffer_release(struct etl_buffer *b)
 {
   etwcap_free(b->raw);
@@ -96,6 +106,13 @@ static int check_header(struct etl_reader *r, const struct etl_buffer_header *h,
   if (h->filled < ETL_BUFFER_HEADER_SIZE || h->filled > ETL_MAX_BUFFER_SIZE)
     return fail(r, ETWCAP_E_CORRUPT, offset + 0x30,
                 "buffer %u has an impossible filled length (Offset) %u", index, h->filled);
+  /* A compressed buffer expands to at most the session's buffer size, so
+   * a few bytes can never claim a huge allocation. */
+  if ((h->flags & ETL_BUFFER_FLAG_COMPRESSED) && r->lf.buffer_size >= ETL_BUFFER_HEADER_SIZE &&
+      h->filled > r->lf.buffer_size)
+    return fail(r, ETWCAP_E_CORRUPT, offset + 0x30,
+                "compressed buffer %u claims %u bytes, more than the session's BufferSize %u",
+                index, h->filled, r->lf.buffer_size);
   if (!(h->flags & ETL_BUFFER_FLAG_COMPRESSED) && h->filled > h->buffer_size)
     return fail(r, ETWCAP_E_CORRUPT, offset + 0x30,
                 "buffer %u is filled to %u bytes but is only %u bytes long", index, h->filled,

@@ -53,6 +53,12 @@ unsigned etl_reader_compression(const struct etl_reader *r);
 const char *etl_reader_name(const struct etl_reader *r);
 /* Message of the last error ("" when none). */
 const char *etl_reader_error(const struct etl_reader *r);
+/* Records an error found by code built on the reader (the time-order
+ * iterator) in the same "NAME: byte offset N: what" form; returns rc. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+int etl_reader_fail(struct etl_reader *r, int rc, uint64_t offset, const char *fmt, ...);
 
 /* Next event in file order: 1 with *ev filled, 0 at the end, or < 0. */
 int etl_reader_next(struct etl_reader *r, struct etw_event *ev);

@@ -7,6 +7,9 @@
 #include "error.h"
 
 #include <stdlib.h>
+
+/* Upper bound of the buffers held by all CPU streams together. */
+#define ETL_TIMEORDER_MAX_MEMORY (UINT64_C(8) << 30)
 #include <string.h>
 
 struct buf_ref {
@@ -156,17 +159,33 @@ int etl_timeorder_open(struct etl_timeorder **out, struct etl_reader *r)
     return ETWCAP_E_NOMEM;
   t->r = r;
   rc = etl_reader_scan_buffers(r, collect, t);
+  if (rc == ETWCAP_E_NOMEM)
+    etl_reader_fail(r, rc, 0, "no memory for the buffer index");
   if (rc)
     goto cleanup;
   qsort(t->refs, t->ref_count, sizeof(*t->refs), by_cpu_then_sequence);
   for (i = 0; i < t->ref_count; i++)
     if (i == 0 || t->refs[i].cpu != t->refs[i - 1].cpu)
       t->stream_count++;
+  /* Every CPU stream holds one buffer at a time: refuse files whose CPU
+   * count times buffer size would need more memory than any real trace. */
+  {
+    uint64_t per = etl_reader_logfile(r)->buffer_size;
+    if (per < 65536)
+      per = 65536;
+    if ((uint64_t)t->stream_count * per > ETL_TIMEORDER_MAX_MEMORY) {
+      rc = etl_reader_fail(r, ETWCAP_E_UNSUPPORTED, 0,
+                           "%u CPU streams of %llu-byte buffers are too many to merge",
+                           (unsigned)t->stream_count, (unsigned long long)per);
+      goto cleanup;
+    }
+  }
   if (t->stream_count) {
     t->streams = etwcap_calloc(t->stream_count, sizeof(*t->streams));
     t->heap = etwcap_calloc(t->stream_count, sizeof(*t->heap));
     if (!t->streams || !t->heap) {
-      rc = ETWCAP_E_NOMEM;
+      rc = etl_reader_fail(r, ETWCAP_E_NOMEM, 0, "no memory for %u CPU streams",
+                           (unsigned)t->stream_count);
       goto cleanup;
     }
   }
