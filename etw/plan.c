@@ -408,6 +408,7 @@ static int kernel_session(struct plan *plan, struct state *st)
   s->stack_keywords = stacks;
   s->stack_id_count = plan_kernel_stack_ids(stacks, s->stack_ids, PLAN_MAX_STACK_IDS);
   s->stack_caching = o->stack_compression && at_least(plan, 10, 0, 0);
+  s->needs_profile_privilege = (enable & KW_KERNEL_PROFILE) != 0;
   if (enable & KW_KERNEL_PROFILE) {
     double ms = o->cpu_sample_msec;
     if (!(ms >= 0.125 && ms <= 1000.0))
@@ -813,6 +814,7 @@ int plan_build(const struct plan_options *o, struct plan *plan)
   plan->os_assumed = o->os_assumed;
   plan->command = (o->command && str_caseeq(o->command, "start")) ? "start" : "collect";
   plan->max_collect_sec = o->max_collect_sec;
+  plan->enable_parameters_version = at_least(plan, 6, 3, 0) ? 2 : 1;
 
   if (!at_least(plan, 6, 1, 0)) {
     rc = fail(plan, ETWCAP_E_UNSUPPORTED, "etwcap needs Windows 7 / Server 2008 R2 (6.1) or "

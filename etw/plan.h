@@ -118,6 +118,7 @@ struct plan_session {
   size_t stack_id_count;
   int stack_caching;            /* TraceStackCachingInfo {1,0,0} */
   uint32_t profile_interval_100ns; /* TraceSampledProfileIntervalInfo; 0 = leave */
+  int needs_profile_privilege;  /* CPU samples: enable SeSystemProfilePrivilege first */
   /* Providers, already merged per GUID (and per rundown pass). */
   struct plan_provider *providers;
   size_t provider_count;
@@ -131,6 +132,8 @@ struct plan_session {
 struct plan {
   struct os_version os;
   int os_assumed;             /* not the running Windows: default or /TargetOS */
+  /* ENABLE_TRACE_PARAMETERS.Version: 2 where filters exist (8.1+), else 1. */
+  unsigned enable_parameters_version;
   const char *command;        /* "collect" or "start" (static) */
   char *data_file;            /* the user ETL, X.etl */
   char *zip_file;             /* X.etl.zip when zipping, else NULL */

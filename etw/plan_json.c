@@ -128,9 +128,11 @@ static void session_json(struct plan_strbuf *b, const struct plan_session *s)
       plan_strbuf_printf(b, "%s{\"task\": \"%s\", \"type\": %u}", i ? ", " : "", g,
                          (unsigned)s->stack_ids[i].type);
     }
-    plan_strbuf_printf(b, "], \"stackCaching\": %s, \"profileInterval100ns\": %u}",
+    plan_strbuf_printf(b, "], \"stackCaching\": %s, \"profileInterval100ns\": %u, "
+                       "\"needsProfilePrivilege\": %s}",
                        s->stack_caching ? "true" : "false",
-                       (unsigned)s->profile_interval_100ns);
+                       (unsigned)s->profile_interval_100ns,
+                       s->needs_profile_privilege ? "true" : "false");
   }
   if (s->role == PLAN_ROLE_RUNDOWN)
     plan_strbuf_printf(b, ", \"rundownTimeoutSec\": %u, \"minRundownSec\": %u",
@@ -160,10 +162,10 @@ int plan_to_json(const struct plan *plan, char **out)
     plan_strbuf_json_string(&b, plan->zip_file);
   else
     plan_strbuf_puts(&b, "null");
-  plan_strbuf_printf(&b, ",\n  \"merge\": %s, \"zip\": %s, \"maxCollectSec\": %lld,\n"
-                     "  \"sessions\": [\n",
+  plan_strbuf_printf(&b, ",\n  \"merge\": %s, \"zip\": %s, \"maxCollectSec\": %lld, "
+                     "\"enableParametersVersion\": %u,\n  \"sessions\": [\n",
                      plan->merge ? "true" : "false", plan->zip ? "true" : "false",
-                     (long long)plan->max_collect_sec);
+                     (long long)plan->max_collect_sec, plan->enable_parameters_version);
   for (i = 0; i < plan->session_count; i++) {
     session_json(&b, &plan->sessions[i]);
     plan_strbuf_puts(&b, i + 1 < plan->session_count ? ",\n" : "\n");

@@ -136,6 +136,8 @@ static void runbook_thread_time(void **state)
   assert_int_equal(k->stack_keywords, 0x01012F1F);
   assert_true(k->stack_caching);
   assert_int_equal(k->profile_interval_100ns, 10000);
+  assert_true(k->needs_profile_privilege);
+  assert_int_equal(plan.enable_parameters_version, 2);
   {
     /* Stacks on samples (PerfInfo 0x2E), context switches (Thread 0x24),
      * ready thread (Thread 0x32), hard faults (PageFault 0x20). */
@@ -521,6 +523,7 @@ static void windows_versions(void **state)
   assert_int_equal(k->log_file_mode, 0x2);
   assert_false(k->stack_caching);
   assert_true(plan.os_assumed);
+  assert_int_equal(plan.enable_parameters_version, 1);
   plan_release(&plan);
   /* Windows 8.1: system logger and independent mode, no stack caching. */
   BUILD_OK(&plan, "/TargetOS:6.3", "collect");
