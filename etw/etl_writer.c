@@ -137,6 +137,34 @@ static int copy_extras(struct etl_writer *w)
   return 0;
 }
 
+int etl_writer_add_header_event(struct etl_writer *w, const void *record)
+{
+  const uint8_t *r = record;
+  size_t n = w->cfg.extra_header_count;
+  uint32_t size = (uint32_t)(r[4] | r[5] << 8);
+  uint8_t **grown;
+  uint32_t *grown_size;
+  if (w->error)
+    return w->error;
+  if (size < 0x20)
+    return fail(w, ETWCAP_E_CORRUPT);
+  grown = etwcap_reallocarray(w->extra, n + 1, sizeof(*grown));
+  if (!grown)
+    return fail(w, ETWCAP_E_NOMEM);
+  w->extra = grown;
+  grown_size = etwcap_reallocarray(w->extra_size, n + 1, sizeof(*grown_size));
+  if (!grown_size)
+    return fail(w, ETWCAP_E_NOMEM);
+  w->extra_size = grown_size;
+  w->extra[n] = etwcap_malloc(size);
+  if (!w->extra[n])
+    return fail(w, ETWCAP_E_NOMEM);
+  memcpy(w->extra[n], r, size);
+  w->extra_size[n] = size;
+  w->cfg.extra_header_count = n + 1;
+  return 0;
+}
+
 static void free_writer(struct etl_writer *w)
 {
   uint32_t i;

@@ -47,6 +47,11 @@ int etl_writer_open(struct etl_writer **out, const char *path,
 int etl_writer_write(struct etl_writer *w, uint16_t cpu, uint64_t timestamp, const void *record,
                      uint32_t size);
 
+/* Adds a header-group record (a SYSTEM header: Size at offset 4) to buffer 0,
+ * after the ones given at open.  Allowed until finish, which writes buffer 0
+ * again. */
+int etl_writer_add_header_event(struct etl_writer *w, const void *record);
+
 /* The header the writer will write at finish; the caller may update
  * end_time, events_lost, buffers_lost until then. */
 struct etl_logfile *etl_writer_header(struct etl_writer *w);

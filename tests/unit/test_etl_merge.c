@@ -1,0 +1,414 @@
+/* Merging session files: every input event exactly once, per-CPU time
+ * order, one consistent header; refusals for files that do not share a clock
+ * and for broken inputs, with nothing left under the output name. */
+#include "test_support.h"
+
+#include "error.h"
+#include "etl_merge.h"
+#include "etl_reader.h"
+#include "etl_source.h"
+#include "etl_writer.h"
+#include "os_file.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unzip.h>
+#include <zlib.h>
+
+/* Columns 2, 3 and 5-10 of `etwcap dump`, as a comparable record. */
+struct fp {
+  uint16_t cpu;
+  uint64_t ts;
+  int type;
+  struct etw_guid provider;
+  uint16_t hook, id, task;
+  uint8_t version, opcode, level;
+  uint64_t keyword;
+  uint32_t pid, tid, len, crc;
+  uint16_t flags;
+  unsigned ext;
+};
+
+struct fps {
+  struct fp *v;
+  size_t n, cap;
+  struct etl_logfile header;
+  int per_cpu_order_ok;
+  uint64_t last_ts[4096];
+  uint32_t buffers;
+};
+
+static void fp_add(struct fps *s, const struct etw_event *ev)
+{
+  struct fp *f;
+  if (s->n == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 4096;
+    s->v = realloc(s->v, s->cap * sizeof(*s->v));
+    assert_non_null(s->v);
+  }
+  f = &s->v[s->n++];
+  memset(f, 0, sizeof(*f));
+  f->cpu = ev->cpu;
+  f->ts = ev->timestamp;
+  f->type = ev->header_type;
+  f->provider = ev->provider;
+  f->hook = ev->hook_id;
+  f->id = ev->id;
+  f->task = ev->task;
+  f->version = ev->version;
+  f->opcode = ev->opcode;
+  f->level = ev->level;
+  f->keyword = ev->keyword;
+  f->pid = ev->pid;
+  f->tid = ev->tid;
+  f->len = ev->user_len;
+  f->crc = (uint32_t)crc32(0, ev->user_data, ev->user_len);
+  f->flags = ev->flags;
+  f->ext = ev->ext_count;
+}
+
+static int fp_cmp(const void *a, const void *b)
+{
+  return memcmp(a, b, sizeof(struct fp));
+}
+
+static int collect(void *ctx, const char *display, struct etl_reader *r)
+{
+  struct fps *s = ctx;
+  struct etw_event ev;
+  int rc;
+  (void)display;
+  s->header = *etl_reader_logfile(r);
+  s->per_cpu_order_ok = 1;
+  memset(s->last_ts, 0, sizeof(s->last_ts));
+  while ((rc = etl_reader_next(r, &ev)) > 0) {
+    if (ev.buffer_index == 0)
+      continue;
+    if (ev.timestamp < s->last_ts[ev.cpu])
+      s->per_cpu_order_ok = 0;
+    s->last_ts[ev.cpu] = ev.timestamp;
+    fp_add(s, &ev);
+  }
+  s->buffers = etl_reader_buffers_seen(r);
+  return rc;
+}
+
+static void read_fps(const char *path, struct fps *s)
+{
+  char err[512];
+  memset(s, 0, sizeof(*s));
+  assert_int_equal(etl_source_foreach(path, collect, s, err, sizeof(err)), 0);
+}
+
+/* Extracts the member of `zip` whose name ends with `suffix` to `out`. */
+static void extract(const char *zip, const char *suffix, const char *out)
+{
+  unzFile uf = unzOpen64(zip);
+  char name[512];
+  unsigned char buf[65536];
+  FILE *f;
+  int n, found = 0;
+  assert_non_null(uf);
+  for (n = unzGoToFirstFile(uf); n == UNZ_OK; n = unzGoToNextFile(uf)) {
+    size_t len;
+    unzGetCurrentFileInfo64(uf, NULL, name, sizeof(name), NULL, 0, NULL, 0);
+    len = strlen(name);
+    if (len >= strlen(suffix) && !strcmp(name + len - strlen(suffix), suffix)) {
+      found = 1;
+      break;
+    }
+  }
+  assert_true(found);
+  assert_int_equal(unzOpenCurrentFile(uf), UNZ_OK);
+  f = fopen(out, "wb");
+  assert_non_null(f);
+  while ((n = unzReadCurrentFile(uf, buf, sizeof(buf))) > 0)
+    assert_int_equal(fwrite(buf, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  unzCloseCurrentFile(uf);
+  unzClose(uf);
+}
+
+static char diaghub[3][512];
+static const char *const diaghub_members[3] = { "diaghub.kernel.1.etl",
+                                                "diaghub.user_paged.1.etl",
+                                                "diaghub.user_injected.1.etl" };
+
+static int setup(void **state)
+{
+  char zip[512];
+  const char *dir = test_samples_dir();
+  int i;
+  (void)state;
+  if (!dir)
+    return 0;
+  snprintf(zip, sizeof(zip), "%s/ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip",
+           dir);
+  for (i = 0; i < 3; i++) {
+    test_tmp_path(diaghub_members[i], diaghub[i], sizeof(diaghub[i]));
+    extract(zip, diaghub_members[i], diaghub[i]);
+  }
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  int i;
+  (void)state;
+  for (i = 0; i < 3; i++)
+    if (diaghub[i][0])
+      remove(diaghub[i]);
+  return 0;
+}
+
+static int merge_paths(const char *const *paths, size_t n, const char *out, char *why,
+                       size_t why_size, struct etl_merge_stats *st)
+{
+  struct etl_merge_input in[8];
+  size_t i;
+  int rc = 0;
+  memset(in, 0, sizeof(in));
+  for (i = 0; i < n && !rc; i++) {
+    in[i].name = paths[i];
+    rc = etl_io_open_file(&in[i].io, paths[i]);
+  }
+  if (!rc)
+    rc = etl_merge(in, n, out, NULL, st, why, why_size);
+  for (i = 0; i < n; i++)
+    if (in[i].io.close)
+      etl_io_close(&in[i].io);
+  return rc;
+}
+
+static int exists(const char *path)
+{
+  int64_t size;
+  return os_file_size(path, &size) == 0;
+}
+
+/* Inputs' events (multiset) against the output's, plus order and header. */
+static void check_merge(const char *const *paths, size_t n, const char *out)
+{
+  struct fps all, one, merged;
+  struct etl_merge_stats st;
+  char why[512];
+  int64_t start = INT64_MAX, end = 0;
+  uint32_t lost = 0;
+  size_t i;
+
+  memset(&all, 0, sizeof(all));
+  for (i = 0; i < n; i++) {
+    size_t k;
+    read_fps(paths[i], &one);
+    for (k = 0; k < one.n; k++) {
+      if (all.n == all.cap) {
+        all.cap = all.cap ? 2 * all.cap : 4096;
+        all.v = realloc(all.v, all.cap * sizeof(*all.v));
+      }
+      all.v[all.n++] = one.v[k];
+    }
+    if (one.header.start_time < start)
+      start = one.header.start_time;
+    if (one.header.end_time > end)
+      end = one.header.end_time;
+    lost += one.header.events_lost;
+    free(one.v);
+  }
+  assert_int_equal(merge_paths(paths, n, out, why, sizeof(why), &st), 0);
+  assert_int_equal(st.events_in, all.n);
+  read_fps(out, &merged);
+  print_message("merged %lu inputs: %lu events\n", (unsigned long)n, (unsigned long)merged.n);
+  assert_int_equal(merged.n, all.n);
+  qsort(all.v, all.n, sizeof(struct fp), fp_cmp);
+  qsort(merged.v, merged.n, sizeof(struct fp), fp_cmp);
+  assert_memory_equal(all.v, merged.v, all.n * sizeof(struct fp));
+  assert_true(merged.per_cpu_order_ok);
+  assert_int_equal(merged.header.start_time, start);
+  assert_int_equal(merged.header.end_time, end);
+  assert_int_equal(merged.header.events_lost, lost);
+  assert_int_equal(merged.header.buffers_written, merged.buffers);
+  assert_true(merged.header.log_file_mode & ETL_MODE_RELOG);
+  free(all.v);
+  free(merged.v);
+}
+
+static void diaghub_sessions_merge(void **state)
+{
+  char out[512], path[512];
+  const char *paths[3] = { diaghub[0], diaghub[1], diaghub[2] };
+  (void)state;
+  test_sample_path("", path, sizeof(path)); /* skips without samples */
+  test_tmp_path("merged-diaghub.etl", out, sizeof(out));
+  check_merge(paths, 3, out);
+  remove(out);
+}
+
+static void a_file_merged_with_itself_has_every_event_twice(void **state)
+{
+  char out[512], gc[512];
+  const char *paths[2];
+  (void)state;
+  test_sample_path("ms-Tx__Process.etl", gc, sizeof(gc));
+  paths[0] = paths[1] = gc;
+  test_tmp_path("merged-self.etl", out, sizeof(out));
+  check_merge(paths, 2, out);
+  remove(out);
+}
+
+static struct etl_logfile header_like(const struct etl_logfile *model, int pointer_size)
+{
+  struct etl_logfile lf = *model;
+  lf.pointer_size = (uint32_t)pointer_size;
+  return lf;
+}
+
+/* A session that logged nothing (header buffer only) adds nothing. */
+static void an_empty_session_adds_nothing(void **state)
+{
+  char out[512], empty[512], process[512];
+  struct fps model;
+  struct etl_writer_config cfg;
+  struct etl_writer *w;
+  const char *paths[2];
+  (void)state;
+  test_sample_path("ms-Tx__Process.etl", process, sizeof(process));
+  read_fps(process, &model);
+  free(model.v);
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.header = header_like(&model.header, 8);
+  test_tmp_path("empty-session.etl", empty, sizeof(empty));
+  assert_int_equal(etl_writer_open(&w, empty, &cfg), 0);
+  assert_int_equal(etl_writer_finish(w), 0);
+  paths[0] = empty;
+  paths[1] = process;
+  test_tmp_path("merged-empty.etl", out, sizeof(out));
+  check_merge(paths, 2, out);
+  remove(out);
+  remove(empty);
+}
+
+/* Two 32-bit (x86 layout) session files with classic events merge into a
+ * 32-bit file whose header the reader decodes. */
+static void thirty_two_bit_sessions(void **state)
+{
+  char a[512], b[512], out[512];
+  const char *paths[2] = { a, b };
+  struct etl_writer_config cfg;
+  struct etl_writer *w;
+  uint8_t ev[0x38];
+  int i, f;
+  (void)state;
+  test_tmp_path("x86-a.etl", a, sizeof(a));
+  test_tmp_path("x86-b.etl", b, sizeof(b));
+  for (f = 0; f < 2; f++) {
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.header.pointer_size = 4;
+    cfg.header.os_major = 6;
+    cfg.header.os_minor = 1;
+    cfg.header.build = 7601;
+    cfg.header.perf_freq = 2000000;
+    cfg.header.clock_type = ETL_CLOCK_QPC;
+    cfg.header.start_time = INT64_C(129328528696596362) + f;
+    cfg.header.end_time = INT64_C(129328528696596362) + 1000000 + f;
+    cfg.header.header_timestamp = 100 + (uint64_t)f;
+    cfg.header.cpus = 2;
+    snprintf(cfg.header.logger_name, sizeof(cfg.header.logger_name), "x86-%d", f);
+    assert_int_equal(etl_writer_open(&w, f ? b : a, &cfg), 0);
+    for (i = 0; i < 50; i++) {
+      uint64_t ts = 1000 + (uint64_t)i * 2 + (uint64_t)f;
+      memset(ev, 0, sizeof(ev));
+      ev[0] = sizeof(ev);
+      ev[2] = 0x0A; /* FULL_HEADER32 */
+      ev[3] = 0xC0;
+      ev[4] = (uint8_t)i; /* Class.Type */
+      memcpy(ev + 0x10, &ts, 8);
+      ev[0x30] = (uint8_t)(f * 100 + i);
+      assert_int_equal(etl_writer_write(w, (uint16_t)(i % 2), ts, ev, sizeof(ev)), 0);
+    }
+    assert_int_equal(etl_writer_finish(w), 0);
+  }
+  test_tmp_path("merged-x86.etl", out, sizeof(out));
+  check_merge(paths, 2, out);
+  {
+    struct fps m;
+    read_fps(out, &m);
+    assert_int_equal(m.header.pointer_size, 4);
+    assert_int_equal(m.header.start_time, INT64_C(129328528696596362));
+    assert_int_equal(m.header.header_timestamp, 100);
+    free(m.v);
+  }
+  remove(a);
+  remove(b);
+  remove(out);
+}
+
+static void different_clocks_are_refused(void **state)
+{
+  char out[512], win7[512], win10[512], why[512];
+  const char *paths[2];
+  struct etl_merge_stats st;
+  (void)state;
+  test_sample_path("ms-Tx__Process.etl", win7, sizeof(win7));
+  test_sample_path("airbus-etl-parser__AMSITrace.etl", win10, sizeof(win10));
+  paths[0] = win7;
+  paths[1] = win10;
+  test_tmp_path("merged-refused.etl", out, sizeof(out));
+  assert_int_equal(merge_paths(paths, 2, out, why, sizeof(why), &st), ETWCAP_E_UNSUPPORTED);
+  assert_non_null(strstr(why, "PerfFreq"));
+  assert_non_null(strstr(why, "AMSITrace"));
+  assert_false(exists(out));
+}
+
+static void broken_inputs_are_named(void **state)
+{
+  char out[512], bad[512], process[512], why[512], trunc[512];
+  const char *paths[2];
+  struct etl_merge_stats st;
+  FILE *f, *src;
+  char buf[100000];
+  size_t n;
+  (void)state;
+  test_sample_path("ms-Tx__Process.etl", process, sizeof(process));
+  test_tmp_path("not-an-etl.etl", bad, sizeof(bad));
+  f = fopen(bad, "wb");
+  assert_non_null(f);
+  fputs("this is not a trace\n", f);
+  fclose(f);
+  test_tmp_path("merged-bad.etl", out, sizeof(out));
+  paths[0] = process;
+  paths[1] = bad;
+  assert_true(merge_paths(paths, 2, out, why, sizeof(why), &st) < 0);
+  assert_non_null(strstr(why, "not-an-etl.etl"));
+  assert_false(exists(out));
+
+  /* A file cut in the middle of a buffer. */
+  test_tmp_path("truncated.etl", trunc, sizeof(trunc));
+  src = fopen(process, "rb");
+  f = fopen(trunc, "wb");
+  assert_non_null(src);
+  assert_non_null(f);
+  n = fread(buf, 1, sizeof(buf), src);
+  fwrite(buf, 1, n - 5000, f);
+  fclose(src);
+  fclose(f);
+  paths[1] = trunc;
+  assert_true(merge_paths(paths, 2, out, why, sizeof(why), &st) < 0);
+  assert_non_null(strstr(why, "truncated.etl"));
+  assert_false(exists(out));
+  remove(bad);
+  remove(trunc);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(diaghub_sessions_merge),
+    cmocka_unit_test(a_file_merged_with_itself_has_every_event_twice),
+    cmocka_unit_test(an_empty_session_adds_nothing),
+    cmocka_unit_test(thirty_two_bit_sessions),
+    cmocka_unit_test(different_clocks_are_refused),
+    cmocka_unit_test(broken_inputs_are_named),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
