@@ -1,0 +1,422 @@
+/* Encoder of KernelTraceControl's ImageID events (see image_identity.h for
+ * how the merger calls it).  Everything below was derived from the real
+ * merged samples and is checked by tests/unit/test_image_identity.c against
+ * their bytes:
+ *   diaghub.etl (diaghub-dotnetcore3.1-win-x64-diagsession.zip; 10.0.19041;
+ *     62341 ImageID events; its image events are in diaghub.kernel.1.etl of
+ *     the same collection, matched by CPU and raw timestamp), and
+ *   net.4.5.2.x64.etl (6.2.9200; image and identity events in one file).
+ *
+ * Header (every one of the 62341 + 7885 events): a classic FULL_HEADER64
+ * record, marker 0xC014 (HeaderType 0x14, Flags 0xC0), Size = 48 + payload,
+ * Class {Type = opcode, Level 0, Version}, GUID = the ImageID task GUID
+ * b3e675d7-2554-4f18-830b-2762732560de (not the provider GUID 28ad2447-...).
+ * Versions: FileVersion 0, Info 2, DbgID_RSDS 2, DbgID_ILRSDS 2, None 2,
+ * DbgPPDB 2, DbgDeterm 1.
+ *
+ * Placement: the group sits in the same CPU stream as its kernel Image event,
+ * immediately before it, with the same raw timestamp (net.4.5.2: 3590 of
+ * 3596 Image Unload/DCStart/DCEnd events are preceded by their group; the 6
+ * others, and the KernelImageBase/HypercallPage events 0x1421/0x1422, get
+ * none; diaghub: every group matches an Image event of kernel.1 on
+ * (CPU, timestamp) except 87 groups whose Image events (loads, by their pid
+ * and FileVersion) are not in kernel.1).
+ *
+ * Header pid/tid/time: ProcessId = the Image payload's ProcessId (0 for
+ * drivers), for every event of the group.  ThreadId = the Image event's
+ * header ThreadId when it has one (SYSTEM64), else 0xFFFFFFFF (PERFINFO64).
+ * The 8 bytes at 0x28 (KernelTime/UserTime) = those of the SYSTEM64 Image
+ * event (2297 of 2297 in diaghub), 0 for PERFINFO64 (59557 of 59557).
+ *
+ * Order inside a group: FileVersion (only the first time a path is seen, in
+ * time order: 2520 first sightings carry it, no later sighting does), Info,
+ * then one DbgID_ILRSDS/DbgID_RSDS per RSDS CodeView entry or a single None
+ * when there is no RSDS entry, then the DbgPPDB events, then DbgDeterm.
+ * Patterns seen in diaghub: (0,36,38,40) 10671, (64,0,36,38,40) 1626,
+ * (0,37,36) 726, (0,36) 592, (0,37,36,38,38,40) 487, (64,0,36) 467, ...
+ *
+ * Payloads (P = pointer size, 8 in both samples):
+ *   Info (0):        ImageBase P, ImageSize P, ProcessId u32,
+ *                    TimeDateStamp u32, OriginalFileName UTF-16 + NUL.
+ *   DbgID_RSDS (36), DbgID_ILRSDS (37):
+ *                    ImageBase P, ProcessId u32, GUID 16, Age u32,
+ *                    PdbFileName as stored in the PE (UTF-8) + NUL.
+ *   DbgPPDB (38):    ImageBase P, ProcessId u32, TimeDateStamp u32 (of the
+ *                    debug entry), MajorVersion u16, MinorVersion u16.
+ *   None (32), DbgDeterm (40): ImageBase P, ProcessId u32.
+ *   FileVersion (64): ImageSize u32, TimeDateStamp u32, then ten UTF-16 +
+ *                    NUL strings: OriginalFilename, FileDescription,
+ *                    FileVersion, BinFileVersion ("a.b.c.d" from
+ *                    VS_FIXEDFILEINFO, e.g. "4.6.26515.6" next to the string
+ *                    "4.6.26515.06"), VerLanguage (decimal LANGID: "1033",
+ *                    "0"), ProductName, CompanyName, ProductVersion, FileId
+ *                    (""), ProgramId ("").
+ * TimeDateStamp (Info, FileVersion) = the PE header's, but 0 when the image
+ * is deterministic: Info.TimeDateStamp is 0 exactly in the groups that have
+ * DbgDeterm, e.g. ntkrnlmp.exe (PE TimeDateStamp 0x07503e39) -> 0.
+ * OriginalFileName = the version resource's OriginalFilename ("ntkrnlmp.exe"
+ * for ntoskrnl.exe, "clipsp.dll" for clipsp.sys, even ".NET Host Resolver -
+ * 5.0.0-preview..." for hostfxr.dll), else the file name of the path (4187
+ * of 4187 images without a FileVersion event).
+ *
+ * Inferred, not provable from the samples without the PE files themselves:
+ *   - DbgPPDB: one per CodeView entry (any format) whose TimeDateStamp
+ *     differs from the Info TimeDateStamp written (so every CodeView entry
+ *     of a deterministic image; a portable-PDB entry, whose stamp is a hash;
+ *     none for an ordinary native image).  Consistent with every diaghub
+ *     group; 2 CodeView entries (R2R/NGEN) -> 2 DbgPPDB.
+ *   - DbgID_ILRSDS: when an image has several RSDS entries, all but the last
+ *     (the IL PDB listed before the native-image .ni.pdb); a single RSDS is
+ *     DbgID_RSDS (diaghub: IL-only portable assemblies get 36).
+ *     net.4.5.2 was merged by an older KernelTraceControl that writes 37 for
+ *     IL-only assemblies and never writes 38/40: we follow diaghub.
+ *   - DbgDeterm: when the debug directory has a REPRO entry.
+ *   - 32-bit traces: the same records with HeaderType FULL_HEADER32 and
+ *     4-byte pointers (no sample has 32-bit identity events). */
+#include "image_identity.h"
+
+#include "alloc.h"
+#include "error.h"
+#include "etl_bytes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct etw_guid image_identity_guid = {
+  0xb3e675d7, 0x2554, 0x4f18, { 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde }
+};
+
+/* Payload versions seen in the samples (Class.Version). */
+#define VERSION_FILE_VERSION 0
+#define VERSION_INFO 2
+#define VERSION_DBG 2
+#define VERSION_DETERM 1
+#define RECORD_MAX 0xFFFF /* Size is a u16 */
+
+int image_identity_is_image_event(const struct etw_event *ev)
+{
+  if (!ev->is_kernel || ev->group != IMAGE_EVENT_GROUP)
+    return 0;
+  switch (ev->opcode) {
+  case IMAGE_EVENT_UNLOAD:
+  case IMAGE_EVENT_DCSTART:
+  case IMAGE_EVENT_DCEND:
+  case IMAGE_EVENT_LOAD:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static uint64_t load_ptr(const uint8_t *p, unsigned size)
+{
+  return size == 8 ? etl_le64(p) : etl_le32(p);
+}
+
+int image_identity_parse_image_event(const struct etw_event *ev, struct image_event *img)
+{
+  unsigned p = ev->pointer_size == 4 ? 4 : 8;
+  /* Image_Load v2/v3 (Vista+): ImageBase P, ImageSize P, ProcessId,
+   * ImageCheckSum, TimeDateStamp, Reserved0, DefaultBase P, Reserved1..4,
+   * FileName (UTF-16, NUL-terminated). */
+  size_t fixed = 3 * (size_t)p + 32, i;
+  const uint8_t *d = ev->user_data;
+  memset(img, 0, sizeof *img);
+  if (!image_identity_is_image_event(ev))
+    return ETWCAP_E_UNSUPPORTED;
+  if (ev->version < 2)
+    return ETWCAP_E_UNSUPPORTED;
+  if (!d || ev->user_len < fixed)
+    return ETWCAP_E_CORRUPT;
+  img->opcode = ev->opcode;
+  img->pointer_size = (uint8_t)p;
+  img->cpu = ev->cpu;
+  img->timestamp = ev->timestamp;
+  img->has_thread = (ev->has & ETW_HAS_PID_TID) != 0;
+  img->thread_id = img->has_thread ? ev->tid : 0xFFFFFFFFu;
+  img->processor_time =
+      (ev->header_type == ETW_HDR_SYSTEM32 || ev->header_type == ETW_HDR_SYSTEM64)
+          ? ev->processor_time
+          : 0;
+  img->image_base = load_ptr(d, p);
+  img->image_size = load_ptr(d + p, p);
+  img->process_id = etl_le32(d + 2 * p);
+  img->image_checksum = etl_le32(d + 2 * p + 4);
+  img->time_date_stamp = etl_le32(d + 2 * p + 8);
+  img->file_name = d + fixed;
+  for (i = fixed; i + 2 <= ev->user_len && etl_le16(d + i) != 0; i += 2)
+    ;
+  img->file_name_bytes = i - fixed;
+  return 0;
+}
+
+/* ---- payload building ---- */
+
+struct out {
+  uint8_t *p;
+  size_t len, cap;
+  int err;
+};
+
+static void put(struct out *o, const void *src, size_t n)
+{
+  if (o->err)
+    return;
+  if (o->len + n > RECORD_MAX - IMAGE_IDENTITY_HEADER_SIZE) {
+    o->err = ETWCAP_E_RANGE;
+    return;
+  }
+  if (o->len + n > o->cap) {
+    size_t cap = o->cap ? o->cap * 2 : 128;
+    uint8_t *q;
+    while (cap < o->len + n)
+      cap *= 2;
+    q = etwcap_realloc(o->p, cap);
+    if (!q) {
+      o->err = ETWCAP_E_NOMEM;
+      return;
+    }
+    o->p = q;
+    o->cap = cap;
+  }
+  memcpy(o->p + o->len, src, n);
+  o->len += n;
+}
+
+static void put_u16(struct out *o, uint16_t v)
+{
+  uint8_t b[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
+  put(o, b, 2);
+}
+
+static void put_u32(struct out *o, uint32_t v)
+{
+  uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+  put(o, b, 4);
+}
+
+static void put_ptr(struct out *o, uint64_t v, unsigned size)
+{
+  put_u32(o, (uint32_t)v);
+  if (size == 8)
+    put_u32(o, (uint32_t)(v >> 32));
+}
+
+static void put_wstr(struct out *o, const struct pe_wstr *w)
+{
+  size_t i;
+  for (i = 0; w && w->s && i < w->len; i++)
+    put_u16(o, w->s[i]);
+  put_u16(o, 0);
+}
+
+/* An ASCII string as UTF-16 + NUL. */
+static void put_ascii_w(struct out *o, const char *s)
+{
+  for (; *s; s++)
+    put_u16(o, (uint8_t)*s);
+  put_u16(o, 0);
+}
+
+static int add(struct image_identity_set *set, const struct image_event *img, uint8_t opcode,
+               uint16_t version, struct out *o)
+{
+  struct image_identity_event *e;
+  if (o->err) {
+    etwcap_free(o->p);
+    return o->err;
+  }
+  if (set->count >= IMAGE_IDENTITY_MAX_EVENTS) {
+    etwcap_free(o->p);
+    return ETWCAP_E_INTERNAL;
+  }
+  e = &set->ev[set->count++];
+  memset(e, 0, sizeof *e);
+  e->opcode = opcode;
+  e->level = 0;
+  e->version = version;
+  e->header_type = img->pointer_size == 4 ? ETW_HDR_FULL32 : ETW_HDR_FULL64;
+  e->process_id = img->process_id;
+  e->thread_id = img->has_thread ? img->thread_id : 0xFFFFFFFFu;
+  e->timestamp = img->timestamp;
+  e->cpu = img->cpu;
+  e->processor_time = img->processor_time;
+  e->payload = o->p;
+  e->payload_size = (uint32_t)o->len;
+  return 0;
+}
+
+/* The file name part of a UTF-16LE path (after the last '\' or '/'). */
+static void put_base_name(struct out *o, const uint8_t *name, size_t bytes)
+{
+  size_t i, start = 0;
+  for (i = 0; i + 2 <= bytes; i += 2) {
+    uint16_t c = etl_le16(name + i);
+    if (c == '\\' || c == '/')
+      start = i + 2;
+  }
+  put(o, name + start, (bytes - start) & ~(size_t)1);
+  put_u16(o, 0);
+}
+
+static int add_file_version(struct image_identity_set *set, const struct image_event *img,
+                            const struct pe_image *pe, uint32_t tds)
+{
+  const struct pe_version *v = &pe->version;
+  struct out o = { NULL, 0, 0, 0 };
+  char text[48];
+  put_u32(&o, (uint32_t)img->image_size);
+  put_u32(&o, tds);
+  put_wstr(&o, &v->original_filename);
+  put_wstr(&o, &v->file_description);
+  put_wstr(&o, &v->file_version);
+  pe_version_file_version_text(v, text, sizeof text);
+  put_ascii_w(&o, text);
+  snprintf(text, sizeof text, "%u", v->has_language ? (unsigned)v->language : 0u);
+  put_ascii_w(&o, text);
+  put_wstr(&o, &v->product_name);
+  put_wstr(&o, &v->company_name);
+  put_wstr(&o, &v->product_version);
+  put_ascii_w(&o, ""); /* FileId: empty in every sample event */
+  put_ascii_w(&o, ""); /* ProgramId: likewise */
+  return add(set, img, IMAGE_ID_FILE_VERSION, VERSION_FILE_VERSION, &o);
+}
+
+static int add_info(struct image_identity_set *set, const struct image_event *img,
+                    const struct pe_image *pe, uint32_t tds)
+{
+  struct out o = { NULL, 0, 0, 0 };
+  unsigned p = img->pointer_size;
+  put_ptr(&o, img->image_base, p);
+  put_ptr(&o, img->image_size, p);
+  put_u32(&o, img->process_id);
+  put_u32(&o, tds);
+  if (pe->version.present && pe->version.original_filename.len)
+    put_wstr(&o, &pe->version.original_filename);
+  else
+    put_base_name(&o, img->file_name, img->file_name_bytes);
+  return add(set, img, IMAGE_ID_INFO, VERSION_INFO, &o);
+}
+
+static int add_rsds(struct image_identity_set *set, const struct image_event *img,
+                    const struct pe_debug_entry *d, uint8_t opcode)
+{
+  struct out o = { NULL, 0, 0, 0 };
+  uint8_t g[16];
+  put_ptr(&o, img->image_base, img->pointer_size);
+  put_u32(&o, img->process_id);
+  guid_to_bytes(&d->pdb_guid, g);
+  put(&o, g, sizeof g);
+  put_u32(&o, d->pdb_age);
+  put(&o, d->pdb_path ? d->pdb_path : "", d->pdb_path_len);
+  put(&o, "", 1);
+  return add(set, img, opcode, VERSION_DBG, &o);
+}
+
+static int add_base_pid(struct image_identity_set *set, const struct image_event *img,
+                        uint8_t opcode, uint16_t version)
+{
+  struct out o = { NULL, 0, 0, 0 };
+  put_ptr(&o, img->image_base, img->pointer_size);
+  put_u32(&o, img->process_id);
+  return add(set, img, opcode, version, &o);
+}
+
+static int add_ppdb(struct image_identity_set *set, const struct image_event *img,
+                    const struct pe_debug_entry *d)
+{
+  struct out o = { NULL, 0, 0, 0 };
+  put_ptr(&o, img->image_base, img->pointer_size);
+  put_u32(&o, img->process_id);
+  put_u32(&o, d->time_date_stamp);
+  put_u16(&o, d->major_version);
+  put_u16(&o, d->minor_version);
+  return add(set, img, IMAGE_ID_DBG_PPDB, VERSION_DBG, &o);
+}
+
+int image_identity_build(struct image_identity_set *set, const struct image_event *img,
+                         const struct pe_image *pe, unsigned flags)
+{
+  int deterministic = pe_image_is_deterministic(pe);
+  uint32_t tds = deterministic ? 0 : pe->time_date_stamp;
+  size_t i, rsds = 0, seen = 0;
+  int rc = 0;
+  memset(set, 0, sizeof *set);
+  if (img->pointer_size != 4 && img->pointer_size != 8)
+    return ETWCAP_E_INTERNAL;
+  for (i = 0; i < pe->debug_count; i++)
+    if (pe->debug[i].type == PE_DEBUG_CODEVIEW && pe->debug[i].cv_format == PE_CV_RSDS)
+      rsds++;
+  if ((flags & IMAGE_IDENTITY_FILE_VERSION) && pe->version.present)
+    rc = add_file_version(set, img, pe, tds);
+  if (rc == 0)
+    rc = add_info(set, img, pe, tds);
+  for (i = 0; rc == 0 && i < pe->debug_count; i++) {
+    const struct pe_debug_entry *d = &pe->debug[i];
+    if (d->type != PE_DEBUG_CODEVIEW || d->cv_format != PE_CV_RSDS)
+      continue;
+    seen++;
+    rc = add_rsds(set, img, d, seen < rsds ? IMAGE_ID_DBG_ILRSDS : IMAGE_ID_DBG_RSDS);
+  }
+  if (rc == 0 && rsds == 0)
+    rc = add_base_pid(set, img, IMAGE_ID_NONE, VERSION_DBG);
+  for (i = 0; rc == 0 && i < pe->debug_count; i++) {
+    const struct pe_debug_entry *d = &pe->debug[i];
+    if (d->type == PE_DEBUG_CODEVIEW && d->time_date_stamp != tds)
+      rc = add_ppdb(set, img, d);
+  }
+  if (rc == 0 && deterministic)
+    rc = add_base_pid(set, img, IMAGE_ID_DBG_DETERM, VERSION_DETERM);
+  if (rc < 0)
+    image_identity_release(set);
+  return rc;
+}
+
+void image_identity_release(struct image_identity_set *set)
+{
+  size_t i;
+  for (i = 0; i < set->count; i++)
+    etwcap_free(set->ev[i].payload);
+  memset(set, 0, sizeof *set);
+}
+
+uint32_t image_identity_record_size(const struct image_identity_event *e)
+{
+  return IMAGE_IDENTITY_HEADER_SIZE + e->payload_size;
+}
+
+static void store32(uint8_t *p, uint32_t v)
+{
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+
+int image_identity_write_record(const struct image_identity_event *e, uint8_t *out, size_t cap)
+{
+  uint32_t size = image_identity_record_size(e);
+  if (size > RECORD_MAX || cap < size)
+    return ETWCAP_E_RANGE;
+  /* EVENT_TRACE_HEADER (etl-format.md section 4): Size, HeaderType,
+   * MarkerFlags 0xC0, Class {Type, Level, Version}, ThreadId, ProcessId,
+   * TimeStamp, Guid, Kernel/UserTime. */
+  out[0] = (uint8_t)size;
+  out[1] = (uint8_t)(size >> 8);
+  out[2] = e->header_type;
+  out[3] = 0xC0;
+  out[4] = e->opcode;
+  out[5] = e->level;
+  out[6] = (uint8_t)e->version;
+  out[7] = (uint8_t)(e->version >> 8);
+  store32(out + 8, e->thread_id);
+  store32(out + 12, e->process_id);
+  store32(out + 16, (uint32_t)e->timestamp);
+  store32(out + 20, (uint32_t)(e->timestamp >> 32));
+  guid_to_bytes(&image_identity_guid, out + 24);
+  store32(out + 40, (uint32_t)e->processor_time);
+  store32(out + 44, (uint32_t)(e->processor_time >> 32));
+  if (e->payload_size)
+    memcpy(out + IMAGE_IDENTITY_HEADER_SIZE, e->payload, e->payload_size);
+  return (int)size;
+}
