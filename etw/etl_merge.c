@@ -138,8 +138,8 @@ int etl_merge(const struct etl_merge_input *inputs, size_t count, const char *ou
     memset(&none, 0, sizeof(none));
     options = &none;
   }
-  if (count == 0) {
-    snprintf(why, why_size, "nothing to merge");
+  if (count == 0 || count > ETL_MERGE_MAX_INPUTS) {
+    snprintf(why, why_size, "%s", count ? "more than 64 files to merge" : "nothing to merge");
     return ETWCAP_E_USAGE;
   }
   src = etwcap_calloc(count, sizeof(*src));
@@ -172,6 +172,7 @@ int etl_merge(const struct etl_merge_input *inputs, size_t count, const char *ou
         rc = etl_writer_add_header_event(w, ev->raw);
     } else {
       stats->events_in++;
+      stats->input_events[s - src]++;
       if (options->inject)
         rc = options->inject(options->inject_ctx, ev, w);
       if (!rc)

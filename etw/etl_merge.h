@@ -42,13 +42,16 @@ struct etl_merge_options {
   void *progress_ctx;
 };
 
+#define ETL_MERGE_MAX_INPUTS 64
+
 struct etl_merge_stats {
+  uint64_t input_events[ETL_MERGE_MAX_INPUTS]; /* per input, header buffers excluded */
   uint64_t events_in;  /* events read (header-buffer events excluded) */
   uint64_t events_out; /* events written (injected ones included) */
   uint64_t bytes_in;
 };
 
-/* Merges `count` inputs into `out_path`.  On error `why` names the input or
+/* Merges `count` (at most ETL_MERGE_MAX_INPUTS) inputs into `out_path`.  On error `why` names the input or
  * the output and what failed, and no output file is left. */
 int etl_merge(const struct etl_merge_input *inputs, size_t count, const char *out_path,
               const struct etl_merge_options *options, struct etl_merge_stats *stats, char *why,

@@ -423,6 +423,23 @@ static int parse_tokens(struct cli *cli, char **tok, size_t ntok)
   return cli->help ? 0 : check_against_command(cli);
 }
 
+/* "etwcap a "b c"": arguments joined, those with spaces quoted. */
+static char *join_command_line(int argc, char **argv)
+{
+  size_t len = strlen("etwcap") + 1;
+  char *s, *p;
+  int i;
+  for (i = 1; i < argc; i++)
+    len += strlen(argv[i]) + 3;
+  s = etwcap_malloc(len);
+  if (!s)
+    return NULL;
+  p = s + sprintf(s, "etwcap");
+  for (i = 1; i < argc; i++)
+    p += sprintf(p, strchr(argv[i], ' ') ? " \"%s\"" : " %s", argv[i]);
+  return s;
+}
+
 int cli_parse(struct cli *cli, int argc, char **argv)
 {
   struct token_list tokens;
@@ -430,6 +447,9 @@ int cli_parse(struct cli *cli, int argc, char **argv)
   int rc;
 
   memset(cli, 0, sizeof(*cli));
+  cli->command_line = join_command_line(argc, argv);
+  if (!cli->command_line)
+    return ETWCAP_E_NOMEM;
   rc = response_expand(&tokens, argc - 1, argv + 1, where, sizeof(where));
   if (rc) {
     set_error(cli, "%s", where);
@@ -456,6 +476,7 @@ void cli_release(struct cli *cli)
   }
   etwcap_free(cli->values);
   etwcap_free(cli->error);
+  etwcap_free(cli->command_line);
   memset(cli, 0, sizeof(*cli));
 }
 

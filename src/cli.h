@@ -18,6 +18,7 @@ struct cli {
   struct opt_value *values;  /* qualifiers given, in order of first appearance */
   size_t value_count;
   int help;                  /* /? was given */
+  char *command_line;        /* "etwcap ARGS..." as typed, for logs and manifests */
   char *error;               /* parse error text when cli_parse fails */
 };
 

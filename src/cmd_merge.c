@@ -1,17 +1,92 @@
-/* `etwcap merge`: merge session files into one ETL with image identity and zip it.
- * Not built yet: its issue (#4) fills in the run function. */
+/* `etwcap merge DataFile`: merge a collection's session files into one ETL
+ * and zip it (PerfView's merge command; capture_finish.c does the work). */
+#include "capture_finish.h"
 #include "cli.h"
 #include "command.h"
+#include "error.h"
+#include "log.h"
+#include "log_memory.h"
+#include "os_proc.h"
 #include "qualifiers.h"
+#include "strutil.h"
 
-static const struct opt_group *const groups[] = { &opt_group_merge, NULL };
+#include <stdio.h>
+#include <string.h>
+
+static const struct opt_def merge_defs[] = {
+  { "ImageIDsOnly", NULL, OPT_BOOL, NULL, NULL, NULL, 0, 0,
+    "adding image identity to an existing .etl.zip is not available in this build yet." },
+  { "PathMap", NULL, OPT_LIST, "FROM=TO", NULL, NULL, 0, 0,
+    "image identity (which needs image paths) is not available in this build yet." },
+};
+
+static const struct opt_group merge_group = OPT_GROUP("Merge", merge_defs);
+
+static const struct opt_group *const groups[] = { &merge_group, &opt_group_merge, NULL };
+
+/* PerfView's rule: "X.etl.zip" means X.etl; a name without ".etl" gets it. */
+static int data_file_name(const char *given, char *out, size_t size)
+{
+  size_t len = strlen(given);
+  if (str_ends_with_case(given, ".etl.zip"))
+    len -= 4;
+  if ((int)snprintf(out, size, "%.*s%s", (int)len, given,
+                    str_ends_with_case(given, ".etl") || len != strlen(given) ? "" : ".etl") >=
+      (int)size)
+    return ETWCAP_E_RANGE;
+  return 0;
+}
+
+static int run_merge(const struct cli *cli)
+{
+  struct capture_finish_params p;
+  struct capture_finish_result r;
+  struct log_memory log;
+  char data_file[1024], why[1024];
+  int rc;
+
+  if (cli_is_set(cli, "Merge") && !cli_bool(cli, "Merge", 1)) {
+    log_error("'merge /Merge:false' would do nothing. Use /Zip:false to merge without zipping.");
+    return ETWCAP_E_USAGE;
+  }
+  rc = data_file_name(cli->args[0], data_file, sizeof(data_file));
+  if (rc) {
+    log_error("the file name '%s' is too long", cli->args[0]);
+    return rc;
+  }
+  memset(&log, 0, sizeof(log));
+  log_add_sink(log_memory_sink, &log, LOG_DEBUG);
+  log_info("%s", cli->command_line);
+
+  memset(&p, 0, sizeof(p));
+  p.data_file = data_file;
+  p.zip = cli_bool(cli, "Zip", 1);
+  p.low_priority = cli_bool(cli, "LowPriority", 0);
+  p.command_line = cli->command_line;
+  p.log = &log;
+  p.console = os_stderr_is_terminal() ? stderr : NULL;
+  rc = capture_finish(&p, &r, why, sizeof(why));
+  log_remove_sink(log_memory_sink, &log);
+  if (rc) {
+    log_error("%s", why);
+  } else {
+    printf("Wrote %s: %.1f MB from %lu session file%s (%.1f MB, %llu events); merge %.1f s, "
+           "zip %.1f s.\n",
+           r.output, (double)r.out_bytes / 1048576.0, (unsigned long)r.inputs,
+           r.inputs == 1 ? "" : "s", (double)r.in_bytes / 1048576.0,
+           (unsigned long long)r.events, r.merge_seconds, r.zip_seconds);
+  }
+  log_memory_release(&log);
+  return rc;
+}
 
 const struct command cmd_merge = {
-  "merge", command_not_built, 0, "DataFile", 1, 1,
-  "Merge session files into one ETL with image identity and zip it.",
-    "Merges DataFile and its sibling session files (DataFile.kernel.etl, .clrRundown.etl, "
-    ".user*.etl) into one ETL with image identity events, and writes DataFile.zip. With "
-    "/ImageIDsOnly on an .etl.zip, adds image identity from the images visible where it "
-    "runs (inside a container) and writes the zip back.",
+  "merge", run_merge, 0, "DataFile", 1, 1,
+  "Merge session files into one ETL and zip it.",
+  "Merges DataFile and its sibling session files (DataFile.kernel*.etl, .clr*.etl, .user*.etl, "
+  "as PerfView names them) into one ETL, every event once in time order, and writes "
+  "DataFile.zip holding the merged ETL, LogFile.txt and etwcap-capture.json. The zip is "
+  "written to a temporary name, read back and checked, and only then are the session files "
+  "deleted. With /Zip:false the merged ETL replaces DataFile.",
   groups,
 };

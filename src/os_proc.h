@@ -16,4 +16,10 @@ int os_is_windows(void);
 /* "Windows 10.0 build 20348", "Linux 6.1.0" ... for logs and manifests. */
 const char *os_describe(char *buf, unsigned size);
 
+/* This machine's name (DNS host name where there is one). */
+const char *os_hostname(char *buf, unsigned size);
+/* 1 when standard error is an interactive console: progress goes there as
+ * one updating line; otherwise progress becomes periodic log lines. */
+int os_stderr_is_terminal(void);
+
 #endif

@@ -38,3 +38,16 @@ const char *os_describe(char *buf, unsigned size)
     snprintf(buf, size, "POSIX");
   return buf;
 }
+
+const char *os_hostname(char *buf, unsigned size)
+{
+  if (gethostname(buf, size) != 0 || !buf[0])
+    snprintf(buf, size, "unknown");
+  buf[size - 1] = '\0';
+  return buf;
+}
+
+int os_stderr_is_terminal(void)
+{
+  return isatty(STDERR_FILENO);
+}

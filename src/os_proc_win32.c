@@ -70,3 +70,24 @@ const char *os_describe(char *buf, unsigned size)
     snprintf(buf, size, "Windows");
   return buf;
 }
+
+const char *os_hostname(char *buf, unsigned size)
+{
+  wchar_t name[256];
+  DWORD n = sizeof(name) / sizeof(name[0]);
+  char *utf8;
+  if (GetComputerNameExW(ComputerNameDnsHostname, name, &n) && (utf8 = utf16_to_utf8(name))) {
+    snprintf(buf, size, "%s", utf8);
+    etwcap_free(utf8);
+  } else {
+    snprintf(buf, size, "unknown");
+  }
+  return buf;
+}
+
+int os_stderr_is_terminal(void)
+{
+  DWORD mode;
+  /* A console handle answers GetConsoleMode; a pipe or file does not. */
+  return GetConsoleMode(GetStdHandle(STD_ERROR_HANDLE), &mode) != 0;
+}

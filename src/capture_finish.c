@@ -1,0 +1,250 @@
+/* Merge, zip, verify, clean up (see capture_finish.h). */
+#include "capture_finish.h"
+
+#include "alloc.h"
+#include "archive_writer.h"
+#include "error.h"
+#include "etl_reader.h"
+#include "log.h"
+#include "merge_inputs.h"
+#include "os_file.h"
+#include "os_proc.h"
+#include "os_time.h"
+#include "progress.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *base_name(const char *path)
+{
+  const char *slash = strrchr(path, '/'), *back = strrchr(path, '\\');
+  if (back && (!slash || back > slash))
+    slash = back;
+  return slash ? slash + 1 : path;
+}
+
+static void on_merge_progress(void *ctx, uint64_t done, uint64_t total)
+{
+  progress_update(ctx, done, total);
+}
+
+static void on_zip_progress(void *ctx, uint64_t in_bytes, uint64_t out_bytes)
+{
+  struct progress *p = ctx;
+  (void)out_bytes;
+  progress_update(p, in_bytes, p->total_hint);
+}
+
+/* Session descriptions for the manifest, from each input's header. */
+static void describe_sessions(const struct merge_inputs *in, const struct etl_merge_stats *st,
+                              struct manifest_session *out, char (*loggers)[ETL_NAME_MAX])
+{
+  size_t i;
+  for (i = 0; i < in->count; i++) {
+    struct etl_io io;
+    struct etl_reader *r = NULL;
+    int64_t size = 0;
+    memset(&out[i], 0, sizeof(out[i]));
+    out[i].file = base_name(in->paths[i]);
+    out[i].events = st->input_events[i];
+    if (os_file_size(in->paths[i], &size) == 0)
+      out[i].bytes = (uint64_t)size;
+    loggers[i][0] = '\0';
+    if (etl_io_open_file(&io, in->paths[i]) == 0) {
+      if (etl_reader_open(&r, &io, in->paths[i]) == 0) {
+        const struct etl_logfile *lf = etl_reader_logfile(r);
+        snprintf(loggers[i], ETL_NAME_MAX, "%s", lf->logger_name);
+        out[i].events_lost = lf->events_lost;
+        out[i].buffers_lost = lf->buffers_lost;
+      }
+      if (r)
+        etl_reader_free(r);
+      etl_io_close(&io);
+    }
+    out[i].logger = loggers[i];
+  }
+}
+
+static int merge_step(const struct capture_finish_params *p, const struct merge_inputs *in,
+                      const char *merged_path, struct etl_merge_stats *st, char *why,
+                      size_t why_size)
+{
+  struct etl_merge_input inputs[ETL_MERGE_MAX_INPUTS];
+  struct etl_merge_options o;
+  struct progress prog;
+  size_t i;
+  int rc = 0;
+
+  memset(inputs, 0, sizeof(inputs));
+  for (i = 0; i < in->count && !rc; i++) {
+    inputs[i].name = in->paths[i];
+    rc = etl_io_open_file(&inputs[i].io, in->paths[i]);
+    if (rc)
+      snprintf(why, why_size, "cannot open '%s': %s", in->paths[i], etwcap_strerror(rc));
+  }
+  if (!rc) {
+    memset(&o, 0, sizeof(o));
+    o.inject = p->inject;
+    o.inject_ctx = p->inject_ctx;
+    o.progress = on_merge_progress;
+    o.progress_ctx = &prog;
+    progress_start(&prog, "merging", p->console);
+    rc = etl_merge(inputs, in->count, merged_path, &o, st, why, why_size);
+    progress_end(&prog);
+  }
+  for (i = 0; i < in->count; i++)
+    if (inputs[i].io.close)
+      etl_io_close(&inputs[i].io);
+  return rc;
+}
+
+static int zip_step(const struct capture_finish_params *p, const struct merge_inputs *in,
+                    const char *merged_path, const struct etl_merge_stats *st,
+                    struct capture_finish_result *r, char *why, size_t why_size)
+{
+  struct manifest_session sessions[ETL_MERGE_MAX_INPUTS];
+  char loggers[ETL_MERGE_MAX_INPUTS][ETL_NAME_MAX], machine[256], os[128];
+  struct capture_manifest m;
+  struct archive_member members[3];
+  struct archive_options o;
+  struct archive_stats zs;
+  struct progress prog;
+  struct etl_io io;
+  struct etl_reader *reader = NULL;
+  char *json = NULL;
+  int64_t merged_size = 0;
+  int rc;
+
+  memset(&m, 0, sizeof(m));
+  describe_sessions(in, st, sessions, loggers);
+  os_file_size(merged_path, &merged_size);
+  m.command_line = p->command_line;
+  m.machine = os_hostname(machine, sizeof(machine));
+  m.os = os_describe(os, sizeof(os));
+  if (etl_io_open_file(&io, merged_path) == 0) {
+    if (etl_reader_open(&reader, &io, merged_path) == 0) {
+      const struct etl_logfile *lf = etl_reader_logfile(reader);
+      m.trace_os_major = lf->os_major;
+      m.trace_os_minor = lf->os_minor;
+      m.trace_os_build = lf->build;
+      m.start_filetime = lf->start_time;
+      m.stop_filetime = lf->end_time;
+    }
+    if (reader)
+      etl_reader_free(reader);
+    etl_io_close(&io);
+  }
+  m.sessions = sessions;
+  m.session_count = in->count;
+  m.trigger = p->trigger;
+  m.merged_file = base_name(p->data_file);
+  m.merged_bytes = (uint64_t)merged_size;
+  m.merged_events = st->events_out;
+  m.images_identified = p->images_identified;
+  m.images_unreadable = p->images_unreadable;
+  m.written_filetime = os_time_now_utc_filetime();
+  rc = capture_manifest_json(&m, &json);
+  if (rc)
+    return rc;
+
+  memset(members, 0, sizeof(members));
+  members[0].name = base_name(p->data_file);
+  members[0].path = merged_path;
+  members[1].name = "LogFile.txt";
+  members[1].data = p->log && p->log->text ? p->log->text : "";
+  members[1].size = p->log ? p->log->len : 0;
+  members[2].name = CAPTURE_MANIFEST_NAME;
+  members[2].data = json;
+  members[2].size = strlen(json);
+  memset(&o, 0, sizeof(o));
+  o.threads = p->low_priority ? 1 : 0;
+  o.progress = on_zip_progress;
+  o.progress_ctx = &prog;
+  progress_start(&prog, "zipping", p->console);
+  prog.total_hint = (uint64_t)merged_size;
+  rc = archive_write(r->output, members, 3, &o, &zs, why, why_size);
+  progress_end(&prog);
+  etwcap_free(json);
+  if (!rc)
+    r->out_bytes = zs.zip_bytes;
+  return rc;
+}
+
+static void delete_inputs(const struct merge_inputs *in, size_t from)
+{
+  size_t i;
+  for (i = from; i < in->count; i++) {
+    int rc = os_remove(in->paths[i]);
+    if (rc)
+      log_warn("could not delete '%s' after merging it: %s", in->paths[i], etwcap_strerror(rc));
+  }
+}
+
+int capture_finish(const struct capture_finish_params *p, struct capture_finish_result *r,
+                   char *why, size_t why_size)
+{
+  struct merge_inputs in;
+  struct etl_merge_stats st;
+  char *merged_path = NULL;
+  uint64_t t0, t1;
+  size_t i;
+  int rc;
+
+  memset(r, 0, sizeof(*r));
+  why[0] = '\0';
+  rc = merge_inputs_find(p->data_file, &in);
+  if (rc) {
+    snprintf(why, why_size, "cannot find the session files of '%s': %s", p->data_file,
+             etwcap_strerror(rc));
+    return rc;
+  }
+  r->inputs = in.count;
+  for (i = 0; i < in.count; i++) {
+    int64_t size;
+    if (os_file_size(in.paths[i], &size) == 0)
+      r->in_bytes += (uint64_t)size;
+    log_debug("input %lu: %s", (unsigned long)i + 1, in.paths[i]);
+  }
+  snprintf(r->output, sizeof(r->output), p->zip ? "%s.zip" : "%s", p->data_file);
+  merged_path = etwcap_malloc(strlen(p->data_file) + 16);
+  if (!merged_path) {
+    merge_inputs_release(&in);
+    return ETWCAP_E_NOMEM;
+  }
+  sprintf(merged_path, p->zip ? "%s.merged.tmp" : "%s.new", p->data_file);
+
+  t0 = os_time_monotonic_ns();
+  rc = merge_step(p, &in, merged_path, &st, why, why_size);
+  t1 = os_time_monotonic_ns();
+  r->merge_seconds = (double)(t1 - t0) / 1e9;
+  r->events = st.events_out;
+  if (!rc)
+    log_info("merged %lu files (%.1f MB, %llu events) in %.1f s", (unsigned long)in.count,
+             (double)r->in_bytes / 1048576.0, (unsigned long long)st.events_out,
+             r->merge_seconds);
+
+  if (!rc && p->zip) {
+    rc = zip_step(p, &in, merged_path, &st, r, why, why_size);
+    r->zip_seconds = (double)(os_time_monotonic_ns() - t1) / 1e9;
+    os_remove(merged_path); /* the zip holds it now, or it failed: either way it goes */
+    if (!rc)
+      delete_inputs(&in, 0);
+  } else if (!rc) {
+    /* Replace X.etl first, then the siblings go: a failure in between keeps
+     * every event somewhere. */
+    rc = os_rename_replace(merged_path, p->data_file);
+    if (rc) {
+      snprintf(why, why_size, "cannot rename '%s' to '%s': %s", merged_path, p->data_file,
+               etwcap_strerror(rc));
+      os_remove(merged_path);
+    } else {
+      int64_t size = 0;
+      os_file_size(p->data_file, &size);
+      r->out_bytes = (uint64_t)size;
+      delete_inputs(&in, 1);
+    }
+  }
+  etwcap_free(merged_path);
+  merge_inputs_release(&in);
+  return rc;
+}

@@ -1,0 +1,118 @@
+"""End-to-end `etwcap merge`: the diaghub session files become one .etl.zip
+that unzip and Python's zipfile (two independent readers) accept, holding
+every input event once; bad inputs fail cleanly and are never deleted."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections import Counter
+
+from etwcap_e2e import SKIP, Etwcap, samples_dir, tmp_dir, to_target_path
+
+t = Etwcap()
+samples = samples_dir()
+if not samples:
+    print("skipped: ../shared/samples is absent")
+    sys.exit(SKIP)
+
+work = os.path.join(tmp_dir(), "e2e-merge-" + t.target)
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+hub = zipfile.ZipFile(os.path.join(samples, "ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip"))
+
+
+def member(suffix):
+    return next(hub.read(n) for n in hub.namelist() if n.endswith(suffix))
+
+
+def make_collection(name):
+    """X.etl (user_injected), X.kernel.etl, X.user_paged.etl, as PerfView names them."""
+    files = {name + ".etl": member("diaghub.user_injected.1.etl"),
+             name + ".kernel.etl": member("diaghub.kernel.1.etl"),
+             name + ".user_paged.etl": member("diaghub.user_paged.1.etl")}
+    for f, data in files.items():
+        with open(os.path.join(work, f), "wb") as out:
+            out.write(data)
+    return sorted(files)
+
+
+def event_keys(path):
+    """Columns 2, 3 and 5-10 of every event outside the header buffer."""
+    rc, out, err = t.run("dump", to_target_path(t, path))
+    t.check(rc == 0, "dump %s: %s" % (path, err))
+    keys = Counter()
+    for line in out.splitlines():
+        if line.startswith("#") or not line:
+            continue
+        cols = line.split("\t")
+        if cols[0] != "0":
+            keys[tuple(cols[1:3] + cols[4:10])] += 1
+    return keys
+
+
+names = make_collection("cap")
+expected = Counter()
+for f in names:
+    expected += event_keys(os.path.join(work, f))
+
+rc, out, err = t.run("merge", to_target_path(t, os.path.join(work, "cap.etl")))
+t.check(rc == 0, "merge exits 0: %d %s" % (rc, err))
+zpath = os.path.join(work, "cap.etl.zip")
+t.check(os.path.exists(zpath), "cap.etl.zip written")
+t.check(not any(os.path.exists(os.path.join(work, f)) for f in names),
+        "session files deleted after a verified zip")
+t.check(not os.path.exists(zpath + ".tmp"), "no temporary zip left")
+t.check("Wrote" in out, "merge reports what it wrote: %r" % out)
+
+unz = subprocess.run(["unzip", "-t", zpath], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+t.check(unz.returncode == 0 and b"No errors detected" in unz.stdout, "unzip -t accepts the zip")
+with zipfile.ZipFile(zpath) as z:
+    t.check(z.testzip() is None, "Python's zipfile finds every CRC right")
+    t.check(sorted(z.namelist()) == ["LogFile.txt", "cap.etl", "etwcap-capture.json"],
+            "zip members: %r" % z.namelist())
+    manifest = json.loads(z.read("etwcap-capture.json"))
+    t.check(manifest["schema"] == "etwcap-capture/1", "manifest schema")
+    t.check(manifest["merged"]["events"] == sum(expected.values()),
+            "manifest counts the events: %r" % manifest["merged"])
+    t.check(len(manifest["sessions"]) == 3, "manifest lists the 3 sessions")
+    t.check(b"merged 3 files" in z.read("LogFile.txt"), "LogFile.txt holds the merge log")
+
+got = event_keys(zpath)
+t.check(got == expected, "every input event appears once in the merged trace (%d vs %d)"
+        % (sum(got.values()), sum(expected.values())))
+
+# /Zip:false: the merged ETL replaces cap.etl; the siblings go.
+names = make_collection("flat")
+rc, out, err = t.run("merge", to_target_path(t, os.path.join(work, "flat.etl")), "/Zip:false")
+t.check(rc == 0, "merge /Zip:false: %s" % err)
+t.check(os.path.exists(os.path.join(work, "flat.etl"))
+        and not os.path.exists(os.path.join(work, "flat.kernel.etl"))
+        and not os.path.exists(os.path.join(work, "flat.etl.zip")), "merged flat.etl only")
+t.check(event_keys(os.path.join(work, "flat.etl")) == expected, "flat.etl holds every event")
+
+# Not an ETL: exit 5, the input stays, nothing under the final name.
+bad = os.path.join(work, "bad.etl")
+with open(bad, "wb") as f:
+    f.write(b"not a trace at all" * 100)
+rc, out, err = t.run("merge", to_target_path(t, bad))
+t.check(rc == 5, "not an ETL exits 5, got %d" % rc)
+t.check("bad.etl" in err, "the message names the file: %r" % err)
+t.check(os.path.exists(bad) and not os.path.exists(bad + ".zip"), "input kept, no zip")
+
+# Missing: exit 6.
+rc, out, err = t.run("merge", to_target_path(t, os.path.join(work, "missing.etl")))
+t.check(rc == 6 and "missing.etl" in err, "missing file: %d %r" % (rc, err))
+
+# Files from different machines/clocks: refused, inputs kept.
+shutil.copy(os.path.join(samples, "ms-Tx__Process.etl"), os.path.join(work, "mix.etl"))
+shutil.copy(os.path.join(samples, "airbus-etl-parser__AMSITrace.etl"),
+            os.path.join(work, "mix.kernel.etl"))
+rc, out, err = t.run("merge", to_target_path(t, os.path.join(work, "mix.etl")))
+t.check(rc == 4 and "clock" in err, "different clocks refused: %d %r" % (rc, err))
+t.check(os.path.exists(os.path.join(work, "mix.kernel.etl"))
+        and not os.path.exists(os.path.join(work, "mix.etl.zip")), "inputs kept, no zip")
+
+shutil.rmtree(work, ignore_errors=True)
+t.finish()
