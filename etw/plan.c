@@ -686,6 +686,28 @@ static int rundown_session(struct plan *plan, struct state *st)
   return 0;
 }
 
+/* PerfView's in-memory stop (CommandProcessor Stop): a kernel session with
+ * Process|ImageLoad, 256 MB, into X.kernelRundown.etl, started and stopped
+ * at once so its DCStart/DCEnd events name every process and image. */
+static int kernel_rundown_session(struct plan *plan, struct state *st)
+{
+  char name[PLAN_NAME_MAX];
+  struct plan_session *s;
+  uint64_t kw = KW_KERNEL_PROCESS | KW_KERNEL_IMAGELOAD;
+  if (!st->opt->in_memory || !st->kernel || !at_least(plan, 6, 2, 0))
+    return 0;
+  snprintf(name, sizeof(name), "%sKernelRundown", st->base);
+  s = new_session(plan, PLAN_ROLE_KERNEL_RUNDOWN, name);
+  s->when = PLAN_AT_STOP;
+  s->log_file_mode |= PLAN_SYSTEM_LOGGER_MODE | PLAN_FILE_MODE_SEQUENTIAL;
+  set_buffers(s, 256);
+  s->kernel_keywords = kw;
+  s->enable_flags = (uint32_t)(kw | KW_KERNEL_THREAD);
+  if (!(s->file = change_extension(plan->data_file, ".kernelRundown.etl")))
+    return ETWCAP_E_NOMEM;
+  return 0;
+}
+
 static int trigger_session(struct plan *plan, struct state *st)
 {
   const struct plan_options *o = st->opt;
@@ -867,7 +889,7 @@ int plan_build(const struct plan_options *o, struct plan *plan)
   if ((rc = choose_events(plan, &st)) != 0 || (rc = parse_focus(plan, &st)) != 0 ||
       (rc = parse_specs(plan, &st)) != 0 || (rc = kernel_session(plan, &st)) != 0 ||
       (rc = user_session(plan, &st)) != 0 || (rc = rundown_session(plan, &st)) != 0 ||
-      (rc = trigger_session(plan, &st)) != 0)
+      (rc = kernel_rundown_session(plan, &st)) != 0 || (rc = trigger_session(plan, &st)) != 0)
     goto done;
   for (i = 0; i < plan->session_count; i++)
     if ((rc = finish_session(plan, &plan->sessions[i], &st)) != 0)

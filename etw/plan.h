@@ -53,7 +53,16 @@
 #define PLAN_MAX_STACK_IDS 96
 #define PLAN_NAME_MAX 1024 /* session names: ETW allows 1023 characters */
 
-enum plan_role { PLAN_ROLE_KERNEL, PLAN_ROLE_USER, PLAN_ROLE_RUNDOWN, PLAN_ROLE_TRIGGER };
+/* KERNEL_RUNDOWN: with /InMemoryCircularBuffer the ring may have lost the
+ * kernel's process and image rundown, so a short kernel session at stop
+ * records them again (PerfView's <name>KernelRundown). */
+enum plan_role {
+  PLAN_ROLE_KERNEL,
+  PLAN_ROLE_USER,
+  PLAN_ROLE_RUNDOWN,
+  PLAN_ROLE_TRIGGER,
+  PLAN_ROLE_KERNEL_RUNDOWN
+};
 enum plan_when { PLAN_AT_START, PLAN_AT_STOP };
 
 /* One EVENT_FILTER_DESCRIPTOR: Type, and the exact bytes Ptr/Size point to. */

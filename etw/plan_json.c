@@ -113,7 +113,7 @@ static void session_json(struct plan_strbuf *b, const struct plan_session *s)
                      "\"maximumFileSizeMB\": %u",
                      (unsigned)s->wnode_flags, (unsigned)s->clock_type,
                      (unsigned)s->flush_timer_sec, (unsigned)s->maximum_file_size_mb);
-  if (s->role == PLAN_ROLE_KERNEL) {
+  if (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_KERNEL_RUNDOWN) {
     plan_strbuf_puts(b, ",\n     \"kernel\": {");
     hex64(b, "keywords", s->kernel_keywords, 1);
     keywords_format(&keywords_kernel, s->kernel_keywords, buf, sizeof(buf));

@@ -16,6 +16,8 @@ const char *plan_role_name(enum plan_role role)
     return "rundown";
   case PLAN_ROLE_TRIGGER:
     return "trigger";
+  case PLAN_ROLE_KERNEL_RUNDOWN:
+    return "kernelRundown";
   }
   return "unknown";
 }

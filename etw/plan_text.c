@@ -83,7 +83,7 @@ static void session_text(struct plan_strbuf *b, const struct plan_session *s)
     plan_strbuf_printf(b, ", max file %u MB", (unsigned)s->maximum_file_size_mb);
   plan_strbuf_printf(b, "\n  clock     %s, flush every %u s\n",
                      s->clock_type == PLAN_CLOCK_QPC ? "QPC" : "other", (unsigned)s->flush_timer_sec);
-  if (s->role == PLAN_ROLE_KERNEL) {
+  if (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_KERNEL_RUNDOWN) {
     keywords_format(&keywords_kernel, s->kernel_keywords, buf, sizeof(buf));
     plan_strbuf_printf(b, "  keywords  0x%08llX %s\n", (unsigned long long)s->kernel_keywords, buf);
     plan_strbuf_printf(b, "  flags     0x%08X (EnableFlags)\n", (unsigned)s->enable_flags);

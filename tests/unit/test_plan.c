@@ -663,6 +663,12 @@ static void in_memory_ring(void **state)
   assert_int_equal(k->minimum_buffers, 1000 * 1024 / 64);
   assert_int_equal(u->minimum_buffers, 1300 * 1024 / 64);
   assert_int_equal(k->flush_timer_sec, 1);
+  k = session(&plan, PLAN_ROLE_KERNEL_RUNDOWN);
+  assert_string_equal(k->name, "etwcapKernelRundown");
+  assert_string_equal(k->file, "etwcapData.kernelRundown.etl");
+  assert_int_equal(k->when, PLAN_AT_STOP);
+  assert_int_equal(k->kernel_keywords, 0x5); /* Process|ImageLoad */
+  assert_int_equal(k->minimum_buffers, 256 * 1024 / 64);
   plan_release(&plan);
 }
 
