@@ -27,8 +27,14 @@ struct etl_reader {
   uint64_t next_offset;
   uint32_t next_index;
   uint32_t buffers_seen;
+  uint8_t *win;            /* read-ahead window of file-order iteration */
+  size_t win_cap, win_len;
+  uint64_t win_start;      /* file offset of win[0] */
   char error[512];
 };
+
+/* Size of the read-ahead window: big reads, bounded memory. */
+#define ETL_READ_CHUNK (1024u * 1024u)
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
@@ -124,6 +130,49 @@ static int check_header(struct etl_reader *r, const struct etl_buffer_header *h,
   return 0;
 }
 
+/* Makes b the buffer whose on-disk bytes (header included, h->buffer_size
+ * of them) are at raw: decompresses when needed, else points at raw. */
+static int finish_buffer(struct etl_reader *r, const struct etl_buffer_header *h,
+                         uint64_t offset, uint32_t index, const uint8_t *raw,
+                         struct etl_buffer *b)
+{
+  int rc;
+  b->h = *h;
+  b->offset = offset;
+  b->index = index;
+  b->end = h->filled;
+  b->pos = ETL_BUFFER_HEADER_SIZE;
+  if (!(h->flags & ETL_BUFFER_FLAG_COMPRESSED)) {
+    b->bytes = raw;
+    return 0;
+  }
+  {
+    /* The header stays plain; BufferSize-72 compressed bytes expand to
+     * exactly Offset-72 bytes of events (§6).  The header is copied in front
+     * so event offsets and alignment are the same as in a plain buffer. */
+    size_t out_len = 0;
+    unsigned format = r->compression ? r->compression : ETL_COMPRESSION_XPRESS;
+    if (grow(&b->dec, &b->dec_cap, h->filled))
+      return fail(r, ETWCAP_E_NOMEM, offset, "no memory for buffer %u", index);
+    memcpy(b->dec, raw, ETL_BUFFER_HEADER_SIZE);
+    rc = etl_decompress(format, raw + ETL_BUFFER_HEADER_SIZE,
+                        h->buffer_size - ETL_BUFFER_HEADER_SIZE, b->dec + ETL_BUFFER_HEADER_SIZE,
+                        h->filled - ETL_BUFFER_HEADER_SIZE, &out_len);
+    if (rc == ETWCAP_E_UNSUPPORTED)
+      return fail(r, rc, offset,
+                  "buffer %u is compressed with %s (format %u), which this build cannot "
+                  "decompress", index, etl_compression_name(format), format);
+    if (rc == ETWCAP_E_NOMEM)
+      return fail(r, rc, offset, "no memory to decompress buffer %u", index);
+    if (rc || out_len != h->filled - ETL_BUFFER_HEADER_SIZE)
+      return fail(r, ETWCAP_E_CORRUPT, offset + ETL_BUFFER_HEADER_SIZE,
+                  "compressed buffer %u does not decompress to its %u bytes (%s)", index,
+                  h->filled - ETL_BUFFER_HEADER_SIZE, rc ? etwcap_strerror(rc) : "wrong length");
+    b->bytes = b->dec;
+  }
+  return 0;
+}
+
 int etl_reader_load_buffer(struct etl_reader *r, uint64_t offset, uint32_t index,
                            struct etl_buffer *b)
 {
@@ -146,38 +195,63 @@ int etl_reader_load_buffer(struct etl_reader *r, uint64_t offset, uint32_t index
                 index, (unsigned long long)got, h.buffer_size);
   if (rc)
     return fail(r, rc, offset, "cannot read buffer %u: %s", index, etwcap_strerror(rc));
-  b->h = h;
-  b->offset = offset;
-  b->index = index;
-  b->end = h.filled;
-  b->pos = ETL_BUFFER_HEADER_SIZE;
-  if (h.flags & ETL_BUFFER_FLAG_COMPRESSED) {
-    /* The header stays plain; BufferSize-72 compressed bytes expand to
-     * exactly Offset-72 bytes of events (§6).  The header is copied in front
-     * so event offsets and alignment are the same as in a plain buffer. */
-    size_t out_len = 0;
-    unsigned format = r->compression ? r->compression : ETL_COMPRESSION_XPRESS;
-    if (grow(&b->dec, &b->dec_cap, h.filled))
-      return fail(r, ETWCAP_E_NOMEM, offset, "no memory for buffer %u", index);
-    memcpy(b->dec, b->raw, ETL_BUFFER_HEADER_SIZE);
-    rc = etl_decompress(format, b->raw + ETL_BUFFER_HEADER_SIZE,
-                        h.buffer_size - ETL_BUFFER_HEADER_SIZE, b->dec + ETL_BUFFER_HEADER_SIZE,
-                        h.filled - ETL_BUFFER_HEADER_SIZE, &out_len);
-    if (rc == ETWCAP_E_UNSUPPORTED)
-      return fail(r, rc, offset,
-                  "buffer %u is compressed with %s (format %u), which this build cannot "
-                  "decompress", index, etl_compression_name(format), format);
-    if (rc == ETWCAP_E_NOMEM)
-      return fail(r, rc, offset, "no memory to decompress buffer %u", index);
-    if (rc || out_len != h.filled - ETL_BUFFER_HEADER_SIZE)
-      return fail(r, ETWCAP_E_CORRUPT, offset + ETL_BUFFER_HEADER_SIZE,
-                  "compressed buffer %u does not decompress to its %u bytes (%s)", index,
-                  h.filled - ETL_BUFFER_HEADER_SIZE, rc ? etwcap_strerror(rc) : "wrong length");
-    b->bytes = b->dec;
-  } else {
-    b->bytes = b->raw;
+  return finish_buffer(r, &h, offset, index, b->raw, b);
+}
+
+/* --- the read-ahead window of file-order iteration ---------------------------
+ * Sequential iteration reads big chunks and decodes uncompressed buffers in
+ * place, straight from the chunk: one copy from the OS, no per-buffer seek. */
+
+/* Makes [offset, offset+need) available in the window.  Returns 0, or
+ * ETWCAP_E_TRUNCATED with *avail = the bytes that exist from offset. */
+static int window_get(struct etl_reader *r, uint64_t offset, size_t need, size_t *avail)
+{
+  size_t keep = 0, want, got = 0;
+  int rc;
+  *avail = 0;
+  if (offset >= r->win_start && offset - r->win_start <= r->win_len &&
+      r->win_len - (size_t)(offset - r->win_start) >= need) {
+    *avail = r->win_len - (size_t)(offset - r->win_start);
+    return 0;
   }
-  return 0;
+  want = need > ETL_READ_CHUNK ? need : ETL_READ_CHUNK;
+  if (grow(&r->win, &r->win_cap, want))
+    return ETWCAP_E_NOMEM;
+  /* Keep the bytes of the window that are still ahead of us. */
+  if (offset >= r->win_start && offset - r->win_start < r->win_len) {
+    keep = r->win_len - (size_t)(offset - r->win_start);
+    memmove(r->win, r->win + (offset - r->win_start), keep);
+  }
+  r->win_start = offset;
+  r->win_len = keep;
+  rc = etl_io_read_exact(&r->io, offset + keep, r->win + keep, r->win_cap - keep, &got);
+  r->win_len = keep + got;
+  if (rc && rc != ETWCAP_E_TRUNCATED)
+    return rc;
+  *avail = r->win_len;
+  return r->win_len >= need ? 0 : ETWCAP_E_TRUNCATED;
+}
+
+/* etl_reader_peek_buffer through the window. */
+static int window_peek(struct etl_reader *r, uint64_t offset, uint32_t index,
+                       struct etl_buffer_header *h)
+{
+  size_t avail = 0;
+  int rc;
+  if (r->io.size >= 0 && offset >= (uint64_t)r->io.size)
+    return 0;
+  rc = window_get(r, offset, ETL_BUFFER_HEADER_SIZE, &avail);
+  if (rc == ETWCAP_E_TRUNCATED && avail == 0)
+    return 0;
+  if (rc == ETWCAP_E_TRUNCATED)
+    return fail(r, rc, offset, "the file ends inside the header of buffer %u (%u of 72 bytes)",
+                index, (unsigned)avail);
+  if (rc == ETWCAP_E_NOMEM)
+    return fail(r, rc, offset, "no memory to read buffer %u", index);
+  if (rc)
+    return fail(r, rc, offset, "cannot read buffer %u: %s", index, etwcap_strerror(rc));
+  etl_buffer_header_decode(r->win + (offset - r->win_start), h);
+  return 1;
 }
 
 int etl_reader_buffer_next(struct etl_reader *r, struct etl_buffer *b, struct etw_event *ev)
@@ -271,6 +345,7 @@ void etl_reader_free(struct etl_reader *r)
   if (!r)
     return;
   etl_buffer_release(&r->cur);
+  etwcap_free(r->win);
   etwcap_free(r->name);
   etwcap_free(r);
 }
@@ -313,9 +388,10 @@ uint32_t etl_reader_buffers_seen(const struct etl_reader *r)
 /* The header of the buffer at offset, with the end-of-file rules of
  * file-order iteration: 1 (checked header in *h), 0 at the end, < 0. */
 static int next_header(struct etl_reader *r, uint64_t offset, uint32_t index,
-                       struct etl_buffer_header *h)
+                       struct etl_buffer_header *h, int through_window)
 {
-  int rc = etl_reader_peek_buffer(r, offset, index, h);
+  int rc = through_window ? window_peek(r, offset, index, h)
+                          : etl_reader_peek_buffer(r, offset, index, h);
   if (rc < 0)
     return rc;
   /* A zero-filled tail after the buffers the header counts (preallocated
@@ -339,7 +415,7 @@ int etl_reader_scan_buffers(struct etl_reader *r, etl_buffer_fn fn, void *ctx)
   uint32_t index = 0;
   for (;;) {
     struct etl_buffer_header h;
-    int rc = next_header(r, offset, index, &h);
+    int rc = next_header(r, offset, index, &h, 0);
     if (rc <= 0)
       return rc;
     rc = fn(ctx, &h, offset, index);
@@ -356,13 +432,25 @@ int etl_reader_scan_buffers(struct etl_reader *r, etl_buffer_fn fn, void *ctx)
 static int advance_buffer(struct etl_reader *r)
 {
   struct etl_buffer_header h;
-  int rc = next_header(r, r->next_offset, r->next_index, &h);
+  size_t avail = 0;
+  int rc = next_header(r, r->next_offset, r->next_index, &h, 1);
   if (rc <= 0)
     return rc;
-  rc = etl_reader_load_buffer(r, r->next_offset, r->next_index, &r->cur);
+  rc = window_get(r, r->next_offset, h.buffer_size, &avail);
+  if (rc == ETWCAP_E_TRUNCATED)
+    return fail(r, rc, r->next_offset + avail,
+                "the file ends inside buffer %u (%llu of %u bytes)", r->next_index,
+                (unsigned long long)avail, h.buffer_size);
+  if (rc == ETWCAP_E_NOMEM)
+    return fail(r, rc, r->next_offset, "no memory to read buffer %u", r->next_index);
+  if (rc)
+    return fail(r, rc, r->next_offset, "cannot read buffer %u: %s", r->next_index,
+                etwcap_strerror(rc));
+  rc = finish_buffer(r, &h, r->next_offset, r->next_index,
+                     r->win + (r->next_offset - r->win_start), &r->cur);
   if (rc)
     return rc;
-  r->next_offset += r->cur.h.buffer_size;
+  r->next_offset += h.buffer_size;
   r->next_index++;
   r->buffers_seen++;
   return 1;
