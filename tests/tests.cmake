@@ -117,4 +117,3 @@ endif()
 
 # Test fixtures built with the cross compilers (PE images for the PE reader).
 include(tests/pe/pe_fixtures.cmake OPTIONAL)
-include(tests/bench/bench.cmake OPTIONAL)

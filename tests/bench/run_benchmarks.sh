@@ -1,0 +1,80 @@
+#!/bin/sh
+# The benchmarks of the ETL and merge issues, on a release build, printing
+# figures and ratios measured in the same run (no thresholds: figures only).
+#   - reading a >= 1 GB trace: MB/s, events/s, ratio to zlib crc32 over the
+#     same bytes; peak RSS at 100 MB and at 1 GB;
+#   - merging >= 2 GB of session files: MB/s, ratio to `cat` of the same
+#     inputs, peak RSS;
+#   - zipping the merged file: time and size against Info-ZIP `zip -6`.
+# Usage: run_benchmarks.sh [WORKDIR]   (default build/bench-work; needs ~12 GB)
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=${1:-$root/build/bench-work}
+tree=$root/build/bench
+samples=${ETWCAP_SAMPLES:-$root/../shared/samples}
+hub=$samples/ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip
+
+[ -f "$hub" ] || { echo "bench: $hub is absent: the benchmarks need ../shared/samples"; exit 77; }
+mkdir -p "$work"
+free_kb=$(df -Pk "$work" | awk 'NR==2 {print $4}')
+if [ "$free_kb" -lt $((12 * 1024 * 1024)) ]; then
+  echo "bench: only $((free_kb / 1024)) MB free in $work; the benchmarks need 12 GB: skipped"
+  exit 77
+fi
+
+cmake -S "$root" -B "$tree" -G Ninja -DETWCAP_SUPERBUILD=OFF -DETWCAP_SANITIZE=OFF \
+  -DETWCAP_TESTS=OFF -DETWCAP_BENCH=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$tree" -j"$(nproc)" >/dev/null
+
+peak_rss_mb() { # command... -> prints "peak RSS N MB" from /usr/bin/time -v
+  /usr/bin/time -v "$@" 2>"$work/time.txt" >"$work/out.txt" || { cat "$work/time.txt"; exit 1; }
+  awk -F: '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$work/time.txt"
+}
+seconds() { awk '/Elapsed \(wall clock\)/ {n=split($NF,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$work/time.txt"; }
+
+# 20 s of diaghub per copy; the same shift keeps the sessions on one clock.
+shift=200000000
+echo "== building benchmark traces from diaghub (kernel 3.8 MB + user 9.1 MB per copy)"
+"$tree/make_trace" "$work/small.etl" 11 $shift "$hub" diaghub.user_paged.1.etl
+"$tree/make_trace" "$work/big.user.etl" 120 $shift "$hub" diaghub.user_paged.1.etl
+"$tree/make_trace" "$work/big.kernel.etl" 120 $shift "$hub" diaghub.kernel.1.etl
+"$tree/make_trace" "$work/big.etl" 1 $shift "$hub" diaghub.user_injected.1.etl
+ls -l "$work"/*.etl | awk '{printf "  %s %.0f MB\n", $NF, $5 / 1048576}'
+
+echo "== reading (file order and time order), warm page cache"
+cat "$work/big.user.etl" >/dev/null
+"$tree/bench_read" "$work/big.user.etl"
+rss_small=$(peak_rss_mb "$tree/bench_read" "$work/small.etl")
+rss_big=$(peak_rss_mb "$tree/bench_read" "$work/big.user.etl")
+echo "peak RSS: $rss_small MB for $(du -m "$work/small.etl" | cut -f1) MB, $rss_big MB for $(du -m "$work/big.user.etl" | cut -f1) MB"
+
+echo "== merging $(du -cm "$work"/big*.etl | tail -1 | cut -f1) MB of session files"
+mkdir -p "$work/m"
+for f in big.etl big.kernel.etl big.user.etl; do cp "$work/$f" "$work/m/$f"; done
+cat "$work"/m/*.etl >/dev/null
+start=$(date +%s.%N)
+cat "$work/m/big.etl" "$work/m/big.kernel.etl" "$work/m/big.user.etl" >"$work/cat.out"
+cat_s=$(echo "$(date +%s.%N) - $start" | bc)
+rm -f "$work/cat.out"
+rss_merge=$(peak_rss_mb "$root/build/bench/etwcap" merge "$work/m/big.etl" /Zip:false)
+merge_s=$(seconds)
+in_mb=$(du -cm "$work"/big*.etl | tail -1 | cut -f1)
+echo "cat:   $cat_s s"
+echo "merge: $merge_s s, $(echo "$in_mb / $merge_s" | bc) MB/s, ratio to cat $(echo "scale=2; $cat_s / $merge_s" | bc), peak RSS $rss_merge MB"
+
+echo "== zipping the merged file ($(du -m "$work/m/big.etl" | cut -f1) MB)"
+merged=$work/m/big.etl
+cat "$merged" >/dev/null
+rm -f "$work/ref.zip"
+start=$(date +%s.%N)
+(cd "$work/m" && zip -6 -q "$work/ref.zip" big.etl)
+zip_s=$(echo "$(date +%s.%N) - $start" | bc)
+# etwcap zips while merging: merge the single merged file again and take the
+# zip time it reports.
+out=$("$root/build/bench/etwcap" merge "$merged")
+echo "$out"
+ours_s=$(echo "$out" | sed -n 's/.*zip \([0-9.]*\) s.*/\1/p')
+echo "zip -6: $zip_s s, $(stat -c %s "$work/ref.zip") bytes"
+echo "etwcap: $ours_s s, $(stat -c %s "$merged.zip") bytes (zip, verify included)"
+echo "speed-up $(echo "scale=2; $zip_s / $ours_s" | bc)x, size ratio $(echo "scale=4; $(stat -c %s "$merged.zip") / $(stat -c %s "$work/ref.zip")" | bc)"
+rm -rf "$work"
