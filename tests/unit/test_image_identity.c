@@ -1,0 +1,668 @@
+/* The image identity encoder against the real merged samples: the fields of
+ * one identity group are typed in (from the sample, as noted at each one),
+ * the kernel Image event is read from the sample, and the records we encode
+ * must equal, byte for byte, the records KernelTraceControl wrote next to it
+ * (header included), and match the golden listing's size and CRC-32 (cols 8
+ * and 10).  Then a PE the build makes is encoded and every field is checked
+ * against the PE itself. */
+#include "test_support.h"
+
+#include "alloc.h"
+#include "error.h"
+#include "etl_source.h"
+#include "image_identity.h"
+#include "pe_image.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define MAX_GROUP 8
+#define MAX_RECORD 1024
+
+/* ---- reading one group and its Image event from a sample ---- */
+
+struct group {
+  /* what to look for */
+  const char *member_suffix; /* "" = every member */
+  uint16_t cpu;
+  uint64_t timestamp;
+  /* what was found, in file order */
+  unsigned n;
+  uint8_t raw[MAX_GROUP][MAX_RECORD];
+  uint32_t size[MAX_GROUP];
+  uint32_t payload_size[MAX_GROUP];
+  int have_image;
+  struct etw_event image;
+  uint8_t image_raw[MAX_RECORD];
+  int image_follows_group; /* the Image event came right after the group */
+  int same_file;           /* group and Image event are in the same ETL */
+};
+
+static int ends_with(const char *s, const char *suffix)
+{
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int collect(void *ctx, const char *display, struct etl_reader *r)
+{
+  struct group *g = ctx;
+  struct etw_event ev;
+  int rc, last_was_identity = 0;
+  if (!ends_with(display, g->member_suffix))
+    return 0;
+  while ((rc = etl_reader_next(r, &ev)) > 0) {
+    int match = ev.cpu == g->cpu && ev.timestamp == g->timestamp;
+    int identity = (ev.has & ETW_HAS_PROVIDER) && guid_equal(&ev.provider, &image_identity_guid);
+    if (match && identity) {
+      assert_true(g->n < MAX_GROUP);
+      assert_true(ev.raw_size <= MAX_RECORD);
+      memcpy(g->raw[g->n], ev.raw, ev.raw_size);
+      g->size[g->n] = ev.raw_size;
+      g->payload_size[g->n] = ev.user_len;
+      g->n++;
+    } else if (match && image_identity_is_image_event(&ev)) {
+      assert_true(ev.raw_size <= MAX_RECORD);
+      memcpy(g->image_raw, ev.raw, ev.raw_size);
+      g->image = ev;
+      g->image.raw = g->image_raw;
+      g->image.user_data = g->image_raw + (ev.user_data - ev.raw);
+      g->have_image = 1;
+      g->image_follows_group = last_was_identity;
+    }
+    last_was_identity = match && identity;
+  }
+  return rc;
+}
+
+static void find_group(const char *sample, struct group *g)
+{
+  char path[1024], err[512];
+  test_sample_path(sample, path, sizeof path);
+  assert_int_equal(etl_source_foreach(path, collect, g, err, sizeof err), 0);
+}
+
+/* ---- building a pe_image by hand from fields typed in from a sample ---- */
+
+static void wset(struct pe_wstr *w, const char *utf8)
+{
+  size_t n = 0;
+  const unsigned char *p = (const unsigned char *)utf8;
+  w->s = etwcap_malloc((strlen(utf8) + 1) * sizeof *w->s);
+  assert_non_null(w->s);
+  while (*p) {
+    uint32_t c = *p++;
+    if (c >= 0xE0) {
+      c = (c & 0x0F) << 12 | (uint32_t)(p[0] & 0x3F) << 6 | (p[1] & 0x3F);
+      p += 2;
+    } else if (c >= 0xC0) {
+      c = (c & 0x1F) << 6 | (p[0] & 0x3F);
+      p += 1;
+    }
+    w->s[n++] = (uint16_t)c;
+  }
+  w->s[n] = 0;
+  w->len = n;
+}
+
+static struct pe_debug_entry *add_debug(struct pe_image *pe, uint32_t type, uint32_t tds,
+                                        uint16_t major, uint16_t minor)
+{
+  struct pe_debug_entry *d;
+  pe->debug = etwcap_reallocarray(pe->debug, pe->debug_count + 1, sizeof *pe->debug);
+  assert_non_null(pe->debug);
+  d = &pe->debug[pe->debug_count++];
+  memset(d, 0, sizeof *d);
+  d->type = type;
+  d->time_date_stamp = tds;
+  d->major_version = major;
+  d->minor_version = minor;
+  return d;
+}
+
+static void add_rsds(struct pe_image *pe, uint32_t tds, uint16_t major, uint16_t minor,
+                     const char *guid, uint32_t age, const char *pdb)
+{
+  struct pe_debug_entry *d = add_debug(pe, PE_DEBUG_CODEVIEW, tds, major, minor);
+  d->cv_format = PE_CV_RSDS;
+  assert_int_equal(guid_parse(guid, &d->pdb_guid), 0);
+  d->pdb_age = age;
+  d->pdb_path = etwcap_strdup(pdb);
+  d->pdb_path_len = strlen(pdb);
+}
+
+static void set_version(struct pe_image *pe, const char *orig, const char *desc,
+                        const char *filever, uint32_t ms, uint32_t ls, uint16_t lang,
+                        const char *product, const char *company, const char *prodver)
+{
+  struct pe_version *v = &pe->version;
+  v->present = 1;
+  v->has_fixed = 1;
+  v->file_version_ms = ms;
+  v->file_version_ls = ls;
+  v->has_language = 1;
+  v->language = lang;
+  wset(&v->original_filename, orig);
+  wset(&v->file_description, desc);
+  wset(&v->file_version, filever);
+  wset(&v->product_name, product);
+  wset(&v->company_name, company);
+  wset(&v->product_version, prodver);
+}
+
+/* Encodes img/pe and compares every record with the sample's group, and the
+ * payloads with the golden listing's sizes and CRCs. */
+static void check_group(const struct group *g, const struct pe_image *pe, unsigned flags,
+                        const uint8_t *opcodes, const uint32_t *golden_size,
+                        const uint32_t *golden_crc, unsigned count)
+{
+  struct image_event img;
+  struct image_identity_set set;
+  unsigned i;
+  assert_true(g->have_image);
+  if (g->same_file)
+    assert_true(g->image_follows_group); /* placement: right before the Image event */
+  assert_int_equal(g->n, count);
+  assert_int_equal(image_identity_parse_image_event(&g->image, &img), 0);
+  assert_int_equal(image_identity_build(&set, &img, pe, flags), 0);
+  assert_int_equal(set.count, count);
+  for (i = 0; i < count; i++) {
+    uint8_t out[MAX_RECORD];
+    const struct image_identity_event *e = &set.ev[i];
+    int n = image_identity_write_record(e, out, sizeof out);
+    assert_int_equal(e->opcode, opcodes[i]);
+    assert_int_equal(e->payload_size, golden_size[i]);
+    assert_int_equal(g->payload_size[i], golden_size[i]);
+    assert_int_equal(crc32(0, e->payload, e->payload_size), golden_crc[i]);
+    assert_int_equal(n, (int)g->size[i]);
+    assert_memory_equal(out, g->raw[i], g->size[i]);
+  }
+  image_identity_release(&set);
+}
+
+/* diaghub.etl, CPU 2, raw timestamp 13764898511: the group of ntoskrnl.exe's
+ * Image DCStart (SYSTEM64, in diaghub.kernel.1.etl).  A deterministic image:
+ * FileVersion, Info, DbgID_RSDS, DbgPPDB, DbgDeterm. */
+static void diaghub_ntoskrnl_group_is_byte_exact(void **state)
+{
+  static const uint8_t opcodes[] = { 0x40, 0x00, 0x24, 0x26, 0x28 };
+  /* golden: ms-perfview__diaghub-...zip.tsv.gz lines 4-8, cols 8 and 10 */
+  static const uint32_t sizes[] = { 340, 50, 45, 20, 12 };
+  static const uint32_t crcs[] = { 0xf5af0434, 0xb8f47ee9, 0xbaa5bf49, 0x4a1d1c23, 0xae5bdfe4 };
+  struct group g;
+  struct pe_image pe;
+  struct image_event img;
+  (void)state;
+  memset(&g, 0, sizeof g);
+  g.member_suffix = "";
+  g.cpu = 2;
+  g.timestamp = 13764898511ull;
+  find_group("ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip", &g);
+
+  /* The Image event, from kernel.1: the fields the group repeats. */
+  assert_int_equal(image_identity_parse_image_event(&g.image, &img), 0);
+  assert_int_equal(img.opcode, IMAGE_EVENT_DCSTART);
+  assert_true(img.image_base == 0xfffff8016aa00000ull);
+  assert_true(img.image_size == 0x1046000);
+  assert_int_equal(img.process_id, 0);
+  assert_true(img.has_thread);
+  assert_int_equal(img.thread_id, 13392);
+  assert_int_equal(img.time_date_stamp, 0x07503e39);
+
+  /* ntkrnlmp.exe as the group describes it (FileVersion strings, RSDS GUID,
+   * age and PDB name, the PPDB entry's stamp; REPRO because of DbgDeterm). */
+  memset(&pe, 0, sizeof pe);
+  pe.time_date_stamp = 0x07503e39;
+  pe.size_of_image = 0x1046000;
+  add_rsds(&pe, 0x07503e39, 0, 0, "1c9875f7-6c8f-0fbf-3eb9-a9d7c1c27406", 1, "ntkrnlmp.pdb");
+  add_debug(&pe, PE_DEBUG_REPRO, 0x07503e39, 0, 0);
+  set_version(&pe, "ntkrnlmp.exe", "NT Kernel & System", "10.0.19041.450 (WinBuild.160101.0800)",
+              10u << 16 | 0, 19041u << 16 | 450, 1033,
+              "Microsoft\xc2\xae Windows\xc2\xae Operating System", "Microsoft Corporation",
+              "10.0.19041.450");
+  check_group(&g, &pe, IMAGE_IDENTITY_FILE_VERSION, opcodes, sizes, crcs, 5);
+  pe_image_release(&pe);
+}
+
+/* net.4.5.2.x64.etl, CPU 7, raw timestamp 1942895044: ntoskrnl.exe's Image
+ * DCStart (SYSTEM64, pid 3988 tid 3780 in its header): FileVersion, Info,
+ * DbgID_RSDS, with header pid 0 (the payload's), tid 3780 and the Image
+ * event's KernelTime/UserTime. */
+static void net452_ntoskrnl_triple_is_byte_exact(void **state)
+{
+  static const uint8_t opcodes[] = { 0x40, 0x00, 0x24 };
+  /* golden: ms-perfview__net.4.5.2.x64.etl.zip.tsv.gz lines 199-201 */
+  static const uint32_t sizes[] = { 340, 50, 45 };
+  static const uint32_t crcs[] = { 0x5900ed71, 0xc8a04a12, 0x985c17e9 };
+  struct group g;
+  struct pe_image pe;
+  (void)state;
+  memset(&g, 0, sizeof g);
+  g.member_suffix = "";
+  g.cpu = 7;
+  g.timestamp = 1942895044ull;
+  g.same_file = 1;
+  find_group("ms-perfview__net.4.5.2.x64.etl.zip", &g);
+  assert_int_equal(g.image.pid, 3988);
+  memset(&pe, 0, sizeof pe);
+  pe.time_date_stamp = 0x5010ac4b;
+  add_rsds(&pe, 0x5010ac4b, 0, 0, "72482100-1c1c-4a03-aed8-c4c71c2e8d1d", 2, "ntkrnlmp.pdb");
+  set_version(&pe, "ntkrnlmp.exe", "NT Kernel & System", "6.2.9200.16384 (win8_rtm.120725-1247)",
+              6u << 16 | 2, 9200u << 16 | 16384, 1033,
+              "Microsoft\xc2\xae Windows\xc2\xae Operating System", "Microsoft Corporation",
+              "6.2.9200.16384");
+  check_group(&g, &pe, IMAGE_IDENTITY_FILE_VERSION, opcodes, sizes, crcs, 3);
+  pe_image_release(&pe);
+}
+
+/* net.4.5.2.x64.etl, CPU 7, raw timestamp 1942894963: SysWOW64\ntdll.dll's
+ * Image DCStart with a PERFINFO64 header (no thread): header pid 4 (the
+ * payload's), tid 0xFFFFFFFF, zero KernelTime/UserTime. */
+static void net452_perfinfo_triple_is_byte_exact(void **state)
+{
+  static const uint8_t opcodes[] = { 0x40, 0x00, 0x24 };
+  /* golden: lines 191-193 */
+  static const uint32_t sizes[] = { 322, 44, 43 };
+  static const uint32_t crcs[] = { 0x1c1adbd7, 0x97d90566, 0xd495142d };
+  struct group g;
+  struct pe_image pe;
+  (void)state;
+  memset(&g, 0, sizeof g);
+  g.member_suffix = "";
+  g.cpu = 7;
+  g.timestamp = 1942894963ull;
+  g.same_file = 1;
+  find_group("ms-perfview__net.4.5.2.x64.etl.zip", &g);
+  assert_int_equal(g.image.header_type, ETW_HDR_PERFINFO64);
+  memset(&pe, 0, sizeof pe);
+  pe.time_date_stamp = 0x5010ae7a;
+  add_rsds(&pe, 0x5010ae7a, 0, 0, "ec83d8df-5559-46e0-b630-133ebd979266", 2, "wntdll.pdb");
+  set_version(&pe, "ntdll.dll", "NT Layer DLL", "6.2.9200.16384 (win8_rtm.120725-1247)",
+              6u << 16 | 2, 9200u << 16 | 16384, 1033,
+              "Microsoft\xc2\xae Windows\xc2\xae Operating System", "Microsoft Corporation",
+              "6.2.9200.16384");
+  check_group(&g, &pe, IMAGE_IDENTITY_FILE_VERSION, opcodes, sizes, crcs, 3);
+  pe_image_release(&pe);
+}
+
+/* diaghub.etl, CPU 1, raw timestamp 13874882790: the Image Unload of the
+ * ReadyToRun System.Text.Encoding.Extensions.dll (pid 2140): Info,
+ * DbgID_ILRSDS (IL portable PDB), DbgID_RSDS (.ni.pdb), two DbgPPDB,
+ * DbgDeterm; no FileVersion (the path was seen before). */
+static void diaghub_readytorun_group_is_byte_exact(void **state)
+{
+  static const uint8_t opcodes[] = { 0x00, 0x25, 0x24, 0x26, 0x26, 0x28 };
+  struct group g;
+  struct pe_image pe;
+  uint32_t golden_sizes[6], golden_crcs[6];
+  unsigned i;
+  (void)state;
+  memset(&g, 0, sizeof g);
+  g.member_suffix = "";
+  g.cpu = 1;
+  g.timestamp = 13874882790ull;
+  find_group("ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip", &g);
+  memset(&pe, 0, sizeof pe);
+  pe.time_date_stamp = 0xfc179488;
+  pe.dir[PE_DIR_CLR].rva = 0x2000; /* a .NET image */
+  pe.dir[PE_DIR_CLR].size = 0x48;
+  add_rsds(&pe, 0xfc179488, 0x100, PE_CODEVIEW_PORTABLE_MINOR,
+           "3cdbf693-b14a-45dd-a2be-b349156a63a2", 1, "System.Text.Encoding.Extensions.pdb");
+  add_rsds(&pe, 0xfc179488, 0x100, 0, "6cb54e22-8536-4ca7-b8c4-f68b63c79507", 1,
+           "System.Text.Encoding.Extensions.ni.pdb");
+  add_debug(&pe, PE_DEBUG_REPRO, 0xfc179488, 0, 0);
+  /* The sizes and CRCs of the sample's own records (read above): the
+   * comparison below is byte for byte anyway. */
+  for (i = 0; i < 6 && i < g.n; i++) {
+    golden_sizes[i] = g.payload_size[i];
+    golden_crcs[i] = (uint32_t)crc32(0, g.raw[i] + 48, g.payload_size[i]);
+  }
+  check_group(&g, &pe, 0, opcodes, golden_sizes, golden_crcs, 6);
+  pe_image_release(&pe);
+}
+
+/* ---- a PE the build makes ---- */
+
+static const char *fixture_path(const char *name, char *buf, size_t size)
+{
+  const char *dir = getenv("ETWCAP_PE_FIXTURES");
+  if (!dir || !*dir) {
+    print_message("ETWCAP_PE_FIXTURES is not set (no mingw-w64 tools): skipping\n");
+    skip();
+  }
+  snprintf(buf, size, "%s/%s", dir, name);
+  return buf;
+}
+
+static int read_pe(const char *path, struct pe_image *pe)
+{
+  struct pe_file pf;
+  struct pe_source src;
+  int rc;
+  assert_int_equal(pe_file_open(&pf, &src, path), 0);
+  rc = pe_image_read(pe, &src, PE_READ_ALL);
+  pe_file_close(&pf);
+  return rc;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+  return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+/* Reads a UTF-16LE + NUL string at *off as ASCII into buf; advances *off. */
+static const char *wtext(const uint8_t *p, uint32_t len, uint32_t *off, char *buf, size_t cap)
+{
+  size_t n = 0;
+  while (*off + 2 <= len) {
+    uint16_t c = (uint16_t)(p[*off] | p[*off + 1] << 8);
+    *off += 2;
+    if (!c)
+      break;
+    assert_true(c < 0x80);
+    if (n + 1 < cap)
+      buf[n++] = (char)c;
+  }
+  buf[n] = '\0';
+  return buf;
+}
+
+/* A synthetic Image DCStart event of a 64-bit process for `file_name`. */
+static void image_event_for(struct image_event *img, uint16_t *name16, const char *file_name,
+                            uint64_t base, uint64_t size)
+{
+  size_t i;
+  memset(img, 0, sizeof *img);
+  img->opcode = IMAGE_EVENT_DCSTART;
+  img->pointer_size = 8;
+  img->cpu = 3;
+  img->timestamp = 123456789;
+  img->has_thread = 1;
+  img->thread_id = 5678;
+  img->processor_time = 0x0000000500000007ull;
+  img->image_base = base;
+  img->image_size = size;
+  img->process_id = 1234;
+  for (i = 0; file_name[i]; i++) {
+    uint8_t *b = (uint8_t *)&name16[i];
+    b[0] = (uint8_t)file_name[i];
+    b[1] = 0;
+  }
+  img->file_name = (const uint8_t *)name16;
+  img->file_name_bytes = 2 * i;
+}
+
+static void fixture_identity_matches_the_pe(void **state)
+{
+  char path[1024], buf[256];
+  struct pe_image pe;
+  struct image_event img;
+  struct image_identity_set set;
+  uint16_t name16[64];
+  const struct pe_debug_entry *d;
+  const uint8_t *p;
+  uint32_t off;
+  uint8_t g[16];
+  (void)state;
+  assert_int_equal(read_pe(fixture_path("pe64_version.dll", path, sizeof path), &pe), 0);
+  d = pe_image_first_rsds(&pe);
+  assert_non_null(d);
+  image_event_for(&img, name16, "\\Device\\HarddiskVolume2\\x\\pe64_version.dll",
+                  0x7ff612340000ull, pe.size_of_image);
+  assert_int_equal(image_identity_build(&set, &img, &pe, IMAGE_IDENTITY_FILE_VERSION), 0);
+  /* FileVersion, Info, DbgID_RSDS, and a DbgPPDB: ld writes 0 in the
+   * CodeView entry's TimeDateStamp, which differs from the header's (the
+   * inferred DbgPPDB rule, see image_identity.c). */
+  assert_int_equal(set.count, 4);
+
+  /* FileVersion: ImageSize, TimeDateStamp, then the .rc strings. */
+  assert_int_equal(set.ev[0].opcode, IMAGE_ID_FILE_VERSION);
+  assert_int_equal(set.ev[0].version, 0);
+  p = set.ev[0].payload;
+  assert_int_equal(le32(p), pe.size_of_image);
+  assert_int_equal(le32(p + 4), 1400000000u); /* SOURCE_DATE_EPOCH in pe_fixtures.cmake */
+  off = 8;
+  assert_string_equal(wtext(p, set.ev[0].payload_size, &off, buf, sizeof buf),
+                      "etwcap_fixture_orig.dll");
+  assert_string_equal(wtext(p, set.ev[0].payload_size, &off, buf, sizeof buf),
+                      "PE fixture with a version resource");
+  assert_string_equal(wtext(p, set.ev[0].payload_size, &off, buf, sizeof buf), "1.2.3.4 (fixture)");
+  assert_string_equal(wtext(p, set.ev[0].payload_size, &off, buf, sizeof buf), "1.2.3.4");
+  assert_string_equal(wtext(p, set.ev[0].payload_size, &off, buf, sizeof buf), "1031"); /* 0x0407 */
+  assert_string_equal(wtext(p, set.ev[0].payload_size, &off, buf, sizeof buf), "etwcap");
+  assert_string_equal(wtext(p, set.ev[0].payload_size, &off, buf, sizeof buf), "etwcap tests");
+  assert_string_equal(wtext(p, set.ev[0].payload_size, &off, buf, sizeof buf), "5.6.7.8-fixture");
+  assert_string_equal(wtext(p, set.ev[0].payload_size, &off, buf, sizeof buf), "");
+  assert_string_equal(wtext(p, set.ev[0].payload_size, &off, buf, sizeof buf), "");
+  assert_int_equal(off, set.ev[0].payload_size);
+
+  /* Info: base, size, pid, TimeDateStamp, OriginalFilename. */
+  assert_int_equal(set.ev[1].opcode, IMAGE_ID_INFO);
+  assert_int_equal(set.ev[1].version, 2);
+  p = set.ev[1].payload;
+  assert_true(le64(p) == 0x7ff612340000ull);
+  assert_true(le64(p + 8) == pe.size_of_image);
+  assert_int_equal(le32(p + 16), 1234);
+  assert_int_equal(le32(p + 20), 1400000000u);
+  off = 24;
+  assert_string_equal(wtext(p, set.ev[1].payload_size, &off, buf, sizeof buf),
+                      "etwcap_fixture_orig.dll");
+  assert_int_equal(off, set.ev[1].payload_size);
+
+  /* DbgID_RSDS: base, pid, GUID, age, the (empty, --build-id) PDB path. */
+  assert_int_equal(set.ev[2].opcode, IMAGE_ID_DBG_RSDS);
+  p = set.ev[2].payload;
+  assert_int_equal(set.ev[2].payload_size, 8 + 4 + 16 + 4 + 1);
+  assert_true(le64(p) == 0x7ff612340000ull);
+  assert_int_equal(le32(p + 8), 1234);
+  guid_to_bytes(&d->pdb_guid, g);
+  assert_memory_equal(p + 12, g, 16);
+  assert_int_equal(le32(p + 28), d->pdb_age);
+  assert_int_equal(p[32], 0);
+
+  /* DbgPPDB: base, pid, the entry's TimeDateStamp and versions. */
+  assert_int_equal(set.ev[3].opcode, IMAGE_ID_DBG_PPDB);
+  assert_int_equal(set.ev[3].payload_size, 20);
+  p = set.ev[3].payload;
+  assert_true(le64(p) == 0x7ff612340000ull);
+  assert_int_equal(le32(p + 8), 1234);
+  assert_int_equal(le32(p + 12), d->time_date_stamp);
+  assert_int_equal(p[16] | p[17] << 8, d->major_version);
+  assert_int_equal(p[18] | p[19] << 8, d->minor_version);
+
+  /* The header fields of every record. */
+  {
+    size_t i;
+    for (i = 0; i < set.count; i++) {
+      uint8_t out[MAX_RECORD];
+      struct etw_guid gg;
+      int n = image_identity_write_record(&set.ev[i], out, sizeof out);
+      assert_int_equal(n, 48 + (int)set.ev[i].payload_size);
+      assert_int_equal(out[0] | out[1] << 8, n);
+      assert_int_equal(out[2], 0x14);
+      assert_int_equal(out[3], 0xC0);
+      assert_int_equal(out[4], set.ev[i].opcode);
+      assert_int_equal(out[5], 0);
+      assert_int_equal(le32(out + 8), 5678);
+      assert_int_equal(le32(out + 12), 1234);
+      assert_true(le64(out + 16) == 123456789);
+      gg = guid_from_bytes(out + 24);
+      guid_format(&gg, (char *)buf);
+      assert_string_equal(buf, IMAGE_IDENTITY_GUID_TEXT);
+      assert_true(le64(out + 40) == 0x0000000500000007ull);
+      assert_memory_equal(out + 48, set.ev[i].payload, set.ev[i].payload_size);
+      assert_int_equal(set.ev[i].cpu, 3);
+    }
+  }
+  image_identity_release(&set);
+
+  /* Without the flag (a path already seen), no FileVersion. */
+  assert_int_equal(image_identity_build(&set, &img, &pe, 0), 0);
+  assert_int_equal(set.count, 3);
+  assert_int_equal(set.ev[0].opcode, IMAGE_ID_INFO);
+  image_identity_release(&set);
+  pe_image_release(&pe);
+
+  /* A named PDB: the path as stored in the PE. */
+  assert_int_equal(read_pe(fixture_path("pe64_pdb.dll", path, sizeof path), &pe), 0);
+  image_event_for(&img, name16, "C:\\x\\pe64_pdb.dll", 0x180000000ull, pe.size_of_image);
+  assert_int_equal(image_identity_build(&set, &img, &pe, IMAGE_IDENTITY_FILE_VERSION), 0);
+  assert_int_equal(set.count, 3); /* no version resource: no FileVersion */
+  off = 24;
+  assert_string_equal(wtext(set.ev[0].payload, set.ev[0].payload_size, &off, buf, sizeof buf),
+                      "pe64_pdb.dll"); /* the file name of the path */
+  assert_int_equal(set.ev[1].payload_size, 32 + sizeof "etwcap_fixture64.pdb");
+  assert_string_equal((const char *)set.ev[1].payload + 32, "etwcap_fixture64.pdb");
+  image_identity_release(&set);
+  pe_image_release(&pe);
+}
+
+static void image_without_debug_info_gets_none(void **state)
+{
+  const char *dir = getenv("ETWCAP_WINE_PE_DLLS");
+  char path[1024];
+  struct pe_image pe;
+  struct image_event img;
+  struct image_identity_set set;
+  uint16_t name16[64];
+  (void)state;
+  if (!dir || !*dir) {
+    print_message("Wine's PE DLLs are not here: skipping\n");
+    skip();
+    return;
+  }
+  snprintf(path, sizeof path, "%s/kernel32.dll", dir);
+  assert_int_equal(read_pe(path, &pe), 0);
+  assert_null(pe_image_first_rsds(&pe));
+  image_event_for(&img, name16, "C:\\windows\\system32\\kernel32.dll", 0x7ffb00000000ull,
+                  pe.size_of_image);
+  assert_int_equal(image_identity_build(&set, &img, &pe, 0), 0);
+  assert_int_equal(set.count, 2);
+  assert_int_equal(set.ev[0].opcode, IMAGE_ID_INFO);
+  assert_int_equal(le32(set.ev[0].payload + 20), pe.time_date_stamp);
+  assert_int_equal(set.ev[1].opcode, IMAGE_ID_NONE);
+  assert_int_equal(set.ev[1].version, 2);
+  assert_int_equal(set.ev[1].payload_size, 12);
+  assert_true(le64(set.ev[1].payload) == 0x7ffb00000000ull);
+  assert_int_equal(le32(set.ev[1].payload + 8), 1234);
+  image_identity_release(&set);
+  pe_image_release(&pe);
+}
+
+/* 32-bit traces: the same records with 4-byte pointers and FULL_HEADER32
+ * (bytes assembled by hand from the layout in image_identity.c). */
+static void thirty_two_bit_traces_use_four_byte_pointers(void **state)
+{
+  static const uint8_t expected_info[] = {
+    0x00, 0x00, 0x40, 0x77,  /* ImageBase 0x77400000 */
+    0x00, 0x30, 0x01, 0x00,  /* ImageSize 0x13000 */
+    0x2a, 0x00, 0x00, 0x00,  /* pid 42 */
+    0x44, 0x33, 0x22, 0x11,  /* TimeDateStamp */
+    'a', 0, '.', 0, 'd', 0, 'l', 0, 'l', 0, 0, 0,
+  };
+  struct pe_image pe;
+  struct image_event img;
+  struct image_identity_set set;
+  uint16_t name16[8] = { 'a', '.', 'd', 'l', 'l' };
+  (void)state;
+  memset(&pe, 0, sizeof pe);
+  pe.time_date_stamp = 0x11223344;
+  memset(&img, 0, sizeof img);
+  img.pointer_size = 4;
+  img.image_base = 0x77400000;
+  img.image_size = 0x13000;
+  img.process_id = 42;
+  img.file_name = (const uint8_t *)name16;
+  img.file_name_bytes = 10;
+  /* name16 holds host-order units: this test runs on little-endian hosts. */
+  assert_int_equal(image_identity_build(&set, &img, &pe, 0), 0);
+  assert_int_equal(set.count, 2);
+  assert_int_equal(set.ev[0].header_type, ETW_HDR_FULL32);
+  assert_int_equal(set.ev[0].payload_size, sizeof expected_info);
+  assert_memory_equal(set.ev[0].payload, expected_info, sizeof expected_info);
+  assert_int_equal(set.ev[1].payload_size, 8);
+  assert_int_equal(set.ev[0].thread_id, 0xFFFFFFFFu); /* no thread in the image event */
+  image_identity_release(&set);
+}
+
+static void only_image_events_are_accepted(void **state)
+{
+  struct etw_event ev;
+  struct image_event img;
+  uint8_t payload[64] = { 0 };
+  (void)state;
+  memset(&ev, 0, sizeof ev);
+  ev.is_kernel = 1;
+  ev.group = IMAGE_EVENT_GROUP;
+  ev.opcode = 0x21; /* KernelImageBase */
+  ev.version = 3;
+  ev.pointer_size = 8;
+  ev.user_data = payload;
+  ev.user_len = sizeof payload;
+  assert_false(image_identity_is_image_event(&ev));
+  assert_int_equal(image_identity_parse_image_event(&ev, &img), ETWCAP_E_UNSUPPORTED);
+  ev.opcode = IMAGE_EVENT_LOAD;
+  assert_true(image_identity_is_image_event(&ev));
+  assert_int_equal(image_identity_parse_image_event(&ev, &img), 0);
+  assert_int_equal(img.file_name_bytes, 0);
+  assert_int_equal(img.thread_id, 0xFFFFFFFFu);
+  ev.user_len = 55; /* shorter than the fixed part */
+  assert_int_equal(image_identity_parse_image_event(&ev, &img), ETWCAP_E_CORRUPT);
+  ev.user_len = sizeof payload;
+  ev.version = 1;
+  assert_int_equal(image_identity_parse_image_event(&ev, &img), ETWCAP_E_UNSUPPORTED);
+  ev.version = 3;
+  ev.group = 0x03; /* Process group */
+  assert_false(image_identity_is_image_event(&ev));
+}
+
+static void small_output_and_allocation_failures(void **state)
+{
+  struct pe_image pe;
+  struct image_event img;
+  struct image_identity_set set;
+  uint16_t name16[64];
+  uint8_t out[16];
+  unsigned n;
+  int rc = ETWCAP_E_NOMEM;
+  (void)state;
+  memset(&pe, 0, sizeof pe);
+  add_rsds(&pe, 1, 0, 0, "1c9875f7-6c8f-0fbf-3eb9-a9d7c1c27406", 1, "x.pdb");
+  add_debug(&pe, PE_DEBUG_REPRO, 1, 0, 0);
+  set_version(&pe, "x.dll", "d", "1.0", 1u << 16, 0, 1033, "p", "c", "1.0");
+  image_event_for(&img, name16, "C:\\x.dll", 0x10000, 0x2000);
+  for (n = 1; n < 32 && rc == ETWCAP_E_NOMEM; n++) {
+    test_fail_alloc_after(n);
+    rc = image_identity_build(&set, &img, &pe, IMAGE_IDENTITY_FILE_VERSION);
+    test_fail_alloc_after(0);
+    if (rc == ETWCAP_E_NOMEM)
+      assert_int_equal(set.count, 0);
+  }
+  assert_int_equal(rc, 0);
+  assert_int_equal(set.count, 5);
+  assert_int_equal(image_identity_write_record(&set.ev[0], out, sizeof out), ETWCAP_E_RANGE);
+  image_identity_release(&set);
+  pe_image_release(&pe);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(diaghub_ntoskrnl_group_is_byte_exact),
+    cmocka_unit_test(net452_ntoskrnl_triple_is_byte_exact),
+    cmocka_unit_test(net452_perfinfo_triple_is_byte_exact),
+    cmocka_unit_test(diaghub_readytorun_group_is_byte_exact),
+    cmocka_unit_test(fixture_identity_matches_the_pe),
+    cmocka_unit_test(image_without_debug_info_gets_none),
+    cmocka_unit_test(thirty_two_bit_traces_use_four_byte_pointers),
+    cmocka_unit_test(only_image_events_are_accepted),
+    cmocka_unit_test(small_output_and_allocation_failures),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
