@@ -156,6 +156,7 @@ static size_t build_all_kinds(void)
 
 struct collected {
   struct etw_event ev[16];
+  uint8_t data[16][64]; /* copies of the user data: the views die with the reader */
   char lines[16][ETL_DUMP_LINE_MAX];
   unsigned count;
 };
@@ -175,7 +176,10 @@ static int read_all(const uint8_t *data, size_t len, struct collected *c, char *
     if (rc <= 0)
       break;
     if (c->count < 16) {
+      size_t keep = ev.user_len < 64 ? ev.user_len : 64;
+      memcpy(c->data[c->count], ev.user_data, keep);
       c->ev[c->count] = ev;
+      c->ev[c->count].user_data = c->data[c->count];
       etl_dump_format_event(&ev, etl_reader_clock(r), c->lines[c->count], ETL_DUMP_LINE_MAX);
     }
     c->count++;
