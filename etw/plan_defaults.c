@@ -9,17 +9,17 @@
 
 #include <string.h>
 
-/* PerfView's default user-mode providers (CommandProcessor Start, §4.7). */
+/* Appends the defaults to the user session; `st` says which apply. */
 int plan_default_providers(struct plan_session *s, struct plan_state *st)
 {
   const struct plan_options *o = st->opt;
   const char *d = "default";
   uint64_t clr = st->clr;
   int rc = 0;
-#define ADD(name, level, any, stacks)                                                    \
-  do {                                                                                   \
-    if ((rc = plan_add_known(s, name, level, any, stacks, d)) != 0)                           \
-      return rc;                                                                         \
+#define ADD(name, level, any, stacks)                                                   \
+  do {                                                                                  \
+    if ((rc = plan_add_known(s, name, level, any, stacks, d)) != 0)                     \
+      return rc;                                                                        \
   } while (0)
 
   ADD("PerfView", LEVEL_VERBOSE, PLAN_ALL_KEYWORDS, 0);
