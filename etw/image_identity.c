@@ -14,13 +14,14 @@
  * Versions: FileVersion 0, Info 2, DbgID_RSDS 2, DbgID_ILRSDS 2, None 2,
  * DbgPPDB 2, DbgDeterm 1.
  *
+ * Which events: Image Load (hook 0x030A, in the Process group), Unload
+ * (0x1402), DCStart (0x1403), DCEnd (0x1404).  Not KernelImageBase (0x1421)
+ * nor HypercallPage (0x1422).
  * Placement: the group sits in the same CPU stream as its kernel Image event,
- * immediately before it, with the same raw timestamp (net.4.5.2: 3590 of
- * 3596 Image Unload/DCStart/DCEnd events are preceded by their group; the 6
- * others, and the KernelImageBase/HypercallPage events 0x1421/0x1422, get
- * none; diaghub: every group matches an Image event of kernel.1 on
- * (CPU, timestamp) except 87 groups whose Image events (loads, by their pid
- * and FileVersion) are not in kernel.1).
+ * immediately before it, with the same raw timestamp (net.4.5.2: all 3590
+ * groups, and 3590 of the 3596 image events have one: the 6 others are
+ * dump_*.sys crash-dump drivers, which have no file on disk; diaghub: all
+ * 15434 groups match a kernel.1 Image event on (CPU, timestamp)).
  *
  * Header pid/tid/time: ProcessId = the Image payload's ProcessId (0 for
  * drivers), for every event of the group.  ThreadId = the Image event's
@@ -95,7 +96,11 @@ const struct etw_guid image_identity_guid = {
 
 int image_identity_is_image_event(const struct etw_event *ev)
 {
-  if (!ev->is_kernel || ev->group != IMAGE_EVENT_GROUP)
+  if (!ev->is_kernel)
+    return 0;
+  if (ev->group == IMAGE_EVENT_LOAD_GROUP)
+    return ev->opcode == IMAGE_EVENT_LOAD;
+  if (ev->group != IMAGE_EVENT_GROUP)
     return 0;
   switch (ev->opcode) {
   case IMAGE_EVENT_UNLOAD:

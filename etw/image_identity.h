@@ -43,7 +43,11 @@ enum image_identity_opcode {
   IMAGE_ID_FILE_VERSION = 0x40  /* VS_VERSIONINFO strings */
 };
 
-/* Kernel Image group (hook id 0x14XX) opcodes that get identity events. */
+/* The kernel Image events that get identity events, by opcode.  Unload,
+ * DCStart and DCEnd are logged in the Image group (hooks 0x1402-0x1404);
+ * the load is logged in the Process group (hook 0x030A) in both samples
+ * (net.4.5.2: 35, diaghub.kernel.1: 87, each preceded by its group).  All
+ * carry the Image_Load payload. */
 enum image_event_opcode {
   IMAGE_EVENT_UNLOAD = 2,
   IMAGE_EVENT_DCSTART = 3,
@@ -51,6 +55,7 @@ enum image_event_opcode {
   IMAGE_EVENT_LOAD = 10
 };
 #define IMAGE_EVENT_GROUP 0x14
+#define IMAGE_EVENT_LOAD_GROUP 0x03 /* hook 0x030A */
 
 /* The fields of a kernel Image event that identity events depend on.
  * file_name points into the event (UTF-16LE, as in the payload, without
@@ -70,7 +75,8 @@ struct image_event {
   size_t file_name_bytes;
 };
 
-/* 1 when ev is a kernel Image Load / Unload / DCStart / DCEnd event. */
+/* 1 when ev is a kernel Image Load (0x030A; 0x140A is accepted too, though
+ * no sample has it) / Unload / DCStart / DCEnd event. */
 int image_identity_is_image_event(const struct etw_event *ev);
 /* Decodes ev (which image_identity_is_image_event accepts) into *img.
  * 0, ETWCAP_E_UNSUPPORTED (payload version < 2) or ETWCAP_E_CORRUPT. */

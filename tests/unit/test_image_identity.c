@@ -322,6 +322,186 @@ static void diaghub_readytorun_group_is_byte_exact(void **state)
   pe_image_release(&pe);
 }
 
+/* ---- the header rules over every group of both samples ---- */
+
+static uint32_t le32(const uint8_t *p)
+{
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+  return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+
+struct image_key {
+  uint16_t cpu;
+  uint64_t timestamp;
+  struct image_event img;
+};
+
+struct sweep {
+  /* diaghub: the Image events of kernel.1, sorted by (cpu, timestamp) */
+  struct image_key *images;
+  size_t image_count, image_cap;
+  int pass; /* 1: collect images (kernel.1), 2: check groups (diaghub.etl) */
+  /* net.4.5.2: the identity records pending before the next event, per CPU */
+  unsigned pending[64];
+  uint8_t pending_hdr[64][MAX_GROUP][48];
+  /* results */
+  unsigned long events, groups, mismatches, orphans, unmatched;
+};
+
+static int version_ok(const uint8_t *r)
+{
+  static const struct {
+    uint8_t opcode;
+    uint16_t version;
+  } table[] = { { 0x00, 2 }, { 0x20, 2 }, { 0x24, 2 }, { 0x25, 2 },
+                { 0x26, 2 }, { 0x28, 1 }, { 0x40, 0 } };
+  size_t i;
+  for (i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (r[4] == table[i].opcode)
+      return (r[6] | r[7] << 8) == table[i].version && r[5] == 0;
+  return 0;
+}
+
+/* 1 when the classic header r is what image_identity_build writes for img
+ * (image_identity_write_record: marker, opcode/version, tid, pid, timestamp,
+ * GUID, KernelTime/UserTime). */
+static int header_matches(const uint8_t *r, const struct image_event *img)
+{
+  struct etw_guid g = guid_from_bytes(r + 24);
+  uint32_t tid = img->has_thread ? img->thread_id : 0xFFFFFFFFu;
+  return r[2] == 0x14 && r[3] == 0xC0 && version_ok(r) && guid_equal(&g, &image_identity_guid) &&
+         le32(r + 8) == tid && le32(r + 12) == img->process_id &&
+         le64(r + 16) == img->timestamp && le64(r + 40) == img->processor_time;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+  const struct image_key *x = a, *y = b;
+  if (x->cpu != y->cpu)
+    return x->cpu < y->cpu ? -1 : 1;
+  if (x->timestamp != y->timestamp)
+    return x->timestamp < y->timestamp ? -1 : 1;
+  return 0;
+}
+
+static int sweep_diaghub(void *ctx, const char *display, struct etl_reader *r)
+{
+  struct sweep *s = ctx;
+  struct etw_event ev;
+  int rc;
+  if (s->pass == 1 && !ends_with(display, "diaghub.kernel.1.etl"))
+    return 0;
+  if (s->pass == 2 && !ends_with(display, "/diaghub.etl"))
+    return 0;
+  while ((rc = etl_reader_next(r, &ev)) > 0) {
+    if (s->pass == 1 && image_identity_is_image_event(&ev)) {
+      struct image_key *k;
+      if (s->image_count == s->image_cap) {
+        s->image_cap = s->image_cap ? 2 * s->image_cap : 1024;
+        s->images = realloc(s->images, s->image_cap * sizeof *s->images);
+        assert_non_null(s->images);
+      }
+      k = &s->images[s->image_count++];
+      k->cpu = ev.cpu;
+      k->timestamp = ev.timestamp;
+      assert_int_equal(image_identity_parse_image_event(&ev, &k->img), 0);
+      k->img.file_name = NULL; /* points into the reader's buffer */
+    } else if (s->pass == 2 && (ev.has & ETW_HAS_PROVIDER) &&
+               guid_equal(&ev.provider, &image_identity_guid)) {
+      struct image_key key, *found;
+      key.cpu = ev.cpu;
+      key.timestamp = ev.timestamp;
+      found = bsearch(&key, s->images, s->image_count, sizeof key, key_cmp);
+      s->events++;
+      if (!found)
+        s->unmatched++;
+      else if (!header_matches(ev.raw, &found->img))
+        s->mismatches++;
+    }
+  }
+  return rc;
+}
+
+static void sweep_flush_cpu(struct sweep *s, unsigned cpu, const struct etw_event *next)
+{
+  unsigned i;
+  struct image_event img;
+  if (!s->pending[cpu])
+    return;
+  if (!next || !image_identity_is_image_event(next) ||
+      image_identity_parse_image_event(next, &img) != 0) {
+    s->orphans++;
+  } else {
+    s->groups++;
+    for (i = 0; i < s->pending[cpu]; i++)
+      if (!header_matches(s->pending_hdr[cpu][i], &img))
+        s->mismatches++;
+  }
+  s->pending[cpu] = 0;
+}
+
+static int sweep_net452(void *ctx, const char *display, struct etl_reader *r)
+{
+  struct sweep *s = ctx;
+  struct etw_event ev;
+  unsigned cpu;
+  int rc;
+  (void)display;
+  while ((rc = etl_reader_next(r, &ev)) > 0) {
+    assert_true(ev.cpu < 64);
+    if ((ev.has & ETW_HAS_PROVIDER) && guid_equal(&ev.provider, &image_identity_guid)) {
+      assert_true(s->pending[ev.cpu] < MAX_GROUP);
+      memcpy(s->pending_hdr[ev.cpu][s->pending[ev.cpu]++], ev.raw, 48);
+      s->events++;
+    } else {
+      sweep_flush_cpu(s, ev.cpu, &ev);
+    }
+  }
+  for (cpu = 0; cpu < 64; cpu++)
+    sweep_flush_cpu(s, cpu, NULL);
+  return rc;
+}
+
+/* Every identity record of net.4.5.2 sits right before an Image event of
+ * its CPU (file order within a CPU is time order), and every one of both
+ * samples has the header image_identity_build writes for that event:
+ * pid/tid/timestamp/KernelTime-UserTime, marker, GUID, opcode/version. */
+static void every_sample_group_has_the_derived_header(void **state)
+{
+  char path[1024], err[512];
+  struct sweep *s = calloc(1, sizeof *s);
+  (void)state;
+  assert_non_null(s);
+  test_sample_path("ms-perfview__net.4.5.2.x64.etl.zip", path, sizeof path);
+  assert_int_equal(etl_source_foreach(path, sweep_net452, s, err, sizeof err), 0);
+  assert_int_equal(s->events, 7885); /* golden SUMMARY: b3e675d7-...=7885 */
+  assert_int_equal(s->orphans, 0);
+  assert_int_equal(s->mismatches, 0);
+  assert_int_equal(s->groups, 3590);
+
+  memset(s, 0, sizeof *s);
+  test_sample_path("ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip", path,
+                   sizeof path);
+  s->pass = 1;
+  assert_int_equal(etl_source_foreach(path, sweep_diaghub, s, err, sizeof err), 0);
+  /* golden: kernel:Image 15349 minus KernelImageBase and HypercallPage,
+   * plus the 87 loads (hook 0x030A, kernel:Process). */
+  assert_int_equal(s->image_count, 15349 - 2 + 87);
+  qsort(s->images, s->image_count, sizeof *s->images, key_cmp);
+  s->pass = 2;
+  assert_int_equal(etl_source_foreach(path, sweep_diaghub, s, err, sizeof err), 0);
+  assert_int_equal(s->events, 62341); /* golden SUMMARY */
+  assert_int_equal(s->mismatches, 0);
+  assert_int_equal(s->unmatched, 0);
+  free(s->images);
+  free(s);
+}
+
 /* ---- a PE the build makes ---- */
 
 static const char *fixture_path(const char *name, char *buf, size_t size)
@@ -344,16 +524,6 @@ static int read_pe(const char *path, struct pe_image *pe)
   rc = pe_image_read(pe, &src, PE_READ_ALL);
   pe_file_close(&pf);
   return rc;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-  return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
 /* Reads a UTF-16LE + NUL string at *off as ASCII into buf; advances *off. */
@@ -618,7 +788,9 @@ static void only_image_events_are_accepted(void **state)
   ev.version = 1;
   assert_int_equal(image_identity_parse_image_event(&ev, &img), ETWCAP_E_UNSUPPORTED);
   ev.version = 3;
-  ev.group = 0x03; /* Process group */
+  ev.group = 0x03; /* Process group: hook 0x030A is the image load */
+  assert_true(image_identity_is_image_event(&ev));
+  ev.opcode = 1; /* 0x0301 Process Start */
   assert_false(image_identity_is_image_event(&ev));
 }
 
@@ -658,6 +830,7 @@ int main(void)
     cmocka_unit_test(net452_ntoskrnl_triple_is_byte_exact),
     cmocka_unit_test(net452_perfinfo_triple_is_byte_exact),
     cmocka_unit_test(diaghub_readytorun_group_is_byte_exact),
+    cmocka_unit_test(every_sample_group_has_the_derived_header),
     cmocka_unit_test(fixture_identity_matches_the_pe),
     cmocka_unit_test(image_without_debug_info_gets_none),
     cmocka_unit_test(thirty_two_bit_traces_use_four_byte_pointers),
