@@ -119,6 +119,18 @@ if doc:
                     in p["filters"] for p in session(doc, role)["providers"]),
                 "PID filter on every %s enable" % role)
 
+# Without /TargetOS: the running Windows under Wine/Windows, else the assumed default.
+rc, out, err = t.run("plan", "/Json")
+try:
+    w = json.loads(out)["windows"] if rc == 0 else None
+except ValueError:
+    w = None
+if t.windows:
+    t.check(w is not None and w["assumed"] is False, "etwcap.exe plans for the running Windows: %r" % w)
+else:
+    t.check(w == {"version": "10.0.20348", "major": 10, "minor": 0, "build": 20348,
+                  "assumed": True}, "off Windows the plan assumes 10.0.20348: %r" % w)
+
 # The table for people.
 rc, out, err = t.run("plan", SERVER, "/ThreadTime", "collect")
 t.check(rc == 0 and "etwcapKernel" in out and "ContextSwitch" in out
