@@ -14,6 +14,7 @@
 #include <unzip.h>
 
 #define SKIP_CHUNK (64u * 1024u)
+#define HISTORY_SIZE (8u * 1024u * 1024u)
 
 struct mem_stream {
   const uint8_t *data;
@@ -31,6 +32,11 @@ struct etl_zip {
   int member_open;
   uint64_t pos;           /* bytes of the member consumed so far */
   uint8_t *scratch;
+  /* The last bytes streamed, as a ring indexed by member offset: a read
+   * a little behind the stream (the time-order merge going back to another
+   * CPU's buffer) is served from here instead of restarting the member. */
+  uint8_t *history;
+  uint64_t history_len;   /* valid bytes: offsets [pos - history_len, pos) */
   char error[512];
 };
 
@@ -182,8 +188,9 @@ static int open_common(struct etl_zip **out, const char *label, int memory, cons
     return ETWCAP_E_NOMEM;
   z->path = etwcap_strdup(label);
   z->scratch = etwcap_malloc(SKIP_CHUNK);
+  z->history = etwcap_malloc(HISTORY_SIZE);
   *out = z;
-  if (!z->path || !z->scratch)
+  if (!z->path || !z->scratch || !z->history)
     return ETWCAP_E_NOMEM;
   memset(&ff, 0, sizeof(ff));
   if (memory) {
@@ -236,6 +243,7 @@ void etl_zip_close(struct etl_zip *z)
     unzClose(z->uf);
   }
   etwcap_free(z->scratch);
+  etwcap_free(z->history);
   etwcap_free(z->path);
   etwcap_free(z);
 }
@@ -329,7 +337,44 @@ static int member_restart(struct etl_zip *z)
     return rc == UNZ_BADZIPFILE ? ETWCAP_E_UNSUPPORTED : ETWCAP_E_CORRUPT;
   z->member_open = 1;
   z->pos = 0;
+  z->history_len = 0;
   return 0;
+}
+
+/* Remembers bytes just streamed at offsets [pos - n, pos). */
+static void history_add(struct etl_zip *z, const uint8_t *p, size_t n)
+{
+  uint64_t start;
+  if (!z->history)
+    return;
+  if (n > HISTORY_SIZE) {
+    p += n - HISTORY_SIZE;
+    n = HISTORY_SIZE;
+  }
+  start = z->pos - n;
+  while (n) {
+    size_t at = (size_t)(start % HISTORY_SIZE), run = HISTORY_SIZE - at;
+    if (run > n)
+      run = n;
+    memcpy(z->history + at, p, run);
+    p += run;
+    start += run;
+    n -= run;
+  }
+}
+
+/* Copies [offset, offset+len) out of the history (all of it must be there). */
+static void history_get(const struct etl_zip *z, uint64_t offset, uint8_t *out, size_t len)
+{
+  while (len) {
+    size_t at = (size_t)(offset % HISTORY_SIZE), run = HISTORY_SIZE - at;
+    if (run > len)
+      run = len;
+    memcpy(out, z->history + at, run);
+    out += run;
+    offset += run;
+    len -= run;
+  }
 }
 
 /* Reads up to len bytes at the member's current position. */
@@ -343,11 +388,15 @@ static int member_read(struct etl_zip *z, uint8_t *buf, size_t len, size_t *got)
       want = (size_t)1 << 30;
     n = unzReadCurrentFile(z->uf, buf + *got, (unsigned)want);
     if (n < 0)
-      return n == UNZ_CRCERROR ? ETWCAP_E_CORRUPT : ETWCAP_E_CORRUPT;
+      return ETWCAP_E_CORRUPT; /* bad deflate data or a CRC mismatch */
     if (n == 0)
       break;
-    *got += (size_t)n;
     z->pos += (uint64_t)n;
+    history_add(z, buf + *got, (size_t)n);
+    z->history_len += (uint64_t)n;
+    if (z->history_len > HISTORY_SIZE)
+      z->history_len = HISTORY_SIZE;
+    *got += (size_t)n;
   }
   return 0;
 }
@@ -355,9 +404,20 @@ static int member_read(struct etl_zip *z, uint8_t *buf, size_t len, size_t *got)
 static int member_read_at(void *ctx, uint64_t offset, void *buf, size_t len, size_t *got)
 {
   struct etl_zip *z = ctx;
+  uint8_t *out = buf;
   int rc;
   *got = 0;
-  if (!z->member_open || offset < z->pos) {
+  if (z->member_open && offset < z->pos && z->pos - offset <= z->history_len) {
+    /* Behind the stream but still remembered. */
+    size_t n = z->pos - offset < len ? (size_t)(z->pos - offset) : len;
+    history_get(z, offset, out, n);
+    *got = n;
+    if (n == len)
+      return 0;
+    out += n;
+    len -= n;
+    offset += n;
+  } else if (!z->member_open || offset < z->pos) {
     rc = member_restart(z);
     if (rc)
       return rc;
@@ -372,7 +432,12 @@ static int member_read_at(void *ctx, uint64_t offset, void *buf, size_t len, siz
     if (n == 0)
       return 0; /* the member ends before offset */
   }
-  return member_read(z, buf, len, got);
+  {
+    size_t n = 0;
+    rc = member_read(z, out, len, &n);
+    *got += n;
+    return rc;
+  }
 }
 
 int etl_zip_member_io(struct etl_zip *z, struct etl_io *io)
