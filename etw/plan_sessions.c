@@ -169,6 +169,10 @@ int plan_user_session(struct plan *plan, struct plan_state *st)
   }
   if ((rc = plan_default_providers(s, st)) != 0)
     return rc;
+  if (st->tpl && st->clr && !plan_at_least(plan, 10, 0, 16299) &&
+      (rc = plan_note(plan, "/TplEvents: stacks on task-scheduling events need stack filters "
+                      "(Windows 10 1709, build 16299); the TPL events come without stacks.")) != 0)
+    return rc;
   if ((rc = spec_providers(s, st)) != 0)
     return rc;
   return note_overlaps(plan, s);
