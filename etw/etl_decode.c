@@ -255,6 +255,7 @@ int etl_decode_event(const uint8_t *buf, uint32_t end, uint32_t pos, struct etw_
     case ETW_HDR_FULL32: case ETW_HDR_FULL64:
     case ETW_HDR_INSTANCE32: case ETW_HDR_INSTANCE64:
     case ETW_HDR_EVENT_HEADER32: case ETW_HDR_EVENT_HEADER64:
+    case ETW_HDR_MESSAGE: /* type 0x0F: the same MESSAGE header (§4 table) */
       size = etl_le16(r);
       break;
     default:

@@ -445,6 +445,49 @@ static void utc_uses_the_listings_arithmetic(void **state)
                    lf.start_time + 10);
 }
 
+/* MESSAGE variants: HeaderType 0x0F under the 0xC0 flags, a component id
+ * instead of a GUID, and no timestamp at all (OptionFlags 0). */
+static void message_variants(void **state)
+{
+  static struct collected c;
+  uint8_t *b1 = image + 1024, *r;
+  uint32_t pos = 72;
+  (void)state;
+  build_all_kinds();
+  tb_buffer(b1, 4096, 0, 1, 0, 0x20, 0);
+  r = b1 + pos;
+  tb16(r, 8 + 4 + 8 + 2);
+  r[2] = 0x0F;
+  r[3] = 0xC0;
+  tb16(r + 4, 3);
+  tb16(r + 6, 0x24); /* component id, thread/process ids */
+  tb32(r + 8, 7);
+  tb32(r + 12, 1);
+  tb32(r + 16, 2);
+  memcpy(r + 20, "ok", 2);
+  pos += TB_ALIGN8(8 + 4 + 8 + 2);
+  r = b1 + pos;
+  tb16(r, 8 + 1);
+  r[2] = 0x00;
+  r[3] = 0x90;
+  tb16(r + 4, 4);
+  tb16(r + 6, 0);
+  r[8] = 'z';
+  pos += TB_ALIGN8(8 + 1);
+  tb32(b1 + 0x30, pos);
+  assert_int_equal(read_all(image, 1024 + 4096, &c, NULL, 0), 0);
+  assert_int_equal(c.count, 3);
+  assert_int_equal(c.ev[1].header_type, ETW_HDR_MESSAGE);
+  assert_int_equal(c.ev[1].component_id, 7);
+  assert_int_equal(c.ev[1].tid, 1);
+  assert_int_equal(c.ev[1].pid, 2);
+  assert_int_equal(c.ev[1].user_len, 2);
+  assert_non_null(strstr(c.lines[1], "\tMESSAGE\tcomponent:7\tmsg=3 opt=0x24\t2\tpid=2 tid=1\t"));
+  assert_false(c.ev[2].has & ETW_HAS_TIMESTAMP);
+  assert_int_equal(c.ev[2].user_len, 1);
+  assert_non_null(strstr(c.lines[2], "1\t0\t-\t-\tMESSAGE\t-\tmsg=4 opt=0x0\t1\t\t"));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -455,6 +498,7 @@ int main(void)
     cmocka_unit_test(cpu_number_before_and_after_windows8),
     cmocka_unit_test(events_end_at_offset_not_saved_offset),
     cmocka_unit_test(utc_uses_the_listings_arithmetic),
+    cmocka_unit_test(message_variants),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
