@@ -1,51 +1,81 @@
-/* Trigger qualifiers (perfview-collect.md §3.4, §6). */
+/* Trigger qualifiers (perfview-collect.md §3.4, §6), shared by collect,
+ * plan and replay.  What each does is implemented in triggers/ (see
+ * trigger_engine.h); the help here says it in a line. */
 #include "qualifiers.h"
 
 static const struct opt_def defs[] = {
   { "StopOnPerfCounter", NULL, OPT_LIST, "CAT:CTR:INST OP NUM", NULL,
-    "Stop when a performance counter crosses a threshold, e.g. "
-    "\"Processor:% Processor Time:_Total > 90\".",
+    "Stop when a performance counter passes a threshold, e.g. "
+    "\"Processor:% Processor Time:_Total > 90\" (OP is < or >; INST may be empty). It must "
+    "first be on the other side for /MinSecForTrigger, then past the threshold for as long. "
+    "Several are ORed.",
     0, 0, NULL },
   { "StartOnPerfCounter", NULL, OPT_LIST, "CAT:CTR:INST OP NUM", NULL,
-    "Start collecting only once a counter crosses a threshold.", 0, 0, NULL },
+    "Start collecting only once a counter passes a threshold (same syntax and arming as "
+    "/StopOnPerfCounter, no decay).",
+    0, 0, NULL },
   { "MinSecForTrigger", NULL, OPT_INT, "SEC", "3",
-    "Consecutive seconds a counter must be past its threshold.", 1, 86400, NULL },
+    "Seconds a counter must stay on one side of its threshold, to arm and then to fire.", 0,
+    86400, NULL },
   { "DecayToZeroHours", NULL, OPT_FLOAT, "HOURS", "0",
-    "Thresholds decay linearly to zero over this many hours.", 0, 0, NULL },
+    "Counter and duration (*OverMsec, TriggerMSec) thresholds decay linearly to zero over "
+    "this many hours, so a long capture eventually stops on its worst case.",
+    0, 0, NULL },
   { "TriggerPollMSec", NULL, OPT_INT, "MSEC", "1000",
-    "How often counters are sampled (PerfView's is fixed at one second).", 10, 3600000, NULL },
+    "How often counters are sampled (PerfView's is fixed at one second); also the "
+    "EventCounterIntervalSec asked of EventSources for /StopOnEventCounter.",
+    10, 3600000, NULL },
   { "StopOnEtwEvent", NULL, OPT_LIST, "PROVIDER/EVENT;key=value", NULL,
-    "Stop on an ETW event, optionally with payload filters or a start/stop duration.", 0, 0,
-    NULL },
+    "Stop on an ETW event: PROVIDER is a name, GUID or *EventSource; EVENT is Task/Opcode "
+    "(GC/Start), a TraceLogging event name or EventID(n); keys Keywords, Level, Process, "
+    "FieldFilter=FIELD(<,<=,>,>=,=,!=,~)VALUE, and TriggerMSec=N with StopEvent, StartStopID "
+    "and DecayToZeroHours for a start/stop duration over N ms.",
+    0, 0, NULL },
   { "StopOnGCOverMsec", NULL, OPT_INT, "MSEC", NULL,
-    "Stop when a non-background GC takes longer than MSEC.", 1, 86400000, NULL },
+    "Stop when a non-background GC (GC/Start to GC/Stop) takes longer than MSEC.", 1,
+    86400000, NULL },
   { "StopOnGCSuspendOverMSec", NULL, OPT_INT, "MSEC", NULL,
-    "Stop when suspending the runtime for a GC takes longer than MSEC.", 1, 86400000, NULL },
+    "Stop when suspending the runtime for a GC (GC/SuspendEEStart to SuspendEEStop on one "
+    "thread) takes longer than MSEC.",
+    1, 86400000, NULL },
   { "StopOnBGCFinalPauseOverMsec", NULL, OPT_INT, "MSEC", NULL,
-    "Stop when a background GC's final pause takes longer than MSEC.", 1, 86400000, NULL },
-  { "StopOnGen2GC", NULL, OPT_BOOL, NULL, NULL, "Stop on a blocking generation-2 GC.", 0, 0,
+    "Stop when a background GC's final pause (SuspendEEStart for GC prep to RestartEEStop) "
+    "takes longer than MSEC.",
+    1, 86400000, NULL },
+  { "StopOnGen2GC", NULL, OPT_BOOL, NULL, NULL,
+    "Stop on a blocking generation-2 GC (GC/Start with Depth 2, not a background GC).", 0, 0,
     NULL },
-  { "StopOnGCEvent", NULL, OPT_STRING, "Gen2|Induced|OverMsec=N|SuspendOverMsec=N", "Gen2",
-    "etwcap's one switch for the GC triggers, with ';Process=NAME' to filter.", 0, 0, NULL },
+  { "StopOnGCEvent", NULL, OPT_STRING, "[Gen2;Induced;OverMsec=N;SuspendOverMsec=N;Process=P]",
+    NULL,
+    "etwcap's one switch for the GC triggers (PerfView has none by this name): the conditions "
+    "given, joined with ';', must all hold for one GC; an empty value (/StopOnGCEvent:) means "
+    "a blocking gen2 GC. SuspendOverMsec stands alone.",
+    0, 0, NULL },
   { "StopOnException", NULL, OPT_STRING, "REGEX", NULL,
-    "Stop on a .NET exception whose \"Type: Message\" matches REGEX (empty: any).", 0, 0,
-    NULL },
+    "Stop on a .NET exception (CLR Exception/Start) whose \"Type: Message\" matches REGEX "
+    "(case-sensitive, anywhere in the text); an empty REGEX (/StopOnException:) matches any.",
+    0, 0, NULL },
   { "StopOnEventLogMessage", NULL, OPT_STRING, "[LOG@]REGEX", NULL,
-    "Stop when an event-log message matches REGEX (case-insensitive; log Application by "
-    "default).",
+    "Stop when an event-log entry's \"HH:MM: Type: T EventId: N Message: M\" matches REGEX "
+    "(case-insensitive; log Application by default).",
     0, 0, NULL },
   { "StopOnRequestOverMsec", NULL, OPT_INT, "MSEC", NULL,
-    "Stop when an IIS request takes longer than MSEC.", 1, 86400000, NULL },
+    "Stop when an IIS request (Microsoft-Windows-IIS EventID 1 to 2) takes longer than MSEC.", 1,
+    86400000, NULL },
   { "StopOnEventCounter", NULL, OPT_LIST, "SOURCE:COUNTER OP NUM", NULL,
-    "Stop when a .NET EventCounter crosses a threshold, e.g. System.Runtime:gc-heap-size>500.",
+    "Stop when a .NET EventCounter of an EventSource passes a threshold, e.g. "
+    "System.Runtime:gc-heap-size>500 (its Mean, or Increment for rate counters).",
     0, 0, NULL },
-  { "StopOnHttpStatus", NULL, OPT_STRING, "CODE|Nxx", NULL,
-    "Stop when System.Net.Http sees a response with this status (e.g. 503 or 5xx).", 0, 0,
-    NULL },
+  { "StopOnHttpStatus", NULL, OPT_STRING, "CODE|Nxx|LO-HI", NULL,
+    "Stop when System.Net.Http receives a response with this status, e.g. 503, 5xx or "
+    "500-504, several joined with ';' (its ResponseHeadersStop event, .NET 7 and later).",
+    0, 0, NULL },
   { "Process", NULL, OPT_STRING, "PID|NAME", NULL,
-    "Only events of this process fire triggers.", 0, 0, NULL },
+    "Only events of this process fire the ETW triggers: a process id, or an exe name as the "
+    "kernel's process events give it (with or without .exe).",
+    0, 0, NULL },
   { "DelayAfterTriggerSec", NULL, OPT_INT, "SEC", "5",
-    "Keep collecting this long after a trigger fires.", 0, 86400, NULL },
+    "Keep collecting this long after a stop trigger fires.", 0, 86400, NULL },
   { "CollectMultiple", NULL, OPT_INT, "N", "0",
     "After a trigger, start again, N captures in all (NAME.1.etl.zip, NAME.2.etl.zip, ...).",
     0, 100000, NULL },

@@ -1,0 +1,633 @@
+/* See trigger_etw.h. */
+#include "trigger_etw.h"
+
+#include "alloc.h"
+#include "error.h"
+#include "log.h"
+#include "strutil.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define KEY_LEN 40
+#define SS_MAX_OPEN (1u << 20) /* open starts kept at most (lost stops leak otherwise) */
+#define TICKS_PER_MS 10000.0
+#define TICKS_PER_HOUR 36000000000.0
+
+struct ss_entry {
+  uint8_t key[KEY_LEN];
+  uint32_t hash;
+  uint8_t used;
+  int64_t ft;
+};
+
+void trig_etw_ctx_init(struct trig_etw_ctx *cx, const struct etw_event *ev, int64_t ft,
+                       const struct trig_procmap *procmap)
+{
+  cx->ev = ev;
+  cx->ft = ft;
+  cx->bi = bi_provider_of_event(ev);
+  cx->layout = NULL;
+  cx->layout_state = 0;
+  cx->tl_state = 0;
+  cx->procmap = procmap;
+}
+
+/* The built-in layout is looked up only when a field is needed: most
+ * events a trigger sees are rejected on their id alone. */
+static const struct bi_event *ctx_layout(struct trig_etw_ctx *cx)
+{
+  if (!cx->layout_state) {
+    cx->layout = cx->bi != BI_NONE ? bi_lookup(cx->bi, cx->ev) : NULL;
+    cx->layout_state = 1;
+  }
+  return cx->layout;
+}
+
+static int ctx_tl(struct trig_etw_ctx *cx)
+{
+  if (cx->tl_state == 0)
+    cx->tl_state = tl_parse(cx->ev, &cx->tl) == 1 ? 1 : -1;
+  return cx->tl_state == 1;
+}
+
+int trig_event_field(struct trig_etw_ctx *cx, const char *name, struct tv_value *v)
+{
+  const struct etw_event *ev = cx->ev;
+  if (ctx_layout(cx))
+    return tf_find(&cx->layout->layout, ev->user_data, ev->user_len, ev->pointer_size, name,
+                   v) == 1;
+  if (ctx_tl(cx))
+    return tl_find(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, name, v) == 1;
+  return 0;
+}
+
+static int first_field(struct trig_etw_ctx *cx, struct tv_value *v)
+{
+  const struct etw_event *ev = cx->ev;
+  if (ctx_layout(cx))
+    return cx->layout->layout.count &&
+           tf_at(&cx->layout->layout, ev->user_data, ev->user_len, ev->pointer_size, 0, v) == 1;
+  if (ctx_tl(cx))
+    return tl_first(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, v) == 1;
+  return 0;
+}
+
+char *trig_event_name(struct trig_etw_ctx *cx, char *buf, size_t cap)
+{
+  if (ctx_layout(cx))
+    return bi_event_name(cx->layout, buf, cap);
+  if (ctx_tl(cx)) {
+    snprintf(buf, cap, "%s", cx->tl.name);
+    return buf;
+  }
+  if (cx->ev->is_kernel)
+    snprintf(buf, cap, "kernel group %u opcode %u", cx->ev->group, cx->ev->opcode);
+  else
+    snprintf(buf, cap, "EventID(%u)", (unsigned)cx->ev->id);
+  return buf;
+}
+
+/* --- the table of open starts ------------------------------------------------ */
+
+static uint32_t hash_key(const uint8_t *k)
+{
+  uint32_t h = 2166136261u;
+  size_t i;
+  for (i = 0; i < KEY_LEN; i++) {
+    h ^= k[i];
+    h *= 16777619u;
+  }
+  return h ? h : 1;
+}
+
+static struct ss_entry *ss_find(struct trig_etw *t, const uint8_t *key, uint32_t h)
+{
+  size_t mask, i;
+  if (!t->starts_cap)
+    return NULL;
+  mask = t->starts_cap - 1;
+  for (i = h & mask;; i = (i + 1) & mask) {
+    struct ss_entry *e = &t->starts[i];
+    if (!e->used)
+      return NULL;
+    if (e->hash == h && !memcmp(e->key, key, KEY_LEN))
+      return e;
+  }
+}
+
+static int ss_grow(struct trig_etw *t)
+{
+  size_t cap = t->starts_cap ? t->starts_cap * 2 : 64, i, j;
+  struct ss_entry *n = etwcap_calloc(cap, sizeof(*n));
+  if (!n)
+    return ETWCAP_E_NOMEM;
+  for (i = 0; i < t->starts_cap; i++) {
+    struct ss_entry *e = &t->starts[i];
+    if (!e->used)
+      continue;
+    for (j = e->hash & (cap - 1); n[j].used; j = (j + 1) & (cap - 1))
+      ;
+    n[j] = *e;
+  }
+  etwcap_free(t->starts);
+  t->starts = n;
+  t->starts_cap = cap;
+  return 0;
+}
+
+static int ss_put(struct trig_etw *t, const uint8_t *key, uint32_t h, int64_t ft)
+{
+  struct ss_entry *e = ss_find(t, key, h);
+  size_t i, mask;
+  if (e) { /* a second start for the same context replaces the first */
+    e->ft = ft;
+    return 0;
+  }
+  if (t->starts_count >= SS_MAX_OPEN) {
+    if (!t->full_warned)
+      log_warn("trigger %s: %u starts are waiting for their stop events; further starts are "
+               "ignored",
+               t->spec.provider_name, SS_MAX_OPEN);
+    t->full_warned = 1;
+    return 0;
+  }
+  if ((t->starts_count + 1) * 2 > t->starts_cap) {
+    int rc = ss_grow(t);
+    if (rc)
+      return rc;
+  }
+  mask = t->starts_cap - 1;
+  for (i = h & mask; t->starts[i].used; i = (i + 1) & mask)
+    ;
+  memcpy(t->starts[i].key, key, KEY_LEN);
+  t->starts[i].hash = h;
+  t->starts[i].ft = ft;
+  t->starts[i].used = 1;
+  t->starts_count++;
+  return 0;
+}
+
+/* Removes e, shifting later entries of its probe run back (no tombstones). */
+static void ss_remove(struct trig_etw *t, struct ss_entry *e)
+{
+  size_t mask = t->starts_cap - 1, i = (size_t)(e - t->starts), j = i;
+  for (;;) {
+    size_t home;
+    j = (j + 1) & mask;
+    if (!t->starts[j].used)
+      break;
+    home = t->starts[j].hash & mask;
+    /* Move j into the hole at i unless its home lies cyclically in (i, j]. */
+    if ((i <= j) ? (i < home && home <= j) : (i < home || home <= j))
+      continue;
+    t->starts[i] = t->starts[j];
+    i = j;
+  }
+  t->starts[i].used = 0;
+  t->starts_count--;
+}
+
+/* --- setup ------------------------------------------------------------------------ */
+
+int trig_etw_init(struct trig_etw *t, struct trig_etw_spec *spec, unsigned preds,
+                  struct trig_procmap *procmap, int64_t now)
+{
+  memset(t, 0, sizeof(*t));
+  t->spec = *spec;
+  memset(spec, 0, sizeof(*spec)); /* the regexes now belong to t */
+  t->preds = preds;
+  t->proc_slot = -1;
+  t->created = now;
+  if (t->spec.process[0]) {
+    if (trig_process_is_pid(t->spec.process, &t->proc_pid)) {
+      t->proc_is_pid = 1;
+    } else {
+      t->proc_slot = trig_procmap_add(procmap, t->spec.process);
+      if (t->proc_slot < 0)
+        return ETWCAP_E_RANGE;
+    }
+  }
+  return 0;
+}
+
+void trig_etw_reset(struct trig_etw *t, int64_t now)
+{
+  if (t->starts)
+    memset(t->starts, 0, t->starts_cap * sizeof(*t->starts));
+  t->starts_count = 0;
+  t->created = now;
+  t->pairs = 0;
+  t->max_ms = 0;
+}
+
+void trig_etw_release(struct trig_etw *t)
+{
+  trig_etw_spec_release(&t->spec);
+  if (t->exc_set)
+    trig_regex_free(&t->exc);
+  etwcap_free(t->starts);
+  t->starts = NULL;
+  t->starts_cap = t->starts_count = 0;
+}
+
+int64_t trig_etw_effective_msec(const struct trig_etw *t, int64_t now)
+{
+  int64_t ms = t->spec.trigger_msec;
+  if (t->spec.decay_hours != 0)
+    ms = (int64_t)((double)ms *
+                   (1.0 - (double)(now - t->created) / TICKS_PER_HOUR / t->spec.decay_hours));
+  return ms;
+}
+
+/* --- matching ------------------------------------------------------------------------ */
+
+static int provider_matches(const struct trig_etw *t, const struct etw_event *ev)
+{
+  if (t->spec.bi == BI_KERNEL)
+    return bi_kernel_group(ev) != 0;
+  return (ev->has & ETW_HAS_PROVIDER) && guid_equal(&ev->provider, &t->spec.provider);
+}
+
+/* What the live session would have delivered: ETW's level and
+ * MatchAnyKeyword rules (kernel events are chosen by flags instead). */
+static int delivered(const struct trig_etw *t, const struct etw_event *ev)
+{
+  if (t->spec.bi == BI_KERNEL || !(ev->has & ETW_HAS_DESCRIPTOR))
+    return 1;
+  if (t->spec.level && ev->level > t->spec.level)
+    return 0;
+  return ev->keyword == 0 || (ev->keyword & t->spec.keywords) != 0;
+}
+
+static int ref_matches(struct trig_etw *t, const struct trig_event_ref *r,
+                       struct trig_etw_ctx *cx)
+{
+  const struct etw_event *ev = cx->ev;
+  switch (r->kind) {
+  case REF_ID:
+    return (ev->has & ETW_HAS_DESCRIPTOR) && ev->id == r->id;
+  case REF_BUILTIN:
+    if (r->bi->prov == BI_KERNEL)
+      return bi_same_event(r->bi, ev);
+    return (ev->has & ETW_HAS_DESCRIPTOR) && ev->id == r->bi->id;
+  case REF_NAME:
+    if (ctx_tl(cx))
+      return str_caseeq(cx->tl.name, r->name);
+    if (!t->unresolvable) {
+      log_warn("trigger on %s/%s: this provider's events carry no TraceLogging schema, and "
+               "etwcap does not read EventSource manifests, so the name '%s' cannot be "
+               "matched: give the event as EventID(n)",
+               t->spec.provider_name, r->name, r->name);
+      t->unresolvable = 1;
+    }
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+static int process_passes(const struct trig_etw *t, const struct trig_etw_ctx *cx)
+{
+  uint32_t pid;
+  if (t->proc_is_pid)
+    return (cx->ev->has & ETW_HAS_PID_TID) && cx->ev->pid == t->proc_pid;
+  if (t->proc_slot < 0)
+    return 1;
+  if (!trig_procmap_pid(cx->procmap, t->proc_slot, &pid))
+    return 0; /* not mapped yet: PerfView drops the event */
+  return (cx->ev->has & ETW_HAS_PID_TID) && cx->ev->pid == pid;
+}
+
+static int filter_passes(const struct trig_field_filter *f, const struct tv_value *v)
+{
+  int cmp;
+  double d;
+  if (f->op == FOP_MATCH)
+    return trig_regex_match(&f->re, v->text, strlen(v->text));
+  if (f->numeric && (tv_as_double(v, &d) || str_parse_double(v->text, &d) == 0))
+    cmp = d < f->number ? -1 : d > f->number ? 1 : 0;
+  else
+    cmp = strcmp(v->text, f->value);
+  switch (f->op) {
+  case FOP_LT: return cmp < 0;
+  case FOP_LE: return cmp <= 0;
+  case FOP_GT: return cmp > 0;
+  case FOP_GE: return cmp >= 0;
+  case FOP_EQ: return cmp == 0;
+  case FOP_NE: return cmp != 0;
+  default: return 0;
+  }
+}
+
+static int filters_pass(const struct trig_etw *t, struct trig_etw_ctx *cx)
+{
+  size_t i;
+  struct tv_value v;
+  for (i = 0; i < t->spec.filter_count; i++) {
+    const struct trig_field_filter *f = &t->spec.filters[i];
+    if (!trig_event_field(cx, f->field, &v))
+      return 0; /* PerfView drops an event that lacks the field */
+    if (!filter_passes(f, &v))
+      return 0;
+  }
+  return 1;
+}
+
+static const char *gc_reason_name(uint64_t r)
+{
+  static const char *const names[] = { "AllocSmall",      "Induced",           "LowMemory",
+                                       "Empty",           "AllocLarge",        "OutOfSpaceSOH",
+                                       "OutOfSpaceLOH",   "InducedNotForced",  "Internal",
+                                       "InducedLowMemory", "InducedCompacting", "LowMemoryHost",
+                                       "PMFullGC",        "LowMemoryHostBlocking" };
+  return r < sizeof(names) / sizeof(names[0]) ? names[r] : "?";
+}
+
+static const char *gc_type_name(uint64_t t)
+{
+  return t == 0 ? "NonConcurrentGC" : t == 1 ? "BackgroundGC" : t == 2 ? "ForegroundGC" : "?";
+}
+
+static uint64_t field_u(struct trig_etw_ctx *cx, const char *name)
+{
+  struct tv_value v;
+  if (!trig_event_field(cx, name, &v))
+    return 0;
+  return v.type == TV_INT ? (uint64_t)v.i : v.u;
+}
+
+/* Appends to a detail line; tabs and line breaks become spaces. */
+static void detail_add(char *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void detail_add(char *d, const char *fmt, ...)
+{
+  size_t n = strlen(d), i;
+  va_list ap;
+  if (n + 1 >= TRIG_DETAIL_MAX)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(d + n, TRIG_DETAIL_MAX - n, fmt, ap);
+  va_end(ap);
+  for (i = n; d[i]; i++)
+    if (d[i] == '\t' || d[i] == '\n' || d[i] == '\r')
+      d[i] = ' ';
+}
+
+static int is_induced(uint64_t reason)
+{
+  return reason == 1 || reason == 7 || reason == 9 || reason == 10;
+}
+
+/* The built-in predicates; on success they may describe the event in d. */
+static int preds_pass(struct trig_etw *t, struct trig_etw_ctx *cx, char *d)
+{
+  struct tv_value type, msg;
+  if (t->preds & (PRED_GEN2 | PRED_NOT_BACKGROUND | PRED_INDUCED)) {
+    uint64_t depth = field_u(cx, "Depth"), gtype = field_u(cx, "Type");
+    uint64_t reason = field_u(cx, "Reason");
+    if ((t->preds & PRED_GEN2) && depth < 2)
+      return 0;
+    if ((t->preds & (PRED_GEN2 | PRED_NOT_BACKGROUND)) && gtype == CLR_GC_TYPE_BACKGROUND)
+      return 0;
+    if ((t->preds & PRED_INDUCED) && !is_induced(reason))
+      return 0;
+    detail_add(d, " Count=%llu Depth=%llu Reason=%s Type=%s",
+               (unsigned long long)field_u(cx, "Count"), (unsigned long long)depth,
+               gc_reason_name(reason), gc_type_name(gtype));
+  }
+  if (t->preds & PRED_GC_PREP) {
+    if (field_u(cx, "Reason") != CLR_SUSPEND_FOR_GC_PREP)
+      return 0;
+  }
+  if (t->preds & PRED_EXCEPTION) {
+    char full[2 * TV_TEXT_MAX + 4];
+    if (!trig_event_field(cx, "ExceptionType", &type))
+      type.text[0] = '\0';
+    if (!trig_event_field(cx, "ExceptionMessage", &msg))
+      msg.text[0] = '\0';
+    if (!t->exc.empty) {
+      /* PerfView: no match when the type or the message is empty. */
+      if (!type.text[0] || !msg.text[0])
+        return 0;
+    }
+    snprintf(full, sizeof(full), "%s: %s", type.text, msg.text);
+    if (!trig_regex_match(&t->exc, full, strlen(full)))
+      return 0;
+    detail_add(d, " %s", full);
+  }
+  if (t->preds & PRED_HTTP_STATUS) {
+    struct tv_value st;
+    if (!trig_event_field(cx, "statusCode", &st) || st.type != TV_INT ||
+        !trig_http_match(&t->http, (int)st.i))
+      return 0;
+    detail_add(d, " statusCode=%lld", (long long)st.i);
+  }
+  return 1;
+}
+
+/* A few payload fields for the record of a generic trigger. */
+struct describe_ctx {
+  char *d;
+  unsigned n;
+};
+
+static int describe_cb(void *ctx, const char *path, const struct tv_value *v)
+{
+  struct describe_ctx *c = ctx;
+  if (v->type != TV_NONE)
+    detail_add(c->d, " %s=%.80s", path, v->text);
+  return ++c->n >= 6;
+}
+
+static void describe_fields(struct trig_etw_ctx *cx, char *d)
+{
+  const struct etw_event *ev = cx->ev;
+  struct describe_ctx c = { d, 0 };
+  if (ctx_layout(cx)) {
+    size_t i;
+    struct tv_value v;
+    for (i = 0; i < cx->layout->layout.count && i < 6; i++)
+      if (tf_at(&cx->layout->layout, ev->user_data, ev->user_len, ev->pointer_size, i, &v) ==
+              1 &&
+          v.type != TV_NONE)
+        detail_add(d, " %s=%.80s", cx->layout->layout.fields[i].name, v.text);
+  } else if (ctx_tl(cx)) {
+    (void)tl_walk(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, describe_cb, &c);
+  }
+}
+
+/* --- start/stop keys ------------------------------------------------------------------- */
+
+static void key_ctx_tagged(uint8_t *ctx, uint8_t tag, uint64_t value, uint32_t pid, int with_pid)
+{
+  size_t i;
+  ctx[0] = tag;
+  for (i = 0; i < 8; i++)
+    ctx[1 + i] = (uint8_t)(value >> (8 * i));
+  if (with_pid)
+    for (i = 0; i < 4; i++)
+      ctx[9 + i] = (uint8_t)(pid >> (8 * i));
+}
+
+static void key_ctx_guid(uint8_t *ctx, const struct etw_guid *g)
+{
+  ctx[0] = 0x10;
+  guid_to_bytes(g, ctx + 1);
+}
+
+static void key_ctx_value(uint8_t *ctx, const struct tv_value *v, uint32_t pid)
+{
+  uint64_t h = 1469598103934665603ull;
+  const char *p;
+  switch (v->type) {
+  case TV_GUID:
+    key_ctx_guid(ctx, &v->guid);
+    return;
+  case TV_INT:
+    /* 32-bit ids are per process (PerfView adds the process id); 64-bit
+     * ones are taken as they are. */
+    key_ctx_tagged(ctx, 3, (uint64_t)v->i, pid, v->i >= INT32_MIN && v->i <= INT32_MAX);
+    return;
+  case TV_UINT:
+    key_ctx_tagged(ctx, 4, v->u, pid, v->u <= UINT32_MAX);
+    return;
+  default:
+    for (p = v->text; *p; p++) {
+      h ^= (uint8_t)*p;
+      h *= 1099511628211ull;
+    }
+    key_ctx_tagged(ctx, 0, h, pid, 1);
+  }
+}
+
+static void make_key(struct trig_etw *t, struct trig_etw_ctx *cx, uint8_t *key)
+{
+  const struct etw_event *ev = cx->ev;
+  uint8_t *ctx = key + 18;
+  unsigned task = bi_kernel_group(ev) ? bi_kernel_group(ev) : ev->task;
+  struct tv_value v;
+  memset(key, 0, KEY_LEN);
+  guid_to_bytes(&ev->provider, key);
+  key[16] = (uint8_t)task;
+  key[17] = (uint8_t)(task >> 8);
+  switch (t->spec.ssid) {
+  case SSID_ACTIVITY:
+    key_ctx_guid(ctx, &ev->activity_id);
+    return;
+  case SSID_THREAD:
+    key_ctx_tagged(ctx, 0x13, ev->tid, ev->pid, 1);
+    return;
+  case SSID_FIELD:
+    if (trig_event_field(cx, t->spec.ssid_field, &v))
+      key_ctx_value(ctx, &v, ev->pid);
+    else
+      key_ctx_tagged(ctx, 0x15, 0, ev->pid, 1);
+    return;
+  case SSID_DEFAULT:
+    break;
+  }
+  if (trig_is_activity_path(&ev->activity_id, ev->pid)) {
+    key_ctx_guid(ctx, &ev->activity_id);
+    return;
+  }
+  if (first_field(cx, &v) && v.type != TV_NONE) {
+    key_ctx_value(ctx, &v, ev->pid);
+    return;
+  }
+  if (!guid_is_zero(&ev->activity_id))
+    key_ctx_guid(ctx, &ev->activity_id);
+  else
+    key_ctx_tagged(ctx, 0x13, ev->tid, ev->pid, 1);
+}
+
+int trig_is_activity_path(const struct etw_guid *g, uint32_t pid)
+{
+  uint8_t b[16];
+  uint32_t u[4], sum;
+  size_t i;
+  guid_to_bytes(g, b);
+  for (i = 0; i < 4; i++)
+    u[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 | (uint32_t)b[4 * i + 2] << 16 |
+           (uint32_t)b[4 * i + 3] << 24;
+  if (!u[0] && !u[1] && !u[2] && !u[3])
+    return 0;
+  sum = u[0] + u[1] + u[2] + 0x599D99ADu;
+  if (pid == 0)
+    return (sum & 0xFFF00000u) == (u[3] & 0xFFF00000u);
+  return (sum ^ pid) == u[3] || sum == u[3];
+}
+
+/* --- the event ------------------------------------------------------------------------- */
+
+static void begin_detail(struct trig_etw_ctx *cx, char *d)
+{
+  char name[TRIG_NAME_MAX];
+  d[0] = '\0';
+  detail_add(d, "%s", trig_event_name(cx, name, sizeof(name)));
+}
+
+static void add_pid(struct trig_etw_ctx *cx, char *d)
+{
+  if (cx->ev->has & ETW_HAS_PID_TID)
+    detail_add(d, " pid=%lu tid=%lu", (unsigned long)cx->ev->pid, (unsigned long)cx->ev->tid);
+}
+
+int trig_etw_event(struct trig_etw *t, struct trig_etw_ctx *cx, struct trig_hit *hit)
+{
+  uint8_t key[KEY_LEN];
+  uint32_t h;
+  int is_start, is_stop;
+  struct ss_entry *e;
+  double ms;
+  int64_t limit;
+  if (!provider_matches(t, cx->ev) || !delivered(t, cx->ev) || !process_passes(t, cx))
+    return 0;
+  if (t->spec.trigger_msec == 0) {
+    if (!ref_matches(t, &t->spec.start, cx) || !filters_pass(t, cx))
+      return 0;
+    begin_detail(cx, hit->detail);
+    if (!preds_pass(t, cx, hit->detail))
+      return 0;
+    if (!t->preds)
+      describe_fields(cx, hit->detail);
+    add_pid(cx, hit->detail);
+    hit->value = 0;
+    return 1;
+  }
+  is_start = ref_matches(t, &t->spec.start, cx);
+  is_stop = !is_start && ref_matches(t, &t->spec.stop, cx);
+  if (!is_start && !is_stop)
+    return 0;
+  make_key(t, cx, key);
+  h = hash_key(key);
+  if (is_start) {
+    if (!filters_pass(t, cx))
+      return 0;
+    hit->detail[0] = '\0';
+    if (!preds_pass(t, cx, hit->detail))
+      return 0;
+    return ss_put(t, key, h, cx->ft) < 0 ? ETWCAP_E_NOMEM : 0;
+  }
+  e = ss_find(t, key, h);
+  if (!e)
+    return 0; /* an orphan stop */
+  ms = (double)(cx->ft - e->ft) / TICKS_PER_MS;
+  ss_remove(t, e);
+  t->pairs++;
+  if (ms > t->max_ms)
+    t->max_ms = ms;
+  limit = trig_etw_effective_msec(t, cx->ft);
+  if (t->spec.verbose)
+    log_debug("trigger %s: pair %.3f ms (trigger %lld ms)", t->spec.provider_name, ms,
+              (long long)limit);
+  if (!(ms > (double)limit))
+    return 0;
+  begin_detail(cx, hit->detail);
+  detail_add(hit->detail, " %.3f ms after its start > %lld ms", ms, (long long)limit);
+  if (limit != t->spec.trigger_msec)
+    detail_add(hit->detail, " (decayed from %lld ms)", (long long)t->spec.trigger_msec);
+  add_pid(cx, hit->detail);
+  hit->value = ms;
+  return 1;
+}

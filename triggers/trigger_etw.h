@@ -1,0 +1,96 @@
+/* The ETW event trigger: PerfView's ETWEventTrigger (perfview-collect.md
+ * §6.2) over etw_events, and the built-in CLR triggers expressed through it
+ * with a predicate (Gen2, not-background, SuspendForGCPrep, exception regex,
+ * HTTP status).
+ *
+ * Single-event form (TriggerMSec 0): the first event that matches the
+ * provider, name, field filters and predicate fires.  Start/stop form: a
+ * start that passes filters and predicate is remembered under the key
+ * (provider, task, context id); the matching stop fires when stop - start
+ * is more than the (decayed) TriggerMSec.  The context id is PerfView's:
+ * StartStopID's field, the thread, the activity id, else an activity-path
+ * activity id, else the first payload field, else activity id or thread.
+ * Events are also held to the provider's enable rules the live session
+ * would apply (level, MatchAnyKeyword), so a replay sees what a capture
+ * would have seen.  Time is the event's FILETIME; nothing here sleeps. */
+#ifndef ETWCAP_TRIGGER_ETW_H
+#define ETWCAP_TRIGGER_ETW_H
+
+#include "trigger_procmap.h"
+#include "trigger_spec.h"
+#include "trigger_tl.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PRED_GEN2 0x01u           /* GC/Start: Depth >= 2 and not a background GC */
+#define PRED_NOT_BACKGROUND 0x02u /* GC/Start: Type != BackgroundGC */
+#define PRED_INDUCED 0x04u        /* GC/Start: Reason is an induced one */
+#define PRED_GC_PREP 0x08u        /* GC/SuspendEEStart: Reason == SuspendForGCPrep */
+#define PRED_EXCEPTION 0x10u      /* Exception/Start: "Type: Message" matches */
+#define PRED_HTTP_STATUS 0x20u    /* ResponseHeaders/Stop: statusCode in the set */
+
+#define TRIG_DETAIL_MAX 768
+
+/* What all triggers share about the current event (filled once). */
+struct trig_etw_ctx {
+  const struct etw_event *ev;
+  int64_t ft;                       /* the event's UTC FILETIME */
+  enum bi_provider bi;
+  const struct bi_event *layout;    /* built-in layout, when known (see layout_state) */
+  int layout_state;                 /* 0 not looked up yet, 1 looked up */
+  int tl_state;                     /* 0 not looked at, 1 TraceLogging, -1 not */
+  struct tl_meta tl;
+  const struct trig_procmap *procmap;
+};
+
+void trig_etw_ctx_init(struct trig_etw_ctx *cx, const struct etw_event *ev, int64_t ft,
+                       const struct trig_procmap *procmap);
+
+struct trig_hit {
+  double value;                 /* duration in ms, or the number that fired it */
+  char detail[TRIG_DETAIL_MAX]; /* one line, no tabs */
+};
+
+struct ss_entry;
+
+struct trig_etw {
+  struct trig_etw_spec spec;
+  unsigned preds;
+  struct trig_regex exc;        /* PRED_EXCEPTION */
+  int exc_set;
+  struct trig_http_spec http;   /* PRED_HTTP_STATUS */
+  int proc_slot;                /* name filter slot, -1 none */
+  int proc_is_pid;
+  uint32_t proc_pid;
+  int64_t created;              /* for DecayToZeroHours */
+  struct ss_entry *starts;      /* open starts (start/stop form) */
+  size_t starts_cap, starts_count;
+  uint64_t pairs;               /* completed start/stop pairs */
+  double max_ms;
+  int unresolvable;             /* a name met events without a TraceLogging schema */
+  int full_warned;
+};
+
+/* Takes over spec (its regexes); regex and http are copied in when the
+ * predicate needs them.  The process filter is spec->process.  Returns 0,
+ * ETWCAP_E_RANGE (too many named process filters) or ETWCAP_E_NOMEM. */
+int trig_etw_init(struct trig_etw *t, struct trig_etw_spec *spec, unsigned preds,
+                  struct trig_procmap *procmap, int64_t now);
+/* Forgets open starts and restarts the decay clock (a new collection). */
+void trig_etw_reset(struct trig_etw *t, int64_t now);
+/* 1 when the event fires the trigger (hit filled), 0 otherwise. */
+int trig_etw_event(struct trig_etw *t, struct trig_etw_ctx *cx, struct trig_hit *hit);
+/* The duration threshold at `now` (PerfView's EffectiveTriggerDurationMSec). */
+int64_t trig_etw_effective_msec(const struct trig_etw *t, int64_t now);
+void trig_etw_release(struct trig_etw *t);
+
+/* PerfView's StartStopActivityComputer.IsActivityPath. */
+int trig_is_activity_path(const struct etw_guid *g, uint32_t pid);
+/* A payload field of the current event by name (built-in layout or
+ * TraceLogging schema): 1 found, 0 not. */
+int trig_event_field(struct trig_etw_ctx *cx, const char *name, struct tv_value *v);
+/* The event's display name ("GC/Start", a TraceLogging name, "EventID(n)"). */
+char *trig_event_name(struct trig_etw_ctx *cx, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,333 @@
+/* See trigger_tl.h.  In-type numbers are TraceLoggingProvider.h's TlgIn_t:
+ * 1 UNICODESTRING ... 22 COUNTEDSTRING, 23 COUNTEDANSISTRING, 24 STRUCT,
+ * 25 COUNTEDBINARY; flags 0x20 constant count, 0x40 variable count, 0x60
+ * custom, 0x80 "OutType follows". */
+#include "trigger_tl.h"
+
+#include "strutil.h"
+#include "trigger_payload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define TL_IN_TYPE_MASK 0x1F
+#define TL_IN_COUNT_MASK 0x60
+#define TL_IN_CCOUNT 0x20
+#define TL_IN_VCOUNT 0x40
+#define TL_IN_CUSTOM 0x60
+#define TL_IN_CHAIN 0x80
+#define TL_OUT_CHAIN 0x80
+#define TL_STRUCT 24
+#define TL_MAX_DEPTH 8
+#define TL_MAX_FIELDS 4096
+#define TL_PATH_MAX 256
+
+int tl_parse_bytes(const uint8_t *schema, size_t len, struct tl_meta *m)
+{
+  size_t total, pos = 2, start, n;
+  int tags = 0;
+  if (len < 3)
+    return -1;
+  total = (size_t)(schema[0] | schema[1] << 8);
+  if (total < 3 || total > len)
+    return -1;
+  /* One or more tag bytes: the high bit says another follows. */
+  while (pos < total && (schema[pos] & 0x80) && ++tags < 4)
+    pos++;
+  pos++;
+  start = pos;
+  while (pos < total && schema[pos])
+    pos++;
+  if (pos >= total)
+    return -1;
+  n = pos - start < TL_NAME_MAX - 1 ? pos - start : TL_NAME_MAX - 1;
+  memcpy(m->name, schema + start, n);
+  m->name[n] = '\0';
+  m->fields = schema + pos + 1;
+  m->fields_len = total - pos - 1;
+  return 1;
+}
+
+int tl_parse(const struct etw_event *ev, struct tl_meta *m)
+{
+  unsigned i;
+  for (i = 0; i < ev->ext_count; i++)
+    if (ev->ext[i].type == ETW_EXT_EVENT_SCHEMA_TL)
+      return tl_parse_bytes(ev->ext[i].data, ev->ext[i].size, m);
+  return 0;
+}
+
+struct walker {
+  const uint8_t *meta;
+  size_t mlen, mpos;
+  struct pl_cursor pay;
+  tl_field_fn fn;
+  void *ctx;
+  unsigned fields_seen;
+  int stop; /* callback's value */
+  int bad;
+};
+
+struct field_meta {
+  char name[TL_NAME_MAX];
+  uint8_t in, out;
+  uint16_t ccount;
+};
+
+static int meta_u8(struct walker *w, uint8_t *out)
+{
+  if (w->mpos >= w->mlen)
+    return -1;
+  *out = w->meta[w->mpos++];
+  return 0;
+}
+
+static int read_field_meta(struct walker *w, struct field_meta *f)
+{
+  size_t start = w->mpos, n;
+  uint8_t b = 0, lo, hi;
+  int tags = 0;
+  while (w->mpos < w->mlen && w->meta[w->mpos])
+    w->mpos++;
+  if (w->mpos >= w->mlen)
+    return -1;
+  n = w->mpos - start < TL_NAME_MAX - 1 ? w->mpos - start : TL_NAME_MAX - 1;
+  memcpy(f->name, w->meta + start, n);
+  f->name[n] = '\0';
+  w->mpos++;
+  if (meta_u8(w, &f->in))
+    return -1;
+  f->out = 0;
+  if (f->in & TL_IN_CHAIN) {
+    if (meta_u8(w, &f->out))
+      return -1;
+    if (f->out & TL_OUT_CHAIN) {
+      do {
+        if (meta_u8(w, &b))
+          return -1;
+      } while ((b & 0x80) && ++tags < 4);
+    }
+  }
+  f->ccount = 0;
+  if ((f->in & TL_IN_COUNT_MASK) == TL_IN_CCOUNT) {
+    if (meta_u8(w, &lo) || meta_u8(w, &hi))
+      return -1;
+    f->ccount = (uint16_t)(lo | hi << 8);
+  } else if ((f->in & TL_IN_COUNT_MASK) == TL_IN_CUSTOM) {
+    uint16_t size;
+    if (meta_u8(w, &lo) || meta_u8(w, &hi))
+      return -1;
+    size = (uint16_t)(lo | hi << 8);
+    if (w->mlen - w->mpos < size)
+      return -1;
+    w->mpos += size;
+  }
+  return 0;
+}
+
+/* Reads one scalar of in-type t into v (v NULL: skip). */
+static int read_scalar(struct walker *w, unsigned t, struct tv_value *v)
+{
+  struct pl_cursor *c = &w->pay;
+  struct tv_value scratch;
+  uint16_t n;
+  if (!v)
+    v = &scratch;
+  switch (t) {
+  case 0: v->type = TV_NONE; v->text[0] = '\0'; break;
+  case 1: pl_utf16z(c, v->text, sizeof(v->text)); tv_set_text(v); break;
+  case 2: pl_ansiz(c, v->text, sizeof(v->text)); tv_set_text(v); break;
+  case 3: tv_set_int(v, (int8_t)pl_u8(c)); break;
+  case 4: tv_set_uint(v, pl_u8(c)); break;
+  case 5: tv_set_int(v, (int16_t)pl_u16(c)); break;
+  case 6: tv_set_uint(v, pl_u16(c)); break;
+  case 7: tv_set_int(v, (int32_t)pl_u32(c)); break;
+  case 8: case 20: tv_set_uint(v, pl_u32(c)); break;
+  case 9: tv_set_int(v, (int64_t)pl_u64(c)); break;
+  case 10: case 21: tv_set_uint(v, pl_u64(c)); break;
+  case 11: tv_set_float(v, pl_f32(c)); break;
+  case 12: tv_set_float(v, pl_f64(c)); break;
+  case 13:
+    tv_set_uint(v, pl_u32(c) != 0);
+    snprintf(v->text, sizeof(v->text), "%s", v->u ? "True" : "False");
+    break;
+  case 14: case 25: /* binary: UINT16 byte count, then the bytes */
+    n = pl_u16(c);
+    pl_skip(c, n);
+    v->type = TV_NONE;
+    v->text[0] = '\0';
+    break;
+  case 15: {
+    uint8_t g[16];
+    struct etw_guid gd;
+    unsigned i;
+    for (i = 0; i < 16; i++)
+      g[i] = pl_u8(c);
+    gd = guid_from_bytes(g);
+    tv_set_guid(v, &gd);
+    break;
+  }
+  case 17: tv_set_uint(v, pl_u64(c)); break; /* FILETIME as its number */
+  case 18: pl_skip(c, 16); v->type = TV_NONE; v->text[0] = '\0'; break;
+  case 19: { /* a bare SID: 8 bytes and 4 per sub-authority */
+    uint8_t sub;
+    pl_skip(c, 1);
+    sub = pl_u8(c);
+    pl_skip(c, 6 + 4u * sub);
+    v->type = TV_NONE;
+    v->text[0] = '\0';
+    break;
+  }
+  case 22:
+    n = pl_u16(c);
+    pl_utf16n(c, n / 2u, v->text, sizeof(v->text));
+    if (n & 1)
+      pl_skip(c, 1);
+    tv_set_text(v);
+    break;
+  case 23: {
+    size_t copy;
+    n = pl_u16(c);
+    copy = n < sizeof(v->text) - 1 ? n : sizeof(v->text) - 1;
+    if (c->len - c->pos >= n && !c->bad) {
+      memcpy(v->text, c->p + c->pos, copy);
+      v->text[copy] = '\0';
+    } else {
+      v->text[0] = '\0';
+    }
+    pl_skip(c, n);
+    tv_set_text(v);
+    break;
+  }
+  default:
+    return -1; /* 16 (pointer) and unknown types cannot be sized */
+  }
+  return c->bad ? -1 : 0;
+}
+
+static int walk(struct walker *w, size_t count, const char *prefix, int depth, int report);
+
+static int walk_one(struct walker *w, const char *prefix, int depth, int report)
+{
+  struct field_meta f;
+  char path[TL_PATH_MAX];
+  unsigned t;
+  size_t elems = 1, e;
+  int is_array;
+  struct tv_value v;
+  if (++w->fields_seen > TL_MAX_FIELDS || read_field_meta(w, &f))
+    return -1;
+  tv_copy(path, sizeof(path), prefix);
+  if (prefix[0])
+    tv_append(path, sizeof(path), ".");
+  tv_append(path, sizeof(path), f.name);
+  t = f.in & TL_IN_TYPE_MASK;
+  is_array = (f.in & TL_IN_COUNT_MASK) == TL_IN_CCOUNT || (f.in & TL_IN_COUNT_MASK) == TL_IN_VCOUNT;
+  if ((f.in & TL_IN_COUNT_MASK) == TL_IN_CCOUNT)
+    elems = f.ccount;
+  else if ((f.in & TL_IN_COUNT_MASK) == TL_IN_VCOUNT)
+    elems = report >= 0 ? pl_u16(&w->pay) : 0;
+  if (w->pay.bad)
+    return -1;
+  if (t == TL_STRUCT) {
+    size_t members = f.out & 0x7F, member_meta = w->mpos;
+    if (!(f.in & TL_IN_CHAIN) || members == 0 || depth >= TL_MAX_DEPTH)
+      return -1;
+    if (report < 0 || elems == 0) { /* only step over the members' metadata */
+      return walk(w, members, path, depth + 1, -1);
+    }
+    for (e = 0; e < elems; e++) {
+      int rc;
+      w->mpos = member_meta;
+      rc = walk(w, members, path, depth + 1, is_array ? 0 : report);
+      if (rc)
+        return rc;
+    }
+    return 0;
+  }
+  if ((f.in & TL_IN_COUNT_MASK) == TL_IN_CUSTOM) {
+    /* Custom-typed data: UINT16 size, then bytes nobody here can read. */
+    if (report >= 0)
+      pl_skip(&w->pay, pl_u16(&w->pay));
+    return w->pay.bad ? -1 : 0;
+  }
+  if (report < 0)
+    return 0;
+  for (e = 0; e < elems; e++) {
+    int last_scalar = !is_array && report > 0;
+    if (read_scalar(w, t, last_scalar ? &v : NULL) != 0)
+      return -1;
+    if (last_scalar && w->fn) {
+      int rc = w->fn(w->ctx, path, &v);
+      if (rc) {
+        w->stop = rc;
+        return rc;
+      }
+    }
+  }
+  return 0;
+}
+
+/* report: 1 decode and report, 0 decode silently (array elements),
+ * -1 metadata only (no payload). */
+static int walk(struct walker *w, size_t count, const char *prefix, int depth, int report)
+{
+  size_t i;
+  for (i = 0; i < count; i++) {
+    int rc = walk_one(w, prefix, depth, report);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+int tl_walk(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigned ptr_size,
+            tl_field_fn fn, void *ctx)
+{
+  struct walker w;
+  memset(&w, 0, sizeof(w));
+  w.meta = m->fields;
+  w.mlen = m->fields_len;
+  pl_init(&w.pay, payload, len, ptr_size);
+  w.fn = fn;
+  w.ctx = ctx;
+  while (w.mpos < w.mlen) {
+    int rc = walk_one(&w, "", 0, 1);
+    if (rc)
+      return w.stop ? w.stop : -1;
+  }
+  return 0;
+}
+
+struct find_ctx {
+  const char *name;
+  struct tv_value *out;
+  int first;
+};
+
+static int find_cb(void *ctx, const char *path, const struct tv_value *v)
+{
+  struct find_ctx *f = ctx;
+  const char *last = strrchr(path, '.');
+  if (f->first || str_caseeq(path, f->name) || (last && str_caseeq(last + 1, f->name))) {
+    *f->out = *v;
+    return 1;
+  }
+  return 0;
+}
+
+int tl_find(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigned ptr_size,
+            const char *name, struct tv_value *v)
+{
+  struct find_ctx f = { name, v, 0 };
+  int rc = tl_walk(m, payload, len, ptr_size, find_cb, &f);
+  return rc == 1 ? 1 : rc < 0 ? -1 : 0;
+}
+
+int tl_first(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigned ptr_size,
+             struct tv_value *v)
+{
+  struct find_ctx f = { "", v, 1 };
+  int rc = tl_walk(m, payload, len, ptr_size, find_cb, &f);
+  return rc == 1 ? 1 : rc < 0 ? -1 : 0;
+}

@@ -1,0 +1,50 @@
+/* TraceLogging self-describing events (EventSource.Write, TraceLoggingWrite):
+ * the event's schema travels with it in the EVENT_SCHEMA_TL extended item
+ * (TraceLoggingProvider.h: UINT16 size, tag bytes, NUL-terminated event
+ * name, then per field a NUL-terminated name, InType, optional OutType and
+ * tags, an optional constant count or custom type info).  This walks the
+ * schema and the payload together and reports each scalar field with its
+ * dotted path ("Payload.Mean").  Arrays are skipped, structs descended.
+ * Pure; never allocates; bounded against hostile bytes. */
+#ifndef ETWCAP_TRIGGER_TL_H
+#define ETWCAP_TRIGGER_TL_H
+
+#include "etw_event.h"
+#include "trigger_value.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TL_NAME_MAX 256
+
+struct tl_meta {
+  const uint8_t *fields; /* the field metadata after the event name */
+  size_t fields_len;
+  char name[TL_NAME_MAX]; /* event name, UTF-8 */
+};
+
+/* 1 when the event carries a TraceLogging schema (m filled), 0 when it has
+ * none, -1 when the schema is malformed. */
+int tl_parse(const struct etw_event *ev, struct tl_meta *m);
+/* The same from the extended item's bytes (tests). */
+int tl_parse_bytes(const uint8_t *schema, size_t len, struct tl_meta *m);
+
+/* Receives a field; return non-zero to stop the walk (that value is
+ * returned by tl_walk). */
+typedef int (*tl_field_fn)(void *ctx, const char *path, const struct tv_value *v);
+
+/* Walks every scalar field.  Returns 0 at the end, the callback's non-zero
+ * value, or -1 when schema and payload disagree. */
+int tl_walk(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigned ptr_size,
+            tl_field_fn fn, void *ctx);
+
+/* Finds a field by dotted path or by its last name component (the first
+ * match in payload order; ASCII case-insensitive): 1 found, 0 not found,
+ * -1 malformed. */
+int tl_find(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigned ptr_size,
+            const char *name, struct tv_value *v);
+/* The first scalar field (for PerfView's default start/stop correlation). */
+int tl_first(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigned ptr_size,
+             struct tv_value *v);
+
+#endif
