@@ -29,12 +29,19 @@
  * The 8 bytes at 0x28 (KernelTime/UserTime) = those of the SYSTEM64 Image
  * event (2297 of 2297 in diaghub), 0 for PERFINFO64 (59557 of 59557).
  *
- * Order inside a group: FileVersion (only the first time a path is seen, in
- * time order: 2520 first sightings carry it, no later sighting does), Info,
+ * Order inside a group: FileVersion, Info,
  * then one DbgID_ILRSDS/DbgID_RSDS per RSDS CodeView entry or a single None
  * when there is no RSDS entry, then the DbgPPDB events, then DbgDeterm.
  * Patterns seen in diaghub: (0,36,38,40) 10671, (64,0,36,38,40) 1626,
  * (0,37,36) 726, (0,36) 592, (0,37,36,38,38,40) 487, (64,0,36) 467, ...
+ *
+ * FileVersion is written once per image identity, the key being what Info
+ * says: (ImageSize, TimeDateStamp, OriginalFileName), in time order.  Keyed
+ * so, diaghub has 2605 first sightings with FileVersion, no repeat with one,
+ * and 24 first sightings without (each named after its path: no version
+ * resource); net.4.5.2 has 705 first sightings, all with FileVersion.  Keyed
+ * by path instead, net.4.5.2 would miss 29 (the same DLL as \SystemRoot\...
+ * and \Device\HarddiskVolume2\...) and diaghub 2 (two WinSxS wdscore.dll).
  *
  * Payloads (P = pointer size, 8 in both samples):
  *   Info (0):        ImageBase P, ImageSize P, ProcessId u32,
@@ -287,20 +294,33 @@ static int add_file_version(struct image_identity_set *set, const struct image_e
   return add(set, img, IMAGE_ID_FILE_VERSION, VERSION_FILE_VERSION, &o);
 }
 
-static int add_info(struct image_identity_set *set, const struct image_event *img,
-                    const struct pe_image *pe, uint32_t tds)
+static void info_payload(struct out *o, const struct image_event *img, const struct pe_image *pe,
+                         uint32_t tds)
 {
-  struct out o = { NULL, 0, 0, 0 };
   unsigned p = img->pointer_size;
-  put_ptr(&o, img->image_base, p);
-  put_ptr(&o, img->image_size, p);
-  put_u32(&o, img->process_id);
-  put_u32(&o, tds);
+  put_ptr(o, img->image_base, p);
+  put_ptr(o, img->image_size, p);
+  put_u32(o, img->process_id);
+  put_u32(o, tds);
   if (pe->version.present && pe->version.original_filename.len)
-    put_wstr(&o, &pe->version.original_filename);
+    put_wstr(o, &pe->version.original_filename);
   else
-    put_base_name(&o, img->file_name, img->file_name_bytes);
-  return add(set, img, IMAGE_ID_INFO, VERSION_INFO, &o);
+    put_base_name(o, img->file_name, img->file_name_bytes);
+}
+
+int image_identity_info_key(const uint8_t *info, size_t info_size, unsigned pointer_size,
+                            uint8_t *key, size_t cap)
+{
+  size_t p = pointer_size == 4 ? 4 : 8, name = 2 * p + 8, n;
+  if (info_size < name)
+    return ETWCAP_E_CORRUPT;
+  n = p + 4 + (info_size - name);
+  if (n > cap || n > (size_t)INT32_MAX)
+    return ETWCAP_E_RANGE;
+  memcpy(key, info + p, p);                          /* ImageSize */
+  memcpy(key + p, info + 2 * p + 4, 4);              /* TimeDateStamp */
+  memcpy(key + p + 4, info + name, info_size - name); /* OriginalFileName */
+  return (int)n;
 }
 
 static int add_rsds(struct image_identity_set *set, const struct image_event *img,
@@ -339,29 +359,49 @@ static int add_ppdb(struct image_identity_set *set, const struct image_event *im
   return add(set, img, IMAGE_ID_DBG_PPDB, VERSION_DBG, &o);
 }
 
-int image_identity_build(struct image_identity_set *set, const struct image_event *img,
-                         const struct pe_image *pe, unsigned flags)
+/* Builds the group; with `seen`, FileVersion is decided by the Info key. */
+static int build(struct image_identity_set *set, const struct image_event *img,
+                 const struct pe_image *pe, unsigned flags, struct image_identity_seen *seen)
 {
   int deterministic = pe_image_is_deterministic(pe);
   uint32_t tds = deterministic ? 0 : pe->time_date_stamp;
-  size_t i, rsds = 0, seen = 0;
-  int rc = 0;
+  size_t i, rsds = 0, nrsds = 0;
+  struct out info = { NULL, 0, 0, 0 };
+  uint8_t *key = NULL;
+  int key_len = 0, rc = 0;
   memset(set, 0, sizeof *set);
   if (img->pointer_size != 4 && img->pointer_size != 8)
     return ETWCAP_E_INTERNAL;
   for (i = 0; i < pe->debug_count; i++)
     if (pe->debug[i].type == PE_DEBUG_CODEVIEW && pe->debug[i].cv_format == PE_CV_RSDS)
       rsds++;
+  info_payload(&info, img, pe, tds);
+  if (info.err) {
+    etwcap_free(info.p);
+    return info.err;
+  }
+  if (seen) {
+    key = etwcap_malloc(info.len + 8);
+    if (!key) {
+      etwcap_free(info.p);
+      return ETWCAP_E_NOMEM;
+    }
+    key_len = image_identity_info_key(info.p, info.len, img->pointer_size, key, info.len + 8);
+    if (key_len >= 0 && !image_identity_seen_contains(seen, key, (size_t)key_len))
+      flags |= IMAGE_IDENTITY_FILE_VERSION;
+  }
   if ((flags & IMAGE_IDENTITY_FILE_VERSION) && pe->version.present)
     rc = add_file_version(set, img, pe, tds);
   if (rc == 0)
-    rc = add_info(set, img, pe, tds);
+    rc = add(set, img, IMAGE_ID_INFO, VERSION_INFO, &info);
+  else
+    etwcap_free(info.p);
   for (i = 0; rc == 0 && i < pe->debug_count; i++) {
     const struct pe_debug_entry *d = &pe->debug[i];
     if (d->type != PE_DEBUG_CODEVIEW || d->cv_format != PE_CV_RSDS)
       continue;
-    seen++;
-    rc = add_rsds(set, img, d, seen < rsds ? IMAGE_ID_DBG_ILRSDS : IMAGE_ID_DBG_RSDS);
+    nrsds++;
+    rc = add_rsds(set, img, d, nrsds < rsds ? IMAGE_ID_DBG_ILRSDS : IMAGE_ID_DBG_RSDS);
   }
   if (rc == 0 && rsds == 0)
     rc = add_base_pid(set, img, IMAGE_ID_NONE, VERSION_DBG);
@@ -372,9 +412,26 @@ int image_identity_build(struct image_identity_set *set, const struct image_even
   }
   if (rc == 0 && deterministic)
     rc = add_base_pid(set, img, IMAGE_ID_DBG_DETERM, VERSION_DETERM);
+  /* Remembered only once the group is complete, so a failure leaves
+   * `seen` as it was. */
+  if (rc == 0 && seen && key_len >= 0)
+    rc = image_identity_seen_add(seen, key, (size_t)key_len) < 0 ? ETWCAP_E_NOMEM : 0;
+  etwcap_free(key);
   if (rc < 0)
     image_identity_release(set);
   return rc;
+}
+
+int image_identity_build(struct image_identity_set *set, const struct image_event *img,
+                         const struct pe_image *pe, unsigned flags)
+{
+  return build(set, img, pe, flags, NULL);
+}
+
+int image_identity_build_once(struct image_identity_set *set, const struct image_event *img,
+                              const struct pe_image *pe, struct image_identity_seen *seen)
+{
+  return build(set, img, pe, 0, seen);
 }
 
 void image_identity_release(struct image_identity_set *set)

@@ -7,9 +7,10 @@
  * What the merger does, per kernel Image event (image_identity_parse_image_event
  * accepts it) in time order:
  *     parse the event -> open the PE at its path -> pe_image_read ->
- *     image_identity_build(set, &img, &pe, first_time_path ? FILE_VERSION : 0)
- *     -> write set.ev[0..count) with image_identity_write_record, in that
- *     order, into the image event's CPU stream immediately before it.
+ *     image_identity_build_once(set, &img, &pe, seen) -> write
+ *     set.ev[0..count) with image_identity_write_record, in that order, into
+ *     the image event's CPU stream immediately before it (same timestamp).
+ * `seen` (image_identity_seen.h) is one per output trace, fed in time order.
  * An image that cannot be read gets no identity events.
  *
  * Facts, as observed in the two merged samples (diaghub.etl, whose image
@@ -21,6 +22,7 @@
 
 #include "etw_event.h"
 #include "guid.h"
+#include "image_identity_seen.h"
 #include "pe_image.h"
 
 #include <stddef.h>
@@ -107,9 +109,7 @@ struct image_identity_set {
 };
 
 enum image_identity_flags {
-  /* Emit the FileVersion event (when the PE has a version resource).  The
-   * samples carry it only the first time (in time order) a file path is
-   * seen in the trace: the merger tracks that and sets this flag. */
+  /* Emit the FileVersion event (when the PE has a version resource). */
   IMAGE_IDENTITY_FILE_VERSION = 1 << 0
 };
 
@@ -118,7 +118,20 @@ enum image_identity_flags {
  * on failure the set is empty.  Release with image_identity_release. */
 int image_identity_build(struct image_identity_set *set, const struct image_event *img,
                          const struct pe_image *pe, unsigned flags);
+/* The same, deciding FileVersion as the samples do: it is written when the
+ * Info key (image_identity_info_key) is not yet in `seen`, which then
+ * remembers it.  The merger's entry point. */
+int image_identity_build_once(struct image_identity_set *set, const struct image_event *img,
+                              const struct pe_image *pe, struct image_identity_seen *seen);
 void image_identity_release(struct image_identity_set *set);
+
+/* The key FileVersion is written once per: ImageSize (pointer-sized),
+ * TimeDateStamp and OriginalFileName (UTF-16 + NUL), as the Info payload
+ * `info` (P = pointer size) holds them.  Writes it into key: its length, or
+ * ETWCAP_E_RANGE (cap too small) / ETWCAP_E_CORRUPT (payload too short). */
+int image_identity_info_key(const uint8_t *info, size_t info_size, unsigned pointer_size,
+                            uint8_t *key, size_t cap);
+#define IMAGE_IDENTITY_MAX_KEY 0x10000
 
 /* Size of the whole record (classic header + payload, before the 8-byte
  * alignment padding of the buffer). */

@@ -502,6 +502,111 @@ static void every_sample_group_has_the_derived_header(void **state)
   free(s);
 }
 
+/* ---- FileVersion: once per Info key, in time order ---- */
+
+struct info_rec {
+  uint64_t timestamp;
+  uint16_t cpu;
+  int has_file_version;
+  uint8_t *key;
+  int key_len;
+};
+
+struct info_sweep {
+  const char *member_suffix;
+  struct info_rec *recs;
+  size_t count, cap;
+  uint8_t last_opcode[64];
+  uint64_t last_ts[64];
+};
+
+static int collect_infos(void *ctx, const char *display, struct etl_reader *r)
+{
+  struct info_sweep *s = ctx;
+  struct etw_event ev;
+  int rc;
+  if (!ends_with(display, s->member_suffix))
+    return 0;
+  while ((rc = etl_reader_next(r, &ev)) > 0) {
+    if (!(ev.has & ETW_HAS_PROVIDER) || !guid_equal(&ev.provider, &image_identity_guid))
+      continue;
+    assert_true(ev.cpu < 64);
+    if (ev.opcode == IMAGE_ID_INFO) {
+      struct info_rec *rec;
+      uint8_t key[2048];
+      if (s->count == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 1024;
+        s->recs = realloc(s->recs, s->cap * sizeof *s->recs);
+        assert_non_null(s->recs);
+      }
+      rec = &s->recs[s->count++];
+      rec->timestamp = ev.timestamp;
+      rec->cpu = ev.cpu;
+      rec->has_file_version = s->last_opcode[ev.cpu] == IMAGE_ID_FILE_VERSION &&
+                              s->last_ts[ev.cpu] == ev.timestamp;
+      rec->key_len = image_identity_info_key(ev.user_data, ev.user_len, 8, key, sizeof key);
+      assert_true(rec->key_len > 0);
+      rec->key = malloc((size_t)rec->key_len);
+      assert_non_null(rec->key);
+      memcpy(rec->key, key, (size_t)rec->key_len);
+    }
+    s->last_opcode[ev.cpu] = ev.opcode;
+    s->last_ts[ev.cpu] = ev.timestamp;
+  }
+  return rc;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+  const struct info_rec *x = a, *y = b;
+  if (x->timestamp != y->timestamp)
+    return x->timestamp < y->timestamp ? -1 : 1;
+  return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+static void file_version_once_per_key(const char *sample, const char *member_suffix,
+                                      unsigned long first_with, unsigned long first_without)
+{
+  char path[1024], err[512];
+  struct info_sweep s;
+  struct image_identity_seen *seen;
+  unsigned long with = 0, without = 0, repeats = 0;
+  size_t i;
+  memset(&s, 0, sizeof s);
+  s.member_suffix = member_suffix;
+  test_sample_path(sample, path, sizeof path);
+  assert_int_equal(etl_source_foreach(path, collect_infos, &s, err, sizeof err), 0);
+  qsort(s.recs, s.count, sizeof *s.recs, rec_cmp);
+  assert_int_equal(image_identity_seen_new(&seen), 0);
+  for (i = 0; i < s.count; i++) {
+    int is_new = image_identity_seen_add(seen, s.recs[i].key, (size_t)s.recs[i].key_len);
+    assert_true(is_new >= 0);
+    if (is_new && s.recs[i].has_file_version)
+      with++;
+    else if (is_new)
+      without++;
+    else if (s.recs[i].has_file_version)
+      repeats++;
+    free(s.recs[i].key);
+  }
+  assert_int_equal(repeats, 0);
+  assert_int_equal(with, first_with);
+  assert_int_equal(without, first_without);
+  image_identity_seen_free(seen);
+  free(s.recs);
+}
+
+/* The FileVersion rule over every group: never on a key seen before; on
+ * every new key of net.4.5.2; on every new key of diaghub but 24 (images
+ * named after their path: no version resource). */
+static void file_version_is_written_once_per_image_key(void **state)
+{
+  (void)state;
+  file_version_once_per_key("ms-perfview__net.4.5.2.x64.etl.zip", "", 705, 0);
+  file_version_once_per_key("ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip",
+                            "/diaghub.etl", 2605, 24);
+}
+
 /* ---- a PE the build makes ---- */
 
 static const char *fixture_path(const char *name, char *buf, size_t size)
@@ -823,6 +928,78 @@ static void small_output_and_allocation_failures(void **state)
   pe_image_release(&pe);
 }
 
+static void build_once_writes_file_version_once_per_key(void **state)
+{
+  struct pe_image pe;
+  struct image_event img;
+  struct image_identity_set set;
+  struct image_identity_seen *seen;
+  uint16_t name16[64];
+  unsigned n;
+  int rc = ETWCAP_E_NOMEM;
+  (void)state;
+  memset(&pe, 0, sizeof pe);
+  pe.time_date_stamp = 0x5010ac4b;
+  add_rsds(&pe, 0x5010ac4b, 0, 0, "72482100-1c1c-4a03-aed8-c4c71c2e8d1d", 2, "x.pdb");
+  set_version(&pe, "x.dll", "d", "1.0", 1u << 16, 0, 1033, "p", "c", "1.0");
+  assert_int_equal(image_identity_seen_new(&seen), 0);
+
+  image_event_for(&img, name16, "\\SystemRoot\\system32\\x.dll", 0x10000, 0x2000);
+  assert_int_equal(image_identity_build_once(&set, &img, &pe, seen), 0);
+  assert_int_equal(set.count, 3);
+  assert_int_equal(set.ev[0].opcode, IMAGE_ID_FILE_VERSION);
+  image_identity_release(&set);
+  /* The same file under another path and base, in another process: same
+   * key (OriginalFileName, ImageSize, TimeDateStamp), no FileVersion. */
+  image_event_for(&img, name16, "\\Device\\HarddiskVolume2\\Windows\\System32\\x.dll", 0x7ff0000,
+                  0x2000);
+  img.process_id = 99;
+  assert_int_equal(image_identity_build_once(&set, &img, &pe, seen), 0);
+  assert_int_equal(set.count, 2);
+  assert_int_equal(set.ev[0].opcode, IMAGE_ID_INFO);
+  image_identity_release(&set);
+  assert_int_equal(image_identity_seen_count(seen), 1);
+
+  /* Another size is another image: FileVersion again.  A failed build
+   * leaves `seen` as it was, so the retry still gets its FileVersion. */
+  image_event_for(&img, name16, "C:\\x.dll", 0x10000, 0x3000);
+  for (n = 1; n < 32 && rc == ETWCAP_E_NOMEM; n++) {
+    test_fail_alloc_after(n);
+    rc = image_identity_build_once(&set, &img, &pe, seen);
+    test_fail_alloc_after(0);
+    if (rc == ETWCAP_E_NOMEM)
+      assert_int_equal(image_identity_seen_count(seen), 1);
+  }
+  assert_int_equal(rc, 0);
+  assert_int_equal(set.count, 3);
+  assert_int_equal(set.ev[0].opcode, IMAGE_ID_FILE_VERSION);
+  image_identity_release(&set);
+  assert_int_equal(image_identity_seen_count(seen), 2);
+  image_identity_seen_free(seen);
+  pe_image_release(&pe);
+}
+
+static void seen_set_grows_and_finds(void **state)
+{
+  struct image_identity_seen *seen;
+  uint32_t i;
+  (void)state;
+  assert_int_equal(image_identity_seen_new(&seen), 0);
+  for (i = 0; i < 5000; i++) {
+    uint8_t key[4] = { (uint8_t)i, (uint8_t)(i >> 8), 0, 0 };
+    assert_int_equal(image_identity_seen_add(seen, key, sizeof key), 1);
+  }
+  for (i = 0; i < 5000; i++) {
+    uint8_t key[4] = { (uint8_t)i, (uint8_t)(i >> 8), 0, 0 };
+    assert_true(image_identity_seen_contains(seen, key, sizeof key));
+    assert_int_equal(image_identity_seen_add(seen, key, sizeof key), 0);
+  }
+  assert_false(image_identity_seen_contains(seen, (const uint8_t *)"abc", 3));
+  assert_int_equal(image_identity_seen_add(seen, (const uint8_t *)"", 0), 1);
+  assert_int_equal(image_identity_seen_count(seen), 5001);
+  image_identity_seen_free(seen);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -831,11 +1008,14 @@ int main(void)
     cmocka_unit_test(net452_perfinfo_triple_is_byte_exact),
     cmocka_unit_test(diaghub_readytorun_group_is_byte_exact),
     cmocka_unit_test(every_sample_group_has_the_derived_header),
+    cmocka_unit_test(file_version_is_written_once_per_image_key),
     cmocka_unit_test(fixture_identity_matches_the_pe),
     cmocka_unit_test(image_without_debug_info_gets_none),
     cmocka_unit_test(thirty_two_bit_traces_use_four_byte_pointers),
     cmocka_unit_test(only_image_events_are_accepted),
     cmocka_unit_test(small_output_and_allocation_failures),
+    cmocka_unit_test(build_once_writes_file_version_once_per_key),
+    cmocka_unit_test(seen_set_grows_and_finds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
