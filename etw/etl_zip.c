@@ -36,6 +36,7 @@ struct etl_zip {
    * a little behind the stream (the time-order merge going back to another
    * CPU's buffer) is served from here instead of restarting the member. */
   uint8_t *history;
+  size_t history_cap;     /* ring size: HISTORY_SIZE or less for small members */
   uint64_t history_len;   /* valid bytes: offsets [pos - history_len, pos) */
   char error[512];
 };
@@ -188,9 +189,8 @@ static int open_common(struct etl_zip **out, const char *label, int memory, cons
     return ETWCAP_E_NOMEM;
   z->path = etwcap_strdup(label);
   z->scratch = etwcap_malloc(SKIP_CHUNK);
-  z->history = etwcap_malloc(HISTORY_SIZE);
   *out = z;
-  if (!z->path || !z->scratch || !z->history)
+  if (!z->path || !z->scratch)
     return ETWCAP_E_NOMEM;
   memset(&ff, 0, sizeof(ff));
   if (memory) {
@@ -332,6 +332,18 @@ static int member_restart(struct etl_zip *z)
   }
   if (unzGoToFilePos64(z->uf, &z->member) != UNZ_OK)
     return ETWCAP_E_CORRUPT;
+  /* The history ring, sized for this member (without it, backward reads
+   * restart the member: slower, still correct). */
+  {
+    size_t want = z->member_size < HISTORY_SIZE ? (size_t)z->member_size : HISTORY_SIZE;
+    if (want < SKIP_CHUNK)
+      want = SKIP_CHUNK;
+    if (want != z->history_cap) {
+      etwcap_free(z->history);
+      z->history = etwcap_malloc(want);
+      z->history_cap = z->history ? want : 0;
+    }
+  }
   rc = unzOpenCurrentFile(z->uf);
   if (rc != UNZ_OK)
     return rc == UNZ_BADZIPFILE ? ETWCAP_E_UNSUPPORTED : ETWCAP_E_CORRUPT;
@@ -347,13 +359,13 @@ static void history_add(struct etl_zip *z, const uint8_t *p, size_t n)
   uint64_t start;
   if (!z->history)
     return;
-  if (n > HISTORY_SIZE) {
-    p += n - HISTORY_SIZE;
-    n = HISTORY_SIZE;
+  if (n > z->history_cap) {
+    p += n - z->history_cap;
+    n = z->history_cap;
   }
   start = z->pos - n;
   while (n) {
-    size_t at = (size_t)(start % HISTORY_SIZE), run = HISTORY_SIZE - at;
+    size_t at = (size_t)(start % z->history_cap), run = z->history_cap - at;
     if (run > n)
       run = n;
     memcpy(z->history + at, p, run);
@@ -367,7 +379,7 @@ static void history_add(struct etl_zip *z, const uint8_t *p, size_t n)
 static void history_get(const struct etl_zip *z, uint64_t offset, uint8_t *out, size_t len)
 {
   while (len) {
-    size_t at = (size_t)(offset % HISTORY_SIZE), run = HISTORY_SIZE - at;
+    size_t at = (size_t)(offset % z->history_cap), run = z->history_cap - at;
     if (run > len)
       run = len;
     memcpy(out, z->history + at, run);
@@ -394,8 +406,8 @@ static int member_read(struct etl_zip *z, uint8_t *buf, size_t len, size_t *got)
     z->pos += (uint64_t)n;
     history_add(z, buf + *got, (size_t)n);
     z->history_len += (uint64_t)n;
-    if (z->history_len > HISTORY_SIZE)
-      z->history_len = HISTORY_SIZE;
+    if (z->history_len > z->history_cap)
+      z->history_len = z->history_cap;
     *got += (size_t)n;
   }
   return 0;
