@@ -12,6 +12,8 @@
 
 const struct etw_guid bi_guid_clr = { 0xe13c0d23, 0xccbc, 0x4e12,
                                       { 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 } };
+const struct etw_guid bi_guid_clr_rundown = { 0xa669021c, 0xc450, 0x4609,
+                                              { 0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf, 0x18 } };
 const struct etw_guid bi_guid_kernel = { 0x9e814aad, 0x3204, 0x11d2,
                                          { 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 } };
 const struct etw_guid bi_guid_http = { 0xd30b5633, 0x7ef1, 0x5485,
@@ -26,8 +28,8 @@ static const struct {
   uint8_t group;
 } kernel_tasks[] = {
   { { 0x3d6fa8d0, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } }, 3 },
-  { { 0x3d6fa8d1, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } }, 4 },
-  { { 0x2cb15d1d, 0x5fc1, 0x11d2, { 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } }, 10 },
+  { { 0x3d6fa8d1, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } }, 5 },
+  { { 0x2cb15d1d, 0x5fc1, 0x11d2, { 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } }, 20 },
 };
 
 #define L(arr) { arr, sizeof(arr) / sizeof(arr[0]) }
@@ -276,22 +278,22 @@ static const struct bi_event table[] = {
   { BI_KERNEL, 4, 3, 2, "Process", "DCStop", NULL, L(process_v2) },
   { BI_KERNEL, 4, 3, 3, "Process", "DCStop", NULL, L(process_v3) },
   { BI_KERNEL, 4, 3, 4, "Process", "DCStop", NULL, L(process_v4) },
-  { BI_KERNEL, 1, 4, 2, "Thread", "Start", NULL, L(thread_v2) },
-  { BI_KERNEL, 1, 4, 3, "Thread", "Start", NULL, L(thread_v3) },
-  { BI_KERNEL, 2, 4, 2, "Thread", "Stop", NULL, L(thread_v2) },
-  { BI_KERNEL, 2, 4, 3, "Thread", "Stop", NULL, L(thread_v3) },
-  { BI_KERNEL, 3, 4, 2, "Thread", "DCStart", NULL, L(thread_v2) },
-  { BI_KERNEL, 3, 4, 3, "Thread", "DCStart", NULL, L(thread_v3) },
-  { BI_KERNEL, 4, 4, 2, "Thread", "DCStop", NULL, L(thread_v2) },
-  { BI_KERNEL, 4, 4, 3, "Thread", "DCStop", NULL, L(thread_v3) },
-  { BI_KERNEL, 10, 10, 2, "Image", "Load", NULL, L(image_v2) },
-  { BI_KERNEL, 10, 10, 3, "Image", "Load", NULL, L(image_v3) },
-  { BI_KERNEL, 2, 10, 2, "Image", "Unload", NULL, L(image_v2) },
-  { BI_KERNEL, 2, 10, 3, "Image", "Unload", NULL, L(image_v3) },
-  { BI_KERNEL, 3, 10, 2, "Image", "DCStart", NULL, L(image_v2) },
-  { BI_KERNEL, 3, 10, 3, "Image", "DCStart", NULL, L(image_v3) },
-  { BI_KERNEL, 4, 10, 2, "Image", "DCStop", NULL, L(image_v2) },
-  { BI_KERNEL, 4, 10, 3, "Image", "DCStop", NULL, L(image_v3) },
+  { BI_KERNEL, 1, 5, 2, "Thread", "Start", NULL, L(thread_v2) },
+  { BI_KERNEL, 1, 5, 3, "Thread", "Start", NULL, L(thread_v3) },
+  { BI_KERNEL, 2, 5, 2, "Thread", "Stop", NULL, L(thread_v2) },
+  { BI_KERNEL, 2, 5, 3, "Thread", "Stop", NULL, L(thread_v3) },
+  { BI_KERNEL, 3, 5, 2, "Thread", "DCStart", NULL, L(thread_v2) },
+  { BI_KERNEL, 3, 5, 3, "Thread", "DCStart", NULL, L(thread_v3) },
+  { BI_KERNEL, 4, 5, 2, "Thread", "DCStop", NULL, L(thread_v2) },
+  { BI_KERNEL, 4, 5, 3, "Thread", "DCStop", NULL, L(thread_v3) },
+  { BI_KERNEL, 10, 20, 2, "Image", "Load", NULL, L(image_v2) },
+  { BI_KERNEL, 10, 20, 3, "Image", "Load", NULL, L(image_v3) },
+  { BI_KERNEL, 2, 20, 2, "Image", "Unload", NULL, L(image_v2) },
+  { BI_KERNEL, 2, 20, 3, "Image", "Unload", NULL, L(image_v3) },
+  { BI_KERNEL, 3, 20, 2, "Image", "DCStart", NULL, L(image_v2) },
+  { BI_KERNEL, 3, 20, 3, "Image", "DCStart", NULL, L(image_v3) },
+  { BI_KERNEL, 4, 20, 2, "Image", "DCStop", NULL, L(image_v2) },
+  { BI_KERNEL, 4, 20, 3, "Image", "DCStop", NULL, L(image_v3) },
 
   { BI_HTTP, 1, 0, 0, "Request", "Start", "RequestStart", L(http_request_start) },
   { BI_HTTP, 2, 0, 0, "Request", "Stop", "RequestStop", NONE },

@@ -41,12 +41,13 @@ struct bi_event {
 #define CLR_GC_TYPE_BACKGROUND 1u
 #define CLR_SUSPEND_FOR_GC_PREP 6u
 #define KERNEL_GROUP_PROCESS 3
-#define KERNEL_GROUP_THREAD 4
-#define KERNEL_GROUP_IMAGE 10
+#define KERNEL_GROUP_THREAD 5
+#define KERNEL_GROUP_IMAGE 20
 #define HTTP_ID_REQUEST_STOP 2
 #define HTTP_ID_RESPONSE_HEADERS_STOP 12
 
 extern const struct etw_guid bi_guid_clr;
+extern const struct etw_guid bi_guid_clr_rundown;
 extern const struct etw_guid bi_guid_kernel;  /* SystemTraceControlGuid */
 extern const struct etw_guid bi_guid_http;    /* EventSource hash of System.Net.Http */
 extern const struct etw_guid bi_guid_iis;

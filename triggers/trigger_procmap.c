@@ -105,8 +105,12 @@ void trig_procmap_event(struct trig_procmap *m, const struct etw_event *ev)
       map_name(m, name.text, (uint32_t)pid.u);
     return;
   }
+  /* The runtime and its rundown provider both log RuntimeInformation
+   * (event 187, the same layout). */
   if ((ev->has & ETW_HAS_PROVIDER) && ev->id == CLR_ID_RUNTIME_INFORMATION &&
-      guid_equal(&ev->provider, &bi_guid_clr) && (ev->has & ETW_HAS_PID_TID)) {
+      (ev->has & ETW_HAS_PID_TID) &&
+      (guid_equal(&ev->provider, &bi_guid_clr) ||
+       guid_equal(&ev->provider, &bi_guid_clr_rundown))) {
     char program[TV_TEXT_MAX];
     row = bi_lookup(BI_CLR, ev);
     if (!row || tf_find(&row->layout, ev->user_data, ev->user_len, ev->pointer_size,
