@@ -17,7 +17,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   struct pe_image pe;
   struct image_event img;
   struct image_identity_set set;
+  struct image_identity_seen *seen;
   size_t i;
+  int round;
   pe_source_memory(&src, &mem, data, size);
   if (pe_image_read(&pe, &src, PE_READ_ALL) != 0)
     return 0;
@@ -29,12 +31,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   img.process_id = 4;
   img.file_name = (const uint8_t *)name16;
   img.file_name_bytes = sizeof name16;
-  if (image_identity_build(&set, &img, &pe, IMAGE_IDENTITY_FILE_VERSION) == 0) {
-    for (i = 0; i < set.count; i++) {
-      uint8_t out[0x10000];
-      image_identity_write_record(&set.ev[i], out, sizeof out);
+  if (image_identity_seen_new(&seen) == 0) {
+    /* Twice: the second time the Info key is known (no FileVersion). */
+    for (round = 0; round < 2; round++) {
+      if (image_identity_build_once(&set, &img, &pe, seen) != 0)
+        break;
+      for (i = 0; i < set.count; i++) {
+        uint8_t out[0x10000];
+        image_identity_write_record(&set.ev[i], out, sizeof out);
+      }
+      image_identity_release(&set);
     }
-    image_identity_release(&set);
+    image_identity_seen_free(seen);
   }
   pe_image_release(&pe);
   return 0;
