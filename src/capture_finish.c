@@ -84,8 +84,10 @@ static int merge_step(const struct capture_finish_params *p, const struct merge_
   }
   if (!rc) {
     memset(&o, 0, sizeof(o));
-    o.inject = p->inject;
-    o.inject_ctx = p->inject_ctx;
+    if (p->identity) {
+      o.inject = identity_inject;
+      o.inject_ctx = p->identity;
+    }
     o.progress = on_merge_progress;
     o.progress_ctx = &prog;
     progress_start(&prog, "merging", p->console);
@@ -140,8 +142,12 @@ static int zip_step(const struct capture_finish_params *p, const struct merge_in
   m.merged_file = base_name(p->data_file);
   m.merged_bytes = (uint64_t)merged_size;
   m.merged_events = st->events_out;
-  m.images_identified = p->images_identified;
-  m.images_unreadable = p->images_unreadable;
+  if (p->identity) {
+    struct identity_counts c;
+    identity_injector_counts(p->identity, &c);
+    m.images_identified = c.identified;
+    m.images_unreadable = c.unreadable;
+  }
   m.written_filetime = os_time_now_utc_filetime();
   rc = capture_manifest_json(&m, &json);
   if (rc)
@@ -222,6 +228,14 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
     log_info("merged %lu files (%.1f MB, %llu events) in %.1f s", (unsigned long)in.count,
              (double)r->in_bytes / 1048576.0, (unsigned long long)st.events_out,
              r->merge_seconds);
+  if (!rc && p->identity) {
+    struct identity_counts c;
+    identity_injector_counts(p->identity, &c);
+    log_info("image identity: %llu of %llu image events identified; %llu named files that "
+             "could not be read as images (give /PathMap when the images are elsewhere)",
+             (unsigned long long)c.identified, (unsigned long long)c.image_events,
+             (unsigned long long)c.unreadable);
+  }
 
   if (!rc && p->zip) {
     rc = zip_step(p, &in, merged_path, &st, r, why, why_size);

@@ -11,6 +11,7 @@
 
 #include "capture_manifest.h"
 #include "etl_merge.h"
+#include "identity_inject.h"
 #include "log_memory.h"
 
 #include <stddef.h>
@@ -24,9 +25,7 @@ struct capture_finish_params {
   const char *command_line; /* for the manifest */
   const struct manifest_trigger *trigger;
   const struct log_memory *log; /* becomes LogFile.txt; NULL = none */
-  etl_merge_inject_fn inject;   /* image identity; NULL = none */
-  void *inject_ctx;
-  uint64_t images_identified, images_unreadable; /* for the manifest */
+  struct identity_injector *identity; /* image identity; NULL = none */
   FILE *console;            /* progress on this console, or NULL for log lines */
 };
 

@@ -1,9 +1,11 @@
 /* `etwcap merge DataFile`: merge a collection's session files into one ETL
  * and zip it (PerfView's merge command; capture_finish.c does the work). */
 #include "capture_finish.h"
+#include "alloc.h"
 #include "cli.h"
 #include "command.h"
 #include "error.h"
+#include "identity_inject.h"
 #include "log.h"
 #include "log_memory.h"
 #include "os_proc.h"
@@ -16,8 +18,12 @@
 static const struct opt_def merge_defs[] = {
   { "ImageIDsOnly", NULL, OPT_BOOL, NULL, NULL, NULL, 0, 0,
     "adding image identity to an existing .etl.zip is not available in this build yet." },
-  { "PathMap", NULL, OPT_LIST, "FROM=TO", NULL, NULL, 0, 0,
-    "image identity (which needs image paths) is not available in this build yet." },
+  { "PathMap", NULL, OPT_LIST, "FROM=TO", NULL,
+    "Find the images of image events under another path: a logged path starting with FROM "
+    "(case-insensitive) is read at TO instead, e.g. "
+    "/PathMap:\\Device\\HarddiskVolume3=D:\\copy-of-c. Repeatable. On Windows the "
+    "drive table maps \\Device\\HarddiskVolumeN paths without it.",
+    0, 0, NULL },
 };
 
 static const struct opt_group merge_group = OPT_GROUP("Merge", merge_defs);
@@ -37,12 +43,42 @@ static int data_file_name(const char *given, char *out, size_t size)
   return 0;
 }
 
+/* /PathMap items, parsed into `maps` (pointing into copies in `store`). */
+static int path_maps(const struct cli *cli, struct identity_path_map *maps, char **store,
+                     size_t *count)
+{
+  size_t n, i;
+  char *const *items = cli_list(cli, "PathMap", &n);
+  *count = 0;
+  for (i = 0; i < n && i < 64; i++) {
+    store[i] = etwcap_strdup(items[i]);
+    if (!store[i])
+      return ETWCAP_E_NOMEM;
+    *count = i + 1;
+    if (identity_parse_path_map(store[i], &maps[i]) != 0) {
+      log_error("/PathMap:%s is not FROM=TO (e.g. /PathMap:\\Device\\HarddiskVolume3=C:)",
+                items[i]);
+      return ETWCAP_E_USAGE;
+    }
+  }
+  if (n > 64) {
+    log_error("at most 64 /PathMap rules");
+    return ETWCAP_E_USAGE;
+  }
+  return 0;
+}
+
 static int run_merge(const struct cli *cli)
 {
   struct capture_finish_params p;
   struct capture_finish_result r;
   struct log_memory log;
+  struct identity_path_map maps[64];
+  struct identity_options io;
+  struct identity_injector *identity = NULL;
+  char *store[64] = { NULL };
   char data_file[1024], why[1024];
+  size_t nmaps = 0, i;
   int rc;
 
   if (cli_is_set(cli, "Merge") && !cli_bool(cli, "Merge", 1)) {
@@ -52,6 +88,18 @@ static int run_merge(const struct cli *cli)
   rc = data_file_name(cli->args[0], data_file, sizeof(data_file));
   if (rc) {
     log_error("the file name '%s' is too long", cli->args[0]);
+    return rc;
+  }
+  rc = path_maps(cli, maps, store, &nmaps);
+  memset(&io, 0, sizeof(io));
+  io.maps = maps;
+  io.map_count = nmaps;
+  io.use_os_mapping = os_is_windows();
+  if (!rc)
+    rc = identity_injector_new(&identity, &io);
+  if (rc) {
+    for (i = 0; i < nmaps; i++)
+      etwcap_free(store[i]);
     return rc;
   }
   memset(&log, 0, sizeof(log));
@@ -65,6 +113,7 @@ static int run_merge(const struct cli *cli)
   p.command_line = cli->command_line;
   p.log = &log;
   p.console = os_stderr_is_terminal() ? stderr : NULL;
+  p.identity = identity;
   rc = capture_finish(&p, &r, why, sizeof(why));
   log_remove_sink(log_memory_sink, &log);
   if (rc) {
@@ -77,6 +126,9 @@ static int run_merge(const struct cli *cli)
            (unsigned long long)r.events, r.merge_seconds, r.zip_seconds);
   }
   log_memory_release(&log);
+  identity_injector_free(identity);
+  for (i = 0; i < nmaps; i++)
+    etwcap_free(store[i]);
   return rc;
 }
 
@@ -84,7 +136,9 @@ const struct command cmd_merge = {
   "merge", run_merge, 0, "DataFile", 1, 1,
   "Merge session files into one ETL and zip it.",
   "Merges DataFile and its sibling session files (DataFile.kernel*.etl, .clr*.etl, .user*.etl, "
-  "as PerfView names them) into one ETL, every event once in time order, and writes "
+  "as PerfView names them) into one ETL, every event once in time order, with image "
+  "identity (the PDB each loaded image needs, read from the image files) before each kernel "
+  "image event, and writes "
   "DataFile.zip holding the merged ETL, LogFile.txt and etwcap-capture.json. The zip is "
   "written to a temporary name, read back and checked, and only then are the session files "
   "deleted. With /Zip:false the merged ETL replaces DataFile.",

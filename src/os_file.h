@@ -22,6 +22,13 @@ int os_file_size(const char *path, int64_t *size);
 int os_is_directory(const char *path);
 /* Free bytes available to this user on the volume holding `path`. */
 int os_free_disk_bytes(const char *path, uint64_t *bytes);
+/* Makes a Windows-style path (backslashes) usable here: POSIX turns the
+ * backslashes into slashes, Windows leaves it as it is.  In place. */
+void os_native_path(char *path);
+/* Maps an NT device path ("\Device\HarddiskVolume3\Windows\x.dll") to a
+ * drive path ("C:\Windows\x.dll") through the running system's DOS device
+ * table.  ETWCAP_E_NOENT when there is no mapping (always, off Windows). */
+int os_nt_path_to_dos(const char *nt_path, char *out, size_t size);
 /* Translates the last OS error (errno or GetLastError) to ETWCAP_E_*. */
 int os_last_error(void);
 /* Text of the last OS error for log lines ("No space left on device (errno 28)"). */

@@ -97,3 +97,18 @@ int os_free_disk_bytes(const char *path, uint64_t *bytes)
   *bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
   return 0;
 }
+
+void os_native_path(char *path)
+{
+  for (; *path; path++)
+    if (*path == '\\')
+      *path = '/';
+}
+
+int os_nt_path_to_dos(const char *nt_path, char *out, size_t size)
+{
+  (void)nt_path;
+  (void)out;
+  (void)size;
+  return ETWCAP_E_NOENT; /* no DOS device table here: /PathMap does the mapping */
+}

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 static DWORD last_win32_error;
 
@@ -170,4 +171,33 @@ int os_free_disk_bytes(const char *path, uint64_t *bytes)
     *bytes = avail.QuadPart;
   etwcap_free(w);
   return rc;
+}
+
+void os_native_path(char *path)
+{
+  (void)path;
+}
+
+int os_nt_path_to_dos(const char *nt_path, char *out, size_t size)
+{
+  wchar_t drive[3] = L"A:", target[1024];
+  char *device;
+  size_t len;
+  /* Ask each drive letter which device it names; the longest match wins
+   * (\Device\HarddiskVolume1 must not match \Device\HarddiskVolume10). */
+  for (; drive[0] <= L'Z'; drive[0]++) {
+    if (!QueryDosDeviceW(drive, target, sizeof(target) / sizeof(target[0])))
+      continue;
+    device = utf16_to_utf8(target);
+    if (!device)
+      return ETWCAP_E_NOMEM;
+    len = strlen(device);
+    if (_strnicmp(nt_path, device, len) == 0 && (nt_path[len] == '\\' || !nt_path[len])) {
+      snprintf(out, size, "%c:%s", (char)drive[0], nt_path + len);
+      etwcap_free(device);
+      return 0;
+    }
+    etwcap_free(device);
+  }
+  return ETWCAP_E_NOENT;
 }

@@ -114,5 +114,39 @@ t.check(rc == 4 and "clock" in err, "different clocks refused: %d %r" % (rc, err
 t.check(os.path.exists(os.path.join(work, "mix.kernel.etl"))
         and not os.path.exists(os.path.join(work, "mix.etl.zip")), "inputs kept, no zip")
 
+# Image identity: images reachable through /PathMap get KernelTraceControl's
+# ImageID events just before their image event (same CPU, timestamp, pid, tid).
+wine_dlls = "/usr/lib/x86_64-linux-gnu/wine/x86_64-windows"
+if os.path.isdir(wine_dlls):
+    img = os.path.join(work, "img", "Windows", "System32")
+    os.makedirs(img)
+    for dll in ("ntdll.dll", "ucrtbase.dll", "kernelbase.dll"):
+        src = os.path.join(wine_dlls, dll)
+        if os.path.exists(src):
+            shutil.copy(src, os.path.join(img, "KernelBase.dll" if dll == "kernelbase.dll" else dll))
+    with open(os.path.join(work, "ids.etl"), "wb") as f:
+        f.write(member("diaghub.kernel.1.etl"))
+    rc, out, err = t.run("merge", to_target_path(t, os.path.join(work, "ids.etl")),
+                         "/PathMap:\\Device\\HarddiskVolume1=" + to_target_path(t, os.path.join(work, "img")))
+    t.check(rc == 0, "merge with /PathMap: %s" % err)
+    rc, out, err = t.run("dump", to_target_path(t, os.path.join(work, "ids.etl.zip")))
+    lines = [l.split("\t") for l in out.splitlines() if l and not l.startswith("#")]
+    ident = [i for i, c in enumerate(lines) if c[5] == "b3e675d7-2554-4f18-830b-2762732560de"]
+    t.check(len(ident) > 0, "identity events were injected")
+    placed = 0
+    for i in ident:
+        j = i
+        while j < len(lines) and lines[j][5] == "b3e675d7-2554-4f18-830b-2762732560de":
+            j += 1
+        after = lines[j] if j < len(lines) else None
+        # PERFINFO image events (DCEnd) have no pid/tid in their header.
+        if after and after[5] in ("kernel:Process", "kernel:Image") and after[1:3] == lines[i][1:3] \
+                and (not after[8] or after[8] == lines[i][8]):
+            placed += 1
+    t.check(placed == len(ident), "every identity event precedes its image event (%d of %d)" % (placed, len(ident)))
+    with zipfile.ZipFile(os.path.join(work, "ids.etl.zip")) as z:
+        m = json.loads(z.read("etwcap-capture.json"))
+        t.check(m["merged"]["imagesIdentified"] > 0, "manifest counts identified images: %r" % m["merged"])
+
 shutil.rmtree(work, ignore_errors=True)
 t.finish()
