@@ -130,20 +130,28 @@ if os.path.isdir(wine_dlls):
                          "/PathMap:\\Device\\HarddiskVolume1=" + to_target_path(t, os.path.join(work, "img")))
     t.check(rc == 0, "merge with /PathMap: %s" % err)
     rc, out, err = t.run("dump", to_target_path(t, os.path.join(work, "ids.etl.zip")))
-    lines = [l.split("\t") for l in out.splitlines() if l and not l.startswith("#")]
-    ident = [i for i, c in enumerate(lines) if c[5] == "b3e675d7-2554-4f18-830b-2762732560de"]
-    t.check(len(ident) > 0, "identity events were injected")
-    placed = 0
-    for i in ident:
-        j = i
-        while j < len(lines) and lines[j][5] == "b3e675d7-2554-4f18-830b-2762732560de":
-            j += 1
-        after = lines[j] if j < len(lines) else None
-        # PERFINFO image events (DCEnd) have no pid/tid in their header.
-        if after and after[5] in ("kernel:Process", "kernel:Image") and after[1:3] == lines[i][1:3] \
-                and (not after[8] or after[8] == lines[i][8]):
-            placed += 1
-    t.check(placed == len(ident), "every identity event precedes its image event (%d of %d)" % (placed, len(ident)))
+    rows = [l.split("\t") for l in out.splitlines() if l and not l.startswith("#")]
+    # Each CPU's stream in file order is its time order: adjacency is per CPU.
+    streams = {}
+    for c in rows:
+        streams.setdefault(c[1], []).append(c)
+    total = placed = 0
+    for lines in streams.values():
+        for i, c in enumerate(lines):
+            if c[5] != "b3e675d7-2554-4f18-830b-2762732560de":
+                continue
+            total += 1
+            j = i
+            while j < len(lines) and lines[j][5] == c[5]:
+                j += 1
+            after = lines[j] if j < len(lines) else None
+            # PERFINFO image events (DCEnd) have no pid/tid in their header.
+            if after and after[5] in ("kernel:Process", "kernel:Image") and after[2] == c[2] \
+                    and (not after[8] or after[8] == c[8]):
+                placed += 1
+    t.check(total > 0, "identity events were injected")
+    t.check(placed == total, "every identity event precedes its image event on its CPU (%d of %d)"
+            % (placed, total))
     with zipfile.ZipFile(os.path.join(work, "ids.etl.zip")) as z:
         m = json.loads(z.read("etwcap-capture.json"))
         t.check(m["merged"]["imagesIdentified"] > 0, "manifest counts identified images: %r" % m["merged"])
