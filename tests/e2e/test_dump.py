@@ -41,6 +41,16 @@ t.check(all(len(l.split("\t")) == 10 for l in lines), "10 tab-separated columns"
 t.check(lines[0].split("\t")[4:7] == ["SYSTEM64", "kernel:Header", "hook=0x0000(grp=0,op=0)"],
         "the first event is the logfile header: %r" % lines[0])
 
+# Non-ASCII names, for a plain file and for a zip (UTF-8 paths on Windows).
+import shutil  # noqa: E402
+uni = os.path.join(tmp, "tr\u00e2ce_\u00e9.etl")
+shutil.copyfile(hw3d, uni)
+unizip = os.path.join(tmp, "pr\u00eem.etl.zip")
+shutil.copyfile(os.path.join(samples, "ms-perfview__primitive-types.etl.zip"), unizip)
+rc, out, err = t.run("dump", target(uni), target(unizip))
+t.check(rc == 0 and len(events(out)) == 3 + 7,
+        "non-ASCII paths read: rc=%d events=%d %r" % (rc, len(events(out)), err))
+
 # /TimeOrder: the same events, timestamps never step back within a file.
 ms = os.path.join(samples, "ms-Tx__CrossMachineHTTP.etl")
 rc, fo, err = t.run("dump", target(ms))
