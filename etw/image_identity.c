@@ -85,7 +85,14 @@
  *     IL-only assemblies and never writes 38/40: we follow diaghub.
  *   - DbgDeterm: when the debug directory has a REPRO entry.
  *   - 32-bit traces: the same records with HeaderType FULL_HEADER32 and
- *     4-byte pointers (no sample has 32-bit identity events). */
+ *     4-byte pointers (no sample has 32-bit identity events).
+ * Known divergence: diaghub has 188 groups with None and a DbgPPDB, mostly
+ * 32-bit IL-only assemblies under Program Files (x86) (e.g.
+ * Microsoft.VisualStudio.ProductKeyDialog.resources.dll, whose DbgPPDB says
+ * portable PDB) plus Sentinel64.sys; one DbgPPDB stamp is "CDR!" read as a
+ * number.  KernelTraceControl apparently failed to read their CodeView
+ * record (the OS maps IL-only PE32 images as PE32+, which may be why); we
+ * write the RSDS record the file holds. */
 #include "image_identity.h"
 
 #include "alloc.h"
