@@ -428,6 +428,19 @@ const struct bi_event *bi_find_id(enum bi_provider p, uint16_t id)
   return NULL;
 }
 
+const struct bi_event *bi_latest(const struct bi_event *row)
+{
+  const struct bi_event *best = row;
+  size_t i;
+  for (i = 0; i < table_count; i++) {
+    const struct bi_event *r = &table[i];
+    if (r->prov == row->prov && r->id == row->id && r->group == row->group &&
+        r->version > best->version)
+      best = r;
+  }
+  return best;
+}
+
 int bi_has_field(const struct bi_event *row, const char *field)
 {
   size_t i;

@@ -70,6 +70,8 @@ const struct bi_event *bi_lookup(enum bi_provider p, const struct etw_event *ev)
 const struct bi_event *bi_find_name(enum bi_provider p, const char *name);
 /* The first row with this event id (not for the kernel), or NULL. */
 const struct bi_event *bi_find_id(enum bi_provider p, uint16_t id);
+/* The newest layout of row's event. */
+const struct bi_event *bi_latest(const struct bi_event *row);
 /* Does any version of row's event have a field of this name? */
 int bi_has_field(const struct bi_event *row, const char *field);
 /* Does `e` (any version) describe the same event as `row`? */

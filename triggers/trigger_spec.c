@@ -99,7 +99,7 @@ static int parse_threshold(const char *text, const char *syntax, size_t *op_pos,
   *greater = text[i - 1] == '>';
   p = i;
   if (text[p] == '=')
-    return fail_at(err, cap, text, p,
+    return fail_at(err, cap, text, p - 1,
                    "'%c=' is not an operator here: use '<' or '>' (the value is compared "
                    "strictly)",
                    text[i - 1]);
@@ -373,7 +373,7 @@ static int check_field(const struct trig_etw_spec *s, const char *spec, size_t a
       char name[TRIG_NAME_MAX];
       char fields[512];
       size_t i, n = 0;
-      const struct tf_layout *l = &s->start.bi->layout;
+      const struct tf_layout *l = &bi_latest(s->start.bi)->layout;
       fields[0] = '\0';
       for (i = 0; i < l->count && n + 1 < sizeof(fields); i++) {
         n += (size_t)snprintf(fields + n, sizeof(fields) - n, "%s%s", i ? ", " : "",
