@@ -24,6 +24,11 @@ struct cache_entry {
 
 struct identity_injector {
   struct identity_options opt;
+  /* The last ImageID/Info already in the input (a trace merged before): an
+   * image event right after it on the same CPU and timestamp has identity. */
+  int seen_info;
+  uint16_t info_cpu;
+  uint64_t info_timestamp;
   struct cache_entry *cache;
   size_t cached;
   struct identity_counts counts;
@@ -174,9 +179,20 @@ int identity_inject(void *ctx, const struct etw_event *ev, struct etl_writer *w)
   unsigned flags = 0;
   int rc;
 
+  if (!ev->is_kernel && guid_equal(&ev->provider, &image_identity_guid) &&
+      ev->opcode == IMAGE_ID_INFO) {
+    ij->seen_info = 1;
+    ij->info_cpu = ev->cpu;
+    ij->info_timestamp = ev->timestamp;
+    return 0;
+  }
   if (!image_identity_is_image_event(ev))
     return 0;
   ij->counts.image_events++;
+  if (ij->seen_info && ij->info_cpu == ev->cpu && ij->info_timestamp == ev->timestamp) {
+    ij->counts.already++;
+    return 0;
+  }
   if (image_identity_parse_image_event(ev, &img) != 0 || img.file_name_bytes == 0) {
     ij->counts.unreadable++;
     return 0; /* an event we cannot decode is merged as it is */

@@ -6,6 +6,7 @@
 #include "command.h"
 #include "error.h"
 #include "identity_inject.h"
+#include "image_ids_only.h"
 #include "log.h"
 #include "log_memory.h"
 #include "os_proc.h"
@@ -16,8 +17,11 @@
 #include <string.h>
 
 static const struct opt_def merge_defs[] = {
-  { "ImageIDsOnly", NULL, OPT_BOOL, NULL, NULL, NULL, 0, 0,
-    "adding image identity to an existing .etl.zip is not available in this build yet." },
+  { "ImageIDsOnly", NULL, OPT_BOOL, NULL, NULL,
+    "DataFile is an .etl.zip merged elsewhere (by PerfView or etwcap): add image identity "
+    "from the images visible here and write the zip back. Run it inside a container on a "
+    "trace collected on the host, so the container's symbols resolve anywhere.",
+    0, 0, NULL },
   { "PathMap", NULL, OPT_LIST, "FROM=TO", NULL,
     "Find the images of image events under another path: a logged path starting with FROM "
     "(case-insensitive) is read at TO instead, e.g. "
@@ -68,6 +72,21 @@ static int path_maps(const struct cli *cli, struct identity_path_map *maps, char
   return 0;
 }
 
+static int run_image_ids_only(const char *zip, struct identity_injector *identity,
+                              int low_priority, FILE *console, char *why, size_t why_size)
+{
+  struct identity_counts c;
+  int rc = image_ids_only(zip, identity, low_priority, console, why, why_size);
+  if (rc)
+    return rc;
+  identity_injector_counts(identity, &c);
+  printf("Updated %s: %llu of %llu image events newly identified (%llu were already); %llu "
+         "named files could not be read here.\n",
+         zip, (unsigned long long)c.identified, (unsigned long long)c.image_events,
+         (unsigned long long)c.already, (unsigned long long)c.unreadable);
+  return 0;
+}
+
 static int run_merge(const struct cli *cli)
 {
   struct capture_finish_params p;
@@ -85,10 +104,18 @@ static int run_merge(const struct cli *cli)
     log_error("'merge /Merge:false' would do nothing. Use /Zip:false to merge without zipping.");
     return ETWCAP_E_USAGE;
   }
-  rc = data_file_name(cli->args[0], data_file, sizeof(data_file));
-  if (rc) {
-    log_error("the file name '%s' is too long", cli->args[0]);
-    return rc;
+  if (cli_bool(cli, "ImageIDsOnly", 0)) {
+    if (!str_ends_with_case(cli->args[0], ".zip")) {
+      log_error("/ImageIDsOnly takes the .etl.zip of a merged trace, not '%s'", cli->args[0]);
+      return ETWCAP_E_USAGE;
+    }
+    snprintf(data_file, sizeof(data_file), "%s", cli->args[0]);
+  } else {
+    rc = data_file_name(cli->args[0], data_file, sizeof(data_file));
+    if (rc) {
+      log_error("the file name '%s' is too long", cli->args[0]);
+      return rc;
+    }
   }
   rc = path_maps(cli, maps, store, &nmaps);
   memset(&io, 0, sizeof(io));
@@ -114,10 +141,15 @@ static int run_merge(const struct cli *cli)
   p.log = &log;
   p.console = os_stderr_is_terminal() ? stderr : NULL;
   p.identity = identity;
-  rc = capture_finish(&p, &r, why, sizeof(why));
+  if (cli_bool(cli, "ImageIDsOnly", 0))
+    rc = run_image_ids_only(data_file, identity, p.low_priority, p.console, why, sizeof(why));
+  else
+    rc = capture_finish(&p, &r, why, sizeof(why));
   log_remove_sink(log_memory_sink, &log);
   if (rc) {
     log_error("%s", why);
+  } else if (cli_bool(cli, "ImageIDsOnly", 0)) {
+    /* run_image_ids_only reported the result */
   } else {
     printf("Wrote %s: %.1f MB from %lu session file%s (%.1f MB, %llu events); merge %.1f s, "
            "zip %.1f s.\n",

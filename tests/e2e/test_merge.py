@@ -156,5 +156,44 @@ if os.path.isdir(wine_dlls):
         m = json.loads(z.read("etwcap-capture.json"))
         t.check(m["merged"]["imagesIdentified"] > 0, "manifest counts identified images: %r" % m["merged"])
 
+
+def identity_count(zpath):
+    rc, out, err = t.run("dump", to_target_path(t, zpath))
+    return sum(1 for l in out.splitlines() if "\tb3e675d7-2554-4f18-830b-2762732560de\t" in l)
+
+
+# /ImageIDsOnly: a trace merged where the images were not reachable gets its
+# identity later, in place; a second run adds nothing; the members stay.
+if os.path.isdir(wine_dlls):
+    with open(os.path.join(work, "late.etl"), "wb") as f:
+        f.write(member("diaghub.kernel.1.etl"))
+    rc, out, err = t.run("merge", to_target_path(t, os.path.join(work, "late.etl")))
+    late = os.path.join(work, "late.etl.zip")
+    t.check(rc == 0 and identity_count(late) == 0, "merged without reachable images: no identity")
+    pathmap = "/PathMap:\\Device\\HarddiskVolume1=" + to_target_path(t, os.path.join(work, "img"))
+    rc, out, err = t.run("merge", to_target_path(t, late), "/ImageIDsOnly", pathmap)
+    first = identity_count(late)
+    t.check(rc == 0 and first > 0, "/ImageIDsOnly added identity: %d %r %r" % (rc, out, err))
+    with zipfile.ZipFile(late) as z:
+        t.check(z.testzip() is None and sorted(z.namelist()) ==
+                ["LogFile.txt", "etwcap-capture.json", "late.etl"], "members kept: %r" % z.namelist())
+    rc, out, err = t.run("merge", to_target_path(t, late), "/ImageIDsOnly", pathmap)
+    t.check(rc == 0 and identity_count(late) == first, "a second run adds nothing")
+    t.check(not [f for f in os.listdir(work) if f.endswith(".tmp")], "no temporary files left")
+
+# Bad archives are refused and left exactly as they were.
+for label, entries in (("no ETL", [("readme.txt", b"x")]),
+                       ("two ETLs", [("a.etl", b"x"), ("b.etl", b"y")]),
+                       ("escaping name", [("../evil.etl", b"x")])):
+    bad = os.path.join(work, "bad.etl.zip")
+    with zipfile.ZipFile(bad, "w") as z:
+        for name, data in entries:
+            z.writestr(name, data)
+    before = open(bad, "rb").read()
+    rc, out, err = t.run("merge", to_target_path(t, bad), "/ImageIDsOnly")
+    t.check(rc == 5, "%s: exit 5, got %d %r" % (label, rc, err))
+    t.check(open(bad, "rb").read() == before, "%s: the archive is untouched" % label)
+    t.check(not [f for f in os.listdir(work) if f.endswith(".tmp")], "%s: no temporary files" % label)
+
 shutil.rmtree(work, ignore_errors=True)
 t.finish()

@@ -1,0 +1,216 @@
+/* /ImageIDsOnly on an existing .etl.zip (see image_ids_only.h). */
+#include "image_ids_only.h"
+
+#include "alloc.h"
+#include "archive_writer.h"
+#include "error.h"
+#include "etl_merge.h"
+#include "log.h"
+#include "os_file.h"
+#include "progress.h"
+#include "strutil.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unzip.h>
+
+#define MAX_MEMBERS 4096
+
+struct extracted {
+  char **names, **paths;
+  size_t count;
+  size_t etl_index;
+  int etl_members;
+};
+
+static void extracted_release(struct extracted *x)
+{
+  size_t i;
+  for (i = 0; i < x->count; i++) {
+    if (x->paths[i])
+      os_remove(x->paths[i]);
+    etwcap_free(x->paths[i]);
+    etwcap_free(x->names[i]);
+  }
+  etwcap_free(x->names);
+  etwcap_free(x->paths);
+}
+
+/* A name we would write back into a zip must not point outside it:
+ * absolute, drive-qualified, or with a ".." segment. */
+static int name_escapes(const char *name)
+{
+  const char *p = name;
+  if (name[0] == '/' || name[0] == '\\' || (name[0] && name[1] == ':'))
+    return 1;
+  while (*p) {
+    size_t n = strcspn(p, "/\\");
+    if (n == 2 && p[0] == '.' && p[1] == '.')
+      return 1;
+    p += n;
+    if (*p)
+      p++;
+  }
+  return 0;
+}
+
+static int extract_current(unzFile uf, const char *path, char *why, size_t why_size)
+{
+  static unsigned char buf[1 << 20];
+  FILE *f;
+  int n, rc = 0;
+  if (unzOpenCurrentFile(uf) != UNZ_OK) {
+    snprintf(why, why_size, "cannot read member for '%s'", path);
+    return ETWCAP_E_CORRUPT;
+  }
+  f = os_fopen(path, "wb");
+  if (!f) {
+    rc = os_last_error();
+    snprintf(why, why_size, "cannot create '%s': %s", path, etwcap_strerror(rc));
+    unzCloseCurrentFile(uf);
+    return rc;
+  }
+  while ((n = unzReadCurrentFile(uf, buf, sizeof(buf))) > 0)
+    if (fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
+      rc = os_last_error();
+      break;
+    }
+  if (fclose(f) != 0 && !rc)
+    rc = os_last_error();
+  /* A CRC mismatch is reported when the member is closed after a full read. */
+  if (!rc && (n < 0 || unzCloseCurrentFile(uf) != UNZ_OK))
+    rc = ETWCAP_E_CORRUPT;
+  if (rc)
+    snprintf(why, why_size, "cannot extract a member to '%s': %s", path, etwcap_strerror(rc));
+  return rc;
+}
+
+/* Every member to ZIP.partN.tmp (named by position, never by member name,
+ * so a hostile name cannot point outside the folder). */
+static int extract_all(const char *zip_path, struct extracted *x, char *why, size_t why_size)
+{
+  unzFile uf = unzOpen64(zip_path);
+  int more, rc = 0;
+  memset(x, 0, sizeof(*x));
+  if (!uf) {
+    int64_t size;
+    rc = os_file_size(zip_path, &size) ? ETWCAP_E_NOENT : ETWCAP_E_FORMAT;
+    snprintf(why, why_size, "'%s' %s", zip_path,
+             rc == ETWCAP_E_NOENT ? "does not exist" : "is not a zip archive");
+    return rc;
+  }
+  x->names = etwcap_calloc(MAX_MEMBERS, sizeof(char *));
+  x->paths = etwcap_calloc(MAX_MEMBERS, sizeof(char *));
+  if (!x->names || !x->paths)
+    rc = ETWCAP_E_NOMEM;
+  for (more = unzGoToFirstFile(uf); !rc && more == UNZ_OK; more = unzGoToNextFile(uf)) {
+    char name[1024];
+    size_t i = x->count;
+    if (i == MAX_MEMBERS) {
+      snprintf(why, why_size, "'%s' has more than %d members", zip_path, MAX_MEMBERS);
+      rc = ETWCAP_E_UNSUPPORTED;
+      break;
+    }
+    if (unzGetCurrentFileInfo64(uf, NULL, name, sizeof(name), NULL, 0, NULL, 0) != UNZ_OK) {
+      rc = ETWCAP_E_CORRUPT;
+      break;
+    }
+    if (name_escapes(name)) {
+      snprintf(why, why_size, "'%s' has a member named '%s', which points outside the "
+               "archive; refusing to rewrite it", zip_path, name);
+      rc = ETWCAP_E_FORMAT;
+      break;
+    }
+    x->names[i] = etwcap_strdup(name);
+    x->paths[i] = etwcap_malloc(strlen(zip_path) + 32);
+    if (!x->names[i] || !x->paths[i]) {
+      rc = ETWCAP_E_NOMEM;
+      break;
+    }
+    sprintf(x->paths[i], "%s.part%lu.tmp", zip_path, (unsigned long)i);
+    x->count++;
+    if (name[0] && name[strlen(name) - 1] == '/')
+      continue; /* a folder entry has nothing to extract */
+    rc = extract_current(uf, x->paths[i], why, why_size);
+    if (!rc && str_ends_with_case(name, ".etl")) {
+      x->etl_index = i;
+      x->etl_members++;
+    }
+  }
+  unzClose(uf);
+  if (!rc && x->etl_members != 1) {
+    snprintf(why, why_size, "'%s' holds %d .etl members; /ImageIDsOnly needs exactly one",
+             zip_path, x->etl_members);
+    rc = ETWCAP_E_FORMAT;
+  }
+  if (rc && !why[0])
+    snprintf(why, why_size, "cannot read '%s': %s", zip_path, etwcap_strerror(rc));
+  return rc;
+}
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+  progress_update(ctx, done, total);
+}
+
+int image_ids_only(const char *zip_path, struct identity_injector *identity, int low_priority,
+                   FILE *console, char *why, size_t why_size)
+{
+  struct extracted x;
+  struct etl_merge_input in;
+  struct etl_merge_options mo;
+  struct etl_merge_stats st;
+  struct archive_member *members = NULL;
+  struct archive_options ao;
+  struct archive_stats as;
+  struct progress prog;
+  char *merged = NULL;
+  size_t i;
+  int rc;
+
+  why[0] = '\0';
+  rc = extract_all(zip_path, &x, why, why_size);
+  if (rc)
+    goto cleanup;
+  merged = etwcap_malloc(strlen(zip_path) + 16);
+  members = etwcap_calloc(x.count, sizeof(*members));
+  if (!merged || !members) {
+    rc = ETWCAP_E_NOMEM;
+    goto cleanup;
+  }
+  sprintf(merged, "%s.merged.tmp", zip_path);
+
+  memset(&in, 0, sizeof(in));
+  in.name = x.names[x.etl_index];
+  rc = etl_io_open_file(&in.io, x.paths[x.etl_index]);
+  if (rc)
+    goto cleanup;
+  memset(&mo, 0, sizeof(mo));
+  mo.inject = identity_inject;
+  mo.inject_ctx = identity;
+  mo.progress = on_progress;
+  mo.progress_ctx = &prog;
+  progress_start(&prog, "adding image identity", console);
+  rc = etl_merge(&in, 1, merged, &mo, &st, why, why_size);
+  progress_end(&prog);
+  etl_io_close(&in.io);
+  if (rc)
+    goto cleanup;
+
+  for (i = 0; i < x.count; i++) {
+    members[i].name = x.names[i];
+    members[i].path = i == x.etl_index ? merged : x.paths[i];
+  }
+  memset(&ao, 0, sizeof(ao));
+  ao.threads = low_priority ? 1 : 0;
+  rc = archive_write(zip_path, members, x.count, &ao, &as, why, why_size);
+
+cleanup:
+  if (merged)
+    os_remove(merged);
+  etwcap_free(merged);
+  etwcap_free(members);
+  if (x.names)
+    extracted_release(&x);
+  return rc;
+}
