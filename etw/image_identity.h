@@ -1,13 +1,14 @@
 /* The image identity events KernelTraceControl's merge injects (ImageID
  * task of the "KernelTraceControl" classic provider), built from a kernel
  * Image event and the PE file it names, byte for byte as the real merged
- * samples carry them.  Pure: no I/O (the caller reads the PE with
- * pe_image.h), no printing; allocation through alloc.h.
+ * samples carry them.  No printing; allocation through alloc.h; the only
+ * I/O is image_identity_build_file's reading of the PE.
  *
  * What the merger does, per kernel Image event (image_identity_parse_image_event
  * accepts it) in time order:
- *     parse the event -> open the PE at its path -> pe_image_read ->
- *     image_identity_build_once(set, &img, &pe, seen) -> write
+ *     image_identity_parse_image_event(ev, &img) -> map the NT path in
+ *     img.file_name to a local one -> image_identity_build_file(set, &img,
+ *     path, seen) (or pe_image_read + image_identity_build_once) -> write
  *     set.ev[0..count) with image_identity_write_record, in that order, into
  *     the image event's CPU stream immediately before it (same timestamp).
  * `seen` (image_identity_seen.h) is one per output trace, fed in time order.
@@ -124,6 +125,14 @@ int image_identity_build(struct image_identity_set *set, const struct image_even
 int image_identity_build_once(struct image_identity_set *set, const struct image_event *img,
                               const struct pe_image *pe, struct image_identity_seen *seen);
 void image_identity_release(struct image_identity_set *set);
+
+/* Reads the PE at `path` (UTF-8) and builds its events with
+ * image_identity_build_once (or, when seen is NULL, with FileVersion).
+ * The PE reader's errors (ETWCAP_E_NOENT, IO, FORMAT, TRUNCATED, CORRUPT)
+ * mean "this image gets no identity events": count it and go on.
+ * (image_identity_file.c: the only part that does I/O.) */
+int image_identity_build_file(struct image_identity_set *set, const struct image_event *img,
+                              const char *path, struct image_identity_seen *seen);
 
 /* The key FileVersion is written once per: ImageSize (pointer-sized),
  * TimeDateStamp and OriginalFileName (UTF-16 + NUL), as the Info payload

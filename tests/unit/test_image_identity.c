@@ -798,6 +798,42 @@ static void fixture_identity_matches_the_pe(void **state)
   pe_image_release(&pe);
 }
 
+static void build_file_reads_the_pe_or_reports_why_not(void **state)
+{
+  char path[1024];
+  struct image_event img;
+  struct image_identity_set set;
+  struct image_identity_seen *seen;
+  uint16_t name16[64];
+  (void)state;
+  image_event_for(&img, name16, "C:\\x\\pe64_version.dll", 0x180000000ull, 0x20000);
+  assert_int_equal(image_identity_seen_new(&seen), 0);
+  assert_int_equal(
+      image_identity_build_file(&set, &img, fixture_path("pe64_version.dll", path, sizeof path),
+                                seen),
+      0);
+  assert_int_equal(set.count, 4); /* FileVersion, Info, DbgID_RSDS, DbgPPDB */
+  assert_int_equal(set.ev[0].opcode, IMAGE_ID_FILE_VERSION);
+  image_identity_release(&set);
+  assert_int_equal(
+      image_identity_build_file(&set, &img, fixture_path("pe64_version.dll", path, sizeof path),
+                                seen),
+      0);
+  assert_int_equal(set.count, 3); /* the key is known now */
+  image_identity_release(&set);
+  assert_int_equal(image_identity_build_file(&set, &img,
+                                             fixture_path("no-such.dll", path, sizeof path), seen),
+                   ETWCAP_E_NOENT);
+  assert_int_equal(set.count, 0);
+  /* Not a PE: the objdump listing next to it. */
+  assert_int_equal(image_identity_build_file(
+                       &set, &img, fixture_path("pe64_version.dll.objdump.txt", path, sizeof path),
+                       NULL),
+                   ETWCAP_E_FORMAT);
+  assert_int_equal(set.count, 0);
+  image_identity_seen_free(seen);
+}
+
 static void image_without_debug_info_gets_none(void **state)
 {
   const char *dir = getenv("ETWCAP_WINE_PE_DLLS");
@@ -1010,6 +1046,7 @@ int main(void)
     cmocka_unit_test(every_sample_group_has_the_derived_header),
     cmocka_unit_test(file_version_is_written_once_per_image_key),
     cmocka_unit_test(fixture_identity_matches_the_pe),
+    cmocka_unit_test(build_file_reads_the_pe_or_reports_why_not),
     cmocka_unit_test(image_without_debug_info_gets_none),
     cmocka_unit_test(thirty_two_bit_traces_use_four_byte_pointers),
     cmocka_unit_test(only_image_events_are_accepted),

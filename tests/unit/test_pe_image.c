@@ -126,16 +126,21 @@ static void read_objdump(const char *name, struct objdump *od)
   assert_true(od->magic != 0);
 }
 
-static int read_fixture(const char *name, struct pe_image *pe)
+static int read_fixture_at(const char *path, struct pe_image *pe)
 {
-  char path[1024];
   struct pe_file pf;
   struct pe_source src;
   int rc;
-  assert_int_equal(pe_file_open(&pf, &src, fixture_path(name, path, sizeof path)), 0);
+  assert_int_equal(pe_file_open(&pf, &src, path), 0);
   rc = pe_image_read(pe, &src, PE_READ_ALL);
   pe_file_close(&pf);
   return rc;
+}
+
+static int read_fixture(const char *name, struct pe_image *pe)
+{
+  char path[1024];
+  return read_fixture_at(fixture_path(name, path, sizeof path), pe);
 }
 
 /* objdump prints the RSDS GUID as its registry text without the dashes. */
@@ -545,6 +550,73 @@ static void rva_outside_the_file_is_corrupt(void **state)
   pe_image_release(&pe);
 }
 
+/* UTF-8 paths reach the file system as Unicode on every OS (os_fopen). */
+static void non_ascii_paths_open(void **state)
+{
+  char src_path[1024], dst_path[1024];
+  size_t len;
+  uint8_t *bytes = read_all(fixture_path("pe64_pdb.dll", src_path, sizeof src_path), &len);
+  FILE *f;
+  struct pe_image pe;
+  (void)state;
+  test_tmp_path("\xc3\xafmage-\xe2\x9c\x93-\xe6\x97\xa5\xe6\x9c\xac.dll", dst_path, sizeof dst_path);
+  f = os_fopen(dst_path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(bytes, 1, len, f), len);
+  assert_int_equal(fclose(f), 0);
+  assert_int_equal(read_fixture_at(dst_path, &pe), 0);
+  assert_int_equal(pe.time_date_stamp, EPOCH_PE64_PDB);
+  assert_true(pe.file_size == (int64_t)len);
+  pe_image_release(&pe);
+  assert_int_equal(os_remove(dst_path), 0);
+  free(bytes);
+}
+
+/* VS_VERSIONINFO blocks assembled by hand: only the fixed part; a block
+ * longer than its buffer; an unterminated key. */
+static void version_blocks_by_hand(void **state)
+{
+  /* wLength 0x5C, wValueLength 52, wType 0, L"VS_VERSION_INFO\0", pad to 4,
+   * VS_FIXEDFILEINFO (signature, struct version, file MS/LS, product MS/LS,
+   * the rest zero). */
+  uint8_t b[0x5C];
+  const char *key = "VS_VERSION_INFO";
+  struct pe_version v;
+  size_t i;
+  (void)state;
+  memset(b, 0, sizeof b);
+  b[0] = 0x5C;
+  b[2] = 52;
+  for (i = 0; key[i]; i++)
+    b[6 + 2 * i] = (uint8_t)key[i];
+  /* key ends at 6 + 32 = 38; value at 40 */
+  put32(b + 40, 0xFEEF04BDu);
+  put32(b + 44, 0x00010000u);
+  put32(b + 48, 0x000A0000u);     /* 10.0 */
+  put32(b + 52, 0x4A610000u | 450); /* 19041.450 */
+  put32(b + 56, 0x00050006u);
+  put32(b + 60, 0x00070008u);
+  assert_int_equal(pe_version_parse(&v, b, sizeof b), 0);
+  assert_true(v.present && v.has_fixed);
+  {
+    char text[32];
+    pe_version_file_version_text(&v, text, sizeof text);
+    assert_string_equal(text, "10.0.19041.450");
+  }
+  assert_false(v.has_language);
+  assert_null(v.original_filename.s);
+  pe_version_release(&v);
+
+  b[0] = 0x5D; /* one byte longer than the buffer */
+  assert_int_equal(pe_version_parse(&v, b, sizeof b), ETWCAP_E_CORRUPT);
+  b[0] = 0x20; /* ends inside the key */
+  assert_int_equal(pe_version_parse(&v, b, sizeof b), ETWCAP_E_CORRUPT);
+  b[0] = 0x5C;
+  b[6] = 'X'; /* another key */
+  assert_int_equal(pe_version_parse(&v, b, sizeof b), ETWCAP_E_CORRUPT);
+  assert_int_equal(pe_version_parse(&v, b, 3), ETWCAP_E_CORRUPT);
+}
+
 static void missing_file_is_noent(void **state)
 {
   struct pe_file pf;
@@ -568,6 +640,8 @@ int main(void)
     cmocka_unit_test(random_damage_never_crashes),
     cmocka_unit_test(allocation_failures_release_everything),
     cmocka_unit_test(rva_outside_the_file_is_corrupt),
+    cmocka_unit_test(non_ascii_paths_open),
+    cmocka_unit_test(version_blocks_by_hand),
     cmocka_unit_test(missing_file_is_noent),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
