@@ -3,178 +3,178 @@
  * above 2^53 in most readers. */
 #include "plan_describe.h"
 
-#include "plan_strbuf.h"
+#include "strbuf.h"
 
 #include <stdio.h>
 
-static void hex64(struct plan_strbuf *b, const char *key, uint64_t v, int comma)
+static void hex64(struct strbuf *b, const char *key, uint64_t v, int comma)
 {
-  plan_strbuf_printf(b, "\"%s\": \"0x%llX\"%s", key, (unsigned long long)v, comma ? ", " : "");
+  strbuf_printf(b, "\"%s\": \"0x%llX\"%s", key, (unsigned long long)v, comma ? ", " : "");
 }
 
-static void name_array(struct plan_strbuf *b, const char *joined)
+static void name_array(struct strbuf *b, const char *joined)
 {
   const char *p = joined;
-  plan_strbuf_puts(b, "[");
+  strbuf_puts(b, "[");
   while (*p && !(p[0] == '0' && p[1] == '\0')) {
     size_t n = 0;
     char item[128];
     while (p[n] && p[n] != '|')
       n++;
     snprintf(item, sizeof(item), "%.*s", (int)n, p);
-    plan_strbuf_json_string(b, item);
+    strbuf_json_string(b, item);
     p += n;
     if (*p == '|') {
       p++;
-      plan_strbuf_puts(b, ", ");
+      strbuf_puts(b, ", ");
     }
   }
-  plan_strbuf_puts(b, "]");
+  strbuf_puts(b, "]");
 }
 
-static void filter_json(struct plan_strbuf *b, const struct plan_filter *f)
+static void filter_json(struct strbuf *b, const struct plan_filter *f)
 {
   uint32_t i;
-  plan_strbuf_printf(b, "{\"type\": \"0x%08X\", \"kind\": \"%s\", \"size\": %u, \"data\": \"",
+  strbuf_printf(b, "{\"type\": \"0x%08X\", \"kind\": \"%s\", \"size\": %u, \"data\": \"",
                      (unsigned)f->type, plan_filter_kind(f->type), (unsigned)f->size);
   for (i = 0; i < f->size; i++)
-    plan_strbuf_printf(b, "%02x", f->data[i]);
-  plan_strbuf_puts(b, "\"}");
+    strbuf_printf(b, "%02x", f->data[i]);
+  strbuf_puts(b, "\"}");
 }
 
-static void provider_json(struct plan_strbuf *b, const struct plan_provider *p)
+static void provider_json(struct strbuf *b, const struct plan_provider *p)
 {
   char g[PLAN_GUID_TEXT_SIZE], buf[1024];
   const struct keyword_set *set = plan_provider_keywords(p);
   const char *lname = level_name(p->level);
   size_t i;
   plan_guid_format(&p->guid, g);
-  plan_strbuf_puts(b, "        {\"name\": ");
-  plan_strbuf_json_string(b, p->name);
-  plan_strbuf_printf(b, ", \"guid\": \"%s\", \"origin\": ", g);
-  plan_strbuf_json_string(b, p->origin ? p->origin : "");
-  plan_strbuf_printf(b, ", \"level\": %u, \"levelName\": ", (unsigned)p->level);
+  strbuf_puts(b, "        {\"name\": ");
+  strbuf_json_string(b, p->name);
+  strbuf_printf(b, ", \"guid\": \"%s\", \"origin\": ", g);
+  strbuf_json_string(b, p->origin ? p->origin : "");
+  strbuf_printf(b, ", \"level\": %u, \"levelName\": ", (unsigned)p->level);
   if (lname)
-    plan_strbuf_json_string(b, lname);
+    strbuf_json_string(b, lname);
   else
-    plan_strbuf_puts(b, "null");
-  plan_strbuf_puts(b, ", ");
+    strbuf_puts(b, "null");
+  strbuf_puts(b, ", ");
   hex64(b, "matchAnyKeyword", p->match_any, 1);
-  plan_strbuf_puts(b, "\"keywordNames\": ");
+  strbuf_puts(b, "\"keywordNames\": ");
   if (set && p->match_any != ~0ull) {
     keywords_format(set, p->match_any, buf, sizeof(buf));
     name_array(b, buf);
   } else {
-    plan_strbuf_puts(b, "null");
+    strbuf_puts(b, "null");
   }
-  plan_strbuf_puts(b, ", ");
+  strbuf_puts(b, ", ");
   hex64(b, "matchAllKeyword", p->match_all, 1);
   plan_enable_property_names(p->enable_property, buf, sizeof(buf));
-  plan_strbuf_printf(b, "\"enableProperty\": %u, \"enablePropertyNames\": ",
+  strbuf_printf(b, "\"enableProperty\": %u, \"enablePropertyNames\": ",
                      (unsigned)p->enable_property);
   name_array(b, buf);
-  plan_strbuf_printf(b, ", \"controlCode\": %u, \"pass\": %u, \"delayMs\": %u, \"filters\": [",
+  strbuf_printf(b, ", \"controlCode\": %u, \"pass\": %u, \"delayMs\": %u, \"filters\": [",
                      (unsigned)p->control_code, p->pass, p->delay_ms);
   for (i = 0; i < p->filter_count; i++) {
     if (i)
-      plan_strbuf_puts(b, ", ");
+      strbuf_puts(b, ", ");
     filter_json(b, &p->filters[i]);
   }
-  plan_strbuf_puts(b, "], \"arguments\": {");
+  strbuf_puts(b, "], \"arguments\": {");
   for (i = 0; i < p->arg_count; i++) {
     if (i)
-      plan_strbuf_puts(b, ", ");
-    plan_strbuf_json_string(b, p->args[i].key);
-    plan_strbuf_puts(b, ": ");
-    plan_strbuf_json_string(b, p->args[i].value);
+      strbuf_puts(b, ", ");
+    strbuf_json_string(b, p->args[i].key);
+    strbuf_puts(b, ": ");
+    strbuf_json_string(b, p->args[i].value);
   }
-  plan_strbuf_puts(b, "}}");
+  strbuf_puts(b, "}}");
 }
 
-static void session_json(struct plan_strbuf *b, const struct plan_session *s)
+static void session_json(struct strbuf *b, const struct plan_session *s)
 {
   char buf[1024];
   size_t i;
-  plan_strbuf_printf(b, "    {\"role\": \"%s\", \"when\": \"%s\", \"name\": ",
+  strbuf_printf(b, "    {\"role\": \"%s\", \"when\": \"%s\", \"name\": ",
                      plan_role_name(s->role), s->when == PLAN_AT_STOP ? "stop" : "start");
-  plan_strbuf_json_string(b, s->name);
-  plan_strbuf_puts(b, ", \"file\": ");
+  strbuf_json_string(b, s->name);
+  strbuf_puts(b, ", \"file\": ");
   if (s->file)
-    plan_strbuf_json_string(b, s->file);
+    strbuf_json_string(b, s->file);
   else
-    plan_strbuf_puts(b, "null");
+    strbuf_puts(b, "null");
   plan_log_file_mode_names(s->log_file_mode, buf, sizeof(buf));
-  plan_strbuf_printf(b, ",\n     \"bufferSizeKB\": %u, \"minimumBuffers\": %u, "
+  strbuf_printf(b, ",\n     \"bufferSizeKB\": %u, \"minimumBuffers\": %u, "
                      "\"maximumBuffers\": %u, \"logFileMode\": %u, \"logFileModeNames\": ",
                      (unsigned)s->buffer_size_kb, (unsigned)s->minimum_buffers,
                      (unsigned)s->maximum_buffers, (unsigned)s->log_file_mode);
   name_array(b, buf);
-  plan_strbuf_printf(b, ", \"wnodeFlags\": %u, \"clockType\": %u, \"flushTimerSec\": %u, "
+  strbuf_printf(b, ", \"wnodeFlags\": %u, \"clockType\": %u, \"flushTimerSec\": %u, "
                      "\"maximumFileSizeMB\": %u",
                      (unsigned)s->wnode_flags, (unsigned)s->clock_type,
                      (unsigned)s->flush_timer_sec, (unsigned)s->maximum_file_size_mb);
   if (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_KERNEL_RUNDOWN) {
-    plan_strbuf_puts(b, ",\n     \"kernel\": {");
+    strbuf_puts(b, ",\n     \"kernel\": {");
     hex64(b, "keywords", s->kernel_keywords, 1);
     keywords_format(&keywords_kernel, s->kernel_keywords, buf, sizeof(buf));
-    plan_strbuf_puts(b, "\"keywordNames\": ");
+    strbuf_puts(b, "\"keywordNames\": ");
     name_array(b, buf);
-    plan_strbuf_printf(b, ", \"enableFlags\": \"0x%08X\", ", (unsigned)s->enable_flags);
+    strbuf_printf(b, ", \"enableFlags\": \"0x%08X\", ", (unsigned)s->enable_flags);
     hex64(b, "stackKeywords", s->stack_keywords, 1);
-    plan_strbuf_puts(b, "\"stackIds\": [");
+    strbuf_puts(b, "\"stackIds\": [");
     for (i = 0; i < s->stack_id_count; i++) {
       char g[PLAN_GUID_TEXT_SIZE];
       plan_guid_format(&s->stack_ids[i].task, g);
-      plan_strbuf_printf(b, "%s{\"task\": \"%s\", \"type\": %u}", i ? ", " : "", g,
+      strbuf_printf(b, "%s{\"task\": \"%s\", \"type\": %u}", i ? ", " : "", g,
                          (unsigned)s->stack_ids[i].type);
     }
-    plan_strbuf_printf(b, "], \"stackCaching\": %s, \"profileInterval100ns\": %u, "
+    strbuf_printf(b, "], \"stackCaching\": %s, \"profileInterval100ns\": %u, "
                        "\"needsProfilePrivilege\": %s}",
                        s->stack_caching ? "true" : "false",
                        (unsigned)s->profile_interval_100ns,
                        s->needs_profile_privilege ? "true" : "false");
   }
   if (s->role == PLAN_ROLE_RUNDOWN)
-    plan_strbuf_printf(b, ", \"rundownTimeoutSec\": %u, \"minRundownSec\": %u",
+    strbuf_printf(b, ", \"rundownTimeoutSec\": %u, \"minRundownSec\": %u",
                        (unsigned)s->rundown_timeout_sec, (unsigned)s->min_rundown_sec);
-  plan_strbuf_puts(b, ",\n     \"providers\": [");
+  strbuf_puts(b, ",\n     \"providers\": [");
   for (i = 0; i < s->provider_count; i++) {
-    plan_strbuf_puts(b, i ? ",\n" : "\n");
+    strbuf_puts(b, i ? ",\n" : "\n");
     provider_json(b, &s->providers[i]);
   }
-  plan_strbuf_puts(b, s->provider_count ? "\n     ]}" : "]}");
+  strbuf_puts(b, s->provider_count ? "\n     ]}" : "]}");
 }
 
 int plan_to_json(const struct plan *plan, char **out)
 {
-  struct plan_strbuf b = { 0 };
+  struct strbuf b = { 0 };
   size_t i;
-  plan_strbuf_printf(&b,
+  strbuf_printf(&b,
                      "{\n  \"schema\": \"etwcap-plan/1\",\n  \"command\": \"%s\",\n"
                      "  \"windows\": {\"version\": \"%u.%u.%u\", \"major\": %u, \"minor\": %u, "
                      "\"build\": %u, \"assumed\": %s},\n  \"dataFile\": ",
                      plan->command, plan->os.major, plan->os.minor, plan->os.build,
                      plan->os.major, plan->os.minor, plan->os.build,
                      plan->os_assumed ? "true" : "false");
-  plan_strbuf_json_string(&b, plan->data_file ? plan->data_file : "");
-  plan_strbuf_puts(&b, ",\n  \"zipFile\": ");
+  strbuf_json_string(&b, plan->data_file ? plan->data_file : "");
+  strbuf_puts(&b, ",\n  \"zipFile\": ");
   if (plan->zip_file)
-    plan_strbuf_json_string(&b, plan->zip_file);
+    strbuf_json_string(&b, plan->zip_file);
   else
-    plan_strbuf_puts(&b, "null");
-  plan_strbuf_printf(&b, ",\n  \"merge\": %s, \"zip\": %s, \"maxCollectSec\": %lld, "
+    strbuf_puts(&b, "null");
+  strbuf_printf(&b, ",\n  \"merge\": %s, \"zip\": %s, \"maxCollectSec\": %lld, "
                      "\"enableParametersVersion\": %u,\n  \"sessions\": [\n",
                      plan->merge ? "true" : "false", plan->zip ? "true" : "false",
                      (long long)plan->max_collect_sec, plan->enable_parameters_version);
   for (i = 0; i < plan->session_count; i++) {
     session_json(&b, &plan->sessions[i]);
-    plan_strbuf_puts(&b, i + 1 < plan->session_count ? ",\n" : "\n");
+    strbuf_puts(&b, i + 1 < plan->session_count ? ",\n" : "\n");
   }
-  plan_strbuf_puts(&b, "  ],\n  \"notes\": [");
+  strbuf_puts(&b, "  ],\n  \"notes\": [");
   for (i = 0; i < plan->note_count; i++) {
-    plan_strbuf_puts(&b, i ? ",\n    " : "\n    ");
-    plan_strbuf_json_string(&b, plan->notes[i]);
+    strbuf_puts(&b, i ? ",\n    " : "\n    ");
+    strbuf_json_string(&b, plan->notes[i]);
   }
-  plan_strbuf_puts(&b, plan->note_count ? "\n  ]\n}\n" : "]\n}\n");
-  return plan_strbuf_finish(&b, out);
+  strbuf_puts(&b, plan->note_count ? "\n  ]\n}\n" : "]\n}\n");
+  return strbuf_finish(&b, out);
 }

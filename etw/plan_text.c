@@ -2,11 +2,11 @@
  * provider with its keywords by name where etwcap knows them. */
 #include "plan_describe.h"
 
-#include "plan_strbuf.h"
+#include "strbuf.h"
 
 #include <stdio.h>
 
-static void provider_text(struct plan_strbuf *b, const struct plan_provider *p)
+static void provider_text(struct strbuf *b, const struct plan_provider *p)
 {
   char g[PLAN_GUID_TEXT_SIZE], buf[1024], lvl[16];
   const struct keyword_set *set = plan_provider_keywords(p);
@@ -17,92 +17,92 @@ static void provider_text(struct plan_strbuf *b, const struct plan_provider *p)
     snprintf(lvl, sizeof(lvl), "%s", ln);
   else
     snprintf(lvl, sizeof(lvl), "%u", (unsigned)p->level);
-  plan_strbuf_printf(b, "    %-13s 0x%016llX  %s (%s)", lvl, (unsigned long long)p->match_any,
+  strbuf_printf(b, "    %-13s 0x%016llX  %s (%s)", lvl, (unsigned long long)p->match_any,
                      p->name, g);
   if (p->pass)
-    plan_strbuf_printf(b, " pass %u after %u ms", p->pass + 1, p->delay_ms);
-  plan_strbuf_printf(b, "  [%s]\n", p->origin ? p->origin : "");
+    strbuf_printf(b, " pass %u after %u ms", p->pass + 1, p->delay_ms);
+  strbuf_printf(b, "  [%s]\n", p->origin ? p->origin : "");
   if (set && p->match_any != ~0ull && p->match_any) {
     keywords_format(set, p->match_any, buf, sizeof(buf));
-    plan_strbuf_printf(b, "        keywords: %s\n", buf);
+    strbuf_printf(b, "        keywords: %s\n", buf);
   }
   if (p->match_all)
-    plan_strbuf_printf(b, "        match all: 0x%llX\n", (unsigned long long)p->match_all);
+    strbuf_printf(b, "        match all: 0x%llX\n", (unsigned long long)p->match_all);
   if (p->enable_property) {
     plan_enable_property_names(p->enable_property, buf, sizeof(buf));
-    plan_strbuf_printf(b, "        enable properties: %s\n", buf);
+    strbuf_printf(b, "        enable properties: %s\n", buf);
   }
   if (p->control_code == PLAN_CONTROL_CAPTURE_STATE)
-    plan_strbuf_puts(b, "        control: CAPTURE_STATE (SendManifest)\n");
+    strbuf_puts(b, "        control: CAPTURE_STATE (SendManifest)\n");
   for (i = 0; i < p->filter_count; i++) {
     const struct plan_filter *f = &p->filters[i];
-    plan_strbuf_printf(b, "        filter %s (0x%08X, %u bytes)", plan_filter_kind(f->type),
+    strbuf_printf(b, "        filter %s (0x%08X, %u bytes)", plan_filter_kind(f->type),
                        (unsigned)f->type, (unsigned)f->size);
     if (f->type == PLAN_FILTER_PID) {
       size_t k;
       for (k = 0; k < p->pid_count; k++)
-        plan_strbuf_printf(b, " %lu", (unsigned long)p->pids[k]);
+        strbuf_printf(b, " %lu", (unsigned long)p->pids[k]);
     } else if (f->type == PLAN_FILTER_EXECUTABLE_NAME) {
-      plan_strbuf_printf(b, " %s", p->exe_names);
+      strbuf_printf(b, " %s", p->exe_names);
     } else if (f->type == PLAN_FILTER_EVENT_ID || f->type == PLAN_FILTER_STACKWALK) {
       const struct provider_id_filter *ids =
           f->type == PLAN_FILTER_EVENT_ID ? &p->events : &p->stack_events;
       size_t k;
-      plan_strbuf_puts(b, ids->filter_in ? " only" : " except");
+      strbuf_puts(b, ids->filter_in ? " only" : " except");
       for (k = 0; k < ids->count; k++)
-        plan_strbuf_printf(b, " %u", (unsigned)ids->ids[k]);
+        strbuf_printf(b, " %u", (unsigned)ids->ids[k]);
     }
-    plan_strbuf_puts(b, "\n");
+    strbuf_puts(b, "\n");
   }
   for (i = 0; i < p->arg_count; i++) {
     const char *v = p->args[i].value;
-    plan_strbuf_printf(b, "        argument %s=", p->args[i].key);
+    strbuf_printf(b, "        argument %s=", p->args[i].key);
     for (; *v; v++) /* one line per argument: show a newline as \n */
       if (*v == '\n')
-        plan_strbuf_puts(b, "\\n");
+        strbuf_puts(b, "\\n");
       else
-        plan_strbuf_printf(b, "%c", *v);
-    plan_strbuf_puts(b, "\n");
+        strbuf_printf(b, "%c", *v);
+    strbuf_puts(b, "\n");
   }
 }
 
-static void session_text(struct plan_strbuf *b, const struct plan_session *s)
+static void session_text(struct strbuf *b, const struct plan_session *s)
 {
   char buf[1024];
   size_t i;
-  plan_strbuf_printf(b, "\nSession %s  (%s, %s)\n", s->name, plan_role_name(s->role),
+  strbuf_printf(b, "\nSession %s  (%s, %s)\n", s->name, plan_role_name(s->role),
                      s->when == PLAN_AT_STOP ? "created at stop" : "started at start");
-  plan_strbuf_printf(b, "  file      %s\n", s->file ? s->file : "(none: real-time or in memory)");
-  plan_strbuf_printf(b, "  buffers   %u KB x %u..%u (%llu MB pool)\n",
+  strbuf_printf(b, "  file      %s\n", s->file ? s->file : "(none: real-time or in memory)");
+  strbuf_printf(b, "  buffers   %u KB x %u..%u (%llu MB pool)\n",
                      (unsigned)s->buffer_size_kb, (unsigned)s->minimum_buffers,
                      (unsigned)s->maximum_buffers,
                      (unsigned long long)s->buffer_size_kb * s->minimum_buffers / 1024);
   plan_log_file_mode_names(s->log_file_mode, buf, sizeof(buf));
-  plan_strbuf_printf(b, "  mode      0x%08X %s", (unsigned)s->log_file_mode, buf);
+  strbuf_printf(b, "  mode      0x%08X %s", (unsigned)s->log_file_mode, buf);
   if (s->maximum_file_size_mb)
-    plan_strbuf_printf(b, ", max file %u MB", (unsigned)s->maximum_file_size_mb);
-  plan_strbuf_printf(b, "\n  clock     %s, flush every %u s\n",
+    strbuf_printf(b, ", max file %u MB", (unsigned)s->maximum_file_size_mb);
+  strbuf_printf(b, "\n  clock     %s, flush every %u s\n",
                      s->clock_type == PLAN_CLOCK_QPC ? "QPC" : "other", (unsigned)s->flush_timer_sec);
   if (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_KERNEL_RUNDOWN) {
     keywords_format(&keywords_kernel, s->kernel_keywords, buf, sizeof(buf));
-    plan_strbuf_printf(b, "  keywords  0x%08llX %s\n", (unsigned long long)s->kernel_keywords, buf);
-    plan_strbuf_printf(b, "  flags     0x%08X (EnableFlags)\n", (unsigned)s->enable_flags);
+    strbuf_printf(b, "  keywords  0x%08llX %s\n", (unsigned long long)s->kernel_keywords, buf);
+    strbuf_printf(b, "  flags     0x%08X (EnableFlags)\n", (unsigned)s->enable_flags);
     if (s->stack_keywords) {
       keywords_format(&keywords_kernel, s->stack_keywords, buf, sizeof(buf));
-      plan_strbuf_printf(b, "  stacks    %s (%u event ids)\n", buf, (unsigned)s->stack_id_count);
+      strbuf_printf(b, "  stacks    %s (%u event ids)\n", buf, (unsigned)s->stack_id_count);
     } else {
-      plan_strbuf_puts(b, "  stacks    none\n");
+      strbuf_puts(b, "  stacks    none\n");
     }
-    plan_strbuf_printf(b, "  stack caching %s", s->stack_caching ? "on" : "off");
+    strbuf_printf(b, "  stack caching %s", s->stack_caching ? "on" : "off");
     if (s->profile_interval_100ns)
-      plan_strbuf_printf(b, "; CPU sampling every %.4g ms", s->profile_interval_100ns / 10000.0);
-    plan_strbuf_puts(b, "\n");
+      strbuf_printf(b, "; CPU sampling every %.4g ms", s->profile_interval_100ns / 10000.0);
+    strbuf_puts(b, "\n");
   }
   if (s->role == PLAN_ROLE_RUNDOWN)
-    plan_strbuf_printf(b, "  waits     until the file stops growing: at least %u s, at most %u s\n",
+    strbuf_printf(b, "  waits     until the file stops growing: at least %u s, at most %u s\n",
                        (unsigned)s->min_rundown_sec, (unsigned)s->rundown_timeout_sec);
   if (s->provider_count)
-    plan_strbuf_printf(b, "  providers (%u):\n    %-13s %-18s  %s\n", (unsigned)s->provider_count,
+    strbuf_printf(b, "  providers (%u):\n    %-13s %-18s  %s\n", (unsigned)s->provider_count,
                        "LEVEL", "ANY KEYWORDS", "NAME (GUID)  [why]");
   for (i = 0; i < s->provider_count; i++)
     provider_text(b, &s->providers[i]);
@@ -110,28 +110,28 @@ static void session_text(struct plan_strbuf *b, const struct plan_session *s)
 
 int plan_to_text(const struct plan *plan, char **out)
 {
-  struct plan_strbuf b = { 0 };
+  struct strbuf b = { 0 };
   size_t i;
-  plan_strbuf_printf(&b, "What 'etwcap %s' would do on Windows %u.%u.%u%s\n", plan->command,
+  strbuf_printf(&b, "What 'etwcap %s' would do on Windows %u.%u.%u%s\n", plan->command,
                      plan->os.major, plan->os.minor, plan->os.build,
                      plan->os_assumed ? " (assumed, not the running system: /TargetOS picks "
                                         "another)"
                                       : " (the running system)");
-  plan_strbuf_printf(&b, "Data file %s", plan->data_file);
+  strbuf_printf(&b, "Data file %s", plan->data_file);
   if (plan->zip_file)
-    plan_strbuf_printf(&b, " -> %s (merged and zipped)", plan->zip_file);
+    strbuf_printf(&b, " -> %s (merged and zipped)", plan->zip_file);
   else if (plan->merge)
-    plan_strbuf_puts(&b, " (merged, not zipped)");
+    strbuf_puts(&b, " (merged, not zipped)");
   else
-    plan_strbuf_puts(&b, " (not merged)");
+    strbuf_puts(&b, " (not merged)");
   if (plan->max_collect_sec)
-    plan_strbuf_printf(&b, "; stops after %lld s", (long long)plan->max_collect_sec);
-  plan_strbuf_puts(&b, "\n");
+    strbuf_printf(&b, "; stops after %lld s", (long long)plan->max_collect_sec);
+  strbuf_puts(&b, "\n");
   for (i = 0; i < plan->session_count; i++)
     session_text(&b, &plan->sessions[i]);
   if (plan->note_count)
-    plan_strbuf_puts(&b, "\nNotes:\n");
+    strbuf_puts(&b, "\nNotes:\n");
   for (i = 0; i < plan->note_count; i++)
-    plan_strbuf_printf(&b, "  - %s\n", plan->notes[i]);
-  return plan_strbuf_finish(&b, out);
+    strbuf_printf(&b, "  - %s\n", plan->notes[i]);
+  return strbuf_finish(&b, out);
 }

@@ -2,81 +2,81 @@
 #include "capture_manifest.h"
 
 #include "os_time.h"
-#include "plan_strbuf.h"
+#include "strbuf.h"
 #include "version.h"
 
 #include <string.h>
 
-static void key_string(struct plan_strbuf *b, const char *key, const char *value, int comma)
+static void key_string(struct strbuf *b, const char *key, const char *value, int comma)
 {
-  plan_strbuf_printf(b, "  \"%s\": ", key);
+  strbuf_printf(b, "  \"%s\": ", key);
   if (value)
-    plan_strbuf_json_string(b, value);
+    strbuf_json_string(b, value);
   else
-    plan_strbuf_puts(b, "null");
-  plan_strbuf_puts(b, comma ? ",\n" : "\n");
+    strbuf_puts(b, "null");
+  strbuf_puts(b, comma ? ",\n" : "\n");
 }
 
-static void key_time(struct plan_strbuf *b, const char *key, int64_t filetime, int comma)
+static void key_time(struct strbuf *b, const char *key, int64_t filetime, int comma)
 {
   char text[40];
   key_string(b, key, filetime ? filetime_format_iso7(filetime, text, sizeof(text)) : NULL,
              comma);
 }
 
-static void sessions(struct plan_strbuf *b, const struct capture_manifest *m)
+static void sessions(struct strbuf *b, const struct capture_manifest *m)
 {
   size_t i;
-  plan_strbuf_puts(b, "  \"sessions\": [");
+  strbuf_puts(b, "  \"sessions\": [");
   for (i = 0; i < m->session_count; i++) {
     const struct manifest_session *s = &m->sessions[i];
-    plan_strbuf_puts(b, i ? ",\n    {\"file\": " : "\n    {\"file\": ");
-    plan_strbuf_json_string(b, s->file ? s->file : "");
-    plan_strbuf_puts(b, ", \"logger\": ");
-    plan_strbuf_json_string(b, s->logger ? s->logger : "");
-    plan_strbuf_printf(b,
+    strbuf_puts(b, i ? ",\n    {\"file\": " : "\n    {\"file\": ");
+    strbuf_json_string(b, s->file ? s->file : "");
+    strbuf_puts(b, ", \"logger\": ");
+    strbuf_json_string(b, s->logger ? s->logger : "");
+    strbuf_printf(b,
                        ", \"bytes\": %llu, \"events\": %llu, \"eventsLost\": %lu, "
                        "\"buffersLost\": %lu}",
                        (unsigned long long)s->bytes, (unsigned long long)s->events,
                        (unsigned long)s->events_lost, (unsigned long)s->buffers_lost);
   }
-  plan_strbuf_puts(b, m->session_count ? "\n  ],\n" : "],\n");
+  strbuf_puts(b, m->session_count ? "\n  ],\n" : "],\n");
 }
 
 int capture_manifest_json(const struct capture_manifest *m, char **json)
 {
-  struct plan_strbuf b;
+  struct strbuf b;
   char text[40];
   memset(&b, 0, sizeof(b));
-  plan_strbuf_puts(&b, "{\n  \"schema\": \"etwcap-capture/1\",\n");
+  strbuf_puts(&b, "{\n  \"schema\": \"etwcap-capture/1\",\n");
   key_string(&b, "etwcapVersion", ETWCAP_VERSION, 1);
   key_string(&b, "commandLine", m->command_line, 1);
   key_string(&b, "machine", m->machine, 1);
   key_string(&b, "os", m->os, 1);
-  plan_strbuf_printf(&b, "  \"traceOs\": {\"version\": \"%u.%u\", \"build\": %u},\n",
+  strbuf_printf(&b, "  \"traceOs\": {\"version\": \"%u.%u\", \"build\": %u},\n",
                      m->trace_os_major, m->trace_os_minor, m->trace_os_build);
   key_time(&b, "startUtc", m->start_filetime, 1);
   key_time(&b, "stopUtc", m->stop_filetime, 1);
   if (m->trigger) {
-    plan_strbuf_puts(&b, "  \"trigger\": {\"name\": ");
-    plan_strbuf_json_string(&b, m->trigger->name);
-    plan_strbuf_puts(&b, ", \"detail\": ");
-    plan_strbuf_json_string(&b, m->trigger->detail ? m->trigger->detail : "");
-    plan_strbuf_printf(&b, ", \"utc\": \"%s\"},\n",
+    strbuf_puts(&b, "  \"trigger\": {\"name\": ");
+    strbuf_json_string(&b, m->trigger->name);
+    strbuf_puts(&b, ", \"detail\": ");
+    strbuf_json_string(&b, m->trigger->detail ? m->trigger->detail : "");
+    strbuf_printf(&b, ", \"utc\": \"%s\"},\n",
                        filetime_format_iso7(m->trigger->filetime, text, sizeof(text)));
   } else {
-    plan_strbuf_puts(&b, "  \"trigger\": null,\n");
+    strbuf_puts(&b, "  \"trigger\": null,\n");
   }
   sessions(&b, m);
-  plan_strbuf_puts(&b, "  \"merged\": {\"file\": ");
-  plan_strbuf_json_string(&b, m->merged_file ? m->merged_file : "");
-  plan_strbuf_printf(&b,
+  strbuf_puts(&b, "  \"merged\": {\"file\": ");
+  strbuf_json_string(&b, m->merged_file ? m->merged_file : "");
+  strbuf_printf(&b,
                      ", \"bytes\": %llu, \"events\": %llu, \"imagesIdentified\": %llu, "
                      "\"imagesUnreadable\": %llu},\n",
                      (unsigned long long)m->merged_bytes, (unsigned long long)m->merged_events,
                      (unsigned long long)m->images_identified,
                      (unsigned long long)m->images_unreadable);
   key_time(&b, "writtenUtc", m->written_filetime, 0);
-  plan_strbuf_puts(&b, "}\n");
-  return plan_strbuf_finish(&b, json);
+  strbuf_puts(&b, "}\n");
+  return strbuf_finish(&b, json);
 }
