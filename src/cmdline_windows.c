@@ -6,19 +6,6 @@
 
 #include <string.h>
 
-static int push(struct token_list *out, const char *s, size_t n)
-{
-  char **grown = etwcap_reallocarray(out->items, out->count + 1, sizeof(char *));
-  if (!grown)
-    return ETWCAP_E_NOMEM;
-  out->items = grown;
-  out->items[out->count] = etwcap_strndup(s, n);
-  if (!out->items[out->count])
-    return ETWCAP_E_NOMEM;
-  out->count++;
-  return 0;
-}
-
 int cmdline_split_windows(struct token_list *out, const char *cmdline)
 {
   size_t len = strlen(cmdline), n = 0;
@@ -37,7 +24,7 @@ int cmdline_split_windows(struct token_list *out, const char *cmdline)
       buf[n++] = *p;
     p++;
   }
-  rc = push(out, buf, n);
+  rc = token_list_push(out, buf, n);
 
   while (!rc) {
     while (*p == ' ' || *p == '\t')
@@ -73,7 +60,7 @@ int cmdline_split_windows(struct token_list *out, const char *cmdline)
         buf[n++] = *p++;
       }
     }
-    rc = push(out, buf, n);
+    rc = token_list_push(out, buf, n);
   }
   etwcap_free(buf);
   return rc;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int push(struct token_list *out, const char *s, size_t n)
+int token_list_push(struct token_list *out, const char *s, size_t n)
 {
   char **grown = etwcap_reallocarray(out->items, out->count + 1, sizeof(char *));
   if (!grown)
@@ -59,7 +59,7 @@ int response_split(struct token_list *out, const char *text, size_t len)
       i++;
     }
     if (n || have_token) {
-      rc = push(out, buf, n);
+      rc = token_list_push(out, buf, n);
       if (rc) {
         etwcap_free(buf);
         return rc;
@@ -113,7 +113,7 @@ static int expand(struct token_list *out, size_t argc, char **argv, int depth, c
     char *text = NULL;
     size_t len = 0;
     if (argv[i][0] != '@' || !argv[i][1]) {
-      rc = push(out, argv[i], strlen(argv[i]));
+      rc = token_list_push(out, argv[i], strlen(argv[i]));
       if (rc)
         return rc;
       continue;

@@ -21,6 +21,8 @@ struct token_list {
 int response_expand(struct token_list *out, int argc, char **argv, char *why, size_t why_size);
 /* Splits text into tokens, appending to `out` (exposed for the tests). */
 int response_split(struct token_list *out, const char *text, size_t len);
+/* Appends a copy of the n bytes at s as one token. */
+int token_list_push(struct token_list *list, const char *s, size_t n);
 void token_list_release(struct token_list *list);
 
 #endif

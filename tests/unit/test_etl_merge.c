@@ -8,70 +8,21 @@
 #include "etl_reader.h"
 #include "etl_source.h"
 #include "etl_writer.h"
+#include "event_fingerprint.h"
 #include "os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unzip.h>
-#include <zlib.h>
-
-/* Columns 2, 3 and 5-10 of `etwcap dump`, as a comparable record. */
-struct fp {
-  uint16_t cpu;
-  uint64_t ts;
-  int type;
-  struct etw_guid provider;
-  uint16_t hook, id, task;
-  uint8_t version, opcode, level;
-  uint64_t keyword;
-  uint32_t pid, tid, len, crc;
-  uint16_t flags;
-  unsigned ext;
-};
 
 struct fps {
-  struct fp *v;
-  size_t n, cap;
+  struct fingerprint_list ev;
   struct etl_logfile header;
   int per_cpu_order_ok;
   uint64_t last_ts[4096];
   uint32_t buffers;
 };
-
-static void fp_add(struct fps *s, const struct etw_event *ev)
-{
-  struct fp *f;
-  if (s->n == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 4096;
-    s->v = realloc(s->v, s->cap * sizeof(*s->v));
-    assert_non_null(s->v);
-  }
-  f = &s->v[s->n++];
-  memset(f, 0, sizeof(*f));
-  f->cpu = ev->cpu;
-  f->ts = ev->timestamp;
-  f->type = ev->header_type;
-  f->provider = ev->provider;
-  f->hook = ev->hook_id;
-  f->id = ev->id;
-  f->task = ev->task;
-  f->version = ev->version;
-  f->opcode = ev->opcode;
-  f->level = ev->level;
-  f->keyword = ev->keyword;
-  f->pid = ev->pid;
-  f->tid = ev->tid;
-  f->len = ev->user_len;
-  f->crc = (uint32_t)crc32(0, ev->user_data, ev->user_len);
-  f->flags = ev->flags;
-  f->ext = ev->ext_count;
-}
-
-static int fp_cmp(const void *a, const void *b)
-{
-  return memcmp(a, b, sizeof(struct fp));
-}
 
 static int collect(void *ctx, const char *display, struct etl_reader *r)
 {
@@ -88,7 +39,7 @@ static int collect(void *ctx, const char *display, struct etl_reader *r)
     if (ev.timestamp < s->last_ts[ev.cpu])
       s->per_cpu_order_ok = 0;
     s->last_ts[ev.cpu] = ev.timestamp;
-    fp_add(s, &ev);
+    fingerprint_add(&s->ev, &ev);
   }
   s->buffers = etl_reader_buffers_seen(r);
   return rc;
@@ -201,36 +152,42 @@ static void check_merge(const char *const *paths, size_t n, const char *out)
   for (i = 0; i < n; i++) {
     size_t k;
     read_fps(paths[i], &one);
-    for (k = 0; k < one.n; k++) {
-      if (all.n == all.cap) {
-        all.cap = all.cap ? 2 * all.cap : 4096;
-        all.v = realloc(all.v, all.cap * sizeof(*all.v));
+    for (k = 0; k < one.ev.count; k++) {
+      struct event_fingerprint f = one.ev.items[k];
+      if (all.ev.count == all.ev.cap) {
+        all.ev.cap = all.ev.cap ? 2 * all.ev.cap : 4096;
+        all.ev.items = realloc(all.ev.items, all.ev.cap * sizeof(f));
+        assert_non_null(all.ev.items);
       }
-      all.v[all.n++] = one.v[k];
+      f.order = 0;
+      all.ev.items[all.ev.count++] = f;
     }
     if (one.header.start_time < start)
       start = one.header.start_time;
     if (one.header.end_time > end)
       end = one.header.end_time;
     lost += one.header.events_lost;
-    free(one.v);
+    fingerprint_release(&one.ev);
   }
   assert_int_equal(merge_paths(paths, n, out, why, sizeof(why), &st), 0);
-  assert_int_equal(st.events_in, all.n);
+  assert_int_equal(st.events_in, all.ev.count);
   read_fps(out, &merged);
-  print_message("merged %lu inputs: %lu events\n", (unsigned long)n, (unsigned long)merged.n);
-  assert_int_equal(merged.n, all.n);
-  qsort(all.v, all.n, sizeof(struct fp), fp_cmp);
-  qsort(merged.v, merged.n, sizeof(struct fp), fp_cmp);
-  assert_memory_equal(all.v, merged.v, all.n * sizeof(struct fp));
+  print_message("merged %lu inputs: %lu events\n", (unsigned long)n,
+                (unsigned long)merged.ev.count);
+  assert_int_equal(merged.ev.count, all.ev.count);
+  /* Every input event exactly once: equal multisets. */
+  fingerprint_sort_all(&all.ev);
+  fingerprint_sort_all(&merged.ev);
+  for (i = 0; i < all.ev.count; i++)
+    assert_int_equal(fingerprint_compare(&all.ev.items[i], &merged.ev.items[i]), 0);
   assert_true(merged.per_cpu_order_ok);
   assert_int_equal(merged.header.start_time, start);
   assert_int_equal(merged.header.end_time, end);
   assert_int_equal(merged.header.events_lost, lost);
   assert_int_equal(merged.header.buffers_written, merged.buffers);
   assert_true(merged.header.log_file_mode & ETL_MODE_RELOG);
-  free(all.v);
-  free(merged.v);
+  fingerprint_release(&all.ev);
+  fingerprint_release(&merged.ev);
 }
 
 static void diaghub_sessions_merge(void **state)
@@ -274,7 +231,7 @@ static void an_empty_session_adds_nothing(void **state)
   (void)state;
   test_sample_path("ms-Tx__Process.etl", process, sizeof(process));
   read_fps(process, &model);
-  free(model.v);
+  fingerprint_release(&model.ev);
   memset(&cfg, 0, sizeof(cfg));
   cfg.header = header_like(&model.header, 8);
   test_tmp_path("empty-session.etl", empty, sizeof(empty));
@@ -336,7 +293,7 @@ static void thirty_two_bit_sessions(void **state)
     assert_int_equal(m.header.pointer_size, 4);
     assert_int_equal(m.header.start_time, INT64_C(129328528696596362));
     assert_int_equal(m.header.header_timestamp, 100);
-    free(m.v);
+    fingerprint_release(&m.ev);
   }
   remove(a);
   remove(b);

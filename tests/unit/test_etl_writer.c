@@ -9,72 +9,20 @@
 #include "etl_bytes.h"
 #include "etl_source.h"
 #include "etl_writer.h"
+#include "event_fingerprint.h"
 #include "fault_io.h"
 #include "os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
-
-struct fingerprint {
-  uint32_t order; /* position in the stream, to keep per-CPU order when sorting */
-  uint16_t cpu;
-  uint64_t timestamp;
-  int header_type;
-  struct etw_guid provider;
-  uint16_t hook_id, id, task, flags;
-  uint8_t version, opcode, level;
-  uint64_t keyword;
-  uint32_t pid, tid, user_len, crc;
-  unsigned ext_count;
-};
 
 struct collected {
-  struct fingerprint *items;
-  size_t count, cap;
+  struct fingerprint_list events;
   struct etl_logfile header;
   uint32_t header_pid, header_tid;
   uint8_t tz[172];
 };
-
-static void add(struct collected *c, const struct etw_event *ev)
-{
-  struct fingerprint *f;
-  if (c->count == c->cap) {
-    c->cap = c->cap ? c->cap * 2 : 1024;
-    c->items = realloc(c->items, c->cap * sizeof(*c->items));
-    assert_non_null(c->items);
-  }
-  f = &c->items[c->count];
-  memset(f, 0, sizeof(*f));
-  f->order = (uint32_t)c->count++;
-  f->cpu = ev->cpu;
-  f->timestamp = ev->timestamp;
-  f->header_type = ev->header_type;
-  f->provider = ev->provider;
-  f->hook_id = ev->hook_id;
-  f->id = ev->id;
-  f->task = ev->task;
-  f->flags = ev->flags;
-  f->version = ev->version;
-  f->opcode = ev->opcode;
-  f->level = ev->level;
-  f->keyword = ev->keyword;
-  f->pid = ev->pid;
-  f->tid = ev->tid;
-  f->user_len = ev->user_len;
-  f->crc = (uint32_t)crc32(0, ev->user_data, ev->user_len);
-  f->ext_count = ev->ext_count;
-}
-
-static int by_cpu_then_order(const void *a, const void *b)
-{
-  const struct fingerprint *x = a, *y = b;
-  if (x->cpu != y->cpu)
-    return x->cpu < y->cpu ? -1 : 1;
-  return x->order < y->order ? -1 : x->order > y->order;
-}
 
 #define MAX_MEMBERS 8
 
@@ -108,7 +56,7 @@ static int copy_one(void *ctx, const char *display, struct etl_reader *r)
   while ((rc = etl_reader_next(r, &ev)) > 0) {
     if (ev.buffer_index == 0)
       continue; /* the writer makes its own header buffer */
-    add(original, &ev);
+    fingerprint_add(&original->events, &ev);
     assert_int_equal(etl_writer_write(w, ev.cpu, ev.timestamp, ev.raw, ev.raw_size), 0);
   }
   assert_int_equal(rc, 0);
@@ -126,7 +74,7 @@ static int collect_one(void *ctx, const char *display, struct etl_reader *r)
   c->header = *etl_reader_logfile(r);
   while ((rc = etl_reader_next(r, &ev)) > 0)
     if (ev.buffer_index != 0)
-      add(c, &ev);
+      fingerprint_add(&c->events, &ev);
   return rc;
 }
 
@@ -164,17 +112,16 @@ static void compare_member(const char *out_path, struct collected *original, con
 
   memset(&copy, 0, sizeof(copy));
   assert_int_equal(etl_source_foreach(out_path, collect_one, &copy, err, sizeof(err)), 0);
-  print_message("%s: %lu events\n", label, (unsigned long)original->count);
-  assert_int_equal(copy.count, original->count);
-  qsort(original->items, original->count, sizeof(struct fingerprint), by_cpu_then_order);
-  qsort(copy.items, copy.count, sizeof(struct fingerprint), by_cpu_then_order);
-  for (i = 0; i < copy.count; i++) {
-    struct fingerprint a = original->items[i], b = copy.items[i];
-    a.order = b.order = 0;
-    if (memcmp(&a, &b, sizeof(a)) != 0)
+  print_message("%s: %lu events\n", label, (unsigned long)original->events.count);
+  assert_int_equal(copy.events.count, original->events.count);
+  /* Per-CPU order survives the round trip, so compare per-CPU sequences. */
+  fingerprint_sort_by_cpu(&original->events);
+  fingerprint_sort_by_cpu(&copy.events);
+  for (i = 0; i < copy.events.count; i++)
+    if (fingerprint_compare(&original->events.items[i], &copy.events.items[i]) != 0)
       fail_msg("%s: event %lu differs after the round trip (cpu %u ts %llu)", label,
-               (unsigned long)i, (unsigned)a.cpu, (unsigned long long)a.timestamp);
-  }
+               (unsigned long)i, (unsigned)copy.events.items[i].cpu,
+               (unsigned long long)copy.events.items[i].timestamp);
   assert_int_equal(copy.header.start_time, original->header.start_time);
   assert_int_equal(copy.header.perf_freq, original->header.perf_freq);
   assert_int_equal(copy.header.clock_type, original->header.clock_type);
@@ -187,8 +134,8 @@ static void compare_member(const char *out_path, struct collected *original, con
   assert_int_equal(etl_source_foreach(out_path, scan_one, &bc, err, sizeof(err)), 0);
   assert_int_equal(bc.bad, 0);
   assert_int_equal(bc.buffers, copy.header.buffers_written);
-  free(original->items);
-  free(copy.items);
+  fingerprint_release(&original->events);
+  fingerprint_release(&copy.events);
   remove(out_path);
 }
 
