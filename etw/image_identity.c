@@ -23,6 +23,11 @@
  * dump_*.sys crash-dump drivers, which have no file on disk; diaghub: all
  * 15434 groups match a kernel.1 Image event on (CPU, timestamp)).
  *
+ * ImageBase and ProcessId in the payloads are the Image event's (every
+ * event of both samples).  ImageSize (Info, FileVersion) is the PE header's
+ * SizeOfImage, not the event's: they differ only for VMBusHID.sys and
+ * swenum.sys in net.4.5.2, whose SizeOfImage (0x5680, 0x1480) is not a
+ * multiple of the page size and whose events say 0x6000, 0x2000.
  * Header pid/tid/time: ProcessId = the Image payload's ProcessId (0 for
  * drivers), for every event of the group.  ThreadId = the Image event's
  * header ThreadId when it has one (SYSTEM64), else 0xFFFFFFFF (PERFINFO64).
@@ -45,7 +50,7 @@
  * and \Device\HarddiskVolume2\...) and diaghub 2 (two WinSxS wdscore.dll).
  *
  * Payloads (P = pointer size, 8 in both samples):
- *   Info (0):        ImageBase P, ImageSize P, ProcessId u32,
+ *   Info (0):        ImageBase P, SizeOfImage P, ProcessId u32,
  *                    TimeDateStamp u32, OriginalFileName UTF-16 + NUL.
  *   DbgID_RSDS (36), DbgID_ILRSDS (37):
  *                    ImageBase P, ProcessId u32, GUID 16, Age u32,
@@ -53,7 +58,7 @@
  *   DbgPPDB (38):    ImageBase P, ProcessId u32, TimeDateStamp u32 (of the
  *                    debug entry), MajorVersion u16, MinorVersion u16.
  *   None (32), DbgDeterm (40): ImageBase P, ProcessId u32.
- *   FileVersion (64): ImageSize u32, TimeDateStamp u32, then ten UTF-16 +
+ *   FileVersion (64): SizeOfImage u32, TimeDateStamp u32, then ten UTF-16 +
  *                    NUL strings: OriginalFilename, FileDescription,
  *                    FileVersion, BinFileVersion ("a.b.c.d" from
  *                    VS_FIXEDFILEINFO, e.g. "4.6.26515.6" next to the string
@@ -289,7 +294,7 @@ static int add_file_version(struct image_identity_set *set, const struct image_e
   const struct pe_version *v = &pe->version;
   struct out o = { NULL, 0, 0, 0 };
   char text[48];
-  put_u32(&o, (uint32_t)img->image_size);
+  put_u32(&o, pe->size_of_image);
   put_u32(&o, tds);
   put_wstr(&o, &v->original_filename);
   put_wstr(&o, &v->file_description);
@@ -311,7 +316,7 @@ static void info_payload(struct out *o, const struct image_event *img, const str
 {
   unsigned p = img->pointer_size;
   put_ptr(o, img->image_base, p);
-  put_ptr(o, img->image_size, p);
+  put_ptr(o, pe->size_of_image, p);
   put_u32(o, img->process_id);
   put_u32(o, tds);
   if (pe->version.present && pe->version.original_filename.len)

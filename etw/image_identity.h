@@ -71,7 +71,8 @@ struct image_event {
   int has_thread;          /* SYSTEM/COMPACT header: has a thread id; PERFINFO: none */
   uint32_t thread_id;
   uint64_t processor_time; /* SYSTEM header KernelTime/UserTime (8 bytes at 0x18), else 0 */
-  uint64_t image_base, image_size;
+  uint64_t image_base;
+  uint64_t image_size;     /* page-rounded; the events carry the PE's SizeOfImage */
   uint32_t process_id;
   uint32_t image_checksum, time_date_stamp;
   const uint8_t *file_name;

@@ -247,6 +247,7 @@ static void net452_ntoskrnl_triple_is_byte_exact(void **state)
   assert_int_equal(g.image.pid, 3988);
   memset(&pe, 0, sizeof pe);
   pe.time_date_stamp = 0x5010ac4b;
+  pe.size_of_image = 0x748000;
   add_rsds(&pe, 0x5010ac4b, 0, 0, "72482100-1c1c-4a03-aed8-c4c71c2e8d1d", 2, "ntkrnlmp.pdb");
   set_version(&pe, "ntkrnlmp.exe", "NT Kernel & System", "6.2.9200.16384 (win8_rtm.120725-1247)",
               6u << 16 | 2, 9200u << 16 | 16384, 1033,
@@ -277,9 +278,43 @@ static void net452_perfinfo_triple_is_byte_exact(void **state)
   assert_int_equal(g.image.header_type, ETW_HDR_PERFINFO64);
   memset(&pe, 0, sizeof pe);
   pe.time_date_stamp = 0x5010ae7a;
+  pe.size_of_image = 0x157000;
   add_rsds(&pe, 0x5010ae7a, 0, 0, "ec83d8df-5559-46e0-b630-133ebd979266", 2, "wntdll.pdb");
   set_version(&pe, "ntdll.dll", "NT Layer DLL", "6.2.9200.16384 (win8_rtm.120725-1247)",
               6u << 16 | 2, 9200u << 16 | 16384, 1033,
+              "Microsoft\xc2\xae Windows\xc2\xae Operating System", "Microsoft Corporation",
+              "6.2.9200.16384");
+  check_group(&g, &pe, IMAGE_IDENTITY_FILE_VERSION, opcodes, sizes, crcs, 3);
+  pe_image_release(&pe);
+}
+
+/* net.4.5.2.x64.etl, CPU 7, raw timestamp 1942895281: VMBusHID.sys, whose
+ * SizeOfImage 0x5680 is not page-aligned: the Image event says 0x6000, the
+ * Info and FileVersion events say 0x5680 (the PE header's). */
+static void net452_unaligned_size_of_image_is_the_pe_one(void **state)
+{
+  static const uint8_t opcodes[] = { 0x40, 0x00, 0x24 };
+  /* golden: ms-perfview__net.4.5.2.x64.etl.zip.tsv.gz lines 6160-6162 */
+  static const uint32_t sizes[] = { 360, 50, 45 };
+  static const uint32_t crcs[] = { 0xdaa29d8c, 0xbf190789, 0x8e7543cd };
+  struct group g;
+  struct pe_image pe;
+  struct image_event img;
+  (void)state;
+  memset(&g, 0, sizeof g);
+  g.member_suffix = "";
+  g.cpu = 7;
+  g.timestamp = 1942895281ull;
+  g.same_file = 1;
+  find_group("ms-perfview__net.4.5.2.x64.etl.zip", &g);
+  assert_int_equal(image_identity_parse_image_event(&g.image, &img), 0);
+  assert_true(img.image_size == 0x6000);
+  memset(&pe, 0, sizeof pe);
+  pe.time_date_stamp = 0x5010ab16;
+  pe.size_of_image = 0x5680;
+  add_rsds(&pe, 0x5010ab16, 0, 0, "bd7c8d3d-0144-4151-8834-eefc99e6e055", 1, "vmbushid.pdb");
+  set_version(&pe, "vmbushid.sys", "Microsoft VMBus HID Miniport",
+              "6.2.9200.16384 (win8_rtm.120725-1247)", 6u << 16 | 2, 9200u << 16 | 16384, 1033,
               "Microsoft\xc2\xae Windows\xc2\xae Operating System", "Microsoft Corporation",
               "6.2.9200.16384");
   check_group(&g, &pe, IMAGE_IDENTITY_FILE_VERSION, opcodes, sizes, crcs, 3);
@@ -305,6 +340,7 @@ static void diaghub_readytorun_group_is_byte_exact(void **state)
   find_group("ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip", &g);
   memset(&pe, 0, sizeof pe);
   pe.time_date_stamp = 0xfc179488;
+  pe.size_of_image = 0x3000;
   pe.dir[PE_DIR_CLR].rva = 0x2000; /* a .NET image */
   pe.dir[PE_DIR_CLR].size = 0x48;
   add_rsds(&pe, 0xfc179488, 0x100, PE_CODEVIEW_PORTABLE_MINOR,
@@ -348,7 +384,7 @@ struct sweep {
   int pass; /* 1: collect images (kernel.1), 2: check groups (diaghub.etl) */
   /* net.4.5.2: the identity records pending before the next event, per CPU */
   unsigned pending[64];
-  uint8_t pending_hdr[64][MAX_GROUP][48];
+  uint8_t pending_hdr[64][MAX_GROUP][48 + 24];
   /* results */
   unsigned long events, groups, mismatches, orphans, unmatched;
 };
@@ -369,14 +405,30 @@ static int version_ok(const uint8_t *r)
 
 /* 1 when the classic header r is what image_identity_build writes for img
  * (image_identity_write_record: marker, opcode/version, tid, pid, timestamp,
- * GUID, KernelTime/UserTime). */
+ * GUID, KernelTime/UserTime), and the payload starts with img's fields.
+ * r holds at least the header and the first 24 payload bytes (or the whole
+ * record when shorter). */
 static int header_matches(const uint8_t *r, const struct image_event *img)
 {
   struct etw_guid g = guid_from_bytes(r + 24);
   uint32_t tid = img->has_thread ? img->thread_id : 0xFFFFFFFFu;
-  return r[2] == 0x14 && r[3] == 0xC0 && version_ok(r) && guid_equal(&g, &image_identity_guid) &&
-         le32(r + 8) == tid && le32(r + 12) == img->process_id &&
-         le64(r + 16) == img->timestamp && le64(r + 40) == img->processor_time;
+  const uint8_t *pl = r + 48;
+  uint32_t size = (uint32_t)(r[0] | r[1] << 8);
+  int payload_ok;
+  /* The payload's ImageBase and ProcessId are the Image event's; its
+   * ImageSize is the PE's SizeOfImage, which the event rounds up to pages. */
+  if (r[4] == IMAGE_ID_FILE_VERSION)
+    payload_ok = size >= 48 + 8 && ((le32(pl) + 0xFFFu) & ~0xFFFu) == img->image_size;
+  else if (r[4] == IMAGE_ID_INFO)
+    payload_ok = size >= 48 + 24 && le64(pl) == img->image_base &&
+                 ((le64(pl + 8) + 0xFFFu) & ~(uint64_t)0xFFF) == img->image_size &&
+                 le32(pl + 16) == img->process_id;
+  else
+    payload_ok = size >= 48 + 12 && le64(pl) == img->image_base && le32(pl + 8) == img->process_id;
+  return payload_ok && r[2] == 0x14 && r[3] == 0xC0 && version_ok(r) &&
+         guid_equal(&g, &image_identity_guid) && le32(r + 8) == tid &&
+         le32(r + 12) == img->process_id && le64(r + 16) == img->timestamp &&
+         le64(r + 40) == img->processor_time;
 }
 
 static int key_cmp(const void *a, const void *b)
@@ -456,7 +508,9 @@ static int sweep_net452(void *ctx, const char *display, struct etl_reader *r)
     assert_true(ev.cpu < 64);
     if ((ev.has & ETW_HAS_PROVIDER) && guid_equal(&ev.provider, &image_identity_guid)) {
       assert_true(s->pending[ev.cpu] < MAX_GROUP);
-      memcpy(s->pending_hdr[ev.cpu][s->pending[ev.cpu]++], ev.raw, 48);
+      assert_true(ev.raw_size >= 48 + 12);
+      memcpy(s->pending_hdr[ev.cpu][s->pending[ev.cpu]++], ev.raw,
+             ev.raw_size < 48 + 24 ? ev.raw_size : 48 + 24);
       s->events++;
     } else {
       sweep_flush_cpu(s, ev.cpu, &ev);
@@ -884,6 +938,7 @@ static void thirty_two_bit_traces_use_four_byte_pointers(void **state)
   (void)state;
   memset(&pe, 0, sizeof pe);
   pe.time_date_stamp = 0x11223344;
+  pe.size_of_image = 0x13000;
   memset(&img, 0, sizeof img);
   img.pointer_size = 4;
   img.image_base = 0x77400000;
@@ -976,6 +1031,7 @@ static void build_once_writes_file_version_once_per_key(void **state)
   (void)state;
   memset(&pe, 0, sizeof pe);
   pe.time_date_stamp = 0x5010ac4b;
+  pe.size_of_image = 0x2000;
   add_rsds(&pe, 0x5010ac4b, 0, 0, "72482100-1c1c-4a03-aed8-c4c71c2e8d1d", 2, "x.pdb");
   set_version(&pe, "x.dll", "d", "1.0", 1u << 16, 0, 1033, "p", "c", "1.0");
   assert_int_equal(image_identity_seen_new(&seen), 0);
@@ -996,8 +1052,9 @@ static void build_once_writes_file_version_once_per_key(void **state)
   image_identity_release(&set);
   assert_int_equal(image_identity_seen_count(seen), 1);
 
-  /* Another size is another image: FileVersion again.  A failed build
-   * leaves `seen` as it was, so the retry still gets its FileVersion. */
+  /* Another SizeOfImage is another image: FileVersion again.  A failed
+   * build leaves `seen` as it was, so the retry still gets its FileVersion. */
+  pe.size_of_image = 0x3000;
   image_event_for(&img, name16, "C:\\x.dll", 0x10000, 0x3000);
   for (n = 1; n < 32 && rc == ETWCAP_E_NOMEM; n++) {
     test_fail_alloc_after(n);
@@ -1042,6 +1099,7 @@ int main(void)
     cmocka_unit_test(diaghub_ntoskrnl_group_is_byte_exact),
     cmocka_unit_test(net452_ntoskrnl_triple_is_byte_exact),
     cmocka_unit_test(net452_perfinfo_triple_is_byte_exact),
+    cmocka_unit_test(net452_unaligned_size_of_image_is_the_pe_one),
     cmocka_unit_test(diaghub_readytorun_group_is_byte_exact),
     cmocka_unit_test(every_sample_group_has_the_derived_header),
     cmocka_unit_test(file_version_is_written_once_per_image_key),
