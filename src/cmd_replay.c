@@ -28,9 +28,6 @@ static const struct opt_def replay_defs[] = {
     "Performance counter samples for /StopOnPerfCounter and /StartOnPerfCounter: a typeperf "
     "CSV (typeperf -f CSV, relog -f CSV). A poll sees the last sample at or before it.",
     0, 0, NULL },
-  { "MaxCollectSec", NULL, OPT_INT, "SEC", "0 (no limit)",
-    "Stop the replayed collection SEC seconds after it started (fires as MaxCollectSec).", 0,
-    31536000, NULL },
   { "Out", NULL, OPT_STRING, "NAME.etl.zip", NULL, NULL, 0, 0, out_rejected },
   { "WindowSec", NULL, OPT_INT, "SEC", NULL, NULL, 0, 0, out_rejected },
 };
@@ -80,7 +77,7 @@ static int run_replay(const struct cli *cli)
   int rc;
 
   trigger_options_from_cli(cli, &opt);
-  if (!trigger_options_any(&opt) && opt.max_collect_sec <= 0) {
+  if (!trigger_options_any(&opt)) {
     log_error("replay needs at least one trigger qualifier (/StopOnGen2GC, "
               "/StopOnException:REGEX, /StopOnEtwEvent:..., /StopOnPerfCounter:... with "
               "/CounterLog, ...); see 'etwcap replay /?'");
@@ -164,7 +161,7 @@ const struct command cmd_replay = {
     ".etl of a zip, merged by time) and prints one line per fire: "
     "'fired<TAB>TRIGGER<TAB>RAW_TIMESTAMP<TAB>UTC<TAB>DETAIL', so a trigger can be designed "
     "on yesterday's trace before a week-long capture. The collection cycle is a capture's: "
-    "start triggers, stop triggers, /DelayAfterTriggerSec, /MaxCollectSec, /CollectMultiple. "
+    "start triggers, stop triggers, /DelayAfterTriggerSec, /CollectMultiple. "
     "Counters come from /CounterLog. A /Process name is known once the trace's kernel process "
     "events (or a CLR RuntimeInformation event) name it. Exit code 0 when something fired, "
     "9 when nothing did.",
