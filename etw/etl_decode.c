@@ -310,3 +310,37 @@ int etl_decode_event(const uint8_t *buf, uint32_t end, uint32_t pos, struct etw_
     return corrupt(why, "event size overflows");
   return ETL_DECODE_EVENT;
 }
+
+int etl_decode_peek_timestamp(const uint8_t *buf, uint32_t end, uint32_t pos, uint64_t *ts)
+{
+  const uint8_t *r;
+  uint32_t marker, at;
+  uint8_t flags, type;
+  if (pos >= end || end - pos < 4)
+    return ETL_DECODE_END;
+  r = buf + pos;
+  marker = etl_le32(r);
+  if (marker == 0xFFFFFFFFu)
+    return ETL_DECODE_END;
+  flags = (uint8_t)(marker >> 24);
+  type = (uint8_t)(marker >> 16);
+  if (flags == FLAGS_HEADER && (type == ETW_HDR_PERFINFO32 || type == ETW_HDR_PERFINFO64)) {
+    at = 8;
+  } else if (flags == FLAGS_MESSAGE || (flags == FLAGS_HEADER && type == ETW_HDR_MESSAGE)) {
+    uint16_t opt;
+    if (end - pos < 8)
+      return ETL_PEEK_NO_TIMESTAMP;
+    opt = etl_le16(r + 6);
+    if (!(opt & 0x08))
+      return ETL_PEEK_NO_TIMESTAMP;
+    at = 8 + ((opt & 0x01) ? 4u : 0u) + ((opt & 0x04) ? 4u : (opt & 0x02) ? 16u : 0u);
+  } else if (flags == FLAGS_HEADER) {
+    at = 16; /* SYSTEM, COMPACT, FULL, INSTANCE, EVENT_HEADER */
+  } else {
+    return ETL_PEEK_NO_TIMESTAMP;
+  }
+  if (end - pos < at + 8)
+    return ETL_PEEK_NO_TIMESTAMP;
+  *ts = etl_le64(r + at);
+  return ETL_PEEK_TIMESTAMP;
+}

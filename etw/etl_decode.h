@@ -21,4 +21,13 @@ enum etl_decode_result {
 int etl_decode_event(const uint8_t *buf, uint32_t end, uint32_t pos, struct etw_event *ev,
                      uint32_t *next, const char **why);
 
+/* Just the raw timestamp of the record at pos, for ordering: returns
+ * ETL_PEEK_TIMESTAMP with *ts set, ETL_DECODE_END at the end of the events,
+ * or ETL_PEEK_NO_TIMESTAMP when the record has none or is malformed
+ * (etl_decode_event then says what is wrong).  Never reads outside
+ * [pos, end). */
+#define ETL_PEEK_TIMESTAMP 1
+#define ETL_PEEK_NO_TIMESTAMP 2
+int etl_decode_peek_timestamp(const uint8_t *buf, uint32_t end, uint32_t pos, uint64_t *ts);
+
 #endif

@@ -64,6 +64,9 @@ int etl_io_open_file(struct etl_io *io, const char *path)
     etwcap_free(fc);
     return rc ? rc : ETWCAP_E_IO;
   }
+  /* The reader asks for big chunks or exactly the bytes it needs: stdio's
+   * own buffering would only add a copy and, on a seek, a wasted read. */
+  setvbuf(fc->f, NULL, _IONBF, 0);
   io->read_at = file_read_at;
   io->close = file_close;
   io->ctx = fc;

@@ -178,23 +178,58 @@ int etl_reader_load_buffer(struct etl_reader *r, uint64_t offset, uint32_t index
 {
   struct etl_buffer_header h;
   size_t got = 0;
-  int rc = etl_reader_peek_buffer(r, offset, index, &h);
-  if (rc == 0)
+  int rc;
+  /* The header straight into the buffer's memory, then the rest right
+   * after it: two sequential reads, no seeking back. */
+  if (r->io.size >= 0 && offset >= (uint64_t)r->io.size)
     return fail(r, ETWCAP_E_TRUNCATED, offset, "buffer %u is missing: the file ends here",
                 index);
-  if (rc < 0)
-    return rc;
+  if (grow(&b->raw, &b->raw_cap, ETL_BUFFER_HEADER_SIZE))
+    return fail(r, ETWCAP_E_NOMEM, offset, "no memory for buffer %u", index);
+  rc = etl_io_read_exact(&r->io, offset, b->raw, ETL_BUFFER_HEADER_SIZE, &got);
+  if (rc == ETWCAP_E_TRUNCATED)
+    return fail(r, rc, offset, "the file ends inside the header of buffer %u (%u of 72 bytes)",
+                index, (unsigned)got);
+  if (rc)
+    return fail(r, rc, offset, "cannot read buffer %u: %s", index, etwcap_strerror(rc));
+  etl_buffer_header_decode(b->raw, &h);
   rc = check_header(r, &h, offset, index);
   if (rc)
     return rc;
   if (grow(&b->raw, &b->raw_cap, h.buffer_size))
     return fail(r, ETWCAP_E_NOMEM, offset, "no memory for buffer %u", index);
-  rc = etl_io_read_exact(&r->io, offset, b->raw, h.buffer_size, &got);
+  rc = etl_io_read_exact(&r->io, offset + ETL_BUFFER_HEADER_SIZE,
+                         b->raw + ETL_BUFFER_HEADER_SIZE,
+                         h.buffer_size - ETL_BUFFER_HEADER_SIZE, &got);
   if (rc == ETWCAP_E_TRUNCATED)
-    return fail(r, rc, offset + got, "the file ends inside buffer %u (%llu of %u bytes)",
-                index, (unsigned long long)got, h.buffer_size);
+    return fail(r, rc, offset + ETL_BUFFER_HEADER_SIZE + got,
+                "the file ends inside buffer %u (%llu of %u bytes)", index,
+                (unsigned long long)(ETL_BUFFER_HEADER_SIZE + got), h.buffer_size);
   if (rc)
     return fail(r, rc, offset, "cannot read buffer %u: %s", index, etwcap_strerror(rc));
+  return finish_buffer(r, &h, offset, index, b->raw, b);
+}
+
+int etl_reader_load_buffer_sized(struct etl_reader *r, uint64_t offset, uint32_t index,
+                                 uint32_t size, struct etl_buffer *b)
+{
+  struct etl_buffer_header h;
+  size_t got = 0;
+  int rc;
+  /* One read of the size a scan already saw; anything unexpected falls back
+   * to the careful path, which finds and words the problem. */
+  if (size < ETL_BUFFER_HEADER_SIZE || size > ETL_MAX_BUFFER_SIZE ||
+      grow(&b->raw, &b->raw_cap, size))
+    return etl_reader_load_buffer(r, offset, index, b);
+  rc = etl_io_read_exact(&r->io, offset, b->raw, size, &got);
+  if (rc)
+    return etl_reader_load_buffer(r, offset, index, b);
+  etl_buffer_header_decode(b->raw, &h);
+  if (h.buffer_size != size)
+    return etl_reader_load_buffer(r, offset, index, b);
+  rc = check_header(r, &h, offset, index);
+  if (rc)
+    return rc;
   return finish_buffer(r, &h, offset, index, b->raw, b);
 }
 
@@ -214,7 +249,12 @@ static int window_get(struct etl_reader *r, uint64_t offset, size_t need, size_t
     *avail = r->win_len - (size_t)(offset - r->win_start);
     return 0;
   }
-  want = need > ETL_READ_CHUNK ? need : ETL_READ_CHUNK;
+  want = ETL_READ_CHUNK;
+  /* Small files get a small window. */
+  if (r->io.size >= 0 && (uint64_t)r->io.size > offset && (uint64_t)r->io.size - offset < want)
+    want = (size_t)((uint64_t)r->io.size - offset);
+  if (want < need)
+    want = need;
   if (grow(&r->win, &r->win_cap, want))
     return ETWCAP_E_NOMEM;
   /* Keep the bytes of the window that are still ahead of us. */

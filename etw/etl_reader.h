@@ -77,6 +77,10 @@ int etl_reader_peek_buffer(struct etl_reader *r, uint64_t offset, uint32_t index
 int etl_reader_load_buffer(struct etl_reader *r, uint64_t offset, uint32_t index,
                            struct etl_buffer *b);
 int etl_reader_buffer_next(struct etl_reader *r, struct etl_buffer *b, struct etw_event *ev);
+/* etl_reader_load_buffer when the buffer's size is already known (from a
+ * scan): one read instead of two. */
+int etl_reader_load_buffer_sized(struct etl_reader *r, uint64_t offset, uint32_t index,
+                                 uint32_t size, struct etl_buffer *b);
 void etl_buffer_release(struct etl_buffer *b);
 
 /* Walks the buffer headers from the start of the file, without reading

@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "etl_decode.h"
 
 #include <stdlib.h>
 
@@ -16,14 +17,14 @@ struct buf_ref {
   uint64_t offset;
   uint64_t sequence;
   uint32_t index;
+  uint32_t size;
   uint16_t cpu;
 };
 
 struct stream {
   size_t first, count, next; /* range of refs[] and the next one to load */
-  struct etl_buffer buf;
+  struct etl_buffer buf;     /* buf.pos is the stream's next record */
   int loaded;
-  struct etw_event ev;       /* the current head event */
   uint64_t key;              /* its timestamp, or the previous one's */
 };
 
@@ -56,6 +57,7 @@ static int collect(void *ctx, const struct etl_buffer_header *h, uint64_t offset
   t->refs[t->ref_count].sequence = h->sequence;
   t->refs[t->ref_count].index = index;
   t->refs[t->ref_count].cpu = h->cpu;
+  t->refs[t->ref_count].size = h->buffer_size;
   t->ref_count++;
   return 0;
 }
@@ -117,21 +119,23 @@ static size_t heap_pop(struct etl_timeorder *t)
   return top;
 }
 
-/* Moves stream s to its next event: 1, 0 when it has no more, < 0. */
-static int stream_advance(struct etl_timeorder *t, size_t s)
+/* Positions stream s on its next record and sets its key from a peek at
+ * the timestamp (the full decode happens once, when the record is taken):
+ * 1, 0 when the stream has no more records, < 0. */
+static int stream_ready(struct etl_timeorder *t, size_t s)
 {
   struct stream *st = &t->streams[s];
   for (;;) {
     int rc;
     if (st->loaded) {
-      rc = etl_reader_buffer_next(t->r, &st->buf, &st->ev);
-      if (rc < 0)
-        return rc;
-      if (rc == 1) {
-        if (st->ev.has & ETW_HAS_TIMESTAMP)
-          st->key = st->ev.timestamp;
+      uint64_t ts;
+      rc = etl_decode_peek_timestamp(st->buf.bytes, st->buf.end, st->buf.pos, &ts);
+      if (rc == ETL_PEEK_TIMESTAMP) {
+        st->key = ts;
         return 1;
       }
+      if (rc == ETL_PEEK_NO_TIMESTAMP)
+        return 1; /* sorts with the record before it */
       st->loaded = 0;
     }
     if (st->next >= st->count) {
@@ -140,7 +144,7 @@ static int stream_advance(struct etl_timeorder *t, size_t s)
     }
     {
       const struct buf_ref *ref = &t->refs[st->first + st->next++];
-      rc = etl_reader_load_buffer(t->r, ref->offset, ref->index, &st->buf);
+      rc = etl_reader_load_buffer_sized(t->r, ref->offset, ref->index, ref->size, &st->buf);
       if (rc)
         return rc;
       st->loaded = 1;
@@ -213,17 +217,17 @@ int etl_timeorder_next(struct etl_timeorder *t, struct etw_event *ev)
   if (!t->started) {
     t->started = 1;
     for (s = 0; s < t->stream_count; s++) {
-      rc = stream_advance(t, s);
+      rc = stream_ready(t, s);
       if (rc < 0)
         return rc;
       if (rc == 1)
         heap_push(t, s);
     }
   } else if (t->have_last) {
-    /* Only now may the stream of the last event move on: that event's
-     * bytes lived in its buffer until this call. */
+    /* Only now may the stream of the last event move on to another
+     * buffer: that event's bytes lived in its buffer until this call. */
     t->have_last = 0;
-    rc = stream_advance(t, t->last);
+    rc = stream_ready(t, t->last);
     if (rc < 0)
       return rc;
     if (rc == 1)
@@ -232,7 +236,9 @@ int etl_timeorder_next(struct etl_timeorder *t, struct etw_event *ev)
   if (t->heap_len == 0)
     return 0;
   s = heap_pop(t);
-  *ev = t->streams[s].ev;
+  rc = etl_reader_buffer_next(t->r, &t->streams[s].buf, ev);
+  if (rc <= 0) /* the peek saw a record, so this is an error */
+    return rc < 0 ? rc : ETWCAP_E_INTERNAL;
   t->last = s;
   t->have_last = 1;
   return 1;
