@@ -72,7 +72,9 @@ struct image_event {
   uint32_t thread_id;
   uint64_t processor_time; /* SYSTEM header KernelTime/UserTime (8 bytes at 0x18), else 0 */
   uint64_t image_base;
-  uint64_t image_size;     /* page-rounded; the events carry the PE's SizeOfImage */
+  /* As the event says (page-rounded): the identity events carry the PE's
+   * SizeOfImage instead. */
+  uint64_t image_size;
   uint32_t process_id;
   uint32_t image_checksum, time_date_stamp;
   const uint8_t *file_name;
