@@ -91,7 +91,9 @@ struct pe_debug_entry {
   struct etw_guid pdb_guid;   /* RSDS */
   uint32_t pdb_signature;     /* NB10 */
   uint32_t pdb_age;
-  char *pdb_path;             /* bytes as stored (UTF-8 by convention), NUL-terminated; NULL when none */
+  /* The path bytes as stored (UTF-8 by convention), NUL-terminated; NULL
+   * when there is no RSDS/NB10 record. */
+  char *pdb_path;
   size_t pdb_path_len;
 };
 

@@ -559,7 +559,8 @@ static void non_ascii_paths_open(void **state)
   FILE *f;
   struct pe_image pe;
   (void)state;
-  test_tmp_path("\xc3\xafmage-\xe2\x9c\x93-\xe6\x97\xa5\xe6\x9c\xac.dll", dst_path, sizeof dst_path);
+  test_tmp_path("\xc3\xafmage-\xe2\x9c\x93-\xe6\x97\xa5\xe6\x9c\xac.dll", dst_path,
+                sizeof dst_path);
   f = os_fopen(dst_path, "wb");
   assert_non_null(f);
   assert_int_equal(fwrite(bytes, 1, len, f), len);
