@@ -888,6 +888,126 @@ static void build_file_reads_the_pe_or_reports_why_not(void **state)
   image_identity_seen_free(seen);
 }
 
+static void put16le(uint8_t *p, uint16_t v)
+{
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32le(uint8_t *p, uint32_t v)
+{
+  put16le(p, (uint16_t)v);
+  put16le(p + 2, (uint16_t)(v >> 16));
+}
+
+static void put_debug_entry(uint8_t *p, uint32_t tds, uint16_t major, uint16_t minor,
+                            uint32_t type, uint32_t size, uint32_t rva, uint32_t ptr)
+{
+  put32le(p + 4, tds);
+  put16le(p + 8, major);
+  put16le(p + 10, minor);
+  put32le(p + 12, type);
+  put32le(p + 16, size);
+  put32le(p + 20, rva);
+  put32le(p + 24, ptr);
+}
+
+static uint32_t put_rsds(uint8_t *p, const char *guid, uint32_t age, const char *pdb)
+{
+  struct etw_guid g;
+  assert_int_equal(guid_parse(guid, &g), 0);
+  memcpy(p, "RSDS", 4);
+  guid_to_bytes(&g, p + 4);
+  put32le(p + 20, age);
+  strcpy((char *)p + 24, pdb);
+  return (uint32_t)(24 + strlen(pdb) + 1);
+}
+
+/* A ReadyToRun-like PE32+ assembled by hand from the PE/COFF layout: a CLR
+ * header, a debug directory with a portable-PDB CodeView entry (found
+ * through PointerToRawData), a native .ni.pdb CodeView entry (found through
+ * AddressOfRawData only), a PDBCHECKSUM and a REPRO entry.  Read back and
+ * encoded, it gives the pattern of the diaghub R2R groups. */
+static void handmade_readytorun_pe_gives_the_r2r_pattern(void **state)
+{
+  static const uint8_t opcodes[] = { 0x00, 0x25, 0x24, 0x26, 0x26, 0x28 };
+  uint8_t f[0x600];
+  const uint32_t opt = 0x58, sec = opt + 0xF0, text = 0x200;
+  uint32_t n1, n2;
+  struct pe_memory mem;
+  struct pe_source src;
+  struct pe_image pe;
+  struct image_event img;
+  struct image_identity_set set;
+  uint16_t name16[64];
+  size_t i;
+  (void)state;
+  memset(f, 0, sizeof f);
+  f[0] = 'M';
+  f[1] = 'Z';
+  put32le(f + 0x3C, 0x40);
+  memcpy(f + 0x40, "PE\0\0", 4);
+  put16le(f + 0x44, PE_MACHINE_AMD64);
+  put16le(f + 0x46, 1);            /* NumberOfSections */
+  put32le(f + 0x48, 0xfc179488);   /* TimeDateStamp (a hash: deterministic) */
+  put16le(f + 0x54, 0xF0);         /* SizeOfOptionalHeader */
+  put16le(f + 0x56, 0x2022);
+  put16le(f + opt, 0x20B);
+  put32le(f + opt + 24, 0x80000000u); /* ImageBase 0x180000000 */
+  put32le(f + opt + 28, 0x1);
+  put32le(f + opt + 32, 0x1000);   /* SectionAlignment */
+  put32le(f + opt + 36, 0x200);    /* FileAlignment */
+  put32le(f + opt + 56, 0x3000);   /* SizeOfImage */
+  put32le(f + opt + 60, 0x200);    /* SizeOfHeaders */
+  put32le(f + opt + 108, 16);      /* NumberOfRvaAndSizes */
+  put32le(f + opt + 112 + 8 * 6, 0x1000); /* debug directory: 4 entries */
+  put32le(f + opt + 112 + 8 * 6 + 4, 4 * 28);
+  put32le(f + opt + 112 + 8 * 14, 0x1200); /* CLR header */
+  put32le(f + opt + 112 + 8 * 14 + 4, 0x48);
+  memcpy(f + sec, ".text", 5);
+  put32le(f + sec + 8, 0x1000);    /* VirtualSize */
+  put32le(f + sec + 12, 0x1000);   /* VirtualAddress */
+  put32le(f + sec + 16, 0x400);    /* SizeOfRawData */
+  put32le(f + sec + 20, text);     /* PointerToRawData */
+  n1 = put_rsds(f + 0x300, "3cdbf693-b14a-45dd-a2be-b349156a63a2", 1, "R2R.pdb");
+  n2 = put_rsds(f + 0x380, "6cb54e22-8536-4ca7-b8c4-f68b63c79507", 1, "R2R.ni.pdb");
+  put_debug_entry(f + text, 0xfc179488, 0x100, PE_CODEVIEW_PORTABLE_MINOR, PE_DEBUG_CODEVIEW, n1,
+                  0x1100, 0x300);
+  put_debug_entry(f + text + 28, 0xfc179488, 0x100, 0, PE_DEBUG_CODEVIEW, n2, 0x1180, 0);
+  put_debug_entry(f + text + 56, 0, 1, 0, PE_DEBUG_PDBCHECKSUM, 0x24, 0x1280, 0x480);
+  put_debug_entry(f + text + 84, 0, 0, 0, PE_DEBUG_REPRO, 0, 0, 0);
+
+  pe_source_memory(&src, &mem, f, sizeof f);
+  assert_int_equal(pe_image_read(&pe, &src, PE_READ_ALL), 0);
+  assert_true(pe.is_pe32plus);
+  assert_true(pe.image_base == 0x180000000ull);
+  assert_true(pe_image_is_managed(&pe));
+  assert_true(pe_image_is_deterministic(&pe));
+  assert_int_equal(pe.debug_count, 4);
+  assert_true(pe_debug_is_portable_pdb(&pe.debug[0]));
+  assert_false(pe_debug_is_portable_pdb(&pe.debug[1]));
+  assert_string_equal(pe.debug[0].pdb_path, "R2R.pdb");
+  assert_string_equal(pe.debug[1].pdb_path, "R2R.ni.pdb"); /* through the RVA */
+  assert_int_equal(pe.debug[2].type, PE_DEBUG_PDBCHECKSUM);
+  assert_int_equal(pe.debug[2].cv_format, PE_CV_NONE);
+  assert_ptr_equal(pe_image_first_rsds(&pe), &pe.debug[0]);
+  assert_false(pe.version.present);
+
+  image_event_for(&img, name16, "C:\\app\\R2R.dll", 0x7ffd2a590000ull, 0x3000);
+  assert_int_equal(image_identity_build(&set, &img, &pe, IMAGE_IDENTITY_FILE_VERSION), 0);
+  assert_int_equal(set.count, 6); /* no version resource: no FileVersion */
+  for (i = 0; i < 6; i++)
+    assert_int_equal(set.ev[i].opcode, opcodes[i]);
+  assert_int_equal(le32(set.ev[0].payload + 20), 0); /* deterministic: no time stamp */
+  assert_string_equal((const char *)set.ev[1].payload + 32, "R2R.pdb");
+  assert_string_equal((const char *)set.ev[2].payload + 32, "R2R.ni.pdb");
+  assert_int_equal(le32(set.ev[3].payload + 12), 0xfc179488);
+  assert_int_equal(set.ev[3].payload[18] | set.ev[3].payload[19] << 8, 0x504D);
+  assert_int_equal(set.ev[4].payload[18] | set.ev[4].payload[19] << 8, 0);
+  image_identity_release(&set);
+  pe_image_release(&pe);
+}
+
 static void image_without_debug_info_gets_none(void **state)
 {
   const char *dir = getenv("ETWCAP_WINE_PE_DLLS");
@@ -1105,6 +1225,7 @@ int main(void)
     cmocka_unit_test(file_version_is_written_once_per_image_key),
     cmocka_unit_test(fixture_identity_matches_the_pe),
     cmocka_unit_test(build_file_reads_the_pe_or_reports_why_not),
+    cmocka_unit_test(handmade_readytorun_pe_gives_the_r2r_pattern),
     cmocka_unit_test(image_without_debug_info_gets_none),
     cmocka_unit_test(thirty_two_bit_traces_use_four_byte_pointers),
     cmocka_unit_test(only_image_events_are_accepted),
