@@ -1,7 +1,9 @@
 /* The streaming ETL reader: opens an ETL through an etl_io, decodes the
  * logfile header, and hands out events in file order (buffer by buffer,
- * event by event), decompressing compressed buffers.  Memory is one or two
- * buffers' worth whatever the file size; nothing is allocated per event.
+ * event by event), decompressing compressed buffers.  File order reads the
+ * input in 1 MiB chunks and decodes uncompressed buffers in place; memory is
+ * that chunk plus one decompressed buffer whatever the file size, and
+ * nothing is allocated per event.  Global time order is etl_timeorder.h.
  *
  * Errors are ETWCAP_E_* codes; etl_reader_error() then gives a message that
  * names the file, the byte offset and what was wrong, for the CLI to print.
