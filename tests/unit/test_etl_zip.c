@@ -13,11 +13,14 @@
 #include "etl_zip.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 static uint8_t etl[1024 + 512];
-static uint8_t zip[8192];
+static uint8_t zip_small[8192];
+static uint8_t *zip = zip_small;
+static size_t zip_cap = sizeof(zip_small);
 
 /* Header buffer + one buffer with two SYSTEM64 events. */
 static size_t build_etl(void)
@@ -88,7 +91,7 @@ static size_t build_zip(const struct member *m, unsigned count)
     memcpy(h + 30, m[i].name, nlen);
     o += 30 + nlen;
     if (m[i].deflate) {
-      csizes[i] = (uint32_t)deflate_raw(m[i].data, m[i].len, zip + o, sizeof(zip) - o);
+      csizes[i] = (uint32_t)deflate_raw(m[i].data, m[i].len, zip + o, zip_cap - o);
     } else {
       memcpy(zip + o, m[i].data, m[i].len);
       csizes[i] = (uint32_t)m[i].len;
@@ -126,7 +129,8 @@ static size_t build_zip(const struct member *m, unsigned count)
 
 struct seen {
   char names[4][256];
-  unsigned files, events[4];
+  unsigned files, events[4], backsteps;
+  uint64_t second_ts; /* of the first file: the event after the header */
   int time_order;
 };
 
@@ -143,9 +147,18 @@ static int count_events(void *ctx, const char *display, struct etl_reader *r)
     if (rc)
       return rc;
   }
-  while ((rc = t ? etl_timeorder_next(t, &ev) : etl_reader_next(r, &ev)) == 1)
-    if (s->files < 4)
-      s->events[s->files]++;
+  {
+    uint64_t last = 0;
+    while ((rc = t ? etl_timeorder_next(t, &ev) : etl_reader_next(r, &ev)) == 1) {
+      if (s->files < 4)
+        s->events[s->files]++;
+      if (s->files == 0 && s->events[0] == 2)
+        s->second_ts = ev.timestamp;
+      if (ev.timestamp < last)
+        s->backsteps++;
+      last = ev.timestamp;
+    }
+  }
   etl_timeorder_free(t);
   s->files++;
   return rc;
@@ -238,6 +251,56 @@ static void member_names_are_sanitised(void **state)
   }
 }
 
+/* A deflated member bigger than the stream's 8 MiB history, laid out so
+ * the time-order merge must go back further than that: CPU 1's only buffer
+ * (the oldest events) is the last one in the file, after 150 buffers of
+ * CPU 0.  The member restarts and the order is still right. */
+static void long_backward_read_restarts_the_member(void **state)
+{
+  enum { BUF = 65536, N = 150 };
+  size_t len = 1024 + (size_t)BUF * (N + 1), i, zlen;
+  uint8_t *big = malloc(len);
+  struct member m;
+  struct seen s;
+  char err[600];
+  uint32_t size;
+  (void)state;
+  assert_non_null(big);
+  zip_cap = len + 65536;
+  zip = malloc(zip_cap);
+  assert_non_null(zip);
+  size = tb_logfile_event(big, 72, 1, 10, 10000000, INT64_C(132000000000000000), N + 2, 1,
+                          1, 2);
+  tb_buffer(big, 1024, 72 + TB_ALIGN8(size), 0, 0, 0x20, 4);
+  tb_logfile_event(big, 72, 1, 10, 10000000, INT64_C(132000000000000000), N + 2, 1, 1, 2);
+  for (i = 0; i <= N; i++) {
+    uint8_t *b = big + 1024 + (size_t)BUF * i, *r = b + 72;
+    int last = i == N;
+    tb_buffer(b, BUF, 72 + 0x20, i + 1, last ? 1 : 0, 0x20, 0);
+    memset(r, 0, 0x20);
+    tb16(r, 2);
+    r[2] = 0x02;
+    r[3] = 0xC0;
+    tb16(r + 4, 0x20);
+    tb16(r + 6, 0x0301);
+    tb64(r + 16, last ? 50 : 1000 + i);
+  }
+  m = (struct member){ "big.etl", big, len, 1, 0 };
+  zlen = build_zip(&m, 1);
+  memset(&s, 0, sizeof(s));
+  s.time_order = 1;
+  assert_int_equal(etl_source_foreach_memory(zip, zlen, "big.zip", count_events, &s, err,
+                                             sizeof(err)),
+                   0);
+  assert_int_equal(s.events[0], N + 2);
+  assert_int_equal(s.second_ts, 50);
+  assert_int_equal(s.backsteps, 0);
+  free(zip);
+  zip = zip_small;
+  zip_cap = sizeof(zip_small);
+  free(big);
+}
+
 /* PerfView's gcevents.etl.zip: 71 events (SOURCES.md). */
 static void perfview_sample_zip_reads(void **state)
 {
@@ -259,6 +322,7 @@ int main(void)
     cmocka_unit_test(zip_without_etl_is_an_error),
     cmocka_unit_test(damaged_zips_are_errors),
     cmocka_unit_test(member_names_are_sanitised),
+    cmocka_unit_test(long_backward_read_restarts_the_member),
     cmocka_unit_test(perfview_sample_zip_reads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
