@@ -52,6 +52,85 @@ out = info("airbus-etl-parser__AMSITrace.etl")
 t.check("Lost:          3 events" in out, "EventsLost=3 from the header")
 t.check("PROV_TRAITS=" in out and "EVENT_SCHEMA_TL=" in out, "TraceLogging items counted")
 
+# Every sample against the golden SUMMARY blocks: events, CPUs, header
+# types, extended items, providers and the time range.
+import gzip  # noqa: E402
+import re  # noqa: E402
+
+
+def golden_summaries(path):
+    out, name = {}, None
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("# SUMMARY "):
+                name = line[len("# SUMMARY "):].strip()
+                out[name] = {}
+            elif name and line.startswith("#   ") and ":" in line:
+                key, _, value = line[4:].strip().partition(":")
+                if key.startswith("providers ("):  # "providers (N): list"
+                    value = key[len("providers "):] + ": " + value.strip()
+                    key = "providers"
+                out[name][key] = value.strip()
+            elif not line.startswith("#"):
+                name = None
+    return out
+
+
+def pairs(text):
+    return dict(p.split("=", 1) for p in text.split(", ") if "=" in p)
+
+
+def info_blocks(out):
+    blocks, name = {}, None
+    for line in out.splitlines():
+        if line.startswith("File:"):
+            path = line.split(None, 1)[1]
+            base, bang, member = path.partition("!")
+            name = os.path.basename(base.replace("\\", "/")) + bang + member
+            blocks[name] = {"providers": {}}
+        elif name and line.startswith("  ") and re.match(r"^\s+\d+\s+\d+\s+\S", line):
+            f = line.split()
+            blocks[name]["providers"][f[2]] = f[0]
+        elif name and ":" in line:
+            key, _, value = line.partition(":")
+            blocks[name][key.strip()] = value.strip()
+    return blocks
+
+
+golden = os.path.join(samples, "golden")
+for name in sorted(os.listdir(samples)):
+    if not (name.endswith(".etl") or name.endswith(".zip")):
+        continue
+    want_all = golden_summaries(os.path.join(golden, name + ".tsv.gz"))
+    got_all = info_blocks(info(name))
+    t.check(sorted(got_all) == sorted(want_all),
+            "%s: reports for %r, golden %r" % (name, sorted(got_all), sorted(want_all)))
+    for member, want in want_all.items():
+        got = got_all.get(member, {"providers": {}})
+        t.check(got.get("Events", "").split(",")[0] == want["events"],
+                "%s: events %r vs %r" % (member, got.get("Events"), want["events"]))
+        t.check(pairs(got.get("Events by CPU", "")) == pairs(want["by cpu"]),
+                "%s: by cpu %r vs %r" % (member, got.get("Events by CPU"), want["by cpu"]))
+        t.check(pairs(got.get("Header types", "")) == pairs(want["by header type"]),
+                "%s: header types %r vs %r" % (member, got.get("Header types"),
+                                               want["by header type"]))
+        t.check(pairs(got.get("Extended items", "")) == pairs(want.get("extended items", "")),
+                "%s: extended items %r vs %r" % (member, got.get("Extended items"),
+                                                 want.get("extended items")))
+        m = re.match(r"\((\d+)\): (.*)", want["providers"])
+        t.check(m and got.get("Providers", "").split()[0] == m.group(1),
+                "%s: provider count %r vs %r" % (member, got.get("Providers"), want["providers"]))
+        if m:
+            for prov, count in pairs(m.group(2)).items():
+                t.check(got["providers"].get(prov) == count,
+                        "%s: provider %s %r vs %s" % (member, prov, got["providers"].get(prov),
+                                                      count))
+        rng = re.search(r"\((\S+) \.\. (\S+)\)", want["raw ts range"])
+        t.check(rng and got.get("Events from") == rng.group(1) and
+                got.get("Events to") == rng.group(2),
+                "%s: time range %r..%r vs %r" % (member, got.get("Events from"),
+                                                 got.get("Events to"), want["raw ts range"]))
+
 tmp = os.path.join(tmp_dir(), "e2e_info")
 os.makedirs(tmp, exist_ok=True)
 text = os.path.join(tmp, "notes.txt")
