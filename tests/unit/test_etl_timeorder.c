@@ -116,7 +116,8 @@ static void wrapped_circular_file_comes_out_in_time_order(void **state)
   uint64_t ts[32];
   uint16_t cpu[32], type[32];
   /* Ties (610 on both CPUs) go to the lower CPU. */
-  static const uint64_t want[] = { 100, 300, 310, 400, 410, 500, 600, 610, 610, 700, 720, 800, 810 };
+  static const uint64_t want[] = { 100, 300, 310, 400, 410, 500, 600,
+                                   610, 610, 700, 720, 800, 810 };
   static const uint16_t want_cpu[] = { 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 1, 1 };
   unsigned n, i;
   (void)state;
@@ -132,7 +133,8 @@ static void file_order_is_the_order_on_disk(void **state)
 {
   uint64_t ts[32];
   uint16_t cpu[32], type[32];
-  static const uint64_t want[] = { 100, 700, 720, 600, 610, 300, 310, 400, 410, 500, 610, 800, 810 };
+  static const uint64_t want[] = { 100, 700, 720, 600, 610, 300, 310,
+                                   400, 410, 500, 610, 800, 810 };
   unsigned n, i;
   (void)state;
   n = collect(build_wrapped(0), 0, ts, cpu, type, 32);
