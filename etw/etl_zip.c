@@ -310,6 +310,12 @@ int etl_zip_next_etl(struct etl_zip *z, char *name, size_t cap)
     if (!str_ends_with_case(raw, ".etl"))
       continue;
     etl_zip_sanitize_name(raw);
+    if (info.flag & 1) /* general purpose bit 0: encrypted */
+      return fail(z, ETWCAP_E_UNSUPPORTED, "member %s is encrypted; etwcap reads only plain "
+                  "zip members", raw);
+    if (info.compression_method != 0 && info.compression_method != Z_DEFLATED)
+      return fail(z, ETWCAP_E_UNSUPPORTED, "member %s uses zip compression method %lu; etwcap "
+                  "reads stored and deflated members", raw, (unsigned long)info.compression_method);
     if (info.uncompressed_size > ETL_ZIP_MAX_MEMBER_SIZE)
       return fail(z, ETWCAP_E_UNSUPPORTED, "member %s is too large (%llu bytes)", raw,
                   (unsigned long long)info.uncompressed_size);

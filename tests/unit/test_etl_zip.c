@@ -224,6 +224,24 @@ static void damaged_zips_are_errors(void **state)
     assert_true(rc < 0);
     assert_true(err[0] != '\0');
   }
+  /* Encrypted members and unknown methods are refused by name. */
+  m = (struct member){ "t.etl", etl, etl_len, 0, 0 };
+  len = build_zip(&m, 1);
+  tb16(zip + 6, 1);                 /* local header: encrypted */
+  tb16(zip + len - 22 - 46 - 5 + 8, 1); /* central directory: encrypted */
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(etl_source_foreach_memory(zip, len, "a.zip", count_events, &s, err,
+                                             sizeof(err)),
+                   ETWCAP_E_UNSUPPORTED);
+  assert_non_null(strstr(err, "t.etl is encrypted"));
+  len = build_zip(&m, 1);
+  tb16(zip + 8, 14);                /* LZMA */
+  tb16(zip + len - 22 - 46 - 5 + 10, 14);
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(etl_source_foreach_memory(zip, len, "a.zip", count_events, &s, err,
+                                             sizeof(err)),
+                   ETWCAP_E_UNSUPPORTED);
+  assert_non_null(strstr(err, "method 14"));
   /* A member shorter than its declared size: the reader says where. */
   m = (struct member){ "t.etl", etl, 1200, 0, (uint32_t)etl_len };
   len = build_zip(&m, 1);
