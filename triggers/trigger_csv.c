@@ -296,7 +296,7 @@ int trigger_csv_parse(struct trigger_csv **out, const char *text, size_t len, co
     goto cleanup;
   }
   nf = split_record(&p, end, fields, maxf + 1);
-  if (nf < 2) {
+  if (nf < 2 || (size_t)nf > maxf + 1) {
     snprintf(err, cap, "%s: line 1: expected a typeperf CSV header (\"(PDH-CSV 4.0) ...\","
              "\"\\\\MACHINE\\Object(Instance)\\Counter\",...)", name);
     rc = ETWCAP_E_FORMAT;
