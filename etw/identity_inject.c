@@ -18,12 +18,14 @@
 struct cache_entry {
   char *path;           /* the NT path as logged; NULL = empty slot */
   int read_rc;          /* 0 when pe holds the image */
-  int version_emitted;  /* FileVersion goes out once per path (image_identity.h) */
   struct pe_image pe;
 };
 
 struct identity_injector {
   struct identity_options opt;
+  /* Images whose FileVersion event went out: once per image identity (size,
+   * stamp, name), as KernelTraceControl does, not once per path. */
+  struct image_identity_seen *seen;
   /* The last ImageID/Info already in the input (a trace merged before): an
    * image event right after it on the same CPU and timestamp has identity. */
   int seen_info;
@@ -42,7 +44,8 @@ int identity_injector_new(struct identity_injector **out, const struct identity_
   if (!ij)
     return ETWCAP_E_NOMEM;
   ij->cache = etwcap_calloc(CACHE_SLOTS, sizeof(*ij->cache));
-  if (!ij->cache) {
+  if (!ij->cache || image_identity_seen_new(&ij->seen) != 0) {
+    etwcap_free(ij->cache);
     etwcap_free(ij);
     return ETWCAP_E_NOMEM;
   }
@@ -64,6 +67,7 @@ void identity_injector_free(struct identity_injector *ij)
       etwcap_free(ij->cache[i].path);
     }
   etwcap_free(ij->cache);
+  image_identity_seen_free(ij->seen);
   etwcap_free(ij);
 }
 
@@ -176,7 +180,6 @@ int identity_inject(void *ctx, const struct etw_event *ev, struct etl_writer *w)
   struct image_identity_set set;
   struct cache_entry *e, scratch;
   char path[PATH_BYTES];
-  unsigned flags = 0;
   int rc;
 
   if (!ev->is_kernel && guid_equal(&ev->provider, &image_identity_guid) &&
@@ -209,11 +212,7 @@ int identity_inject(void *ctx, const struct etw_event *ev, struct etl_writer *w)
     ij->counts.unreadable++;
     return 0;
   }
-  if (!e->version_emitted) {
-    flags |= IMAGE_IDENTITY_FILE_VERSION;
-    e->version_emitted = 1;
-  }
-  rc = image_identity_build(&set, &img, &e->pe, flags);
+  rc = image_identity_build_once(&set, &img, &e->pe, ij->seen);
   if (!rc) {
     rc = write_set(ij, &set, w);
     image_identity_release(&set);
