@@ -1,13 +1,26 @@
-/* `etwcap collect`: collect a trace until stopped or a trigger fires, then merge and zip it.
- * Not built yet: its issue (#6) fills in the run function. */
+/* `etwcap collect`: start the sessions, wait until stopped (S, /MaxCollectSec,
+ * 'etwcap stop', Ctrl+C, console close, shutdown), then stop, run rundown,
+ * merge and zip.  The work is in collection_cmd.c. */
 #include "cli.h"
+#include "collection_cmd.h"
+#include "collection_env.h"
 #include "command.h"
+#include "controller.h"
 #include "qualifiers.h"
 
 static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, &opt_group_triggers, NULL };
 
+static int run_collect(const struct cli *cli)
+{
+  struct controller ctl;
+  struct collection_env env;
+  controller_system(&ctl);
+  collection_env_system(&env, &ctl);
+  return collection_cmd_collect(cli, &env, NULL);
+}
+
 const struct command cmd_collect = {
-  "collect", command_not_built, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, "[DataFile]", 0, 1,
+  "collect", run_collect, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, "[DataFile]", 0, 1,
   "Collect a trace until stopped or a trigger fires, then merge and zip it.",
     "Starts the kernel and user sessions (circular files of /CircularMB, 500 MB by "
     "default), waits until you press S, a trigger fires, /MaxCollectSec passes or 'etwcap "

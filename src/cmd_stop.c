@@ -1,13 +1,25 @@
-/* `etwcap stop`: stop sessions left by 'start', run rundown, merge and zip.
- * Not built yet: its issue (#6) fills in the run function. */
+/* `etwcap stop`: stop the sessions 'start' left (or ask a running collect to
+ * stop), run rundown, merge and zip.  The work is in collection_cmd_stop.c. */
 #include "cli.h"
+#include "collection_cmd.h"
+#include "collection_env.h"
 #include "command.h"
+#include "controller.h"
 #include "qualifiers.h"
 
 static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, NULL };
 
+static int run_stop(const struct cli *cli)
+{
+  struct controller ctl;
+  struct collection_env env;
+  controller_system(&ctl);
+  collection_env_system(&env, &ctl);
+  return collection_cmd_stop(cli, &env);
+}
+
 const struct command cmd_stop = {
-  "stop", command_not_built, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, "[DataFile]", 0, 1,
+  "stop", run_stop, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, "[DataFile]", 0, 1,
   "Stop sessions left by 'start', run rundown, merge and zip.",
     "Stops the sessions that 'etwcap start' left running for DataFile, runs the CLR "
     "rundown, merges the session files and writes DataFile.zip.",

@@ -26,7 +26,8 @@
   X(TIMEOUT,    -17, 1, "timed out")                                            \
   X(RANGE,      -18, 2, "value out of range")                                   \
   X(NOT_FIRED,  -19, 9, "no trigger fired")                                     \
-  X(INTERNAL,   -20, 1, "internal error")
+  X(INTERNAL,   -20, 1, "internal error")                                      \
+  X(SESSION_LIMIT,-21, 7, "no free trace session slot (too many sessions)")
 
 enum etwcap_error {
   ETWCAP_OK = 0,

@@ -1,0 +1,93 @@
+/* controller.h off Windows: there is no ETW, so every operation says so.
+ * The commands that need it are refused earlier (main.c); this keeps the
+ * portable command code linking everywhere. */
+#include "controller.h"
+
+#include "error.h"
+
+static int fail(struct controller *c, const char *api)
+{
+  return controller_fail(c, ETWCAP_E_NEEDS_WINDOWS, api, 0, "no ETW on this OS");
+}
+
+static int start(struct controller *c, const struct plan_session *s, uint64_t *handle)
+{
+  (void)s;
+  *handle = 0;
+  return fail(c, "StartTraceW");
+}
+
+static int enable_provider(struct controller *c, uint64_t handle, const struct plan_provider *p,
+                           unsigned params_version)
+{
+  (void)handle, (void)p, (void)params_version;
+  return fail(c, "EnableTraceEx2");
+}
+
+static int set_kernel_flags(struct controller *c, uint64_t handle, uint32_t flags)
+{
+  (void)handle, (void)flags;
+  return fail(c, "TraceSetInformation");
+}
+
+static int set_stack_ids(struct controller *c, uint64_t handle, const struct plan_stack_id *ids,
+                         size_t count)
+{
+  (void)handle, (void)ids, (void)count;
+  return fail(c, "TraceSetInformation");
+}
+
+static int set_profile_interval(struct controller *c, uint32_t interval_100ns)
+{
+  (void)interval_100ns;
+  return fail(c, "TraceSetInformation");
+}
+
+static int set_stack_caching(struct controller *c, uint64_t handle, int enabled)
+{
+  (void)handle, (void)enabled;
+  return fail(c, "TraceSetInformation");
+}
+
+static int enable_profile_privilege(struct controller *c)
+{
+  return fail(c, "AdjustTokenPrivileges");
+}
+
+static int query(struct controller *c, const char *name, struct controller_status *out)
+{
+  (void)name, (void)out;
+  return fail(c, "ControlTraceW");
+}
+
+static int flush(struct controller *c, const char *name, const char *file)
+{
+  (void)name, (void)file;
+  return fail(c, "ControlTraceW");
+}
+
+static int stop(struct controller *c, const char *name, struct controller_status *out)
+{
+  (void)name, (void)out;
+  return fail(c, "ControlTraceW");
+}
+
+static int list(struct controller *c, controller_list_fn fn, void *ctx)
+{
+  (void)fn, (void)ctx;
+  return fail(c, "QueryAllTracesW");
+}
+
+static const struct controller_ops none_ops = {
+  "none", start, enable_provider, set_kernel_flags, set_stack_ids, set_profile_interval,
+  set_stack_caching, enable_profile_privilege, query, flush, stop, list,
+};
+
+void controller_system(struct controller *c)
+{
+  c->ops = &none_ops;
+  c->impl = NULL;
+  c->last_error.api = NULL;
+  c->last_error.os_code = 0;
+  c->last_error.os_name[0] = '\0';
+}

@@ -1,0 +1,473 @@
+/* controller.h with advapi32: each operation builds the Win32 structure for
+ * one piece of the plan and makes one call through the controller_advapi
+ * table (controller_win32.h), then translates the result.  Nothing here
+ * decides what to ask: the plan did.  TraceQueryInformation,
+ * EnumerateTraceGuidsEx and TDH are not used (they kill the process under
+ * Wine, toolchain.md §2.2). */
+#include "controller_win32.h"
+
+#include "alloc.h"
+#include "error.h"
+#include "log.h"
+#include "utf16_win32.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* SystemTraceControlGuid (evntrace.h): mingw declares it with DEFINE_GUID,
+ * which needs initguid.h in one unit; a private copy is simpler. */
+static const GUID system_trace_control_guid = {
+  0x9e814aad, 0x3204, 0x11d2, { 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 }
+};
+
+static ULONG real_enable_privilege(LPCWSTR privilege)
+{
+  HANDLE token;
+  TOKEN_PRIVILEGES tp;
+  ULONG rc = 0;
+  if (!OpenProcessToken(GetCurrentProcess(), TOKEN_ADJUST_PRIVILEGES | TOKEN_QUERY, &token))
+    return GetLastError();
+  memset(&tp, 0, sizeof(tp));
+  tp.PrivilegeCount = 1;
+  tp.Privileges[0].Attributes = SE_PRIVILEGE_ENABLED;
+  if (!LookupPrivilegeValueW(NULL, privilege, &tp.Privileges[0].Luid))
+    rc = GetLastError();
+  /* AdjustTokenPrivileges succeeds even when the token lacks the privilege;
+   * GetLastError then says ERROR_NOT_ALL_ASSIGNED. */
+  else if (!AdjustTokenPrivileges(token, FALSE, &tp, sizeof(tp), NULL, NULL) ||
+           GetLastError() != ERROR_SUCCESS)
+    rc = GetLastError();
+  CloseHandle(token);
+  return rc;
+}
+
+static const struct controller_advapi real_advapi = {
+  StartTraceW, ControlTraceW, EnableTraceEx2, TraceSetInformation, QueryAllTracesW,
+  real_enable_privilege,
+};
+
+static const struct controller_advapi *advapi = &real_advapi;
+
+void controller_win32_set_advapi(const struct controller_advapi *api)
+{
+  advapi = api ? api : &real_advapi;
+}
+
+int controller_win32_error(unsigned long code, const char **name)
+{
+  switch (code) {
+  case ERROR_SUCCESS:
+    *name = "ERROR_SUCCESS";
+    return 0;
+  case ERROR_ACCESS_DENIED:
+    *name = "ERROR_ACCESS_DENIED";
+    return ETWCAP_E_ACCES;
+  case ERROR_PRIVILEGE_NOT_HELD:
+    *name = "ERROR_PRIVILEGE_NOT_HELD";
+    return ETWCAP_E_ACCES;
+  case ERROR_NOT_ALL_ASSIGNED:
+    *name = "ERROR_NOT_ALL_ASSIGNED";
+    return ETWCAP_E_ACCES;
+  case ERROR_ALREADY_EXISTS:
+    *name = "ERROR_ALREADY_EXISTS";
+    return ETWCAP_E_SESSION_EXISTS;
+  case ERROR_WMI_INSTANCE_NOT_FOUND:
+    *name = "ERROR_WMI_INSTANCE_NOT_FOUND";
+    return ETWCAP_E_NO_SESSION;
+  case ERROR_NO_SYSTEM_RESOURCES:
+    *name = "ERROR_NO_SYSTEM_RESOURCES";
+    return ETWCAP_E_SESSION_LIMIT;
+  case ERROR_INVALID_PARAMETER:
+    *name = "ERROR_INVALID_PARAMETER";
+    return ETWCAP_E_UNSUPPORTED;
+  case ERROR_NOT_SUPPORTED:
+    *name = "ERROR_NOT_SUPPORTED";
+    return ETWCAP_E_UNSUPPORTED;
+  case ERROR_INVALID_FUNCTION:
+    *name = "ERROR_INVALID_FUNCTION";
+    return ETWCAP_E_UNSUPPORTED;
+  case ERROR_CALL_NOT_IMPLEMENTED:
+    *name = "ERROR_CALL_NOT_IMPLEMENTED";
+    return ETWCAP_E_UNSUPPORTED;
+  case ERROR_DISK_FULL:
+    *name = "ERROR_DISK_FULL";
+    return ETWCAP_E_NOSPC;
+  case ERROR_HANDLE_DISK_FULL:
+    *name = "ERROR_HANDLE_DISK_FULL";
+    return ETWCAP_E_NOSPC;
+  case ERROR_PATH_NOT_FOUND:
+    *name = "ERROR_PATH_NOT_FOUND";
+    return ETWCAP_E_NOENT;
+  case ERROR_BAD_PATHNAME:
+    *name = "ERROR_BAD_PATHNAME";
+    return ETWCAP_E_NOENT;
+  case ERROR_BAD_LENGTH:
+    *name = "ERROR_BAD_LENGTH";
+    return ETWCAP_E_INTERNAL;
+  case ERROR_MORE_DATA:
+    *name = "ERROR_MORE_DATA";
+    return ETWCAP_E_RANGE;
+  case ERROR_NOT_ENOUGH_MEMORY:
+  case ERROR_OUTOFMEMORY:
+    *name = "ERROR_NOT_ENOUGH_MEMORY";
+    return ETWCAP_E_NOMEM;
+  default:
+    *name = NULL;
+    return ETWCAP_E_SYSTEM;
+  }
+}
+
+/* Translates a failed call's code, keeping it for the log line. */
+static int win32_fail(struct controller *c, const char *api, ULONG code)
+{
+  const char *name;
+  int rc = controller_win32_error(code, &name);
+  if (rc == 0)
+    rc = ETWCAP_E_INTERNAL;
+  return controller_fail(c, rc, api, code, name);
+}
+
+/* UTF-8 into a fixed WCHAR field; ETWCAP_E_RANGE when it does not fit. */
+static int copy_name(WCHAR *dst, size_t chars, const char *utf8)
+{
+  wchar_t *w = utf8_to_utf16(utf8);
+  size_t n;
+  if (!w)
+    return ETWCAP_E_USAGE; /* not valid UTF-8 */
+  n = wcslen(w);
+  if (n >= chars) {
+    etwcap_free(w);
+    return ETWCAP_E_RANGE;
+  }
+  memcpy(dst, w, (n + 1) * sizeof(WCHAR));
+  etwcap_free(w);
+  return 0;
+}
+
+/* The file name as ETW should keep it: absolute, so `stop` and the QUERY
+ * name the same file whatever the current folder of the process that asks. */
+static int copy_full_path(WCHAR *dst, size_t chars, const char *utf8)
+{
+  wchar_t *w = utf8_to_utf16(utf8);
+  DWORD n;
+  if (!w)
+    return ETWCAP_E_USAGE;
+  n = GetFullPathNameW(w, (DWORD)chars, dst, NULL);
+  etwcap_free(w);
+  if (n == 0)
+    return ETWCAP_E_NOENT;
+  if (n >= chars)
+    return ETWCAP_E_RANGE;
+  return 0;
+}
+
+static WCHAR *logger_name_field(EVENT_TRACE_PROPERTIES *p)
+{
+  return (WCHAR *)((BYTE *)p + sizeof(EVENT_TRACE_PROPERTIES));
+}
+
+static WCHAR *file_name_field(EVENT_TRACE_PROPERTIES *p)
+{
+  return logger_name_field(p) + CONTROLLER_WIN32_NAME_CHARS;
+}
+
+/* A zeroed property block with the size and both name offsets set, as
+ * StartTraceW, ControlTraceW and QueryAllTracesW require. */
+static EVENT_TRACE_PROPERTIES *new_props(void)
+{
+  EVENT_TRACE_PROPERTIES *p = etwcap_calloc(1, CONTROLLER_WIN32_PROPS_SIZE);
+  if (!p)
+    return NULL;
+  p->Wnode.BufferSize = (ULONG)CONTROLLER_WIN32_PROPS_SIZE;
+  p->Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+  p->LoggerNameOffset = (ULONG)sizeof(EVENT_TRACE_PROPERTIES);
+  p->LogFileNameOffset = (ULONG)(sizeof(EVENT_TRACE_PROPERTIES) +
+                                 CONTROLLER_WIN32_NAME_CHARS * sizeof(WCHAR));
+  return p;
+}
+
+static void utf8_of(const WCHAR *w, size_t max_chars, char *out, size_t size)
+{
+  WCHAR tmp[CONTROLLER_WIN32_NAME_CHARS];
+  size_t n = 0;
+  char *u;
+  while (n < max_chars && n + 1 < CONTROLLER_WIN32_NAME_CHARS && w[n])
+    n++;
+  memcpy(tmp, w, n * sizeof(WCHAR));
+  tmp[n] = 0;
+  u = utf16_to_utf8(tmp);
+  snprintf(out, size, "%s", u ? u : "");
+  etwcap_free(u);
+}
+
+/* Reads a block ETW filled in.  Names are read only when their offset
+ * lies inside the block. */
+static void status_of(const EVENT_TRACE_PROPERTIES *p, struct controller_status *out)
+{
+  size_t size = p->Wnode.BufferSize;
+  memset(out, 0, sizeof(*out));
+  if (p->LoggerNameOffset >= sizeof(*p) && p->LoggerNameOffset + sizeof(WCHAR) <= size)
+    utf8_of((const WCHAR *)((const BYTE *)p + p->LoggerNameOffset),
+            (size - p->LoggerNameOffset) / sizeof(WCHAR), out->name, sizeof(out->name));
+  if (p->LogFileNameOffset >= sizeof(*p) && p->LogFileNameOffset + sizeof(WCHAR) <= size)
+    utf8_of((const WCHAR *)((const BYTE *)p + p->LogFileNameOffset),
+            (size - p->LogFileNameOffset) / sizeof(WCHAR), out->file, sizeof(out->file));
+  out->log_file_mode = p->LogFileMode;
+  out->buffer_size_kb = p->BufferSize;
+  out->minimum_buffers = p->MinimumBuffers;
+  out->maximum_buffers = p->MaximumBuffers;
+  out->maximum_file_size_mb = p->MaximumFileSize;
+  out->flush_timer_sec = p->FlushTimer;
+  out->enable_flags = p->EnableFlags;
+  out->clock_type = p->Wnode.ClientContext;
+  out->buffers = p->NumberOfBuffers;
+  out->free_buffers = p->FreeBuffers;
+  out->buffers_written = p->BuffersWritten;
+  out->events_lost = p->EventsLost;
+  out->log_buffers_lost = p->LogBuffersLost;
+  out->realtime_buffers_lost = p->RealTimeBuffersLost;
+}
+
+static int is_classic_kernel(const struct plan_session *s)
+{
+  return (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_KERNEL_RUNDOWN) &&
+         !(s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE);
+}
+
+static int start(struct controller *c, const struct plan_session *s, uint64_t *handle)
+{
+  EVENT_TRACE_PROPERTIES *p = new_props();
+  TRACEHANDLE h = 0;
+  ULONG code;
+  int rc;
+
+  *handle = 0;
+  if (!p)
+    return ETWCAP_E_NOMEM;
+  rc = copy_name(logger_name_field(p), CONTROLLER_WIN32_NAME_CHARS, s->name);
+  if (!rc && s->file)
+    rc = copy_full_path(file_name_field(p), CONTROLLER_WIN32_NAME_CHARS, s->file);
+  if (rc) {
+    etwcap_free(p);
+    return controller_fail(c, rc, "StartTraceW", 0, "name or path does not fit");
+  }
+  if (!s->file)
+    p->LogFileNameOffset = 0;
+  p->Wnode.Flags = s->wnode_flags;
+  p->Wnode.ClientContext = s->clock_type;
+  p->BufferSize = s->buffer_size_kb;
+  p->MinimumBuffers = s->minimum_buffers;
+  p->MaximumBuffers = s->maximum_buffers;
+  p->MaximumFileSize = s->maximum_file_size_mb;
+  p->LogFileMode = s->log_file_mode;
+  p->FlushTimer = s->flush_timer_sec;
+  if (is_classic_kernel(s)) {
+    /* "NT Kernel Logger": the kernel's flags go in the properties; a
+     * system logger gets them through TraceSetInformation instead. */
+    p->Wnode.Guid = system_trace_control_guid;
+    p->EnableFlags = s->enable_flags;
+  }
+  {
+    wchar_t *wname = utf8_to_utf16(s->name);
+    if (!wname) {
+      etwcap_free(p);
+      return ETWCAP_E_NOMEM;
+    }
+    code = advapi->start_trace(&h, wname, p);
+    etwcap_free(wname);
+  }
+  etwcap_free(p);
+  if (code != ERROR_SUCCESS)
+    return win32_fail(c, "StartTraceW", code);
+  *handle = h;
+  return 0;
+}
+
+static int enable_provider(struct controller *c, uint64_t handle, const struct plan_provider *pr,
+                           unsigned params_version)
+{
+  EVENT_FILTER_DESCRIPTOR filters[PLAN_MAX_FILTERS];
+  ENABLE_TRACE_PARAMETERS params;
+  GUID guid;
+  size_t i;
+  ULONG code;
+
+  memset(&params, 0, sizeof(params));
+  memset(filters, 0, sizeof(filters));
+  for (i = 0; i < pr->filter_count; i++) {
+    filters[i].Ptr = (ULONGLONG)(uintptr_t)pr->filters[i].data;
+    filters[i].Size = pr->filters[i].size;
+    filters[i].Type = pr->filters[i].type;
+  }
+  params.Version = params_version;
+  params.EnableProperty = pr->enable_property;
+  params.EnableFilterDesc = pr->filter_count ? filters : NULL;
+  params.FilterDescCount = (ULONG)pr->filter_count;
+  guid.Data1 = pr->guid.data1;
+  guid.Data2 = pr->guid.data2;
+  guid.Data3 = pr->guid.data3;
+  memcpy(guid.Data4, pr->guid.data4, 8);
+  /* Timeout 0: asynchronous, as TraceEvent does; a provider that is slow
+   * to answer must not hold the capture up. */
+  code = advapi->enable_trace_ex2((TRACEHANDLE)handle, &guid, pr->control_code, pr->level,
+                                  pr->match_any, pr->match_all, 0, &params);
+  if (code != ERROR_SUCCESS)
+    return win32_fail(c, "EnableTraceEx2", code);
+  return 0;
+}
+
+static int set_info(struct controller *c, uint64_t handle, TRACE_INFO_CLASS cls, void *data,
+                    ULONG size)
+{
+  ULONG code = advapi->trace_set_information((TRACEHANDLE)handle, cls, data, size);
+  if (code != ERROR_SUCCESS)
+    return win32_fail(c, "TraceSetInformation", code);
+  return 0;
+}
+
+static int set_kernel_flags(struct controller *c, uint64_t handle, uint32_t flags)
+{
+  /* Eight bytes as TraceEvent passes them: group mask 0 is the classic
+   * EnableFlags, group 1 (the extended masks) stays 0. */
+  ULONG64 masks = flags;
+  return set_info(c, handle, TraceSystemTraceEnableFlagsInfo, &masks, sizeof(masks));
+}
+
+static int set_stack_ids(struct controller *c, uint64_t handle, const struct plan_stack_id *ids,
+                         size_t count)
+{
+  CLASSIC_EVENT_ID list[PLAN_MAX_STACK_IDS];
+  size_t i;
+  if (count > PLAN_MAX_STACK_IDS)
+    return controller_fail(c, ETWCAP_E_RANGE, "TraceSetInformation", 0, "too many stack ids");
+  memset(list, 0, sizeof(list));
+  for (i = 0; i < count; i++) {
+    list[i].EventGuid.Data1 = ids[i].task.data1;
+    list[i].EventGuid.Data2 = ids[i].task.data2;
+    list[i].EventGuid.Data3 = ids[i].task.data3;
+    memcpy(list[i].EventGuid.Data4, ids[i].task.data4, 8);
+    list[i].Type = ids[i].type;
+  }
+  return set_info(c, handle, TraceStackTracingInfo, list,
+                  (ULONG)(count * sizeof(CLASSIC_EVENT_ID)));
+}
+
+static int set_profile_interval(struct controller *c, uint32_t interval_100ns)
+{
+  TRACE_PROFILE_INTERVAL pi;
+  pi.Source = 0; /* the timer */
+  pi.Interval = interval_100ns;
+  /* Machine-wide: the session handle is 0, as TraceEvent passes it. */
+  return set_info(c, 0, TraceSampledProfileIntervalInfo, &pi, sizeof(pi));
+}
+
+static int set_stack_caching(struct controller *c, uint64_t handle, int enabled)
+{
+  ETWCAP_TRACE_STACK_CACHING_INFO info;
+  memset(&info, 0, sizeof(info));
+  info.Enabled = enabled ? TRUE : FALSE; /* CacheSize, BucketCount 0: the OS picks */
+  return set_info(c, handle, ETWCAP_TRACE_STACK_CACHING_CLASS, &info, sizeof(info));
+}
+
+static int enable_profile_privilege(struct controller *c)
+{
+  ULONG code = advapi->enable_privilege(L"SeSystemProfilePrivilege");
+  if (code != ERROR_SUCCESS)
+    return win32_fail(c, "AdjustTokenPrivileges", code);
+  return 0;
+}
+
+/* ControlTraceW by name with a fresh block; `file` only for FLUSH. */
+static int control(struct controller *c, const char *name, ULONG code_in, const char *file,
+                   struct controller_status *out)
+{
+  EVENT_TRACE_PROPERTIES *p = new_props();
+  wchar_t *wname;
+  ULONG code;
+  int rc = 0;
+  if (!p)
+    return ETWCAP_E_NOMEM;
+  if (file && (rc = copy_full_path(file_name_field(p), CONTROLLER_WIN32_NAME_CHARS, file)) != 0) {
+    etwcap_free(p);
+    return controller_fail(c, rc, "ControlTraceW", 0, "path does not fit");
+  }
+  wname = utf8_to_utf16(name);
+  if (!wname) {
+    etwcap_free(p);
+    return ETWCAP_E_NOMEM;
+  }
+  code = advapi->control_trace(0, wname, p, code_in);
+  etwcap_free(wname);
+  if (code != ERROR_SUCCESS)
+    rc = win32_fail(c, "ControlTraceW", code);
+  else if (out)
+    status_of(p, out);
+  etwcap_free(p);
+  return rc;
+}
+
+static int query(struct controller *c, const char *name, struct controller_status *out)
+{
+  int rc = control(c, name, EVENT_TRACE_CONTROL_QUERY, NULL, out);
+  /* A running session always has buffers.  A "success" that fills nothing
+   * (Wine's stub answers every name so) says nothing about the session. */
+  if (rc == 0 && out->buffer_size_kb == 0 && out->minimum_buffers == 0)
+    return controller_fail(c, ETWCAP_E_NO_SESSION, "ControlTraceW", 0,
+                           "QUERY succeeded but filled nothing");
+  return rc;
+}
+
+static int flush(struct controller *c, const char *name, const char *file)
+{
+  return control(c, name, EVENT_TRACE_CONTROL_FLUSH, file, NULL);
+}
+
+static int stop(struct controller *c, const char *name, struct controller_status *out)
+{
+  return control(c, name, EVENT_TRACE_CONTROL_STOP, NULL, out);
+}
+
+static int list(struct controller *c, controller_list_fn fn, void *ctx)
+{
+  EVENT_TRACE_PROPERTIES *blocks[CONTROLLER_WIN32_MAX_SESSIONS];
+  struct controller_status st;
+  ULONG found = 0, code, i;
+  int rc = 0;
+
+  memset(blocks, 0, sizeof(blocks));
+  for (i = 0; i < CONTROLLER_WIN32_MAX_SESSIONS; i++)
+    if (!(blocks[i] = new_props()))
+      rc = ETWCAP_E_NOMEM;
+  if (!rc) {
+    code = advapi->query_all_traces(blocks, CONTROLLER_WIN32_MAX_SESSIONS, &found);
+    if (code == ERROR_MORE_DATA) {
+      /* More sessions than one call reports: list the ones we got. */
+      log_warn("more than %d trace sessions are running; only %d are listed",
+               CONTROLLER_WIN32_MAX_SESSIONS, CONTROLLER_WIN32_MAX_SESSIONS);
+      found = CONTROLLER_WIN32_MAX_SESSIONS;
+    } else if (code != ERROR_SUCCESS) {
+      rc = win32_fail(c, "QueryAllTracesW", code);
+    }
+  }
+  for (i = 0; !rc && i < found && i < CONTROLLER_WIN32_MAX_SESSIONS; i++) {
+    status_of(blocks[i], &st);
+    rc = fn(ctx, &st);
+  }
+  for (i = 0; i < CONTROLLER_WIN32_MAX_SESSIONS; i++)
+    etwcap_free(blocks[i]);
+  return rc;
+}
+
+static const struct controller_ops advapi_ops = {
+  "advapi32", start, enable_provider, set_kernel_flags, set_stack_ids, set_profile_interval,
+  set_stack_caching, enable_profile_privilege, query, flush, stop, list,
+};
+
+void controller_system(struct controller *c)
+{
+  c->ops = &advapi_ops;
+  c->impl = NULL;
+  c->last_error.api = NULL;
+  c->last_error.os_code = 0;
+  c->last_error.os_name[0] = '\0';
+}

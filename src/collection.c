@@ -1,0 +1,500 @@
+/* Starting and stopping a capture's sessions (see collection.h).  The wait
+ * loop is in collection_wait.c. */
+#include "collection.h"
+
+#include "error.h"
+#include "log.h"
+#include "strutil.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_PROFILE_INTERVAL 10000u /* 1 ms, Windows' default */
+
+void collection_init(struct collection *c, const struct collection_env *env)
+{
+  memset(c, 0, sizeof(*c));
+  c->env = env;
+  c->params_version = 2;
+}
+
+static int starts_now(const struct plan_session *s)
+{
+  return s->when == PLAN_AT_START && (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_USER);
+}
+
+/* Where an in-memory (buffering) session's events go at stop: PerfView's
+ * names, X.kernel.etl and X.etl. */
+static void in_memory_file(const struct plan *plan, const struct plan_session *s, char *out,
+                           size_t size)
+{
+  const char *df = plan->data_file;
+  size_t len = strlen(df);
+  if (s->role != PLAN_ROLE_KERNEL) {
+    snprintf(out, size, "%s", df);
+    return;
+  }
+  if (len >= 4 && str_caseeq(df + len - 4, ".etl"))
+    len -= 4;
+  snprintf(out, size, "%.*s.kernel.etl", (int)len, df);
+}
+
+static void session_file(const struct plan *plan, const struct plan_session *s, char *out,
+                         size_t size)
+{
+  if (s->file)
+    snprintf(out, size, "%s", s->file);
+  else if (s->log_file_mode & PLAN_BUFFERING_MODE)
+    in_memory_file(plan, s, out, size);
+  else
+    out[0] = '\0';
+}
+
+static void warn_dropped(struct collection *c, unsigned what, const char *fmt, ...)
+    LOG_PRINTF(3, 4);
+
+static void warn_dropped(struct collection *c, unsigned what, const char *fmt, ...)
+{
+  va_list ap;
+  char text[320];
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof(text), fmt, ap);
+  va_end(ap);
+  c->dropped |= what;
+  log_warn("%s", text);
+  if (c->warning_count < sizeof(c->warnings) / sizeof(c->warnings[0]))
+    snprintf(c->warnings[c->warning_count++], sizeof(c->warnings[0]), "%s", text);
+}
+
+/* --- checks before starting ---------------------------------------------- */
+
+int collection_check_disk(const struct collection_env *env, const struct plan *plan, char *why,
+                          size_t why_size)
+{
+  uint64_t need = COLLECTION_DISK_FLOOR_BYTES, free_bytes = 0, reclaim = 0;
+  size_t i;
+  int sequential = 0;
+  for (i = 0; i < plan->session_count; i++) {
+    const struct plan_session *s = &plan->sessions[i];
+    int64_t existing = 0;
+    char file[CONTROLLER_PATH_MAX];
+    if (!starts_now(s))
+      continue;
+    session_file(plan, s, file, sizeof(file));
+    if (!file[0])
+      continue;
+    if (s->maximum_file_size_mb)
+      need += (uint64_t)s->maximum_file_size_mb * 1024 * 1024;
+    else if (s->log_file_mode & PLAN_BUFFERING_MODE)
+      need += (uint64_t)s->minimum_buffers * s->buffer_size_kb * 1024;
+    else
+      sequential = 1;
+    /* A file of an earlier capture under the same name is replaced. */
+    if (env->file_size(env->ctx, file, &existing) == 0 && existing > 0)
+      reclaim += (uint64_t)existing;
+  }
+  if (sequential)
+    need += COLLECTION_SEQUENTIAL_MIN_BYTES;
+  need = need > reclaim ? need - reclaim : 0;
+  if (env->free_disk(env->ctx, plan->data_file, &free_bytes) != 0) {
+    log_warn("cannot tell the free space on the volume of '%s'; starting anyway",
+             plan->data_file);
+    return 0;
+  }
+  if (free_bytes < need) {
+    snprintf(why, why_size,
+             "not enough free disk for '%s': the circular files need up to %llu MB (with "
+             "%llu MB kept free for the merge) but the volume has %llu MB free. Lower "
+             "/CircularMB or choose a /DataFile on another volume.",
+             plan->data_file, (unsigned long long)(need / (1024 * 1024)),
+             (unsigned long long)(COLLECTION_DISK_FLOOR_BYTES / (1024 * 1024)),
+             (unsigned long long)(free_bytes / (1024 * 1024)));
+    return ETWCAP_E_NOSPC;
+  }
+  log_info("free disk: %llu MB on the volume of '%s' (the capture needs up to %llu MB)",
+           (unsigned long long)(free_bytes / (1024 * 1024)), plan->data_file,
+           (unsigned long long)(need / (1024 * 1024)));
+  return 0;
+}
+
+static void exists_message(const char *name, char *why, size_t why_size)
+{
+  if (str_caseeq(name, "NT Kernel Logger"))
+    snprintf(why, why_size,
+             "the 'NT Kernel Logger' session is in use by another tool (PerfView, WPR, xperf, "
+             "Process Monitor, ...). This Windows has no private kernel sessions, so etwcap "
+             "needs it: stop that tool's trace first.");
+  else
+    snprintf(why, why_size,
+             "a session named '%s' is already running: an earlier capture was not stopped (a "
+             "'start' without 'stop', or a collect that was killed). Run 'etwcap stop' to "
+             "finish it and keep its data, or 'etwcap abort' to discard it, then try again.",
+             name);
+}
+
+int collection_check_free(const struct collection_env *env, const struct plan *plan, char *why,
+                          size_t why_size)
+{
+  struct controller *ctl = env->ctl;
+  size_t i;
+  for (i = 0; i < plan->session_count; i++) {
+    const struct plan_session *s = &plan->sessions[i];
+    struct controller_status st;
+    int rc;
+    if (!starts_now(s))
+      continue;
+    rc = ctl->ops->query(ctl, s->name, &st);
+    if (rc == 0) {
+      exists_message(s->name, why, why_size);
+      return ETWCAP_E_SESSION_EXISTS;
+    }
+    if (rc != ETWCAP_E_NO_SESSION && rc != ETWCAP_E_UNSUPPORTED) {
+      char detail[160];
+      log_warn("cannot ask Windows whether '%s' runs (%s); starting anyway", s->name,
+               controller_error_text(ctl, detail, sizeof(detail)));
+    }
+  }
+  return 0;
+}
+
+/* --- starting ------------------------------------------------------------ */
+
+static int cancelled(void)
+{
+  enum console_signal sig = console_signal_pending();
+  if (sig == CONSOLE_SIGNAL_NONE)
+    return 0;
+  log_error("%s while starting the capture: stopping the sessions already started",
+            console_signal_name(sig));
+  return 1;
+}
+
+/* Logs why a session did not start, in the words a user needs. */
+static void start_failed(struct collection *c, const char *name, int rc)
+{
+  char detail[160], why[600];
+  controller_error_text(c->env->ctl, detail, sizeof(detail));
+  switch (rc) {
+  case ETWCAP_E_ACCES:
+    log_error("cannot start the session '%s' (%s): ETW needs Administrator rights. Run etwcap "
+              "from an elevated prompt (Run as administrator) or as SYSTEM.",
+              name, detail);
+    break;
+  case ETWCAP_E_SESSION_EXISTS:
+    exists_message(name, why, sizeof(why));
+    log_error("%s (%s)", why, detail);
+    break;
+  case ETWCAP_E_SESSION_LIMIT:
+    log_error("Windows has no free trace session for '%s' (%s): only 64 sessions, 8 of them "
+              "system loggers, can run at once. 'etwcap listSessions' shows them; stop those "
+              "you do not need, then try again.",
+              name, detail);
+    break;
+  case ETWCAP_E_NOSPC:
+    log_error("the disk is full: Windows cannot create the file of session '%s' (%s). Free "
+              "some space or choose a /DataFile on another volume.",
+              name, detail);
+    break;
+  default:
+    log_error("cannot start the session '%s' (%s): %s", name, detail, etwcap_strerror(rc));
+  }
+}
+
+static struct collection_session *add_session(struct collection *c, const struct plan *plan,
+                                              const struct plan_session *s, const char *name)
+{
+  struct collection_session *cs = &c->sessions[c->count++];
+  memset(cs, 0, sizeof(*cs));
+  cs->role = s->role;
+  snprintf(cs->name, sizeof(cs->name), "%s", name);
+  session_file(plan, s, cs->file, sizeof(cs->file));
+  cs->log_file_mode = s->log_file_mode;
+  cs->maximum_file_size_mb = s->maximum_file_size_mb;
+  cs->running = 1;
+  cs->plan = s;
+  return cs;
+}
+
+static int start_kernel(struct collection *c, const struct plan *plan,
+                        const struct plan_session *s)
+{
+  struct controller *ctl = c->env->ctl;
+  struct plan_session classic;
+  const struct plan_session *used = s;
+  char detail[160];
+  uint64_t handle = 0;
+  int rc;
+
+  if (s->needs_profile_privilege && (rc = ctl->ops->enable_profile_privilege(ctl)) != 0)
+    warn_dropped(c, COLLECTION_DROPPED_PROFILE_PRIVILEGE,
+                 "cannot enable SeSystemProfilePrivilege (%s): the trace may have no CPU "
+                 "samples",
+                 controller_error_text(ctl, detail, sizeof(detail)));
+  if (s->profile_interval_100ns) {
+    rc = ctl->ops->set_profile_interval(ctl, s->profile_interval_100ns);
+    if (rc && s->profile_interval_100ns != DEFAULT_PROFILE_INTERVAL) {
+      log_error("cannot set the CPU sampling interval to %.4f ms (%s): %s. Leave "
+                "/CpuSampleMSec out to sample every 1 ms.",
+                s->profile_interval_100ns / 10000.0,
+                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+      return rc;
+    }
+    if (rc)
+      warn_dropped(c, COLLECTION_DROPPED_PROFILE_INTERVAL,
+                   "cannot set the CPU sampling interval (%s): Windows keeps its current one",
+                   controller_error_text(ctl, detail, sizeof(detail)));
+    else
+      c->profile_interval_100ns = s->profile_interval_100ns;
+  }
+  if (cancelled())
+    return ETWCAP_E_CANCELLED;
+
+  rc = ctl->ops->start(ctl, s, &handle);
+  if (rc == ETWCAP_E_UNSUPPORTED && (s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE)) {
+    /* Private system loggers are Windows 8+; the plan thought this Windows
+     * had them.  The shared kernel session still works. */
+    warn_dropped(c, COLLECTION_DROPPED_SYSTEM_LOGGER,
+                 "Windows refused a private kernel session '%s' (%s): using the shared 'NT "
+                 "Kernel Logger' instead, which other tools (PerfView, WPR, Process Monitor) "
+                 "cannot use meanwhile",
+                 s->name, controller_error_text(ctl, detail, sizeof(detail)));
+    classic = *s;
+    snprintf(classic.name, sizeof(classic.name), "NT Kernel Logger");
+    classic.log_file_mode &= ~PLAN_SYSTEM_LOGGER_MODE;
+    used = &classic;
+    rc = ctl->ops->start(ctl, used, &handle);
+  }
+  if (rc) {
+    start_failed(c, used->name, rc);
+    return rc;
+  }
+  add_session(c, plan, s, used->name);
+  log_info("started kernel session '%s' -> %s (flags 0x%08X, %lu MB pool, %s)", used->name,
+           c->sessions[c->count - 1].file[0] ? c->sessions[c->count - 1].file : "(in memory)",
+           (unsigned)used->enable_flags,
+           (unsigned long)((uint64_t)used->minimum_buffers * used->buffer_size_kb / 1024),
+           used->maximum_file_size_mb ? "circular" : "sequential");
+
+  if (used->stack_id_count &&
+      (rc = ctl->ops->set_stack_ids(ctl, handle, used->stack_ids, used->stack_id_count)) != 0)
+    warn_dropped(c, COLLECTION_DROPPED_STACKS,
+                 "Windows refused the kernel stack settings (%s): kernel events come without "
+                 "call stacks",
+                 controller_error_text(ctl, detail, sizeof(detail)));
+  if (used->log_file_mode & PLAN_SYSTEM_LOGGER_MODE) {
+    rc = ctl->ops->set_kernel_flags(ctl, handle, used->enable_flags);
+    if (rc) {
+      log_error("cannot turn on the kernel events of '%s' (%s): %s", used->name,
+                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+      return rc;
+    }
+  }
+  if (used->stack_caching && (rc = ctl->ops->set_stack_caching(ctl, handle, 1)) != 0)
+    warn_dropped(c, COLLECTION_DROPPED_STACK_CACHING,
+                 "Windows refused kernel stack caching (%s): /StackCompression is dropped and "
+                 "kernel stacks are stored in full (larger files)",
+                 controller_error_text(ctl, detail, sizeof(detail)));
+  return 0;
+}
+
+static int is_provider_data(uint32_t type)
+{
+  return type == PLAN_FILTER_PROVIDER_DATA || type == PLAN_FILTER_SEND_MANIFEST;
+}
+
+static int has_scope_filters(const struct plan_provider *p)
+{
+  size_t i;
+  for (i = 0; i < p->filter_count; i++)
+    if (!is_provider_data(p->filters[i].type))
+      return 1;
+  return 0;
+}
+
+/* Leaves only the provider-data descriptor (EventSource arguments), which
+ * every Windows since Vista takes. */
+static void strip_scope_filters(struct plan_provider *q)
+{
+  size_t i, n = 0;
+  for (i = 0; i < q->filter_count; i++)
+    if (is_provider_data(q->filters[i].type))
+      q->filters[n++] = q->filters[i];
+  q->filter_count = n;
+}
+
+#define CONTAINER_BITS (PLAN_ENABLE_PROPERTY_ENABLE_SILOS | PLAN_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING)
+
+/* EnableTraceEx2, dropping what this Windows does not know (see the file
+ * comment).  A shallow copy is changed; the plan is not. */
+static int enable(struct collection *c, uint64_t handle, const struct plan_provider *p)
+{
+  struct controller *ctl = c->env->ctl;
+  struct plan_provider q = *p;
+  char detail[160];
+  int rc;
+
+  if (c->dropped & COLLECTION_DROPPED_CONTAINERS)
+    q.enable_property &= ~CONTAINER_BITS;
+  if (c->dropped & COLLECTION_DROPPED_FILTERS)
+    strip_scope_filters(&q);
+  for (;;) {
+    rc = ctl->ops->enable_provider(ctl, handle, &q, c->params_version);
+    if (rc != ETWCAP_E_UNSUPPORTED)
+      return rc;
+    if (q.enable_property & CONTAINER_BITS) {
+      warn_dropped(c, COLLECTION_DROPPED_CONTAINERS,
+                   "Windows refused the container enable flags (ENABLE_SILOS, "
+                   "SOURCE_CONTAINER_TRACKING) for %s (%s): /EnableEventsInContainers and "
+                   "/EnableSourceContainerTracking are dropped, so events from inside "
+                   "containers are not collected",
+                   q.name, controller_error_text(ctl, detail, sizeof(detail)));
+      q.enable_property &= ~CONTAINER_BITS;
+      continue;
+    }
+    if (has_scope_filters(&q)) {
+      warn_dropped(c, COLLECTION_DROPPED_FILTERS,
+                   "Windows refused the provider filters for %s (%s): /FocusProcess and the "
+                   "@ProcessIDFilter, @ProcessNameFilter, @EventIDsToEnable and stack filters "
+                   "are dropped, so those providers' events come from every process",
+                   q.name, controller_error_text(ctl, detail, sizeof(detail)));
+      strip_scope_filters(&q);
+      continue;
+    }
+    return rc;
+  }
+}
+
+static int start_user(struct collection *c, const struct plan *plan,
+                      const struct plan_session *s)
+{
+  struct controller *ctl = c->env->ctl;
+  uint64_t handle = 0;
+  size_t i;
+  int rc = ctl->ops->start(ctl, s, &handle);
+  if (rc) {
+    start_failed(c, s->name, rc);
+    return rc;
+  }
+  add_session(c, plan, s, s->name);
+  log_info("started session '%s' -> %s (%lu providers, %lu MB pool, %s)", s->name,
+           c->sessions[c->count - 1].file[0] ? c->sessions[c->count - 1].file : "(in memory)",
+           (unsigned long)s->provider_count,
+           (unsigned long)((uint64_t)s->minimum_buffers * s->buffer_size_kb / 1024),
+           s->maximum_file_size_mb ? "circular" : "sequential");
+  for (i = 0; i < s->provider_count; i++) {
+    char detail[160];
+    if (cancelled())
+      return ETWCAP_E_CANCELLED;
+    rc = enable(c, handle, &s->providers[i]);
+    if (rc) {
+      log_error("cannot enable provider %s in '%s' (%s): %s", s->providers[i].name, s->name,
+                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+      return rc;
+    }
+  }
+  return 0;
+}
+
+int collection_start(struct collection *c, const struct plan *plan)
+{
+  size_t i;
+  int rc = 0;
+  c->params_version = plan->enable_parameters_version ? plan->enable_parameters_version : 1;
+  c->start_filetime = c->env->utc_now(c->env->ctx);
+  c->start_ms = c->env->now_ms(c->env->ctx);
+  for (i = 0; i < plan->session_count && !rc; i++) {
+    const struct plan_session *s = &plan->sessions[i];
+    if (!starts_now(s))
+      continue;
+    if (cancelled()) {
+      rc = ETWCAP_E_CANCELLED;
+      break;
+    }
+    rc = s->role == PLAN_ROLE_KERNEL ? start_kernel(c, plan, s) : start_user(c, plan, s);
+  }
+  if (rc) {
+    if (c->count)
+      log_info("stopping the %lu session%s already started", (unsigned long)c->count,
+               c->count == 1 ? "" : "s");
+    collection_stop(c);
+  }
+  return rc;
+}
+
+void collection_adopt(struct collection *c, enum plan_role role, const char *name,
+                      const char *file, uint32_t log_file_mode, uint32_t maximum_file_size_mb)
+{
+  struct collection_session *cs;
+  if (c->count >= PLAN_MAX_SESSIONS)
+    return;
+  cs = &c->sessions[c->count++];
+  memset(cs, 0, sizeof(*cs));
+  cs->role = role;
+  snprintf(cs->name, sizeof(cs->name), "%s", name);
+  snprintf(cs->file, sizeof(cs->file), "%s", file ? file : "");
+  cs->log_file_mode = log_file_mode;
+  cs->maximum_file_size_mb = maximum_file_size_mb;
+  cs->running = 1;
+}
+
+/* --- stopping ------------------------------------------------------------ */
+
+int collection_stop(struct collection *c)
+{
+  struct controller *ctl = c->env->ctl;
+  size_t i;
+  int first = 0;
+  for (i = 0; i < c->count; i++) {
+    struct collection_session *s = &c->sessions[i];
+    struct controller_status st;
+    char detail[160];
+    int rc;
+    if (!s->running)
+      continue;
+    if ((s->log_file_mode & PLAN_BUFFERING_MODE) && s->file[0] &&
+        (rc = ctl->ops->flush(ctl, s->name, s->file)) != 0)
+      log_warn("cannot write the in-memory buffers of '%s' to '%s' (%s): %s", s->name, s->file,
+               controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+    rc = ctl->ops->stop(ctl, s->name, &st);
+    if (rc == 0) {
+      s->running = 0;
+      s->status = st;
+      s->has_status = 1;
+      log_info("stopped '%s': %lu buffers written, %lu events lost, %lu buffers lost", s->name,
+               (unsigned long)st.buffers_written, (unsigned long)st.events_lost,
+               (unsigned long)(st.log_buffers_lost + st.realtime_buffers_lost));
+      if (st.events_lost)
+        log_warn("'%s' lost %lu events: its buffers filled faster than Windows could write "
+                 "them. A larger /BufferSizeMB helps.",
+                 s->name, (unsigned long)st.events_lost);
+    } else if (rc == ETWCAP_E_NO_SESSION) {
+      s->running = 0;
+      log_info("'%s' was already stopped", s->name);
+    } else {
+      log_error("cannot stop the session '%s' (%s): %s. Run 'etwcap abort' to stop it.",
+                s->name, controller_error_text(ctl, detail, sizeof(detail)),
+                etwcap_strerror(rc));
+      if (!first)
+        first = rc;
+    }
+  }
+  if (c->profile_interval_100ns && c->profile_interval_100ns != DEFAULT_PROFILE_INTERVAL) {
+    /* The interval is machine-wide: put Windows' default back, as
+     * TraceEvent does at every stop. */
+    if (ctl->ops->set_profile_interval(ctl, DEFAULT_PROFILE_INTERVAL) != 0)
+      log_warn("cannot put the CPU sampling interval back to 1 ms");
+    c->profile_interval_100ns = 0;
+  }
+  return first;
+}
+
+uint64_t collection_events_lost(const struct collection *c)
+{
+  uint64_t n = 0;
+  size_t i;
+  for (i = 0; i < c->count; i++)
+    if (c->sessions[i].has_status)
+      n += c->sessions[i].status.events_lost;
+  return n;
+}

@@ -1,0 +1,154 @@
+/* The life of a capture: start the plan's sessions, wait, stop them.  The
+ * commands (collect, start, stop, abort) are built from these steps; every
+ * way a capture ends (S, A, Ctrl+C, console close, shutdown, /MaxCollectSec,
+ * `etwcap stop` from another process, a trigger, our own errors) comes out
+ * of collection_wait as a reason, and the caller then takes the one stop
+ * path.
+ *
+ * The controller executes the plan; what this module decides is what to do
+ * when Windows refuses part of it: a feature this Windows lacks (container
+ * flags, scope filters, stack caching, system loggers) is dropped with a
+ * warning naming what is lost, anything else is an error and every session
+ * already started is stopped again.
+ *
+ * Lifetime: a struct collection lives on the caller's stack; it borrows the
+ * env and copies what it needs of the plan (names, files). */
+#ifndef ETWCAP_COLLECTION_H
+#define ETWCAP_COLLECTION_H
+
+#include "capture_manifest.h"
+#include "collection_env.h"
+#include "console.h"
+#include "controller.h"
+#include "plan.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define COLLECTION_POLL_MS 200u        /* PerfView's wait loop */
+#define COLLECTION_QUERY_MS 1000u      /* sessions queried for the status line */
+#define COLLECTION_DISK_CHECK_MS 10000u
+#define COLLECTION_STATUS_LOG_SEC 60u  /* unattended: one status line a minute */
+/* Kept free beside the circular files: the merge and zip need room. */
+#define COLLECTION_DISK_FLOOR_BYTES (256ull * 1024 * 1024)
+/* Sequential files have no size to check; ask at least this much. */
+#define COLLECTION_SEQUENTIAL_MIN_BYTES (1024ull * 1024 * 1024)
+
+/* Features Windows refused and the capture goes on without. */
+enum collection_dropped {
+  COLLECTION_DROPPED_CONTAINERS = 1 << 0,     /* ENABLE_SILOS, SOURCE_CONTAINER_TRACKING */
+  COLLECTION_DROPPED_FILTERS = 1 << 1,        /* PID, exe name, event id, stack filters */
+  COLLECTION_DROPPED_STACK_CACHING = 1 << 2,
+  COLLECTION_DROPPED_STACKS = 1 << 3,         /* kernel stack ids */
+  COLLECTION_DROPPED_SYSTEM_LOGGER = 1 << 4,  /* fell back to "NT Kernel Logger" */
+  COLLECTION_DROPPED_PROFILE_INTERVAL = 1 << 5,
+  COLLECTION_DROPPED_PROFILE_PRIVILEGE = 1 << 6
+};
+
+struct collection_session {
+  enum plan_role role;
+  char name[PLAN_NAME_MAX];
+  char file[CONTROLLER_PATH_MAX];  /* where its events go ("" none) */
+  uint32_t log_file_mode;
+  uint32_t maximum_file_size_mb;
+  int running;                     /* started by us and not stopped yet */
+  int has_status;
+  struct controller_status status; /* the last query, or the stop's counts */
+  const struct plan_session *plan; /* NULL when known from a record only */
+};
+
+struct collection {
+  const struct collection_env *env;
+  struct collection_session sessions[PLAN_MAX_SESSIONS];
+  size_t count;
+  unsigned params_version;          /* ENABLE_TRACE_PARAMETERS.Version */
+  uint32_t profile_interval_100ns;  /* what we set machine-wide; 0 none */
+  unsigned dropped;                 /* COLLECTION_DROPPED_* */
+  char warnings[8][320];            /* what each dropped feature costs */
+  size_t warning_count;
+  int64_t start_filetime;
+  uint64_t start_ms;
+};
+
+void collection_init(struct collection *c, const struct collection_env *env);
+
+/* Refuses to start without room for the circular files (their maximum
+ * sizes) plus COLLECTION_DISK_FLOOR_BYTES on the data file's volume.
+ * ETWCAP_E_NOSPC with a message naming the sizes. */
+int collection_check_disk(const struct collection_env *env, const struct plan *plan, char *why,
+                          size_t why_size);
+
+/* Refuses when a session of the plan already runs (an earlier capture not
+ * stopped, or another tool's "NT Kernel Logger"): ETWCAP_E_SESSION_EXISTS
+ * with a message saying what to do. */
+int collection_check_free(const struct collection_env *env, const struct plan *plan, char *why,
+                          size_t why_size);
+
+/* Starts the plan's sessions that run from the start (kernel, then user)
+ * and enables their providers.  Before each step it looks for a Ctrl+C
+ * (console.h): then, as on any error, every session started so far is
+ * stopped and ETWCAP_E_CANCELLED (or the error) returned, with the reason
+ * logged. */
+int collection_start(struct collection *c, const struct plan *plan);
+
+/* Adds a session known from a record, to stop it (collection_stop). */
+void collection_adopt(struct collection *c, enum plan_role role, const char *name,
+                      const char *file, uint32_t log_file_mode, uint32_t maximum_file_size_mb);
+
+/* Why collection_wait returned. */
+enum collection_end {
+  COLLECTION_END_KEY_STOP = 1,   /* S */
+  COLLECTION_END_KEY_ABORT,      /* A */
+  COLLECTION_END_SIGNAL,         /* Ctrl+C, Ctrl+Break, close, logoff, shutdown */
+  COLLECTION_END_MAX_TIME,       /* /MaxCollectSec */
+  COLLECTION_END_STOP_REQUEST,   /* `etwcap stop` from another process */
+  COLLECTION_END_ABORT_REQUEST,  /* `etwcap abort` from another process */
+  COLLECTION_END_TRIGGER,        /* the should-stop hook */
+  COLLECTION_END_SESSIONS_GONE,  /* our sessions were stopped from outside */
+  COLLECTION_END_DISK_LOW        /* the volume is about to fill */
+};
+
+/* The trigger hook: polled every COLLECTION_POLL_MS with the time since the
+ * start; non-zero means stop now, and `fired` (its strings owned by the
+ * hook) says which trigger. */
+typedef int (*collection_should_stop_fn)(void *ctx, uint64_t elapsed_ms,
+                                          struct manifest_trigger *fired);
+
+struct collection_wait_options {
+  int64_t max_collect_sec;          /* 0: no limit */
+  const char *request_file;         /* polled for "stop" / "abort"; NULL none */
+  collection_should_stop_fn should_stop;
+  void *should_stop_ctx;
+  FILE *console;                    /* status line here; NULL: log lines */
+  int keyboard;                     /* read S and A */
+  const char *disk_path;            /* watch this file's volume; NULL: don't */
+};
+
+struct collection_wait_result {
+  enum collection_end end;
+  enum console_signal signal;       /* for COLLECTION_END_SIGNAL */
+  struct manifest_trigger trigger;  /* for COLLECTION_END_TRIGGER */
+  uint64_t elapsed_ms;
+};
+
+/* Waits until something ends the capture; shows the status line (elapsed
+ * time, each session's file size and events lost from the query, free
+ * disk) on the console once a second, or logs it every
+ * COLLECTION_STATUS_LOG_SEC. */
+void collection_wait(struct collection *c, const struct collection_wait_options *o,
+                     struct collection_wait_result *r);
+
+/* Stops every session we run (in-memory ones are first flushed to their
+ * files), logs each one's final counts and puts the machine-wide profile
+ * interval back to 1 ms if we changed it.  A session already gone is not an
+ * error.  Returns 0 or the first error (every session is tried). */
+int collection_stop(struct collection *c);
+
+/* Events lost by all sessions, from the last query or stop. */
+uint64_t collection_events_lost(const struct collection *c);
+
+/* "Ctrl+C", "/MaxCollectSec (60 s)", ... for log lines. */
+const char *collection_end_text(const struct collection_wait_result *r, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,451 @@
+/* `collect` and `start`, and the helpers every live-collection command
+ * shares (see collection_cmd.h). */
+#include "collection_cmd_internal.h"
+
+#include "alloc.h"
+#include "capture_finish.h"
+#include "cli.h"
+#include "command.h"
+#include "error.h"
+#include "log.h"
+#include "merge_inputs.h"
+#include "os_file.h"
+#include "os_proc.h"
+#include "plan_cli.h"
+#include "rundown.h"
+#include "session_record.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* --- shared helpers -------------------------------------------------------- */
+
+int collection_cmd_plan(const struct cli *cli, const char *command, const char *data_file,
+                        struct plan *plan)
+{
+  struct plan_options o;
+  char err[512];
+  size_t i;
+  int rc;
+  memset(plan, 0, sizeof(*plan));
+  rc = plan_options_from_cli(cli, &o, err, sizeof(err));
+  if (rc) {
+    log_error("%s", err);
+    return rc;
+  }
+  if (command)
+    o.command = command;
+  if (data_file)
+    o.data_file = data_file;
+  rc = plan_build(&o, plan);
+  if (rc) {
+    log_error("%s", plan->error[0] ? plan->error : etwcap_strerror(rc));
+    return rc;
+  }
+  for (i = 0; i < plan->note_count; i++)
+    log_info("note: %s", plan->notes[i]);
+  return 0;
+}
+
+void collection_cmd_log_begin(struct log_memory *log, const struct cli *cli)
+{
+  char os[128], machine[256];
+  memset(log, 0, sizeof(*log));
+  log_add_sink(log_memory_sink, log, LOG_DEBUG);
+  /* Debug level: LogFile.txt gets them, the console does not. */
+  log_debug("%s", cli->command_line ? cli->command_line : "etwcap");
+  log_debug("etwcap on %s (%s)", os_hostname(machine, sizeof(machine)),
+           os_describe(os, sizeof(os)));
+}
+
+void collection_cmd_log_end(struct log_memory *log)
+{
+  log_remove_sink(log_memory_sink, log);
+  log_memory_release(log);
+}
+
+void collection_cmd_log_prepend(struct log_memory *log, const char *text)
+{
+  size_t n = text ? strlen(text) : 0;
+  char *joined;
+  if (!n || n > LOG_MEMORY_MAX_BYTES / 2)
+    return;
+  joined = etwcap_malloc(n + log->len + 1);
+  if (!joined)
+    return; /* the earlier log is not worth failing the stop for */
+  memcpy(joined, text, n);
+  if (log->len)
+    memcpy(joined + n, log->text, log->len);
+  joined[n + log->len] = '\0';
+  etwcap_free(log->text);
+  log->text = joined;
+  log->len += n;
+  log->cap = log->len + 1;
+}
+
+FILE *collection_cmd_console(void)
+{
+  return os_stderr_is_terminal() ? stderr : NULL;
+}
+
+const char *collection_cmd_prefix(const struct cli *cli)
+{
+  const char *p = cli_string(cli, "SessionName", NULL);
+  return p && *p ? p : "etwcap";
+}
+
+static const char *role_name(enum plan_role role)
+{
+  switch (role) {
+  case PLAN_ROLE_KERNEL:
+    return "kernel";
+  case PLAN_ROLE_USER:
+    return "user";
+  case PLAN_ROLE_RUNDOWN:
+    return "rundown";
+  case PLAN_ROLE_TRIGGER:
+    return "trigger";
+  default:
+    return "kernelRundown";
+  }
+}
+
+int collection_cmd_write_record(const struct collection *c, const struct plan *plan,
+                                const struct cli *cli, const char *mode,
+                                const struct log_memory *log)
+{
+  struct session_record r;
+  char path[CONTROLLER_PATH_MAX];
+  size_t i;
+  int rc;
+
+  memset(&r, 0, sizeof(r));
+  snprintf(r.mode, sizeof(r.mode), "%s", mode);
+  session_record_self(&r.pid, &r.pid_created);
+  os_hostname(r.machine, sizeof(r.machine));
+  snprintf(r.data_file, sizeof(r.data_file), "%s", plan->data_file);
+  r.start_filetime = c->start_filetime;
+  r.profile_interval_100ns = c->profile_interval_100ns;
+  for (i = 0; i < c->count && i < PLAN_MAX_SESSIONS; i++) {
+    const struct collection_session *cs = &c->sessions[i];
+    struct session_record_session *s = &r.sessions[r.session_count++];
+    snprintf(s->role, sizeof(s->role), "%s", role_name(cs->role));
+    snprintf(s->name, sizeof(s->name), "%s", cs->name);
+    snprintf(s->file, sizeof(s->file), "%s", cs->file);
+    s->log_file_mode = cs->log_file_mode;
+    s->maximum_file_size_mb = cs->maximum_file_size_mb;
+    if (cs->plan) {
+      s->buffer_size_kb = cs->plan->buffer_size_kb;
+      s->minimum_buffers = cs->plan->minimum_buffers;
+      s->maximum_buffers = cs->plan->maximum_buffers;
+      s->enable_flags = cs->plan->enable_flags;
+      s->plan = cs->plan;
+    }
+  }
+  /* Borrowed for writing; not released. */
+  for (i = 0; i < c->warning_count && i < SESSION_RECORD_MAX_WARNINGS; i++)
+    r.warnings[r.warning_count++] = (char *)c->warnings[i];
+  r.command_line = cli->command_line;
+  r.start_log = log->text;
+  if ((rc = session_record_path(plan->data_file, path, sizeof(path))) == 0)
+    rc = session_record_write(path, &r);
+  if (rc)
+    log_warn("cannot write the session record '%s': %s; 'etwcap stop' will look for the "
+             "sessions by name",
+             path, etwcap_strerror(rc));
+  else
+    log_debug("session record: %s", path);
+  return rc;
+}
+
+/* A second Ctrl+C (or the first, in `stop`) cuts the rundown wait short. */
+struct cut_ctx {
+  unsigned baseline;
+};
+
+static int cut_rundown(void *ctx)
+{
+  const struct cut_ctx *cut = ctx;
+  return console_signal_count() > cut->baseline;
+}
+
+static void log_losses(const struct collection *c)
+{
+  size_t i;
+  for (i = 0; i < c->count; i++) {
+    const struct collection_session *cs = &c->sessions[i];
+    if (cs->has_status)
+      log_info("'%s': %lu events lost, %lu buffers lost, %lu buffers written (from the "
+               "session's last query)",
+               cs->name, (unsigned long)cs->status.events_lost,
+               (unsigned long)(cs->status.log_buffers_lost + cs->status.realtime_buffers_lost),
+               (unsigned long)cs->status.buffers_written);
+  }
+}
+
+int collection_cmd_finish(struct collection *c, const struct plan *plan, const struct cli *cli,
+                          struct log_memory *log, const struct manifest_trigger *trigger)
+{
+  struct cut_ctx cut = { console_signal_count() };
+  struct capture_finish_params p;
+  struct capture_finish_result r;
+  char why[1024];
+  int64_t size = 0;
+  size_t i;
+  int rc = collection_stop(c), frc;
+
+  /* The sessions are stopped: a console being closed may let us go. */
+  console_stop_done();
+  log_losses(c);
+  for (i = 0; i < plan->session_count; i++) {
+    const struct plan_session *s = &plan->sessions[i];
+    struct rundown_result rr;
+    if (s->when != PLAN_AT_STOP)
+      continue;
+    if (s->role == PLAN_ROLE_KERNEL_RUNDOWN)
+      rundown_kernel(c->env, s, &rr);
+    else if (s->role == PLAN_ROLE_RUNDOWN)
+      rundown_run(c->env, s, plan->enable_parameters_version, cut_rundown, &cut, &rr);
+  }
+  if (!plan->merge) {
+    printf("Stopped. /Merge:false: the session files stay as they are (%s and its siblings).\n",
+           plan->data_file);
+    return rc;
+  }
+  if (c->env->file_size(c->env->ctx, plan->data_file, &size) != 0) {
+    log_error("the user session wrote no '%s', so there is nothing to merge", plan->data_file);
+    return rc ? rc : ETWCAP_E_NOENT;
+  }
+  /* From here Ctrl+C ends etwcap as usual: the merge never deletes its
+   * inputs before the zip is verified, and 'etwcap merge' can redo it. */
+  console_close();
+  memset(&p, 0, sizeof(p));
+  p.data_file = plan->data_file;
+  p.zip = plan->zip;
+  p.low_priority = cli_bool(cli, "LowPriority", 0);
+  p.command_line = cli->command_line;
+  p.trigger = trigger;
+  p.log = log;
+  p.console = collection_cmd_console();
+  frc = capture_finish(&p, &r, why, sizeof(why));
+  if (frc) {
+    log_error("%s. The session files are kept: 'etwcap merge %s' tries again.", why,
+              plan->data_file);
+    return frc;
+  }
+  printf("Wrote %s: %.1f MB from %lu session file%s (%.1f MB, %llu events); merge %.1f s, "
+         "zip %.1f s.\n",
+         r.output, (double)r.out_bytes / 1048576.0, (unsigned long)r.inputs,
+         r.inputs == 1 ? "" : "s", (double)r.in_bytes / 1048576.0,
+         (unsigned long long)r.events, r.merge_seconds, r.zip_seconds);
+  return rc;
+}
+
+/* --- before starting ------------------------------------------------------- */
+
+static const char *const trigger_switches[] = {
+  "StopOnPerfCounter",     "StartOnPerfCounter", "StopOnEtwEvent",
+  "StopOnGCOverMsec",      "StopOnGCSuspendOverMSec", "StopOnBGCFinalPauseOverMsec",
+  "StopOnGen2GC",          "StopOnGCEvent",      "StopOnException",
+  "StopOnEventLogMessage", "StopOnRequestOverMsec", "StopOnEventCounter",
+  "StopOnHttpStatus",      NULL,
+};
+
+/* Qualifiers collect accepts whose machinery is not connected yet: refused
+ * with the reason, never silently ignored. */
+static int refuse_unwired(const struct cli *cli, const struct collection_hook *hook)
+{
+  size_t i;
+  if (!hook || !hook->should_stop) {
+    for (i = 0; trigger_switches[i]; i++) {
+      if (cli_is_set(cli, trigger_switches[i])) {
+        log_error("/%s: live triggers are not connected to 'collect' in this build yet. Test "
+                  "the trigger on a recorded trace with 'etwcap replay', and end this capture "
+                  "with S, /MaxCollectSec or 'etwcap stop'.",
+                  trigger_switches[i]);
+        return ETWCAP_E_UNSUPPORTED;
+      }
+    }
+  }
+  if (cli_int(cli, "CollectMultiple", 0) > 0) {
+    log_error("/CollectMultiple is not available in this build yet: run 'etwcap collect' again "
+              "for each capture.");
+    return ETWCAP_E_UNSUPPORTED;
+  }
+  if (cli_is_set(cli, "StopCommand")) {
+    log_error("/StopCommand is not available in this build yet: run the command after etwcap "
+              "returns (a script can test its exit code).");
+    return ETWCAP_E_UNSUPPORTED;
+  }
+  return 0;
+}
+
+static void delete_if_present(const struct collection_env *env, const char *path)
+{
+  int64_t size;
+  if (env->file_size(env->ctx, path, &size) != 0)
+    return;
+  if (os_remove(path) == 0)
+    log_info("deleted '%s', left by an earlier capture", path);
+  else
+    log_warn("cannot delete '%s', left by an earlier capture", path);
+}
+
+/* Files of an earlier capture under the same name would be merged into this
+ * one (PerfView deletes them too).  The earlier .etl.zip stays until the new
+ * one is written and verified. */
+static void delete_stale(const struct collection_env *env, const struct plan *plan)
+{
+  struct merge_inputs in;
+  size_t i;
+  if (merge_inputs_find(plan->data_file, &in) == 0) {
+    for (i = 0; i < in.count; i++)
+      delete_if_present(env, in.paths[i]);
+    merge_inputs_release(&in);
+  }
+  for (i = 0; i < plan->session_count; i++)
+    if (plan->sessions[i].file)
+      delete_if_present(env, plan->sessions[i].file);
+}
+
+/* Checks and cleaning shared by start and collect. */
+static int prepare(const struct collection_env *env, const struct plan *plan)
+{
+  char why[700];
+  int rc = collection_check_free(env, plan, why, sizeof(why));
+  if (!rc)
+    rc = collection_check_disk(env, plan, why, sizeof(why));
+  if (rc) {
+    log_error("%s", why);
+    return rc;
+  }
+  delete_stale(env, plan);
+  return 0;
+}
+
+static void cancelled_message(int rc)
+{
+  if (rc == ETWCAP_E_CANCELLED)
+    log_error("cancelled before the capture started: every session started was stopped and "
+              "nothing was written");
+}
+
+/* --- collect ----------------------------------------------------------------- */
+
+static int abort_capture(struct collection *c, const struct plan *plan)
+{
+  collection_stop(c);
+  log_error("aborted: the sessions are stopped and their files kept as they are (%s and its "
+            "siblings), not merged",
+            plan->data_file);
+  return ETWCAP_E_CANCELLED;
+}
+
+int collection_cmd_collect(const struct cli *cli, const struct collection_env *env,
+                           const struct collection_hook *hook)
+{
+  struct collection_wait_options wo;
+  struct collection_wait_result wr;
+  struct log_memory log;
+  struct collection c;
+  struct plan plan;
+  char record[CONTROLLER_PATH_MAX], request[CONTROLLER_PATH_MAX];
+  int rc;
+
+  if ((rc = refuse_unwired(cli, hook)) != 0)
+    return rc;
+  collection_cmd_log_begin(&log, cli);
+  rc = collection_cmd_plan(cli, "collect", NULL, &plan);
+  if (!rc && (rc = console_open()) != 0)
+    log_error("cannot install the console handler: %s", etwcap_strerror(rc));
+  if (!rc && (session_record_path(plan.data_file, record, sizeof(record)) ||
+              session_request_path(plan.data_file, request, sizeof(request)))) {
+    log_error("the data file name '%s' is too long", plan.data_file);
+    rc = ETWCAP_E_RANGE;
+  }
+  if (!rc)
+    rc = prepare(env, &plan);
+  if (!rc) {
+    os_remove(request); /* a request left by an earlier capture is not for us */
+    collection_init(&c, env);
+    rc = collection_start(&c, &plan);
+    cancelled_message(rc);
+  }
+  if (rc) {
+    console_close();
+    plan_release(&plan);
+    collection_cmd_log_end(&log);
+    return rc;
+  }
+
+  collection_cmd_write_record(&c, &plan, cli, "collect", &log);
+  memset(&wo, 0, sizeof(wo));
+  wo.max_collect_sec = plan.max_collect_sec;
+  wo.request_file = request;
+  wo.should_stop = hook ? hook->should_stop : NULL;
+  wo.should_stop_ctx = hook ? hook->ctx : NULL;
+  wo.console = collection_cmd_console();
+  wo.keyboard = console_has_keyboard();
+  wo.disk_path = plan.data_file;
+  collection_wait(&c, &wo, &wr);
+
+  if (wr.end == COLLECTION_END_KEY_ABORT || wr.end == COLLECTION_END_ABORT_REQUEST)
+    rc = abort_capture(&c, &plan);
+  else
+    rc = collection_cmd_finish(&c, &plan, cli, &log,
+                               wr.end == COLLECTION_END_TRIGGER ? &wr.trigger : NULL);
+  os_remove(record);
+  os_remove(request);
+  console_close();
+  plan_release(&plan);
+  collection_cmd_log_end(&log);
+  return rc;
+}
+
+/* --- start ------------------------------------------------------------------- */
+
+int collection_cmd_start(const struct cli *cli, const struct collection_env *env)
+{
+  struct log_memory log;
+  struct collection c;
+  struct plan plan;
+  size_t i;
+  int rc;
+
+  collection_cmd_log_begin(&log, cli);
+  rc = collection_cmd_plan(cli, "start", NULL, &plan);
+  if (!rc && (rc = console_open()) != 0)
+    log_error("cannot install the console handler: %s", etwcap_strerror(rc));
+  if (!rc)
+    rc = prepare(env, &plan);
+  if (!rc) {
+    collection_init(&c, env);
+    rc = collection_start(&c, &plan);
+    cancelled_message(rc);
+  }
+  if (!rc) {
+    log_info("started; 'etwcap stop' finishes the capture");
+    rc = collection_cmd_write_record(&c, &plan, cli, "start", &log);
+    if (rc) {
+      /* Without the record a later stop could still find the sessions by
+       * name, but not this log nor a renamed kernel session: stop now. */
+      log_error("stopping the sessions again: without the session record 'etwcap stop' "
+                "could not finish this capture");
+      collection_stop(&c);
+    }
+  }
+  if (!rc) {
+    printf("Started %lu session%s:", (unsigned long)c.count, c.count == 1 ? "" : "s");
+    for (i = 0; i < c.count; i++)
+      printf("%s%s -> %s", i ? ", " : " ", c.sessions[i].name, c.sessions[i].file);
+    printf(".\nThey keep running after etwcap exits. 'etwcap stop%s%s' stops them and writes "
+           "%s.\n",
+           cli->arg_count || cli_is_set(cli, "DataFile") ? " " : "",
+           cli->arg_count || cli_is_set(cli, "DataFile") ? plan.data_file : "",
+           plan.zip_file ? plan.zip_file : plan.data_file);
+  }
+  console_close();
+  plan_release(&plan);
+  collection_cmd_log_end(&log);
+  return rc;
+}

@@ -1,0 +1,35 @@
+/* The live-collection commands, one function each: what cmd_collect.c,
+ * cmd_start.c, cmd_stop.c, cmd_abort.c and cmd_list_sessions.c run, given
+ * the parsed command line and the surroundings (collection_env.h).  The
+ * command files pass the system's controller and clock; tests pass fakes,
+ * so the same code runs in both.
+ *
+ * Process model (README.md, "Live collection"): `start` leaves the sessions
+ * running, writes the session record next to the data file and exits;
+ * `stop` (any process, any user, any time later) reads the record, stops
+ * the sessions, runs the rundown, merges and zips; `collect` is start, wait
+ * and stop in one process; `abort` stops every etwcap session without
+ * merging. */
+#ifndef ETWCAP_COLLECTION_CMD_H
+#define ETWCAP_COLLECTION_CMD_H
+
+#include "collection.h"
+#include "collection_env.h"
+
+struct cli;
+
+/* Where collect's wait asks "stop now?" — the trigger engine's hook.  NULL
+ * members: no triggers. */
+struct collection_hook {
+  collection_should_stop_fn should_stop;
+  void *ctx;
+};
+
+int collection_cmd_collect(const struct cli *cli, const struct collection_env *env,
+                           const struct collection_hook *hook);
+int collection_cmd_start(const struct cli *cli, const struct collection_env *env);
+int collection_cmd_stop(const struct cli *cli, const struct collection_env *env);
+int collection_cmd_abort(const struct cli *cli, const struct collection_env *env);
+int collection_cmd_list(const struct cli *cli, const struct collection_env *env);
+
+#endif

@@ -1,0 +1,47 @@
+/* Helpers shared by the live-collection command files (collection_cmd.c,
+ * collection_cmd_stop.c, collection_cmd_admin.c).  Not for other modules:
+ * they use collection_cmd.h. */
+#ifndef ETWCAP_COLLECTION_CMD_INTERNAL_H
+#define ETWCAP_COLLECTION_CMD_INTERNAL_H
+
+#include "collection.h"
+#include "collection_cmd.h"
+#include "log_memory.h"
+#include "plan.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct cli;
+
+/* Builds the plan for `command` ("collect" or "start") from the command
+ * line; `data_file` (may be NULL) replaces the DataFile.  Logs the reason
+ * on failure.  plan_release is needed in every case. */
+int collection_cmd_plan(const struct cli *cli, const char *command, const char *data_file,
+                        struct plan *plan);
+
+/* Starts the in-memory log that becomes LogFile.txt, with the command line
+ * and the OS as its first lines. */
+void collection_cmd_log_begin(struct log_memory *log, const struct cli *cli);
+void collection_cmd_log_end(struct log_memory *log);
+/* Puts text logged by another process (the record's startLog) first. */
+void collection_cmd_log_prepend(struct log_memory *log, const char *text);
+
+/* The console for the status line and progress, or NULL (Task Scheduler). */
+FILE *collection_cmd_console(void);
+
+/* After the sessions stopped: rundown, then merge and zip as the plan says
+ * (capture_finish.h); prints the result.  `trigger` is the trigger that
+ * ended the capture, or NULL. */
+int collection_cmd_finish(struct collection *c, const struct plan *plan, const struct cli *cli,
+                          struct log_memory *log, const struct manifest_trigger *trigger);
+
+/* The record of a capture, from what collection_start did. */
+int collection_cmd_write_record(const struct collection *c, const struct plan *plan,
+                                const struct cli *cli, const char *mode,
+                                const struct log_memory *log);
+
+/* The session-name prefix: /SessionName, or "etwcap". */
+const char *collection_cmd_prefix(const struct cli *cli);
+
+#endif

@@ -1,0 +1,28 @@
+/* What a capture needs from its surroundings, as one struct: the session
+ * controller, a clock, and file sizes and free disk space.  The product
+ * uses the real ones (collection_env_system); the lifecycle tests put a
+ * fake controller and a virtual clock in, so waits of minutes (rundown,
+ * /MaxCollectSec) take no time and no test sleeps for real. */
+#ifndef ETWCAP_COLLECTION_ENV_H
+#define ETWCAP_COLLECTION_ENV_H
+
+#include "controller.h"
+
+#include <stdint.h>
+
+struct collection_env {
+  struct controller *ctl;
+  void *ctx;                                   /* passed to the functions below */
+  uint64_t (*now_ms)(void *ctx);               /* monotonic */
+  void (*sleep_ms)(void *ctx, unsigned ms);
+  int64_t (*utc_now)(void *ctx);               /* FILETIME */
+  /* 0 and the size, or ETWCAP_E_NOENT. */
+  int (*file_size)(void *ctx, const char *path, int64_t *size);
+  /* Free bytes on the volume holding `path` (a file that may not exist yet). */
+  int (*free_disk)(void *ctx, const char *path, uint64_t *bytes);
+};
+
+/* The real clock and file system around `ctl`. */
+void collection_env_system(struct collection_env *env, struct controller *ctl);
+
+#endif

@@ -1,0 +1,339 @@
+/* Writing and reading the session record and the request file (see
+ * session_record.h; the format is documented in README.md). */
+#include "session_record.h"
+
+#include "alloc.h"
+#include "error.h"
+#include "os_file.h"
+#include "os_time.h"
+#include "session_record_json.h"
+#include "version.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define RECORD_MAX_BYTES (16u * 1024u * 1024u)
+
+static int path_with(const char *data_file, const char *suffix, char *out, size_t size)
+{
+  if ((size_t)snprintf(out, size, "%s%s", data_file, suffix) >= size)
+    return ETWCAP_E_RANGE;
+  return 0;
+}
+
+int session_record_path(const char *data_file, char *out, size_t size)
+{
+  return path_with(data_file, SESSION_RECORD_SUFFIX, out, size);
+}
+
+int session_request_path(const char *data_file, char *out, size_t size)
+{
+  return path_with(data_file, SESSION_REQUEST_SUFFIX, out, size);
+}
+
+/* --- writing ------------------------------------------------------------- */
+
+static void put_string(FILE *f, const char *s)
+{
+  const unsigned char *p = (const unsigned char *)(s ? s : "");
+  fputc('"', f);
+  for (; *p; p++) {
+    switch (*p) {
+    case '"':
+      fputs("\\\"", f);
+      break;
+    case '\\':
+      fputs("\\\\", f);
+      break;
+    case '\n':
+      fputs("\\n", f);
+      break;
+    case '\r':
+      fputs("\\r", f);
+      break;
+    case '\t':
+      fputs("\\t", f);
+      break;
+    default:
+      if (*p < 0x20)
+        fprintf(f, "\\u%04x", *p);
+      else
+        fputc(*p, f);
+    }
+  }
+  fputc('"', f);
+}
+
+static void put_guid(FILE *f, const struct plan_guid *g)
+{
+  char text[PLAN_GUID_TEXT_SIZE];
+  plan_guid_format(g, text);
+  put_string(f, text);
+}
+
+/* The plan summary of a session: its providers as enabled, so a reader of
+ * the record (or `stop`'s log) sees what the capture holds. */
+static void put_providers(FILE *f, const struct plan_session *s)
+{
+  size_t i;
+  fputs(",\n      \"providers\": [", f);
+  for (i = 0; s && i < s->provider_count; i++) {
+    const struct plan_provider *p = &s->providers[i];
+    fputs(i ? ",\n        {" : "\n        {", f);
+    fputs("\"name\": ", f);
+    put_string(f, p->name);
+    fputs(", \"guid\": ", f);
+    put_guid(f, &p->guid);
+    fprintf(f, ", \"level\": %u, \"matchAnyKeyword\": \"0x%" PRIX64 "\", \"enableProperty\": %" PRIu32
+               ", \"filters\": %lu}",
+            (unsigned)p->level, p->match_any, p->enable_property, (unsigned long)p->filter_count);
+  }
+  fputs(s && s->provider_count ? "\n      ]" : "]", f);
+}
+
+static int write_body(FILE *f, const struct session_record *r)
+{
+  char iso[40];
+  size_t i;
+  filetime_format_iso7(r->start_filetime, iso, sizeof(iso));
+  fputs("{\n  \"schema\": \"" SESSION_RECORD_SCHEMA "\",\n", f);
+  fputs("  \"etwcapVersion\": \"" ETWCAP_VERSION "\",\n", f);
+  fputs("  \"mode\": ", f);
+  put_string(f, r->mode);
+  fprintf(f, ",\n  \"pid\": %lu,\n  \"pidCreated\": %" PRId64 ",\n  \"machine\": ", r->pid,
+          r->pid_created);
+  put_string(f, r->machine);
+  fputs(",\n  \"dataFile\": ", f);
+  put_string(f, r->data_file);
+  fprintf(f, ",\n  \"startUtc\": \"%s\",\n  \"startFiletime\": %" PRId64 ",\n", iso,
+          r->start_filetime);
+  fprintf(f, "  \"profileInterval100ns\": %" PRIu32 ",\n", r->profile_interval_100ns);
+  fputs("  \"commandLine\": ", f);
+  put_string(f, r->command_line);
+  fputs(",\n  \"sessions\": [", f);
+  for (i = 0; i < r->session_count; i++) {
+    const struct session_record_session *s = &r->sessions[i];
+    fputs(i ? ",\n    {\n      \"role\": " : "\n    {\n      \"role\": ", f);
+    put_string(f, s->role);
+    fputs(",\n      \"name\": ", f);
+    put_string(f, s->name);
+    fputs(",\n      \"file\": ", f);
+    put_string(f, s->file);
+    fprintf(f,
+            ",\n      \"logFileMode\": %" PRIu32 ",\n      \"bufferSizeKB\": %" PRIu32
+            ",\n      \"minimumBuffers\": %" PRIu32 ",\n      \"maximumBuffers\": %" PRIu32
+            ",\n      \"maximumFileSizeMB\": %" PRIu32 ",\n      \"enableFlags\": %" PRIu32,
+            s->log_file_mode, s->buffer_size_kb, s->minimum_buffers, s->maximum_buffers,
+            s->maximum_file_size_mb, s->enable_flags);
+    put_providers(f, s->plan);
+    fputs("\n    }", f);
+  }
+  fputs(r->session_count ? "\n  ],\n  \"warnings\": [" : "],\n  \"warnings\": [", f);
+  for (i = 0; i < r->warning_count; i++) {
+    fputs(i ? ", " : "", f);
+    put_string(f, r->warnings[i]);
+  }
+  fputs("],\n  \"startLog\": ", f);
+  put_string(f, r->start_log);
+  fprintf(f, "\n}\n");
+  return ferror(f) ? ETWCAP_E_IO : 0;
+}
+
+int session_record_write(const char *path, const struct session_record *r)
+{
+  char tmp[CONTROLLER_PATH_MAX + 16];
+  FILE *f;
+  int rc;
+  if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
+    return ETWCAP_E_RANGE;
+  if (!(f = os_fopen(tmp, "wb")))
+    return os_last_error();
+  rc = write_body(f, r);
+  if (fclose(f) != 0 && !rc)
+    rc = ETWCAP_E_IO;
+  if (!rc)
+    rc = os_rename_replace(tmp, path);
+  if (rc)
+    os_remove(tmp);
+  return rc;
+}
+
+/* --- reading ------------------------------------------------------------- */
+
+static int read_all(const char *path, char **text, size_t *len)
+{
+  FILE *f = os_fopen(path, "rb");
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+  if (!f)
+    return os_last_error();
+  for (;;) {
+    size_t got;
+    if (n + 4096 > cap) {
+      char *grown;
+      cap = cap ? cap * 2 : 8192;
+      if (cap > RECORD_MAX_BYTES || !(grown = etwcap_realloc(buf, cap))) {
+        etwcap_free(buf);
+        fclose(f);
+        return cap > RECORD_MAX_BYTES ? ETWCAP_E_FORMAT : ETWCAP_E_NOMEM;
+      }
+      buf = grown;
+    }
+    got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0)
+      break;
+  }
+  if (ferror(f)) {
+    etwcap_free(buf);
+    fclose(f);
+    return ETWCAP_E_IO;
+  }
+  fclose(f);
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return 0;
+}
+
+static void copy(char *dst, size_t size, const char *src)
+{
+  snprintf(dst, size, "%s", src ? src : "");
+}
+
+static uint32_t u32(const struct record_json *o, const char *key)
+{
+  int64_t v = record_json_int(o, key, 0);
+  return v < 0 || v > 0xFFFFFFFFll ? 0 : (uint32_t)v;
+}
+
+static int fill(const struct record_json *root, struct session_record *r, char *why,
+                size_t why_size)
+{
+  const struct record_json *sessions = record_json_get(root, "sessions");
+  const struct record_json *warnings = record_json_get(root, "warnings");
+  const char *schema = record_json_string(root, "schema", NULL);
+  const char *cmd, *log;
+  size_t i;
+
+  if (!schema || strcmp(schema, SESSION_RECORD_SCHEMA) != 0) {
+    snprintf(why, why_size, "not an etwcap session record (schema %s, expected %s)",
+             schema ? schema : "missing", SESSION_RECORD_SCHEMA);
+    return ETWCAP_E_FORMAT;
+  }
+  if (!sessions || sessions->type != RECORD_JSON_ARRAY) {
+    snprintf(why, why_size, "the record has no session list");
+    return ETWCAP_E_FORMAT;
+  }
+  copy(r->mode, sizeof(r->mode), record_json_string(root, "mode", "start"));
+  r->pid = (unsigned long)record_json_int(root, "pid", 0);
+  r->pid_created = record_json_int(root, "pidCreated", 0);
+  copy(r->machine, sizeof(r->machine), record_json_string(root, "machine", ""));
+  copy(r->data_file, sizeof(r->data_file), record_json_string(root, "dataFile", ""));
+  r->start_filetime = record_json_int(root, "startFiletime", 0);
+  r->profile_interval_100ns = u32(root, "profileInterval100ns");
+  for (i = 0; i < sessions->count && r->session_count < PLAN_MAX_SESSIONS; i++) {
+    const struct record_json *o = &sessions->items[i];
+    struct session_record_session *s = &r->sessions[r->session_count];
+    const char *name = record_json_string(o, "name", NULL);
+    if (!name || !*name) {
+      snprintf(why, why_size, "session %lu of the record has no name", (unsigned long)i + 1);
+      return ETWCAP_E_FORMAT;
+    }
+    copy(s->role, sizeof(s->role), record_json_string(o, "role", ""));
+    copy(s->name, sizeof(s->name), name);
+    copy(s->file, sizeof(s->file), record_json_string(o, "file", ""));
+    s->log_file_mode = u32(o, "logFileMode");
+    s->buffer_size_kb = u32(o, "bufferSizeKB");
+    s->minimum_buffers = u32(o, "minimumBuffers");
+    s->maximum_buffers = u32(o, "maximumBuffers");
+    s->maximum_file_size_mb = u32(o, "maximumFileSizeMB");
+    s->enable_flags = u32(o, "enableFlags");
+    s->plan = NULL;
+    r->session_count++;
+  }
+  for (i = 0; warnings && warnings->type == RECORD_JSON_ARRAY && i < warnings->count; i++)
+    if (warnings->items[i].type == RECORD_JSON_STRING &&
+        session_record_warn(r, warnings->items[i].text) != 0)
+      return ETWCAP_E_NOMEM;
+  cmd = record_json_string(root, "commandLine", "");
+  log = record_json_string(root, "startLog", "");
+  if (!(r->command_line = etwcap_strdup(cmd)) || !(r->start_log = etwcap_strdup(log)))
+    return ETWCAP_E_NOMEM;
+  return 0;
+}
+
+int session_record_read(const char *path, struct session_record *r, char *why, size_t why_size)
+{
+  struct record_json *root = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  int rc;
+  memset(r, 0, sizeof(*r));
+  why[0] = '\0';
+  rc = read_all(path, &text, &len);
+  if (rc) {
+    snprintf(why, why_size, "cannot read '%s': %s", path, etwcap_strerror(rc));
+    return rc;
+  }
+  rc = record_json_parse(text, len, &root, why, why_size);
+  etwcap_free(text);
+  if (!rc)
+    rc = fill(root, r, why, why_size);
+  record_json_free(root);
+  if (rc)
+    session_record_release(r);
+  return rc;
+}
+
+void session_record_release(struct session_record *r)
+{
+  size_t i;
+  for (i = 0; i < r->warning_count; i++)
+    etwcap_free(r->warnings[i]);
+  etwcap_free(r->command_line);
+  etwcap_free(r->start_log);
+  memset(r, 0, sizeof(*r));
+}
+
+int session_record_warn(struct session_record *r, const char *text)
+{
+  if (r->warning_count >= SESSION_RECORD_MAX_WARNINGS)
+    return 0;
+  if (!(r->warnings[r->warning_count] = etwcap_strdup(text)))
+    return ETWCAP_E_NOMEM;
+  r->warning_count++;
+  return 0;
+}
+
+/* --- the request file ---------------------------------------------------- */
+
+int session_request_write(const char *path, const char *request)
+{
+  FILE *f = os_fopen(path, "wb");
+  int rc = 0;
+  if (!f)
+    return os_last_error();
+  if (fputs(request, f) < 0)
+    rc = ETWCAP_E_IO;
+  if (fclose(f) != 0 && !rc)
+    rc = ETWCAP_E_IO;
+  return rc;
+}
+
+int session_request_take(const char *path, char *request, size_t size)
+{
+  FILE *f;
+  size_t n;
+  request[0] = '\0';
+  if (!(f = os_fopen(path, "rb")))
+    return 0; /* none: the usual case */
+  n = fread(request, 1, size - 1, f);
+  fclose(f);
+  request[n] = '\0';
+  while (n > 0 && (request[n - 1] == '\n' || request[n - 1] == '\r' || request[n - 1] == ' '))
+    request[--n] = '\0';
+  os_remove(path);
+  return 0;
+}
