@@ -44,10 +44,13 @@ struct trigger_engine {
   int64_t collection_start; /* when collecting began */
   int64_t next_poll;        /* INT64_MAX when no counter trigger is active */
   int64_t stop_at;          /* STOPPING: when the collection ends */
+  int64_t due;              /* trigger_engine_next_deadline, kept up to date */
   int started;
   struct trigger_fire *fires;
   size_t fire_count, fire_cap;
 };
+
+static int64_t compute_deadline(const struct trigger_engine *e);
 
 void trigger_options_init(struct trigger_options *o)
 {
@@ -483,6 +486,7 @@ int trigger_engine_start(struct trigger_engine *e, int64_t now, char *err, size_
   }
   e->started = 1;
   begin_collection(e, now);
+  e->due = compute_deadline(e);
   return 0;
 }
 
@@ -530,6 +534,7 @@ static int record(struct trigger_engine *e, struct item *it, const char *qualifi
              f->spec[0] ? " " : "", f->spec, f->detail,
              e->collection, (long long)delay);
   }
+  e->due = compute_deadline(e);
   if (e->fire_fn)
     e->fire_fn(e->fire_ctx, f);
   return 0;
@@ -584,7 +589,7 @@ static int64_t max_collect_deadline(const struct trigger_engine *e)
   return e->collection_start + e->opt.max_collect_sec * TRIGGER_TICKS_PER_SEC;
 }
 
-int64_t trigger_engine_next_deadline(const struct trigger_engine *e)
+static int64_t compute_deadline(const struct trigger_engine *e)
 {
   int64_t d = e->next_poll, m = max_collect_deadline(e);
   if (!e->started || e->phase == TRIGGER_DONE)
@@ -596,15 +601,24 @@ int64_t trigger_engine_next_deadline(const struct trigger_engine *e)
   return d;
 }
 
+int64_t trigger_engine_next_deadline(const struct trigger_engine *e)
+{
+  return compute_deadline(e);
+}
+
 int trigger_engine_advance(struct trigger_engine *e, int64_t now)
 {
+  if (now < e->due)
+    return 0; /* the usual case, once per event: nothing is due */
   for (;;) {
     int64_t stop = e->phase == TRIGGER_STOPPING ? e->stop_at : INT64_MAX;
     int64_t limit = max_collect_deadline(e);
     int64_t poll = e->next_poll;
     int rc;
-    if (!e->started || e->phase == TRIGGER_DONE)
+    if (!e->started || e->phase == TRIGGER_DONE) {
+      e->due = INT64_MAX;
       return 0;
+    }
     if (stop <= now && stop <= limit && stop <= poll) {
       log_info("collection %u stopped", e->collection);
       if (e->collection < e->collections)
@@ -632,19 +646,33 @@ int trigger_engine_advance(struct trigger_engine *e, int64_t now)
         return rc;
       continue;
     }
+    e->due = compute_deadline(e);
     return 0;
   }
+}
+
+/* The cheap first look: is this event from the item's provider?  Most
+ * events of a trace are not, and they must cost next to nothing. */
+static int item_wants(const struct item *it, const struct etw_event *ev)
+{
+  if (it->kind == K_EVCOUNTER)
+    return (ev->has & ETW_HAS_PROVIDER) && guid_equal(&ev->provider, &it->evc.provider);
+  if (it->etw.spec.bi == BI_KERNEL)
+    return bi_kernel_group(ev) != 0;
+  return (ev->has & ETW_HAS_PROVIDER) && guid_equal(&ev->provider, &it->etw.spec.provider);
 }
 
 int trigger_engine_event(struct trigger_engine *e, const struct etw_event *ev, int64_t ft)
 {
   struct trig_etw_ctx cx;
+  struct trig_hit hit;
   enum trigger_role role;
   size_t i;
   int rc = trigger_engine_advance(e, ft), ready = 0;
   if (rc)
     return rc;
-  trig_procmap_event(&e->procmap, ev);
+  if (e->procmap.count)
+    trig_procmap_event(&e->procmap, ev);
   if (e->phase == TRIGGER_WAITING_START)
     role = TRIGGER_ROLE_START;
   else if (e->phase == TRIGGER_COLLECTING)
@@ -655,9 +683,9 @@ int trigger_engine_event(struct trigger_engine *e, const struct etw_event *ev, i
                                                                       : TRIGGER_COLLECTING);
        i++) {
     struct item *it = &e->items[i];
-    struct trig_hit hit;
     int fired;
-    if (it->role != role || (it->kind != K_ETW && it->kind != K_EVCOUNTER))
+    if (it->role != role || (it->kind != K_ETW && it->kind != K_EVCOUNTER) ||
+        !item_wants(it, ev))
       continue;
     if (!ready) {
       trig_etw_ctx_init(&cx, ev, ft, &e->procmap);

@@ -16,6 +16,8 @@
 #define REPLAY_MAX_FILES 64
 
 struct source {
+  const struct etl_clock *clock;
+  int clock_10mhz; /* scale 1.0: FILETIME = base + raw */
   struct etl_zip *zip;
   struct etl_io io;
   int io_open;
@@ -89,6 +91,8 @@ static int start_source(struct source *s, char *err, size_t cap)
     rc = etl_timeorder_open(&s->t, s->r);
   if (rc)
     return reader_error(s, rc, err, cap);
+  s->clock = etl_reader_clock(s->r);
+  s->clock_10mhz = s->clock->scale == 1.0;
   return 0;
 }
 
@@ -98,8 +102,14 @@ static int advance_source(struct source *s, char *err, size_t cap)
   if (rc < 0)
     return reader_error(s, rc, err, cap);
   s->has = rc == 1;
-  if (s->has)
-    s->ft = etl_clock_filetime(etl_reader_clock(s->r), s->ev.timestamp);
+  if (s->has) {
+    /* A 10 MHz clock (QPC at 10^7, system time) needs no floating point:
+     * trunc(1.0 * raw) is raw below 2^53, so this equals etl_clock_filetime. */
+    if (s->clock_10mhz && s->ev.timestamp < (UINT64_C(1) << 53))
+      s->ft = s->clock->base + (int64_t)s->ev.timestamp;
+    else
+      s->ft = etl_clock_filetime(s->clock, s->ev.timestamp);
+  }
   return 0;
 }
 
@@ -179,9 +189,14 @@ static int run(struct replay *rp, int64_t run_until, struct trigger_replay_stats
   stats->files = rp->n;
   for (;;) {
     struct source *best = NULL;
-    for (i = 0; i < rp->n; i++)
-      if (rp->src[i].has && (!best || rp->src[i].ft < best->ft))
-        best = &rp->src[i];
+    if (rp->n == 1) {
+      if (rp->src[0].has)
+        best = &rp->src[0];
+    } else {
+      for (i = 0; i < rp->n; i++)
+        if (rp->src[i].has && (!best || rp->src[i].ft < best->ft))
+          best = &rp->src[i];
+    }
     if (!best)
       break;
     if (!started) {
