@@ -3,6 +3,8 @@
  * OS, no iowin32) or over memory (tests and fuzzing). */
 #include "etl_zip.h"
 
+#include "file_io.h"
+
 #include "alloc.h"
 #include "error.h"
 #include "os_file.h"
@@ -61,60 +63,16 @@ int etl_zip_magic(const uint8_t *p, size_t len)
          ((p[2] == 3 && p[3] == 4) || (p[2] == 5 && p[3] == 6));
 }
 
-/* --- ioapi over FILE* (os_fopen) ------------------------------------------ */
+/* A zip on disk is read through file_io's minizip bridge (UTF-8 paths on
+ * every OS); only memory needs its own ioapi functions here. */
 
-static voidpf ZCALLBACK file_open(voidpf opaque, const void *filename, int mode)
-{
-  (void)opaque;
-  if ((mode & ZLIB_FILEFUNC_MODE_READWRITEFILTER) != ZLIB_FILEFUNC_MODE_READ)
-    return NULL;
-  return os_fopen((const char *)filename, "rb");
-}
-
-static uLong ZCALLBACK file_read(voidpf opaque, voidpf stream, void *buf, uLong size)
-{
-  (void)opaque;
-  return (uLong)fread(buf, 1, size, (FILE *)stream);
-}
-
-static uLong ZCALLBACK file_write(voidpf opaque, voidpf stream, const void *buf, uLong size)
+static uLong ZCALLBACK no_write(voidpf opaque, voidpf stream, const void *buf, uLong size)
 {
   (void)opaque;
   (void)stream;
   (void)buf;
   (void)size;
   return 0;
-}
-
-static ZPOS64_T ZCALLBACK file_tell(voidpf opaque, voidpf stream)
-{
-  int64_t pos;
-  (void)opaque;
-  pos = os_ftell64((FILE *)stream);
-  return pos < 0 ? (ZPOS64_T)-1 : (ZPOS64_T)pos;
-}
-
-static long ZCALLBACK file_seek(voidpf opaque, voidpf stream, ZPOS64_T offset, int origin)
-{
-  int whence = origin == ZLIB_FILEFUNC_SEEK_CUR   ? SEEK_CUR
-               : origin == ZLIB_FILEFUNC_SEEK_END ? SEEK_END
-                                                  : SEEK_SET;
-  (void)opaque;
-  if (offset > (ZPOS64_T)INT64_MAX)
-    return -1;
-  return os_fseek64((FILE *)stream, (int64_t)offset, whence) == 0 ? 0 : -1;
-}
-
-static int ZCALLBACK file_close(voidpf opaque, voidpf stream)
-{
-  (void)opaque;
-  return fclose((FILE *)stream);
-}
-
-static int ZCALLBACK file_error(voidpf opaque, voidpf stream)
-{
-  (void)opaque;
-  return ferror((FILE *)stream);
 }
 
 /* --- ioapi over memory ----------------------------------------------------- */
@@ -198,20 +156,14 @@ static int open_common(struct etl_zip **out, const char *label, int memory, cons
     z->mem.len = len;
     ff.zopen64_file = mem_open;
     ff.zread_file = mem_read;
-    ff.zwrite_file = file_write;
+    ff.zwrite_file = no_write;
     ff.ztell64_file = mem_tell;
     ff.zseek64_file = mem_seek;
     ff.zclose_file = mem_close;
     ff.zerror_file = mem_error;
     ff.opaque = &z->mem;
   } else {
-    ff.zopen64_file = file_open;
-    ff.zread_file = file_read;
-    ff.zwrite_file = file_write;
-    ff.ztell64_file = file_tell;
-    ff.zseek64_file = file_seek;
-    ff.zclose_file = file_close;
-    ff.zerror_file = file_error;
+    file_io_to_minizip(&file_io_plain, &ff);
   }
   z->uf = unzOpen2_64(memory ? (const void *)"memory" : (const void *)path, &ff);
   if (!z->uf)

@@ -5,6 +5,7 @@
 #include "archive_writer.h"
 #include "error.h"
 #include "etl_merge.h"
+#include "file_io.h"
 #include "log.h"
 #include "os_file.h"
 #include "progress.h"
@@ -89,9 +90,12 @@ static int extract_current(unzFile uf, const char *path, char *why, size_t why_s
  * so a hostile name cannot point outside the folder). */
 static int extract_all(const char *zip_path, struct extracted *x, char *why, size_t why_size)
 {
-  unzFile uf = unzOpen64(zip_path);
+  zlib_filefunc64_def funcs;
+  unzFile uf;
   int more, rc = 0;
   memset(x, 0, sizeof(*x));
+  file_io_to_minizip(&file_io_plain, &funcs); /* UTF-8 paths on Windows too */
+  uf = unzOpen2_64(zip_path, &funcs);
   if (!uf) {
     int64_t size;
     rc = os_file_size(zip_path, &size) ? ETWCAP_E_NOENT : ETWCAP_E_FORMAT;
