@@ -6,7 +6,9 @@
  *
  * The controller decides nothing: each operation translates one piece of
  * the plan (etw/plan.h) into one call.  Which features to drop when Windows
- * refuses them is decided by the caller (src/collection.c) from the error.
+ * refuses them is decided above the operations, from the error
+ * (controller_enable_adapting here for providers, src/collection.c for the
+ * kernel session).
  *
  * Errors are negative ETWCAP_E_* codes, translated at the Win32 edge:
  *   ACCES           ERROR_ACCESS_DENIED (not elevated)
@@ -113,6 +115,24 @@ void controller_system(struct controller *c);
 /* "StartTraceW: ERROR_ACCESS_DENIED (5)" from c->last_error, for log lines.
  * Returns buf. */
 const char *controller_error_text(const struct controller *c, char *buf, size_t size);
+
+/* Features an older Windows refuses in EnableTraceEx2. */
+#define CONTROLLER_DROP_CONTAINERS 0x1u /* ENABLE_SILOS, SOURCE_CONTAINER_TRACKING */
+#define CONTROLLER_DROP_FILTERS 0x2u    /* PID, exe name, event id, stack filters */
+
+/* Told once per feature dropped, with what it costs the capture. */
+typedef void (*controller_warn_fn)(void *ctx, unsigned dropped, const char *text);
+
+/* enable_provider for a Windows that may be older than the plan assumed:
+ * features already in *dropped are left out; when Windows answers
+ * ETWCAP_E_UNSUPPORTED (ERROR_INVALID_PARAMETER, ERROR_NOT_SUPPORTED) and
+ * the call has container flags, they are dropped and the call retried, then
+ * likewise the scope filters (the provider-data descriptor stays).  Each
+ * newly dropped feature is added to *dropped and reported through `warn`.
+ * Any other error is returned.  The provider itself is not changed. */
+int controller_enable_adapting(struct controller *c, uint64_t handle,
+                               const struct plan_provider *p, unsigned params_version,
+                               unsigned *dropped, controller_warn_fn warn, void *warn_ctx);
 
 /* Records a failure in c->last_error (for implementations) and returns
  * `code`. */

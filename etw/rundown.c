@@ -83,12 +83,12 @@ static void wait_for_file(const struct collection_env *env, const struct plan_se
 }
 
 int rundown_run(const struct collection_env *env, const struct plan_session *s,
-                unsigned params_version, rundown_cut_fn cut, void *cut_ctx,
+                unsigned params_version, unsigned *dropped, rundown_cut_fn cut, void *cut_ctx,
                 struct rundown_result *r)
 {
   struct controller *c = env->ctl;
   uint64_t handle = 0;
-  unsigned pass = 0;
+  unsigned pass = 0, none = 0;
   size_t i;
   int rc;
 
@@ -107,7 +107,8 @@ int rundown_run(const struct collection_env *env, const struct plan_session *s,
       env->sleep_ms(env->ctx, p->delay_ms);
       pass = p->pass;
     }
-    rc = c->ops->enable_provider(c, handle, p, params_version);
+    rc = controller_enable_adapting(c, handle, p, params_version, dropped ? dropped : &none,
+                                    NULL, NULL);
     if (rc) {
       r->providers_failed++;
       log_warn("rundown: cannot enable %s (%s): %s; continuing without it", p->name,

@@ -298,71 +298,19 @@ static int start_kernel(struct collection *c, const struct plan *plan,
   return 0;
 }
 
-static int is_provider_data(uint32_t type)
+/* A feature dropped by controller_enable_adapting: remembered and logged
+ * like the others. */
+static void on_dropped(void *ctx, unsigned dropped, const char *text)
 {
-  return type == PLAN_FILTER_PROVIDER_DATA || type == PLAN_FILTER_SEND_MANIFEST;
+  struct collection *c = ctx;
+  warn_dropped(c, dropped, "%s", text);
 }
 
-static int has_scope_filters(const struct plan_provider *p)
-{
-  size_t i;
-  for (i = 0; i < p->filter_count; i++)
-    if (!is_provider_data(p->filters[i].type))
-      return 1;
-  return 0;
-}
-
-/* Leaves only the provider-data descriptor (EventSource arguments), which
- * every Windows since Vista takes. */
-static void strip_scope_filters(struct plan_provider *q)
-{
-  size_t i, n = 0;
-  for (i = 0; i < q->filter_count; i++)
-    if (is_provider_data(q->filters[i].type))
-      q->filters[n++] = q->filters[i];
-  q->filter_count = n;
-}
-
-#define CONTAINER_BITS (PLAN_ENABLE_PROPERTY_ENABLE_SILOS | PLAN_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING)
-
-/* EnableTraceEx2, dropping what this Windows does not know (see the file
- * comment).  A shallow copy is changed; the plan is not. */
 static int enable(struct collection *c, uint64_t handle, const struct plan_provider *p)
 {
-  struct controller *ctl = c->env->ctl;
-  struct plan_provider q = *p;
-  char detail[160];
-  int rc;
-
-  if (c->dropped & COLLECTION_DROPPED_CONTAINERS)
-    q.enable_property &= ~CONTAINER_BITS;
-  if (c->dropped & COLLECTION_DROPPED_FILTERS)
-    strip_scope_filters(&q);
-  for (;;) {
-    rc = ctl->ops->enable_provider(ctl, handle, &q, c->params_version);
-    if (rc != ETWCAP_E_UNSUPPORTED)
-      return rc;
-    if (q.enable_property & CONTAINER_BITS) {
-      warn_dropped(c, COLLECTION_DROPPED_CONTAINERS,
-                   "Windows refused the container enable flags (ENABLE_SILOS, "
-                   "SOURCE_CONTAINER_TRACKING) for %s (%s): /EnableEventsInContainers and "
-                   "/EnableSourceContainerTracking are dropped, so events from inside "
-                   "containers are not collected",
-                   q.name, controller_error_text(ctl, detail, sizeof(detail)));
-      q.enable_property &= ~CONTAINER_BITS;
-      continue;
-    }
-    if (has_scope_filters(&q)) {
-      warn_dropped(c, COLLECTION_DROPPED_FILTERS,
-                   "Windows refused the provider filters for %s (%s): /FocusProcess and the "
-                   "@ProcessIDFilter, @ProcessNameFilter, @EventIDsToEnable and stack filters "
-                   "are dropped, so those providers' events come from every process",
-                   q.name, controller_error_text(ctl, detail, sizeof(detail)));
-      strip_scope_filters(&q);
-      continue;
-    }
-    return rc;
-  }
+  unsigned dropped = c->dropped;
+  return controller_enable_adapting(c->env->ctl, handle, p, c->params_version, &dropped,
+                                    on_dropped, c);
 }
 
 static int start_user(struct collection *c, const struct plan *plan,

@@ -37,8 +37,8 @@
 
 /* Features Windows refused and the capture goes on without. */
 enum collection_dropped {
-  COLLECTION_DROPPED_CONTAINERS = 1 << 0,     /* ENABLE_SILOS, SOURCE_CONTAINER_TRACKING */
-  COLLECTION_DROPPED_FILTERS = 1 << 1,        /* PID, exe name, event id, stack filters */
+  COLLECTION_DROPPED_CONTAINERS = CONTROLLER_DROP_CONTAINERS,
+  COLLECTION_DROPPED_FILTERS = CONTROLLER_DROP_FILTERS,
   COLLECTION_DROPPED_STACK_CACHING = 1 << 2,
   COLLECTION_DROPPED_STACKS = 1 << 3,         /* kernel stack ids */
   COLLECTION_DROPPED_SYSTEM_LOGGER = 1 << 4,  /* fell back to "NT Kernel Logger" */

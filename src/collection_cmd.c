@@ -205,7 +205,8 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
     if (s->role == PLAN_ROLE_KERNEL_RUNDOWN)
       rundown_kernel(c->env, s, &rr);
     else if (s->role == PLAN_ROLE_RUNDOWN)
-      rundown_run(c->env, s, plan->enable_parameters_version, cut_rundown, &cut, &rr);
+      rundown_run(c->env, s, plan->enable_parameters_version, &c->dropped, cut_rundown, &cut,
+                  &rr);
   }
   if (!plan->merge) {
     printf("Stopped. /Merge:false: the session files stay as they are (%s and its siblings).\n",
@@ -385,7 +386,7 @@ int collection_cmd_collect(const struct cli *cli, const struct collection_env *e
   wo.should_stop = hook ? hook->should_stop : NULL;
   wo.should_stop_ctx = hook ? hook->ctx : NULL;
   wo.console = collection_cmd_console();
-  wo.keyboard = console_has_keyboard();
+  wo.keyboard = 1; /* keys come from the console, or from tests through console_push_key */
   wo.disk_path = plan.data_file;
   collection_wait(&c, &wo, &wr);
 

@@ -1,0 +1,454 @@
+/* The fake controller and virtual clock (see fake_controller.h). */
+#include "fake_controller.h"
+
+#include "error.h"
+#include "etl_writer.h"
+#include "os_file.h"
+#include "strutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct fake_controller *self_of(struct controller *c)
+{
+  return c->impl;
+}
+
+static struct fake_call *record(struct fake_controller *f, const char *op, const char *session)
+{
+  static struct fake_call overflow;
+  struct fake_call *call = f->call_count < FAKE_MAX_CALLS ? &f->calls[f->call_count++] : &overflow;
+  memset(call, 0, sizeof(*call));
+  snprintf(call->op, sizeof(call->op), "%s", op);
+  snprintf(call->session, sizeof(call->session), "%s", session ? session : "");
+  if (f->before)
+    f->before(f->before_ctx, op, session ? session : "");
+  return call;
+}
+
+static struct fake_session *find(struct fake_controller *f, const char *name)
+{
+  size_t i;
+  for (i = 0; i < f->session_count; i++)
+    if (f->sessions[i].running && str_caseeq(f->sessions[i].name, name))
+      return &f->sessions[i];
+  return NULL;
+}
+
+static struct fake_session *by_handle(struct fake_controller *f, uint64_t handle)
+{
+  size_t i;
+  for (i = 0; i < f->session_count; i++)
+    if (f->sessions[i].running && f->sessions[i].handle == handle)
+      return &f->sessions[i];
+  return NULL;
+}
+
+/* A scripted failure for this call, if any. */
+static int scripted(struct fake_controller *f, const char *op, const char *session,
+                    uint32_t property, int has_scope_filters)
+{
+  size_t i;
+  for (i = 0; i < f->fail_count; i++) {
+    struct fake_fail *x = &f->fails[i];
+    if (strcmp(x->op, op) != 0 || x->times < 0)
+      continue;
+    if (x->session[0] && (!session || !str_caseeq(x->session, session)))
+      continue;
+    if (x->property_mask && !(property & x->property_mask))
+      continue;
+    if (x->filters && !has_scope_filters)
+      continue;
+    if (x->times > 0 && --x->times == 0)
+      x->times = -1; /* used up */
+    return controller_fail(&f->ctl, x->code, op, 0, "scripted by the test");
+  }
+  return 0;
+}
+
+static void fill_status(const struct fake_session *s, struct controller_status *out)
+{
+  memset(out, 0, sizeof(*out));
+  snprintf(out->name, sizeof(out->name), "%s", s->name);
+  snprintf(out->file, sizeof(out->file), "%s", s->file);
+  out->log_file_mode = s->log_file_mode;
+  out->buffer_size_kb = s->buffer_size_kb ? s->buffer_size_kb : 64;
+  out->minimum_buffers = s->minimum_buffers ? s->minimum_buffers : 4;
+  out->maximum_buffers = s->maximum_buffers ? s->maximum_buffers : 15;
+  out->maximum_file_size_mb = s->maximum_file_size_mb;
+  out->enable_flags = s->enable_flags;
+  out->clock_type = 1;
+  out->buffers = out->minimum_buffers;
+  out->free_buffers = out->minimum_buffers / 2;
+  out->buffers_written = 3;
+  out->events_lost = s->events_lost;
+}
+
+static unsigned seed_of(const char *name)
+{
+  unsigned h = 0;
+  while (*name)
+    h = h * 31u + (unsigned char)*name++;
+  return h % 97u;
+}
+
+static int fake_start(struct controller *c, const struct plan_session *ps, uint64_t *handle)
+{
+  struct fake_controller *f = self_of(c);
+  struct fake_call *call = record(f, "start", ps->name);
+  struct fake_session *s;
+  int rc;
+  call->value = ps->log_file_mode;
+  *handle = 0;
+  if ((rc = scripted(f, "start", ps->name, 0, 0)) != 0)
+    return call->rc = rc;
+  if (find(f, ps->name))
+    return call->rc = controller_fail(c, ETWCAP_E_SESSION_EXISTS, "StartTraceW", 183,
+                                      "ERROR_ALREADY_EXISTS");
+  if (f->session_count == FAKE_MAX_SESSIONS)
+    return call->rc = controller_fail(c, ETWCAP_E_SESSION_LIMIT, "StartTraceW", 1450,
+                                      "ERROR_NO_SYSTEM_RESOURCES");
+  s = &f->sessions[f->session_count++];
+  memset(s, 0, sizeof(*s));
+  snprintf(s->name, sizeof(s->name), "%s", ps->name);
+  snprintf(s->file, sizeof(s->file), "%s", ps->file ? ps->file : "");
+  s->log_file_mode = ps->log_file_mode;
+  s->buffer_size_kb = ps->buffer_size_kb;
+  s->minimum_buffers = ps->minimum_buffers;
+  s->maximum_buffers = ps->maximum_buffers;
+  s->maximum_file_size_mb = ps->maximum_file_size_mb;
+  s->enable_flags = ps->enable_flags;
+  s->handle = ++f->next_handle + 0x1000;
+  s->running = 1;
+  if (f->write_files && ps->file)
+    fake_etl_write(ps->file, ps->name, 0, seed_of(ps->name)); /* ETW writes the header at once */
+  *handle = s->handle;
+  call->handle = s->handle;
+  return 0;
+}
+
+static int has_scope(const struct plan_provider *p)
+{
+  size_t i;
+  for (i = 0; i < p->filter_count; i++)
+    if (p->filters[i].type != PLAN_FILTER_PROVIDER_DATA &&
+        p->filters[i].type != PLAN_FILTER_SEND_MANIFEST)
+      return 1;
+  return 0;
+}
+
+static int fake_enable(struct controller *c, uint64_t handle, const struct plan_provider *p,
+                       unsigned params_version)
+{
+  struct fake_controller *f = self_of(c);
+  struct fake_session *s = by_handle(f, handle);
+  struct fake_call *call = record(f, "enable", s ? s->name : "?");
+  int rc;
+  call->handle = handle;
+  call->value = p->enable_property;
+  call->guid = p->guid;
+  call->level = p->level;
+  call->any = p->match_any;
+  call->all = p->match_all;
+  call->filter_count = p->filter_count;
+  call->params_version = params_version;
+  if (!s)
+    return call->rc = controller_fail(c, ETWCAP_E_SYSTEM, "EnableTraceEx2", 6,
+                                      "ERROR_INVALID_HANDLE");
+  if ((rc = scripted(f, "enable", s->name, p->enable_property, has_scope(p))) != 0)
+    return call->rc = rc;
+  return 0;
+}
+
+static int on_handle(struct controller *c, const char *op, uint64_t handle, uint32_t value)
+{
+  struct fake_controller *f = self_of(c);
+  struct fake_session *s = by_handle(f, handle);
+  struct fake_call *call = record(f, op, s ? s->name : "");
+  int rc;
+  call->handle = handle;
+  call->value = value;
+  if (handle && !s)
+    return call->rc = controller_fail(c, ETWCAP_E_SYSTEM, "TraceSetInformation", 6,
+                                      "ERROR_INVALID_HANDLE");
+  if ((rc = scripted(f, op, s ? s->name : NULL, 0, 0)) != 0)
+    return call->rc = rc;
+  return 0;
+}
+
+static int fake_kernel_flags(struct controller *c, uint64_t handle, uint32_t flags)
+{
+  return on_handle(c, "kernel_flags", handle, flags);
+}
+
+static int fake_stack_ids(struct controller *c, uint64_t handle, const struct plan_stack_id *ids,
+                          size_t count)
+{
+  (void)ids;
+  return on_handle(c, "stack_ids", handle, (uint32_t)count);
+}
+
+static int fake_profile_interval(struct controller *c, uint32_t interval)
+{
+  return on_handle(c, "profile_interval", 0, interval);
+}
+
+static int fake_stack_caching(struct controller *c, uint64_t handle, int enabled)
+{
+  return on_handle(c, "stack_caching", handle, (uint32_t)enabled);
+}
+
+static int fake_privilege(struct controller *c)
+{
+  return on_handle(c, "privilege", 0, 0);
+}
+
+static int fake_query(struct controller *c, const char *name, struct controller_status *out)
+{
+  struct fake_controller *f = self_of(c);
+  struct fake_call *call = record(f, "query", name);
+  struct fake_session *s;
+  int rc;
+  if ((rc = scripted(f, "query", name, 0, 0)) != 0)
+    return call->rc = rc;
+  if (!(s = find(f, name)))
+    return call->rc = controller_fail(c, ETWCAP_E_NO_SESSION, "ControlTraceW", 4201,
+                                      "ERROR_WMI_INSTANCE_NOT_FOUND");
+  fill_status(s, out);
+  return 0;
+}
+
+static int fake_flush(struct controller *c, const char *name, const char *file)
+{
+  struct fake_controller *f = self_of(c);
+  struct fake_call *call = record(f, "flush", name);
+  struct fake_session *s;
+  int rc;
+  if ((rc = scripted(f, "flush", name, 0, 0)) != 0)
+    return call->rc = rc;
+  if (!(s = find(f, name)))
+    return call->rc = controller_fail(c, ETWCAP_E_NO_SESSION, "ControlTraceW", 4201,
+                                      "ERROR_WMI_INSTANCE_NOT_FOUND");
+  if (f->write_files && file)
+    fake_etl_write(file, name, 5, seed_of(name));
+  return 0;
+}
+
+static int fake_stop(struct controller *c, const char *name, struct controller_status *out)
+{
+  struct fake_controller *f = self_of(c);
+  struct fake_call *call = record(f, "stop", name);
+  struct fake_session *s;
+  int rc;
+  if ((rc = scripted(f, "stop", name, 0, 0)) != 0)
+    return call->rc = rc;
+  if (!(s = find(f, name)))
+    return call->rc = controller_fail(c, ETWCAP_E_NO_SESSION, "ControlTraceW", 4201,
+                                      "ERROR_WMI_INSTANCE_NOT_FOUND");
+  if (out)
+    fill_status(s, out);
+  s->running = 0;
+  /* The session's last buffers reach the file at stop. */
+  if (f->write_files && s->file[0] && !(s->log_file_mode & PLAN_BUFFERING_MODE))
+    fake_etl_write(s->file, s->name, 5, seed_of(s->name));
+  return 0;
+}
+
+static int fake_list(struct controller *c, controller_list_fn fn, void *ctx)
+{
+  struct fake_controller *f = self_of(c);
+  struct fake_call *call = record(f, "list", NULL);
+  size_t i;
+  int rc;
+  if ((rc = scripted(f, "list", NULL, 0, 0)) != 0)
+    return call->rc = rc;
+  for (i = 0; i < f->session_count; i++) {
+    struct controller_status st;
+    if (!f->sessions[i].running)
+      continue;
+    fill_status(&f->sessions[i], &st);
+    if ((rc = fn(ctx, &st)) != 0)
+      return rc;
+  }
+  return 0;
+}
+
+static const struct controller_ops fake_ops = {
+  "fake",       fake_start,   fake_enable, fake_kernel_flags, fake_stack_ids,
+  fake_profile_interval, fake_stack_caching, fake_privilege, fake_query, fake_flush,
+  fake_stop,    fake_list,
+};
+
+void fake_controller_init(struct fake_controller *f)
+{
+  memset(f, 0, sizeof(*f));
+  f->ctl.ops = &fake_ops;
+  f->ctl.impl = f;
+  f->write_files = 1;
+}
+
+struct fake_fail *fake_controller_fail(struct fake_controller *f, const char *op,
+                                       const char *session, int code)
+{
+  struct fake_fail *x = &f->fails[f->fail_count < FAKE_MAX_FAILS ? f->fail_count++ : 0];
+  memset(x, 0, sizeof(*x));
+  snprintf(x->op, sizeof(x->op), "%s", op);
+  snprintf(x->session, sizeof(x->session), "%s", session ? session : "");
+  x->code = code;
+  return x;
+}
+
+void fake_controller_add_foreign(struct fake_controller *f, const char *name)
+{
+  struct fake_session *s = &f->sessions[f->session_count++];
+  memset(s, 0, sizeof(*s));
+  snprintf(s->name, sizeof(s->name), "%s", name);
+  s->buffer_size_kb = 64;
+  s->minimum_buffers = 64;
+  s->maximum_buffers = 90;
+  s->log_file_mode = PLAN_REAL_TIME_MODE;
+  s->handle = ++f->next_handle + 0x1000;
+  s->foreign = 1;
+  s->running = 1;
+}
+
+size_t fake_controller_running(const struct fake_controller *f)
+{
+  size_t i, n = 0;
+  for (i = 0; i < f->session_count; i++)
+    if (f->sessions[i].running && !f->sessions[i].foreign)
+      n++;
+  return n;
+}
+
+int fake_controller_is_running(const struct fake_controller *f, const char *name)
+{
+  size_t i;
+  for (i = 0; i < f->session_count; i++)
+    if (f->sessions[i].running && str_caseeq(f->sessions[i].name, name))
+      return 1;
+  return 0;
+}
+
+size_t fake_controller_count(const struct fake_controller *f, const char *op,
+                             const char *session)
+{
+  size_t i, n = 0;
+  for (i = 0; i < f->call_count; i++)
+    if (!strcmp(f->calls[i].op, op) && (!session || str_caseeq(f->calls[i].session, session)))
+      n++;
+  return n;
+}
+
+size_t fake_controller_find(const struct fake_controller *f, const char *op, const char *session,
+                            size_t from)
+{
+  size_t i;
+  for (i = from; i < f->call_count; i++)
+    if (!strcmp(f->calls[i].op, op) && (!session || str_caseeq(f->calls[i].session, session)))
+      return i;
+  return (size_t)-1;
+}
+
+/* --- ETL files ------------------------------------------------------------ */
+
+/* A FULL_HEADER64 classic event (etl-format.md §4) of `size` bytes. */
+static void classic_event(uint8_t *e, uint16_t size, uint64_t ts)
+{
+  memset(e, 0xAB, size);
+  e[0] = (uint8_t)size;
+  e[1] = (uint8_t)(size >> 8);
+  e[2] = 0x14;
+  e[3] = 0xC0;
+  memset(e + 4, 0, 0x2C);
+  e[0x10] = (uint8_t)ts;
+  e[0x11] = (uint8_t)(ts >> 8);
+  e[0x12] = (uint8_t)(ts >> 16);
+}
+
+int fake_etl_write(const char *path, const char *logger, unsigned events, unsigned seed)
+{
+  struct etl_writer_config cfg;
+  struct etl_writer *w;
+  uint8_t ev[0x40];
+  unsigned i;
+  int rc;
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.buffer_size = 8192;
+  cfg.header.os_major = 10;
+  cfg.header.build = 20348;
+  cfg.header.cpus = 2;
+  cfg.header.pointer_size = 8;
+  cfg.header.perf_freq = 10000000;
+  cfg.header.boot_time = INT64_C(133232200000000000);
+  cfg.header.start_time = INT64_C(133232283966946549);
+  cfg.header.clock_type = 1;
+  cfg.header.header_timestamp = 1000;
+  snprintf(cfg.header.logger_name, sizeof(cfg.header.logger_name), "%s", logger);
+  snprintf(cfg.header.log_file_name, sizeof(cfg.header.log_file_name), "%s", path);
+  cfg.header_pid = 4;
+  cfg.header_tid = 8;
+  if ((rc = etl_writer_open(&w, path, &cfg)) != 0)
+    return rc;
+  for (i = 0; i < events && !rc; i++) {
+    uint64_t ts = 2000 + (uint64_t)i * 100 + seed;
+    classic_event(ev, sizeof(ev), ts);
+    rc = etl_writer_write(w, (uint16_t)(i % 2), ts, ev, sizeof(ev));
+  }
+  if (rc) {
+    etl_writer_abort(w);
+    return rc;
+  }
+  return etl_writer_finish(w);
+}
+
+/* --- the virtual clock ---------------------------------------------------- */
+
+static uint64_t clock_now(void *ctx)
+{
+  return ((struct fake_clock *)ctx)->now_ms;
+}
+
+static void clock_sleep(void *ctx, unsigned ms)
+{
+  struct fake_clock *k = ctx;
+  k->now_ms += ms;
+  k->slept_ms += ms;
+  if (k->on_sleep)
+    k->on_sleep(k->on_sleep_ctx, k->now_ms);
+}
+
+static int64_t clock_utc(void *ctx)
+{
+  return INT64_C(133232283966946549) + (int64_t)((struct fake_clock *)ctx)->now_ms * 10000;
+}
+
+static int real_size(void *ctx, const char *path, int64_t *size)
+{
+  (void)ctx;
+  return os_file_size(path, size);
+}
+
+static int clock_free_disk(void *ctx, const char *path, uint64_t *bytes)
+{
+  struct fake_clock *k = ctx;
+  (void)path;
+  if (k->free_disk_fails)
+    return ETWCAP_E_IO;
+  *bytes = k->free_disk;
+  return 0;
+}
+
+void fake_env_init(struct collection_env *env, struct controller *ctl, struct fake_clock *clock)
+{
+  memset(env, 0, sizeof(*env));
+  if (!clock->free_disk)
+    clock->free_disk = 1ull << 40;
+  env->ctl = ctl;
+  env->ctx = clock;
+  env->now_ms = clock_now;
+  env->sleep_ms = clock_sleep;
+  env->utc_now = clock_utc;
+  env->file_size = real_size;
+  env->free_disk = clock_free_disk;
+}

@@ -1,0 +1,782 @@
+/* The life of a capture against the fake controller and a virtual clock:
+ * collect, start then stop, abort, listSessions, every way a capture ends,
+ * and every scripted failure — each with its exit code, its message, and
+ * proof that every session we started was stopped and another tool's never
+ * touched.  Runs natively and under Wine. */
+#include "test_support.h"
+
+#include "cli.h"
+#include "collection_cmd.h"
+#include "console.h"
+#include "error.h"
+#include "fake_controller.h"
+#include "log.h"
+#include "os_file.h"
+#include "plan.h"
+#include "plan_cli.h"
+#include "session_record.h"
+#include "strutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* --- fixtures ---------------------------------------------------------- */
+
+struct world {
+  struct fake_controller fake;
+  struct fake_clock clock;
+  struct collection_env env;
+  char data[512], zip[512], record[512], request[512];
+  char log[65536];
+  size_t log_len;
+  /* scripted events on the virtual clock */
+  uint64_t at_ms;
+  enum console_signal signal;
+  int key;
+  const char *request_text;
+  int drop_sessions;
+  uint64_t free_disk_after;
+  int fired;
+  /* Ctrl+C at the Nth call of an op */
+  const char *ctrl_c_op;
+  unsigned ctrl_c_nth, ctrl_c_seen;
+};
+
+static struct world *W;
+
+static void capture_log(void *ctx, enum log_level level, const char *line)
+{
+  struct world *w = ctx;
+  int n = snprintf(w->log + w->log_len, sizeof(w->log) - w->log_len, "%s %s\n",
+                   log_level_name(level), line);
+  if (n > 0 && w->log_len + (size_t)n < sizeof(w->log))
+    w->log_len += (size_t)n;
+}
+
+static int logged(const struct world *w, const char *text)
+{
+  return strstr(w->log, text) != NULL;
+}
+
+static void remove_capture_files(const char *data)
+{
+  static const char *const suffixes[] = { "", ".zip", ".zip.tmp", ".merged.tmp",
+                                          SESSION_RECORD_SUFFIX, SESSION_REQUEST_SUFFIX, NULL };
+  static const char *const siblings[] = { ".kernel.etl", ".clrRundown.etl",
+                                          ".kernelRundown.etl", NULL };
+  char path[600], base[512];
+  size_t i, len = strlen(data);
+  for (i = 0; suffixes[i]; i++) {
+    snprintf(path, sizeof(path), "%s%s", data, suffixes[i]);
+    os_remove(path);
+  }
+  snprintf(base, sizeof(base), "%.*s", (int)(len - 4), data);
+  for (i = 0; siblings[i]; i++) {
+    snprintf(path, sizeof(path), "%s%s", base, siblings[i]);
+    os_remove(path);
+  }
+}
+
+static void on_sleep(void *ctx, uint64_t now)
+{
+  struct world *w = ctx;
+  if (w->at_ms && now >= w->at_ms && !w->fired) {
+    w->fired = 1;
+    if (w->signal)
+      console_deliver(w->signal);
+    if (w->key)
+      console_push_key(w->key);
+    if (w->request_text)
+      session_request_write(w->request, w->request_text);
+    if (w->free_disk_after)
+      w->clock.free_disk = w->free_disk_after;
+    if (w->drop_sessions) {
+      size_t i;
+      for (i = 0; i < w->fake.session_count; i++)
+        w->fake.sessions[i].running = 0;
+    }
+  }
+}
+
+static void before_call(void *ctx, const char *op, const char *session)
+{
+  struct world *w = ctx;
+  (void)session;
+  if (w->ctrl_c_op && !strcmp(op, w->ctrl_c_op) && ++w->ctrl_c_seen == w->ctrl_c_nth)
+    console_deliver(CONSOLE_CTRL_C);
+}
+
+static int setup(void **state)
+{
+  static struct world world;
+  struct world *w = &world;
+  memset(w, 0, sizeof(*w));
+  fake_controller_init(&w->fake);
+  w->fake.before = before_call;
+  w->fake.before_ctx = w;
+  w->clock.on_sleep = on_sleep;
+  w->clock.on_sleep_ctx = w;
+  fake_env_init(&w->env, &w->fake.ctl, &w->clock);
+  test_tmp_path("coll.etl", w->data, sizeof(w->data));
+  snprintf(w->zip, sizeof(w->zip), "%.480s.zip", w->data);
+  snprintf(w->record, sizeof(w->record), "%.480s%s", w->data, SESSION_RECORD_SUFFIX);
+  snprintf(w->request, sizeof(w->request), "%.480s%s", w->data, SESSION_REQUEST_SUFFIX);
+  remove_capture_files(w->data);
+  log_add_sink(capture_log, w, LOG_DEBUG);
+  console_open();
+  console_close(); /* forget signals of earlier tests; the command installs it again */
+  W = w;
+  *state = w;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  struct world *w = *state;
+  log_remove_sink(capture_log, w);
+  remove_capture_files(w->data);
+  console_close();
+  return 0;
+}
+
+/* Runs a command line (argv[0] is "etwcap") through the command code. */
+static int run(struct world *w, const char *const *args)
+{
+  char *argv[32];
+  struct cli cli;
+  int argc = 0, rc;
+  argv[argc++] = (char *)"etwcap";
+  while (args[argc - 1])
+    argv[argc] = (char *)args[argc - 1], argc++;
+  assert_int_equal(cli_parse(&cli, argc, argv), 0);
+  if (str_caseeq(cli.cmd->name, "collect"))
+    rc = collection_cmd_collect(&cli, &w->env, NULL);
+  else if (str_caseeq(cli.cmd->name, "start"))
+    rc = collection_cmd_start(&cli, &w->env);
+  else if (str_caseeq(cli.cmd->name, "stop"))
+    rc = collection_cmd_stop(&cli, &w->env);
+  else if (str_caseeq(cli.cmd->name, "abort"))
+    rc = collection_cmd_abort(&cli, &w->env);
+  else
+    rc = collection_cmd_list(&cli, &w->env);
+  cli_release(&cli);
+  return rc;
+}
+
+static int exists(const char *path)
+{
+  int64_t size;
+  return os_file_size(path, &size) == 0;
+}
+
+/* Every session we started was stopped after it, and nothing else was. */
+static void every_start_stopped(const struct world *w)
+{
+  size_t i;
+  assert_int_equal(fake_controller_running(&w->fake), 0);
+  for (i = 0; i < w->fake.call_count; i++) {
+    const struct fake_call *c = &w->fake.calls[i];
+    if (!strcmp(c->op, "start") && c->rc == 0) {
+      size_t stop = fake_controller_find(&w->fake, "stop", c->session, i + 1);
+      if (stop == (size_t)-1)
+        fail_msg("session '%s' was started (call %lu) and never stopped", c->session,
+                 (unsigned long)i);
+    }
+  }
+}
+
+/* The plan the same command line makes (for names and counts). */
+static int try_plan(const char *const *args, struct plan *plan)
+{
+  char *argv[32];
+  struct cli cli;
+  struct plan_options o;
+  char err[256];
+  int argc = 0, rc;
+  argv[argc++] = (char *)"etwcap";
+  while (args[argc - 1])
+    argv[argc] = (char *)args[argc - 1], argc++;
+  assert_int_equal(cli_parse(&cli, argc, argv), 0);
+  assert_int_equal(plan_options_from_cli(&cli, &o, err, sizeof(err)), 0);
+  rc = plan_build(&o, plan);
+  cli_release(&cli);
+  return rc;
+}
+
+static void plan_of(const char *const *args, struct plan *plan)
+{
+  assert_int_equal(try_plan(args, plan), 0);
+}
+
+static const struct plan_session *plan_role(const struct plan *plan, enum plan_role role)
+{
+  size_t i;
+  for (i = 0; i < plan->session_count; i++)
+    if (plan->sessions[i].role == role)
+      return &plan->sessions[i];
+  return NULL;
+}
+
+/* --- the full paths ------------------------------------------------------ */
+
+static void collect_runs_to_a_zip_and_stops_everything(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:3", NULL };
+  struct plan plan;
+  const struct plan_session *k, *u, *rd;
+  size_t ks, us, ue, rs;
+  plan_of(args, &plan);
+  k = plan_role(&plan, PLAN_ROLE_KERNEL);
+  u = plan_role(&plan, PLAN_ROLE_USER);
+  rd = plan_role(&plan, PLAN_ROLE_RUNDOWN);
+  assert_non_null(k);
+  assert_non_null(u);
+  assert_non_null(rd);
+
+  assert_int_equal(run(w, args), 0);
+  assert_true(exists(w->zip));
+  assert_false(exists(w->data));   /* merged into the zip, then deleted */
+  assert_false(exists(w->record)); /* the record has served */
+  every_start_stopped(w);
+  /* Kernel first, then user with every provider, then rundown after both
+   * stopped. */
+  ks = fake_controller_find(&w->fake, "start", k->name, 0);
+  us = fake_controller_find(&w->fake, "start", u->name, 0);
+  assert_true(ks < us);
+  assert_int_equal(fake_controller_count(&w->fake, "enable", u->name), u->provider_count);
+  ue = fake_controller_find(&w->fake, "stop", u->name, 0);
+  rs = fake_controller_find(&w->fake, "start", rd->name, 0);
+  assert_true(fake_controller_find(&w->fake, "stop", k->name, 0) < rs);
+  assert_true(ue < rs);
+  assert_int_equal(fake_controller_count(&w->fake, "enable", rd->name), rd->provider_count);
+  /* /MaxCollectSec on the virtual clock: at least 3 s passed. */
+  assert_true(w->clock.now_ms >= 3000);
+  assert_true(logged(w, "/MaxCollectSec reached"));
+  plan_release(&plan);
+}
+
+static void start_then_stop_through_the_record(void **state)
+{
+  struct world *w = *state;
+  const char *start[] = { "start", w->data, NULL };
+  const char *stop[] = { "stop", w->data, NULL };
+  struct session_record r;
+  char why[256];
+  assert_int_equal(run(w, start), 0);
+  assert_int_equal(fake_controller_running(&w->fake), 2);
+  assert_int_equal(session_record_read(w->record, &r, why, sizeof(why)), 0);
+  assert_string_equal(r.mode, "start");
+  assert_int_equal(r.session_count, 2);
+  assert_true(fake_controller_is_running(&w->fake, r.sessions[0].name));
+  assert_true(fake_controller_is_running(&w->fake, r.sessions[1].name));
+  assert_non_null(strstr(r.start_log, "started session"));
+  session_record_release(&r);
+
+  assert_int_equal(run(w, stop), 0);
+  every_start_stopped(w);
+  assert_true(exists(w->zip));
+  assert_false(exists(w->record));
+  /* The start's log is in the stop's LogFile.txt: the stop logged it. */
+  assert_true(logged(w, "stopping the capture started start"));
+}
+
+static void stop_without_a_capture_says_so(void **state)
+{
+  struct world *w = *state;
+  const char *stop[] = { "stop", w->data, NULL };
+  int rc = run(w, stop);
+  assert_int_equal(rc, ETWCAP_E_NO_SESSION);
+  assert_int_equal(etwcap_exit_code(rc), 7);
+  assert_true(logged(w, "there is no capture to stop"));
+  assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
+}
+
+static void stop_without_record_finds_sessions_by_name(void **state)
+{
+  struct world *w = *state;
+  const char *start[] = { "start", w->data, NULL };
+  const char *stop[] = { "stop", w->data, NULL };
+  assert_int_equal(run(w, start), 0);
+  assert_int_equal(os_remove(w->record), 0);
+  assert_int_equal(run(w, stop), 0);
+  every_start_stopped(w);
+  assert_true(logged(w, "no session record"));
+  assert_true(exists(w->zip));
+}
+
+/* --- refusals before anything starts --------------------------------------- */
+
+static void a_session_of_ours_already_running_is_refused(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:1", NULL };
+  int rc;
+  fake_controller_add_foreign(&w->fake, "etwcap"); /* left by an earlier start */
+  rc = run(w, args);
+  assert_int_equal(rc, ETWCAP_E_SESSION_EXISTS);
+  assert_int_equal(etwcap_exit_code(rc), 7);
+  assert_true(logged(w, "etwcap abort"));
+  assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
+  assert_int_equal(fake_controller_count(&w->fake, "stop", NULL), 0);
+  assert_true(fake_controller_is_running(&w->fake, "etwcap"));
+}
+
+static void not_enough_disk_refuses_to_start(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/CircularMB:2048", NULL };
+  int rc;
+  w->clock.free_disk = 1000ull * 1024 * 1024; /* 1000 MB for 2048 + 2348 MB of circular files */
+  rc = run(w, args);
+  assert_int_equal(rc, ETWCAP_E_NOSPC);
+  assert_int_equal(etwcap_exit_code(rc), 6);
+  assert_true(logged(w, "not enough free disk"));
+  assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
+}
+
+static void live_triggers_are_refused_until_connected(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/StopOnGen2GC", NULL };
+  int rc = run(w, args);
+  assert_int_equal(rc, ETWCAP_E_UNSUPPORTED);
+  assert_true(logged(w, "/StopOnGen2GC: live triggers are not connected"));
+  assert_int_equal(w->fake.call_count, 0);
+}
+
+/* --- scripted failures ------------------------------------------------------ */
+
+static void access_denied(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, NULL };
+  int rc;
+  fake_controller_fail(&w->fake, "start", NULL, ETWCAP_E_ACCES);
+  rc = run(w, args);
+  assert_int_equal(rc, ETWCAP_E_ACCES);
+  assert_int_equal(etwcap_exit_code(rc), 3);
+  assert_true(logged(w, "elevated prompt"));
+  every_start_stopped(w);
+}
+
+static void user_session_failure_stops_the_kernel_session(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "start", w->data, NULL };
+  struct plan plan;
+  const struct plan_session *k, *u;
+  int rc;
+  plan_of(args, &plan);
+  k = plan_role(&plan, PLAN_ROLE_KERNEL);
+  u = plan_role(&plan, PLAN_ROLE_USER);
+  fake_controller_fail(&w->fake, "start", u->name, ETWCAP_E_SESSION_LIMIT);
+  rc = run(w, args);
+  assert_int_equal(rc, ETWCAP_E_SESSION_LIMIT);
+  assert_int_equal(etwcap_exit_code(rc), 7);
+  assert_true(logged(w, "no free trace session"));
+  assert_int_equal(fake_controller_count(&w->fake, "start", k->name), 1);
+  every_start_stopped(w);
+  assert_false(exists(w->record));
+  plan_release(&plan);
+}
+
+static void disk_full_when_starting(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, NULL };
+  int rc;
+  fake_controller_fail(&w->fake, "start", NULL, ETWCAP_E_NOSPC);
+  rc = run(w, args);
+  assert_int_equal(rc, ETWCAP_E_NOSPC);
+  assert_int_equal(etwcap_exit_code(rc), 6);
+  assert_true(logged(w, "the disk is full"));
+  every_start_stopped(w);
+}
+
+static void a_failing_provider_stops_what_started(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, NULL };
+  struct fake_fail *f;
+  int rc;
+  f = fake_controller_fail(&w->fake, "enable", NULL, ETWCAP_E_SYSTEM);
+  f->times = 1;
+  rc = run(w, args);
+  assert_int_equal(rc, ETWCAP_E_SYSTEM);
+  assert_true(logged(w, "cannot enable provider"));
+  every_start_stopped(w);
+}
+
+static void container_flags_refused_are_dropped_with_a_warning(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "/EnableEventsInContainers", "collect", w->data, "/MaxCollectSec:1",
+                         NULL };
+  struct fake_fail *f;
+  size_t i, refused = 0, with_silos = 0, enables = 0;
+  f = fake_controller_fail(&w->fake, "enable", NULL, ETWCAP_E_UNSUPPORTED);
+  f->property_mask = PLAN_ENABLE_PROPERTY_ENABLE_SILOS;
+  assert_int_equal(run(w, args), 0);
+  assert_true(logged(w, "container enable flags"));
+  assert_true(logged(w, "events from inside containers are not collected"));
+  for (i = 0; i < w->fake.call_count; i++) {
+    const struct fake_call *c = &w->fake.calls[i];
+    if (strcmp(c->op, "enable") != 0)
+      continue;
+    enables++;
+    if (c->value & PLAN_ENABLE_PROPERTY_ENABLE_SILOS)
+      with_silos++;
+    if (c->rc)
+      refused++;
+  }
+  /* One refusal, then no provider is asked with the flag again. */
+  assert_int_equal(refused, 1);
+  assert_int_equal(with_silos, 1);
+  assert_true(enables > 10);
+  every_start_stopped(w);
+  assert_true(exists(w->zip));
+}
+
+static void focus_filters_refused_are_dropped_with_a_warning(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "/FocusProcess:1234", "collect", w->data, "/MaxCollectSec:1", NULL };
+  struct fake_fail *f;
+  struct plan plan;
+  int rc = try_plan(args, &plan);
+  plan_release(&plan);
+  if (rc == ETWCAP_E_UNSUPPORTED) {
+    /* A Windows before 8.1 (Wine says 6.1) has no scope filters: the plan
+     * refuses /FocusProcess, and so does collect, before starting anything. */
+    assert_int_equal(run(w, args), ETWCAP_E_UNSUPPORTED);
+    assert_int_equal(w->fake.call_count, 0);
+    return;
+  }
+  assert_int_equal(rc, 0);
+  f = fake_controller_fail(&w->fake, "enable", NULL, ETWCAP_E_UNSUPPORTED);
+  f->filters = 1;
+  assert_int_equal(run(w, args), 0);
+  assert_true(logged(w, "/FocusProcess"));
+  assert_true(logged(w, "come from every process"));
+  every_start_stopped(w);
+}
+
+static void system_logger_refused_falls_back_to_nt_kernel_logger(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:1", NULL };
+  struct plan plan;
+  const struct plan_session *k;
+  plan_of(args, &plan);
+  k = plan_role(&plan, PLAN_ROLE_KERNEL);
+  if (!(k->log_file_mode & PLAN_SYSTEM_LOGGER_MODE)) {
+    plan_release(&plan);
+    skip(); /* this (emulated) Windows plans "NT Kernel Logger" already */
+  }
+  fake_controller_fail(&w->fake, "start", k->name, ETWCAP_E_UNSUPPORTED);
+  assert_int_equal(run(w, args), 0);
+  assert_true(logged(w, "using the shared 'NT Kernel Logger'"));
+  assert_int_equal(fake_controller_count(&w->fake, "start", "NT Kernel Logger"), 1);
+  assert_int_equal(fake_controller_count(&w->fake, "stop", "NT Kernel Logger"), 1);
+  /* Its flags go in the properties: no TraceSystemTraceEnableFlagsInfo. */
+  assert_int_equal(fake_controller_count(&w->fake, "kernel_flags", NULL), 0);
+  every_start_stopped(w);
+  plan_release(&plan);
+}
+
+static void stack_caching_refused_is_a_warning(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:1", NULL };
+  struct plan plan;
+  plan_of(args, &plan);
+  if (!plan_role(&plan, PLAN_ROLE_KERNEL)->stack_caching) {
+    plan_release(&plan);
+    skip();
+  }
+  plan_release(&plan);
+  fake_controller_fail(&w->fake, "stack_caching", NULL, ETWCAP_E_SYSTEM);
+  assert_int_equal(run(w, args), 0);
+  assert_true(logged(w, "/StackCompression is dropped"));
+  every_start_stopped(w);
+}
+
+static void custom_cpu_interval_refused_is_an_error(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/CpuSampleMSec:0.5", NULL };
+  int rc;
+  fake_controller_fail(&w->fake, "profile_interval", NULL, ETWCAP_E_UNSUPPORTED);
+  rc = run(w, args);
+  assert_int_equal(rc, ETWCAP_E_UNSUPPORTED);
+  assert_true(logged(w, "cannot set the CPU sampling interval to 0.5000 ms"));
+  every_start_stopped(w);
+}
+
+static void custom_cpu_interval_is_put_back_at_stop(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/CpuSampleMSec:0.5", "/MaxCollectSec:1", NULL };
+  size_t first, second;
+  assert_int_equal(run(w, args), 0);
+  first = fake_controller_find(&w->fake, "profile_interval", NULL, 0);
+  second = fake_controller_find(&w->fake, "profile_interval", NULL, first + 1);
+  assert_true(first != (size_t)-1 && second != (size_t)-1);
+  assert_int_equal(w->fake.calls[first].value, 5000);
+  assert_int_equal(w->fake.calls[second].value, 10000);
+}
+
+/* --- Ctrl+C and the other ways a capture ends ------------------------------ */
+
+static void ctrl_c_while_starting_cancels_and_stops(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, NULL };
+  int rc;
+  w->ctrl_c_op = "enable";
+  w->ctrl_c_nth = 5;
+  rc = run(w, args);
+  assert_int_equal(rc, ETWCAP_E_CANCELLED);
+  assert_int_equal(etwcap_exit_code(rc), 8);
+  assert_true(logged(w, "Ctrl+C while starting"));
+  every_start_stopped(w);
+  assert_false(exists(w->zip));
+  assert_false(exists(w->record));
+}
+
+static void end_with(struct world *w, enum console_signal sig, int key, const char *request)
+{
+  const char *args[] = { "collect", w->data, NULL };
+  w->at_ms = 1500;
+  w->signal = sig;
+  w->key = key;
+  w->request_text = request;
+  assert_int_equal(run(w, args), 0);
+  every_start_stopped(w);
+  assert_true(exists(w->zip));
+}
+
+static void ctrl_c_while_collecting_takes_the_stop_path(void **state)
+{
+  end_with(*state, CONSOLE_CTRL_C, 0, NULL);
+  assert_true(logged(W, "collection ends (Ctrl+C)"));
+}
+
+static void console_close_takes_the_stop_path(void **state)
+{
+  end_with(*state, CONSOLE_CLOSE, 0, NULL);
+  assert_true(logged(W, "collection ends (console close)"));
+}
+
+static void shutdown_takes_the_stop_path(void **state)
+{
+  end_with(*state, CONSOLE_SHUTDOWN, 0, NULL);
+  assert_true(logged(W, "collection ends (shutdown)"));
+}
+
+static void s_key_takes_the_stop_path(void **state)
+{
+  end_with(*state, CONSOLE_SIGNAL_NONE, 's', NULL);
+  assert_true(logged(W, "collection ends (S pressed)"));
+}
+
+static void stop_request_from_another_process_takes_the_stop_path(void **state)
+{
+  end_with(*state, CONSOLE_SIGNAL_NONE, 0, "stop");
+  assert_true(logged(W, "'etwcap stop' from another process"));
+  assert_false(exists(W->request));
+}
+
+static void a_key_aborts_without_merging(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, NULL };
+  int rc;
+  w->at_ms = 1000;
+  w->key = 'A';
+  rc = run(w, args);
+  assert_int_equal(rc, ETWCAP_E_CANCELLED);
+  assert_true(logged(w, "aborted"));
+  every_start_stopped(w);
+  assert_false(exists(w->zip));
+  assert_true(exists(w->data)); /* the files are kept */
+  assert_false(exists(w->record));
+  /* No rundown, no merge. */
+  assert_int_equal(fake_controller_count(&w->fake, "enable", "etwcapRundown"), 0);
+}
+
+static void abort_request_aborts_without_merging(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, NULL };
+  w->at_ms = 1000;
+  w->request_text = "abort";
+  assert_int_equal(run(w, args), ETWCAP_E_CANCELLED);
+  every_start_stopped(w);
+  assert_false(exists(w->zip));
+}
+
+static void sessions_stopped_elsewhere_take_the_stop_path(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, NULL };
+  w->at_ms = 2000;
+  w->drop_sessions = 1;
+  assert_int_equal(run(w, args), 0);
+  assert_true(logged(w, "another program stopped it"));
+  assert_true(exists(w->zip));
+  assert_int_equal(fake_controller_running(&w->fake), 0);
+}
+
+static void disk_filling_up_takes_the_stop_path(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, NULL };
+  w->at_ms = 5000;
+  w->free_disk_after = 100ull * 1024 * 1024;
+  assert_int_equal(run(w, args), 0);
+  assert_true(logged(w, "stopping now to keep room for the merge"));
+  every_start_stopped(w);
+  assert_true(exists(w->zip));
+}
+
+struct hook_state {
+  uint64_t fire_at;
+  unsigned polls;
+};
+
+static int trigger_hook(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *fired)
+{
+  struct hook_state *h = ctx;
+  h->polls++;
+  if (elapsed_ms < h->fire_at)
+    return 0;
+  fired->name = "StopOnTest";
+  fired->detail = "the test's hook";
+  fired->filetime = 0;
+  return 1;
+}
+
+static void a_trigger_hook_takes_the_stop_path(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/StopOnGen2GC", NULL };
+  struct hook_state h = { 2000, 0 };
+  struct collection_hook hook = { trigger_hook, &h };
+  char *argv[8];
+  struct cli cli;
+  int argc = 0;
+  argv[argc++] = (char *)"etwcap";
+  while (args[argc - 1])
+    argv[argc] = (char *)args[argc - 1], argc++;
+  assert_int_equal(cli_parse(&cli, argc, argv), 0);
+  assert_int_equal(collection_cmd_collect(&cli, &w->env, &hook), 0);
+  cli_release(&cli);
+  assert_true(h.polls >= 10); /* polled every 200 ms for 2 s */
+  assert_true(logged(w, "trigger StopOnTest fired: the test's hook"));
+  every_start_stopped(w);
+  assert_true(exists(w->zip));
+}
+
+static void merge_false_leaves_the_session_files(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:1", "/Merge:false", NULL };
+  assert_int_equal(run(w, args), 0);
+  every_start_stopped(w);
+  assert_false(exists(w->zip));
+  assert_true(exists(w->data));
+}
+
+/* --- abort and listSessions ------------------------------------------------ */
+
+static void abort_stops_ours_and_only_ours(void **state)
+{
+  struct world *w = *state;
+  const char *start[] = { "start", w->data, NULL };
+  char datafile_q[600];
+  const char *abort_[] = { "abort", datafile_q, NULL };
+  struct plan plan;
+  int classic;
+  plan_of(start, &plan);
+  classic = str_caseeq(plan_role(&plan, PLAN_ROLE_KERNEL)->name, "NT Kernel Logger");
+  plan_release(&plan);
+  snprintf(datafile_q, sizeof(datafile_q), "/DataFile:%.500s", w->data);
+  assert_int_equal(run(w, start), 0);
+  fake_controller_add_foreign(&w->fake, "PerfViewSession");
+  if (!classic) /* on Windows 7 the shared kernel session is ours, named in the record */
+    fake_controller_add_foreign(&w->fake, "NT Kernel Logger");
+  fake_controller_add_foreign(&w->fake, "etwcapRundown"); /* left by a killed stop */
+  assert_int_equal(run(w, abort_), 0);
+  assert_int_equal(fake_controller_running(&w->fake), 0);
+  assert_false(fake_controller_is_running(&w->fake, "etwcapRundown"));
+  assert_true(fake_controller_is_running(&w->fake, "PerfViewSession"));
+  assert_int_equal(fake_controller_count(&w->fake, "stop", "PerfViewSession"), 0);
+  if (!classic) {
+    assert_true(fake_controller_is_running(&w->fake, "NT Kernel Logger"));
+    assert_int_equal(fake_controller_count(&w->fake, "stop", "NT Kernel Logger"), 0);
+  }
+  assert_false(exists(w->record));
+  assert_true(exists(w->data)); /* kept, not merged */
+  assert_false(exists(w->zip));
+}
+
+static void abort_with_nothing_running_succeeds(void **state)
+{
+  struct world *w = *state;
+  const char *abort_[] = { "abort", NULL };
+  assert_int_equal(run(w, abort_), 0);
+}
+
+static void list_sessions_runs(void **state)
+{
+  struct world *w = *state;
+  const char *list[] = { "listSessions", NULL };
+  fake_controller_add_foreign(&w->fake, "PerfViewSession");
+  assert_int_equal(run(w, list), 0);
+  fake_controller_fail(&w->fake, "list", NULL, ETWCAP_E_ACCES);
+  assert_int_equal(run(w, list), ETWCAP_E_ACCES);
+  assert_true(logged(w, "elevated prompt"));
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    T(collect_runs_to_a_zip_and_stops_everything),
+    T(start_then_stop_through_the_record),
+    T(stop_without_a_capture_says_so),
+    T(stop_without_record_finds_sessions_by_name),
+    T(a_session_of_ours_already_running_is_refused),
+    T(not_enough_disk_refuses_to_start),
+    T(live_triggers_are_refused_until_connected),
+    T(access_denied),
+    T(user_session_failure_stops_the_kernel_session),
+    T(disk_full_when_starting),
+    T(a_failing_provider_stops_what_started),
+    T(container_flags_refused_are_dropped_with_a_warning),
+    T(focus_filters_refused_are_dropped_with_a_warning),
+    T(system_logger_refused_falls_back_to_nt_kernel_logger),
+    T(stack_caching_refused_is_a_warning),
+    T(custom_cpu_interval_refused_is_an_error),
+    T(custom_cpu_interval_is_put_back_at_stop),
+    T(ctrl_c_while_starting_cancels_and_stops),
+    T(ctrl_c_while_collecting_takes_the_stop_path),
+    T(console_close_takes_the_stop_path),
+    T(shutdown_takes_the_stop_path),
+    T(s_key_takes_the_stop_path),
+    T(stop_request_from_another_process_takes_the_stop_path),
+    T(a_key_aborts_without_merging),
+    T(abort_request_aborts_without_merging),
+    T(sessions_stopped_elsewhere_take_the_stop_path),
+    T(disk_filling_up_takes_the_stop_path),
+    T(a_trigger_hook_takes_the_stop_path),
+    T(merge_false_leaves_the_session_files),
+    T(abort_stops_ours_and_only_ours),
+    T(abort_with_nothing_running_succeeds),
+    T(list_sessions_runs),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
