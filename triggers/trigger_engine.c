@@ -32,6 +32,8 @@ struct trigger_engine {
   struct item *items;
   size_t count;
   struct trig_procmap procmap;
+  struct trig_manifests manifests;
+  int wants_manifests;      /* a trigger on a provider without a built-in table */
   struct trigger_options opt;
   int64_t poll_ticks;
   struct trigger_counter_source src;
@@ -340,6 +342,7 @@ void trigger_engine_free(struct trigger_engine *e)
     return;
   for (i = 0; i < e->count; i++)
     release_item(e, &e->items[i]);
+  trig_manifests_free(&e->manifests);
   etwcap_free(e->items);
   etwcap_free(e->fires);
   etwcap_free(e);
@@ -362,6 +365,12 @@ int trigger_engine_create(struct trigger_engine **out, const struct trigger_opti
   e->next_poll = INT64_MAX;
   e->stop_at = INT64_MAX;
   rc = build(e, err, cap);
+  {
+    size_t i;
+    for (i = 0; rc == 0 && i < e->count; i++)
+      if (e->items[i].kind == K_ETW && e->items[i].etw.spec.bi == BI_NONE)
+        e->wants_manifests = 1;
+  }
   if (rc == 0 && o->process && o->process[0] && !has_kind(e, K_ETW)) {
     snprintf(err, cap, "/Process filters the ETW triggers (GC, exception, /StopOnEtwEvent, "
              "/StopOnHttpStatus ...), and none is given");
@@ -673,6 +682,8 @@ int trigger_engine_event(struct trigger_engine *e, const struct etw_event *ev, i
     return rc;
   if (e->procmap.count)
     trig_procmap_event(&e->procmap, ev);
+  if (e->wants_manifests && ev->id == TRIG_MANIFEST_ID && (rc = trig_manifests_feed(&e->manifests, ev)))
+    return rc;
   if (e->phase == TRIGGER_WAITING_START)
     role = TRIGGER_ROLE_START;
   else if (e->phase == TRIGGER_COLLECTING)
@@ -688,7 +699,7 @@ int trigger_engine_event(struct trigger_engine *e, const struct etw_event *ev, i
         !item_wants(it, ev))
       continue;
     if (!ready) {
-      trig_etw_ctx_init(&cx, ev, ft, &e->procmap);
+      trig_etw_ctx_init(&cx, ev, ft, &e->procmap, &e->manifests);
       ready = 1;
     }
     fired = it->kind == K_ETW ? trig_etw_event(&it->etw, &cx, &hit)
@@ -735,6 +746,18 @@ int64_t trigger_engine_collection_start(const struct trigger_engine *e)
   return e->phase == TRIGGER_WAITING_START ? 0 : e->collection_start;
 }
 
+int trigger_engine_wants_manifests(const struct trigger_engine *e)
+{
+  return e->wants_manifests;
+}
+
+int trigger_engine_preload(struct trigger_engine *e, const struct etw_event *ev)
+{
+  if (!e->wants_manifests || ev->id != TRIG_MANIFEST_ID)
+    return 0;
+  return trig_manifests_feed(&e->manifests, ev);
+}
+
 size_t trigger_engine_fire_count(const struct trigger_engine *e)
 {
   return e->fire_count;
@@ -752,11 +775,11 @@ size_t trigger_engine_problems(const struct trigger_engine *e, char *buf, size_t
   buf[0] = '\0';
   for (i = 0; i < e->count; i++) {
     const struct item *it = &e->items[i];
-    if (it->kind == K_ETW && it->etw.unresolvable) {
-      snprintf(line, sizeof(line),
-               "/%s %s: the event name could not be matched: the provider's events carry no "
-               "TraceLogging schema and etwcap reads no manifests (use EventID(n))\n",
-               it->qualifier, it->spec);
+    char what[400];
+    if (it->kind == K_ETW && trig_etw_problem(&it->etw, &e->manifests, what, sizeof(what))) {
+      snprintf(line, sizeof(line), "/%s %s: ", it->qualifier, it->spec);
+      tv_append(line, sizeof(line), what);
+      tv_append(line, sizeof(line), "\n");
       tv_append(buf, cap, line);
       n++;
     }

@@ -104,11 +104,21 @@ unsigned trigger_engine_collection(const struct trigger_engine *e);
 /* When the current collection started (FILETIME; 0 while waiting). */
 int64_t trigger_engine_collection_start(const struct trigger_engine *e);
 
+/* Triggers on EventSources without a built-in table name their events and
+ * fields from the manifests the trace carries (trigger_manifest.h).  A
+ * replay reads the trace's manifests first (they are often at its end,
+ * from the rundown) through trigger_engine_preload; a live session gets
+ * them when it enables the provider, before the events. */
+int trigger_engine_wants_manifests(const struct trigger_engine *e);
+/* Takes the manifest chunk of a ManifestData event (others are ignored). */
+int trigger_engine_preload(struct trigger_engine *e, const struct etw_event *ev);
+
 size_t trigger_engine_fire_count(const struct trigger_engine *e);
 const struct trigger_fire *trigger_engine_fire_at(const struct trigger_engine *e, size_t i);
 
 /* After a replay: triggers that could not work on what they were given
- * (an event name without a TraceLogging schema, a process name never seen).
+ * (an event name nothing could resolve, a filter field the events lack, a
+ * process name never seen).
  * Writes one line per problem into buf; returns how many. */
 size_t trigger_engine_problems(const struct trigger_engine *e, char *buf, size_t cap);
 

@@ -23,7 +23,8 @@ struct ss_entry {
 };
 
 void trig_etw_ctx_init(struct trig_etw_ctx *cx, const struct etw_event *ev, int64_t ft,
-                       const struct trig_procmap *procmap)
+                       const struct trig_procmap *procmap,
+                       const struct trig_manifests *manifests)
 {
   cx->ev = ev;
   cx->ft = ft;
@@ -31,7 +32,23 @@ void trig_etw_ctx_init(struct trig_etw_ctx *cx, const struct etw_event *ev, int6
   cx->layout = NULL;
   cx->layout_state = 0;
   cx->tl_state = 0;
+  cx->man_state = 0;
+  cx->man = NULL;
   cx->procmap = procmap;
+  cx->manifests = manifests;
+}
+
+/* The event's entry in an EventSource manifest seen in the trace. */
+static const struct man_event *ctx_man(struct trig_etw_ctx *cx)
+{
+  if (!cx->man_state) {
+    cx->man_state = 1;
+    if (cx->manifests && cx->manifests->count && (cx->ev->has & ETW_HAS_DESCRIPTOR) &&
+        (cx->ev->has & ETW_HAS_PROVIDER))
+      cx->man = trig_manifests_lookup(cx->manifests, &cx->ev->provider, cx->ev->id,
+                                      cx->ev->version);
+  }
+  return cx->man;
 }
 
 /* The built-in layout is looked up only when a field is needed: most
@@ -60,6 +77,9 @@ int trig_event_field(struct trig_etw_ctx *cx, const char *name, struct tv_value 
                    v) == 1;
   if (ctx_tl(cx))
     return tl_find(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, name, v) == 1;
+  if (ctx_man(cx))
+    return tf_find(&cx->man->layout, ev->user_data, ev->user_len, ev->pointer_size, name,
+                   v) == 1;
   return 0;
 }
 
@@ -71,6 +91,9 @@ static int first_field(struct trig_etw_ctx *cx, struct tv_value *v)
            tf_at(&cx->layout->layout, ev->user_data, ev->user_len, ev->pointer_size, 0, v) == 1;
   if (ctx_tl(cx))
     return tl_first(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, v) == 1;
+  if (ctx_man(cx))
+    return cx->man->layout.count &&
+           tf_at(&cx->man->layout, ev->user_data, ev->user_len, ev->pointer_size, 0, v) == 1;
   return 0;
 }
 
@@ -82,6 +105,8 @@ char *trig_event_name(struct trig_etw_ctx *cx, char *buf, size_t cap)
     snprintf(buf, cap, "%s", cx->tl.name);
     return buf;
   }
+  if (ctx_man(cx))
+    return trig_man_event_name(cx->man, buf, cap);
   if (cx->ev->is_kernel)
     snprintf(buf, cap, "kernel group %u opcode %u", cx->ev->group, cx->ev->opcode);
   else
@@ -275,12 +300,16 @@ static int ref_matches(struct trig_etw *t, const struct trig_event_ref *r,
   case REF_NAME:
     if (ctx_tl(cx))
       return str_caseeq(cx->tl.name, r->name);
-    if (!t->unresolvable) {
-      log_warn("trigger on %s/%s: this provider's events carry no TraceLogging schema, and "
-               "etwcap does not read EventSource manifests, so the name '%s' cannot be "
-               "matched: give the event as EventID(n)",
-               t->spec.provider_name, r->name, r->name);
-      t->unresolvable = 1;
+    if (ctx_man(cx))
+      return trig_man_event_named(cx->man, r->name);
+    if (cx->manifests && trig_manifests_known(cx->manifests, &ev->provider))
+      return 0; /* the manifest has no such event id: not this one */
+    t->unnamed++;
+    if (!t->unnamed_warned) {
+      log_warn("trigger on %s/%s: an event of this provider has no TraceLogging schema and "
+               "no manifest of the provider has been seen, so it cannot be named yet",
+               t->spec.provider_name, r->name);
+      t->unnamed_warned = 1;
     }
     return 0;
   default:
@@ -321,14 +350,23 @@ static int filter_passes(const struct trig_field_filter *f, const struct tv_valu
   }
 }
 
-static int filters_pass(const struct trig_etw *t, struct trig_etw_ctx *cx)
+static int filters_pass(struct trig_etw *t, struct trig_etw_ctx *cx)
 {
   size_t i;
   struct tv_value v;
   for (i = 0; i < t->spec.filter_count; i++) {
     const struct trig_field_filter *f = &t->spec.filters[i];
-    if (!trig_event_field(cx, f->field, &v))
-      return 0; /* PerfView drops an event that lacks the field */
+    if (!trig_event_field(cx, f->field, &v)) {
+      /* PerfView drops an event that lacks the field; say so once. */
+      if (!t->missing_field[0]) {
+        char name[TRIG_NAME_MAX];
+        tv_copy(t->missing_field, sizeof(t->missing_field), f->field);
+        log_warn("trigger on %s: FieldFilter field '%s' is not a field of %s, whose events "
+                 "therefore never pass",
+                 t->spec.provider_name, f->field, trig_event_name(cx, name, sizeof(name)));
+      }
+      return 0;
+    }
     if (!filter_passes(f, &v))
       return 0;
   }
@@ -440,21 +478,26 @@ static int describe_cb(void *ctx, const char *path, const struct tv_value *v)
   return ++c->n >= 6;
 }
 
+static void describe_layout(struct trig_etw_ctx *cx, const struct tf_layout *l, char *d)
+{
+  const struct etw_event *ev = cx->ev;
+  struct tv_value v;
+  size_t i;
+  for (i = 0; i < l->count && i < 6; i++)
+    if (tf_at(l, ev->user_data, ev->user_len, ev->pointer_size, i, &v) == 1 && v.type != TV_NONE)
+      detail_add(d, " %s=%.80s", l->fields[i].name, v.text);
+}
+
 static void describe_fields(struct trig_etw_ctx *cx, char *d)
 {
   const struct etw_event *ev = cx->ev;
   struct describe_ctx c = { d, 0 };
-  if (ctx_layout(cx)) {
-    size_t i;
-    struct tv_value v;
-    for (i = 0; i < cx->layout->layout.count && i < 6; i++)
-      if (tf_at(&cx->layout->layout, ev->user_data, ev->user_len, ev->pointer_size, i, &v) ==
-              1 &&
-          v.type != TV_NONE)
-        detail_add(d, " %s=%.80s", cx->layout->layout.fields[i].name, v.text);
-  } else if (ctx_tl(cx)) {
+  if (ctx_layout(cx))
+    describe_layout(cx, &cx->layout->layout, d);
+  else if (ctx_tl(cx))
     (void)tl_walk(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, describe_cb, &c);
-  }
+  else if (ctx_man(cx))
+    describe_layout(cx, &cx->man->layout, d);
 }
 
 /* --- start/stop keys ------------------------------------------------------------------- */
@@ -539,6 +582,25 @@ static void make_key(struct trig_etw *t, struct trig_etw_ctx *cx, uint8_t *key)
     key_ctx_guid(ctx, &ev->activity_id);
   else
     key_ctx_tagged(ctx, 0x13, ev->tid, ev->pid, 1);
+}
+
+int trig_etw_problem(const struct trig_etw *t, const struct trig_manifests *m, char *buf,
+                     size_t cap)
+{
+  const char *name = t->spec.start.kind == REF_NAME ? t->spec.start.name : t->spec.stop.name;
+  if (t->unnamed && !(m && trig_manifests_known(m, &t->spec.provider))) {
+    snprintf(buf, cap, "%llu event(s) of %s could not be named as '%s': they carry no "
+             "TraceLogging schema and no manifest of the provider was seen (give the event "
+             "as EventID(n))",
+             (unsigned long long)t->unnamed, t->spec.provider_name, name);
+    return 1;
+  }
+  if (t->missing_field[0]) {
+    snprintf(buf, cap, "FieldFilter field '%s' is not a field of the events that matched, so "
+             "none passed", t->missing_field);
+    return 1;
+  }
+  return 0;
 }
 
 int trig_is_activity_path(const struct etw_guid *g, uint32_t pid)

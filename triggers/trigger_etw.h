@@ -16,6 +16,7 @@
 #ifndef ETWCAP_TRIGGER_ETW_H
 #define ETWCAP_TRIGGER_ETW_H
 
+#include "trigger_manifest.h"
 #include "trigger_procmap.h"
 #include "trigger_spec.h"
 #include "trigger_tl.h"
@@ -41,11 +42,15 @@ struct trig_etw_ctx {
   int layout_state;                 /* 0 not looked up yet, 1 looked up */
   int tl_state;                     /* 0 not looked at, 1 TraceLogging, -1 not */
   struct tl_meta tl;
+  int man_state;                    /* 0 not looked up, 1 looked up */
+  const struct man_event *man;      /* its manifest entry, when known */
   const struct trig_procmap *procmap;
+  const struct trig_manifests *manifests; /* may be NULL */
 };
 
 void trig_etw_ctx_init(struct trig_etw_ctx *cx, const struct etw_event *ev, int64_t ft,
-                       const struct trig_procmap *procmap);
+                       const struct trig_procmap *procmap,
+                       const struct trig_manifests *manifests);
 
 struct trig_hit {
   double value;                 /* duration in ms, or the number that fired it */
@@ -68,7 +73,9 @@ struct trig_etw {
   size_t starts_cap, starts_count;
   uint64_t pairs;               /* completed start/stop pairs */
   double max_ms;
-  int unresolvable;             /* a name met events without a TraceLogging schema */
+  uint64_t unnamed;             /* events of the provider no schema or manifest named */
+  int unnamed_warned;
+  char missing_field[TRIG_NAME_MAX]; /* a filter field a matching event lacked */
   int full_warned;
 };
 
@@ -81,6 +88,10 @@ int trig_etw_init(struct trig_etw *t, struct trig_etw_spec *spec, unsigned preds
 void trig_etw_reset(struct trig_etw *t, int64_t now);
 /* 1 when the event fires the trigger (hit filled), 0 otherwise. */
 int trig_etw_event(struct trig_etw *t, struct trig_etw_ctx *cx, struct trig_hit *hit);
+/* A name-based trigger met events nothing could name (no TraceLogging
+ * schema, no manifest of the provider in `m`): 1 with a message in buf. */
+int trig_etw_problem(const struct trig_etw *t, const struct trig_manifests *m, char *buf,
+                     size_t cap);
 /* The duration threshold at `now` (PerfView's EffectiveTriggerDurationMSec). */
 int64_t trig_etw_effective_msec(const struct trig_etw *t, int64_t now);
 void trig_etw_release(struct trig_etw *t);

@@ -5,6 +5,7 @@
 #include "error.h"
 #include "etl_io.h"
 #include "etl_reader.h"
+#include "etl_source.h"
 #include "etl_timeorder.h"
 #include "etl_zip.h"
 #include "log.h"
@@ -238,6 +239,20 @@ static int run(struct replay *rp, int64_t run_until, struct trigger_replay_stats
   return rc;
 }
 
+/* Manifests first: an EventSource's manifest is often at the end of a trace
+ * (the rundown at stop), after the events it names. */
+static int preload_cb(void *ctx, const char *display, struct etl_reader *r)
+{
+  struct trigger_engine *e = ctx;
+  struct etw_event ev;
+  int rc;
+  (void)display;
+  while ((rc = etl_reader_next(r, &ev)) == 1)
+    if ((rc = trigger_engine_preload(e, &ev)) != 0)
+      return rc;
+  return rc;
+}
+
 static void close_all(struct replay *rp)
 {
   unsigned i;
@@ -262,6 +277,11 @@ int trigger_replay_run(const char *path, struct trigger_engine *e, int64_t run_u
   rp->e = e;
   rp->on_fire = on_fire;
   rp->ctx = ctx;
+  if (trigger_engine_wants_manifests(e) &&
+      (rc = etl_source_foreach(path, preload_cb, e, err, cap)) != 0) {
+    etwcap_free(rp);
+    return rc;
+  }
   if (os_file_size(path, &size) == 0)
     stats->bytes = (uint64_t)size;
   rc = etl_io_open_file(&rp->src[0].io, path);
@@ -305,6 +325,11 @@ int trigger_replay_run_memory(const void *data, size_t len, const char *label,
   rp->on_fire = on_fire;
   rp->ctx = ctx;
   stats->bytes = len;
+  if (trigger_engine_wants_manifests(e) &&
+      (rc = etl_source_foreach_memory(data, len, label, preload_cb, e, err, cap)) != 0) {
+    etwcap_free(rp);
+    return rc;
+  }
   if (etl_zip_magic(data, len)) {
     rc = open_zip(rp, NULL, data, len, label, err, cap);
   } else {

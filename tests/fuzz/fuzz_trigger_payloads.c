@@ -3,10 +3,13 @@
  * built-in CLR/kernel/HTTP payload layouts, the GC, exception, HTTP and
  * process-name decoding inside the engine, and the typeperf CSV parser.
  * Input: 2 bytes schema length, the schema, then the payload; the whole
- * input is also offered as a CSV file. */
+ * input is also offered as a CSV file, as an EventSource manifest (XML, and
+ * as ManifestData chunks through the engine). */
 #include "trigger_builtin.h"
+#include "eventsource_guid.h"
 #include "trigger_csv.h"
 #include "trigger_engine.h"
+#include "trigger_manifest.h"
 #include "trigger_tl.h"
 
 #include <stdint.h>
@@ -30,7 +33,8 @@ static void make_engine(void)
 {
   struct trigger_options o;
   static char *etw[] = { "Windows Kernel/Process/Start;FieldFilter=ImageFileName~x",
-                         "*System.Net.Http/RequestStart;TriggerMSec=1" };
+                         "*System.Net.Http/RequestStart;TriggerMSec=1",
+                         "*MySource/WorkStart;FieldFilter=size>1;TriggerMSec=1" };
   static char *evc[] = { "System.Runtime:gc-heap-size>1" };
   char err[512];
   trigger_options_init(&o);
@@ -39,7 +43,7 @@ static void make_engine(void)
   o.stop_on_gc_over_msec = 1;
   o.stop_on_http_status = "5xx";
   o.stop_on_etw_event = etw;
-  o.stop_on_etw_event_count = 2;
+  o.stop_on_etw_event_count = 3;
   o.stop_on_event_counter = evc;
   o.stop_on_event_counter_count = 1;
   o.process = "app";
@@ -107,6 +111,55 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   ev.opcode = 1 + (data[1] % 4);
   if (trigger_engine_event(engine, &ev, now++) != 0)
     abort();
+  /* As an EventSource manifest: whole, and in two ManifestData chunks whose
+   * envelope comes from the input. */
+  {
+    static struct etw_guid my;
+    static int have_my;
+    struct trig_manifests man = { 0, 0 };
+    static uint8_t chunk[8 + 65536];
+    size_t half = (size - 2) / 2, k;
+    if (!have_my) {
+      struct plan_guid g;
+      if (eventsource_guid("MySource", &g) != 0)
+        abort();
+      my.data1 = g.data1;
+      my.data2 = g.data2;
+      my.data3 = g.data3;
+      memcpy(my.data4, g.data4, 8);
+      have_my = 1;
+    }
+    (void)trig_manifests_add_xml(&man, &my, (const char *)data + 2, size - 2);
+    trig_manifests_free(&man);
+    memset(&ev, 0, sizeof(ev));
+    ev.header_type = ETW_HDR_EVENT_HEADER64;
+    ev.has = ETW_HAS_PID_TID | ETW_HAS_TIMESTAMP | ETW_HAS_PROVIDER | ETW_HAS_DESCRIPTOR;
+    ev.pointer_size = 8;
+    ev.provider = my;
+    ev.id = 0xFFFE;
+    for (k = 0; k < 2 && size - 2 <= 65536; k++) {
+      size_t from = k ? half : 0, n = k ? size - 2 - half : half;
+      chunk[0] = 1;
+      chunk[1] = 1;
+      chunk[2] = 0;
+      chunk[3] = 0x5B;
+      chunk[4] = data[0] & 3;
+      chunk[5] = 0;
+      chunk[6] = (uint8_t)(k ? data[1] & 1 : 0);
+      chunk[7] = 0;
+      memcpy(chunk + 8, data + 2 + from, n);
+      ev.user_data = chunk;
+      ev.user_len = (uint32_t)(8 + n);
+      if (trigger_engine_event(engine, &ev, now++) != 0)
+        abort();
+    }
+    /* and an event of the source for the names and fields it gave */
+    ev.id = data[2] % 8;
+    ev.user_data = data + 2;
+    ev.user_len = (uint32_t)(size - 2);
+    if (trigger_engine_event(engine, &ev, now++) != 0)
+      abort();
+  }
   /* And as a counter log. */
   if (trigger_csv_parse(&csv, (const char *)data, size, "fuzz.csv", err, sizeof(err)) == 0)
     trigger_csv_free(csv);

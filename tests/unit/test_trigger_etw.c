@@ -10,6 +10,7 @@
 #include "eventsource_guid.h"
 #include "trigger_builtin.h"
 #include "trigger_engine.h"
+#include "trigger_manifest.h"
 #include "trigger_tl.h"
 
 #include <stdio.h>
@@ -594,7 +595,154 @@ static void names_without_a_schema_are_reported(void **state)
   e = engine(&o);
   assert_false(feed(e, &manifest_event, 0));
   assert_int_equal(trigger_engine_problems(e, problems, sizeof(problems)), 1);
-  assert_non_null(strstr(problems, "use EventID(n)"));
+  assert_non_null(strstr(problems, "EventID(n)"));
+  trigger_engine_free(e);
+}
+
+/* An EventSource manifest as EventSource writes it (event, task, opcode,
+ * template elements), with an entity, a custom opcode, a field of unknown
+ * size, and two versions of one event. */
+static const char manifest[] =
+  "<instrumentationManifest xmlns=\"http://schemas.microsoft.com/win/2004/08/events\">\n"
+  " <!-- a comment with <event value=\"99\"/> inside -->\n"
+  " <instrumentation><events><provider name=\"MySource\" guid=\"{x}\">\n"
+  "  <tasks><task name=\"Work\" value=\"1\"/><task name=\"Ping\" value=\"2\"/></tasks>\n"
+  "  <opcodes><opcode name=\"Bounce\" value=\"11\"/></opcodes>\n"
+  "  <events>\n"
+  "   <event value=\"5\" version=\"0\" level=\"win:Informational\" symbol=\"WorkStart\" "
+  "opcode=\"win:Start\" task=\"Work\" template=\"WorkArgs\"/>\n"
+  "   <event value=\"6\" version=\"0\" symbol=\"WorkStop\" opcode=\"win:Stop\" "
+  "task=\"Work\" template=\"WorkArgs\"/>\n"
+  "   <event value=\"7\" version=\"2\" symbol=\"Ping\" task=\"Ping\" opcode=\"Bounce\" "
+  "template=\"PingArgs\"/>\n"
+  "   <event value=\"8\" version=\"0\" symbol=\"Note\" template=\"NoteArgs\"/>\n"
+  "  </events>\n"
+  "  <templates>\n"
+  "   <template tid=\"WorkArgs\"><data name=\"item\" inType=\"win:UnicodeString\"/>"
+  "<data name=\"size\" inType=\"win:Int32\"/></template>\n"
+  "   <template tid=\"PingArgs\"><data name=\"count\" inType=\"win:UInt16\"/>"
+  "<data name=\"blob\" inType=\"win:Binary\" length=\"count\"/>"
+  "<data name=\"after\" inType=\"win:Int32\"/></template>\n"
+  "   <template tid=\"NoteArgs\"><data name=\"text &amp; more\" inType=\"win:AnsiString\"/>"
+  "</template>\n"
+  "  </templates></provider></events></instrumentation></instrumentationManifest>\n";
+
+static void manifest_reader(void **state)
+{
+  struct trig_manifests m = { 0 };
+  const struct man_event *e;
+  char name[64];
+  (void)state;
+  assert_int_equal(trig_manifests_add_xml(&m, &my_source, manifest, sizeof(manifest) - 1), 0);
+  assert_true(trig_manifests_known(&m, &my_source));
+  e = trig_manifests_lookup(&m, &my_source, 5, 0);
+  assert_non_null(e);
+  assert_string_equal(trig_man_event_name(e, name, sizeof(name)), "Work/Start");
+  assert_true(trig_man_event_named(e, "workstart") && trig_man_event_named(e, "Work/Start"));
+  assert_false(trig_man_event_named(e, "Work"));
+  assert_int_equal(e->layout.count, 2);
+  assert_string_equal(e->layout.fields[1].name, "size");
+  e = trig_manifests_lookup(&m, &my_source, 7, 2);
+  assert_string_equal(trig_man_event_name(e, name, sizeof(name)), "Ping/Bounce");
+  assert_int_equal(e->layout.count, 1); /* after the Binary field nothing is locatable */
+  e = trig_manifests_lookup(&m, &my_source, 8, 0);
+  assert_string_equal(trig_man_event_name(e, name, sizeof(name)), "Note"); /* Info: task only */
+  assert_string_equal(e->layout.fields[0].name, "text & more");
+  assert_null(trig_manifests_lookup(&m, &my_source, 99, 0)); /* the commented-out one */
+  assert_null(trig_manifests_lookup(&m, &bi_guid_clr, 5, 0));
+  trig_manifests_free(&m);
+}
+
+/* ManifestData (event 0xFFFE): Format 1, version 1.0, magic 0x5B, chunk
+ * count and number, then the chunk. */
+static struct etw_event manifest_chunk(uint8_t *buf, unsigned total, unsigned number,
+                                       const char *part, size_t n)
+{
+  struct etw_event ev = event(&my_source, 0xFFFE, 1, 10, 1, buf, (uint32_t)(8 + n));
+  buf[0] = 1;
+  buf[1] = 1;
+  buf[2] = 0;
+  buf[3] = 0x5B;
+  buf[4] = (uint8_t)total;
+  buf[5] = 0;
+  buf[6] = (uint8_t)number;
+  buf[7] = 0;
+  memcpy(buf + 8, part, n);
+  ev.level = 0;
+  return ev;
+}
+
+static uint32_t work_args(uint8_t *b, const char *item, int32_t size)
+{
+  uint32_t n = 0;
+  for (; *item; item++, n += 2) {
+    b[n] = (uint8_t)*item;
+    b[n + 1] = 0;
+  }
+  b[n] = b[n + 1] = 0;
+  n += 2;
+  b[n] = (uint8_t)size;
+  b[n + 1] = (uint8_t)(size >> 8);
+  b[n + 2] = (uint8_t)(size >> 16);
+  b[n + 3] = (uint8_t)(size >> 24);
+  return n + 4;
+}
+
+static void manifest_events_by_name_and_field(void **state)
+{
+  static uint8_t c1[4096], c2[4096];
+  uint8_t payload[64];
+  size_t half = (sizeof(manifest) - 1) / 2;
+  struct trigger_options o;
+  struct trigger_engine *e;
+  struct etw_event m1 = manifest_chunk(c1, 2, 0, manifest, half);
+  struct etw_event m2 = manifest_chunk(c2, 2, 1, manifest + half, sizeof(manifest) - 1 - half);
+  struct etw_event work = event(&my_source, 5, 0, 10, 1, payload, 0);
+  struct etw_event stop = event(&my_source, 6, 0, 10, 1, payload, 0);
+  char problems[1024];
+  (void)state;
+  /* The name and a field come from the manifest, sent in two chunks. */
+  spec_options(&o, "*MySource/WorkStart;FieldFilter=size>100;FieldFilter=item~^big");
+  e = engine(&o);
+  assert_true(trigger_engine_wants_manifests(e));
+  work.user_len = work_args(payload, "big job", 500);
+  assert_false(feed(e, &work, 0)); /* no manifest yet: cannot be named */
+  assert_false(feed(e, &m1, 1));
+  assert_false(feed(e, &m2, 2));
+  assert_true(feed(e, &work, 3));
+  assert_non_null(strstr(trigger_engine_fire_at(e, 0)->detail,
+                         "Work/Start item=big job size=500"));
+  assert_int_equal(trigger_engine_problems(e, problems, sizeof(problems)), 0);
+  trigger_engine_free(e);
+  /* Start/stop by the manifest's names: the default stop is WorkStop. */
+  spec_options(&o, "*MySource/Work/Start;TriggerMSec=5;StartStopID=item");
+  e = engine(&o);
+  assert_int_equal(trigger_engine_preload(e, &m1), 0); /* what replay does first */
+  assert_int_equal(trigger_engine_preload(e, &m2), 0);
+  work.user_len = work_args(payload, "a", 1);
+  assert_false(feed(e, &work, 0));
+  stop.user_len = work_args(payload, "b", 1);
+  assert_false(feed(e, &stop, 10 * MS)); /* another item */
+  stop.user_len = work_args(payload, "a", 1);
+  assert_true(feed(e, &stop, 12 * MS));
+  assert_true(trigger_engine_fire_at(e, 0)->value == 12.0);
+  trigger_engine_free(e);
+  /* Without a manifest the name stays unresolved, and replay says so. */
+  spec_options(&o, "*MySource/WorkStart");
+  e = engine(&o);
+  assert_false(feed(e, &work, 0));
+  assert_int_equal(trigger_engine_problems(e, problems, sizeof(problems)), 1);
+  assert_non_null(strstr(problems, "no manifest of the provider was seen"));
+  trigger_engine_free(e);
+  /* A filter on a field the manifest's event lacks is reported too. */
+  spec_options(&o, "*MySource/WorkStart;FieldFilter=colour=red");
+  e = engine(&o);
+  assert_int_equal(trigger_engine_preload(e, &m1), 0);
+  assert_int_equal(trigger_engine_preload(e, &m2), 0);
+  work.user_len = work_args(payload, "a", 1);
+  assert_false(feed(e, &work, 0));
+  assert_int_equal(trigger_engine_problems(e, problems, sizeof(problems)), 1);
+  assert_non_null(strstr(problems, "'colour' is not a field"));
   trigger_engine_free(e);
 }
 
@@ -620,6 +768,8 @@ int main(void)
     cmocka_unit_test(tracelogging_walk_of_a_struct),
     cmocka_unit_test(event_counter_threshold),
     cmocka_unit_test(names_without_a_schema_are_reported),
+    cmocka_unit_test(manifest_reader),
+    cmocka_unit_test(manifest_events_by_name_and_field),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

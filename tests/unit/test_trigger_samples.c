@@ -21,7 +21,7 @@
 #define NET_SAMPLE "ms-perfview__net.4.5.2.x64.etl.zip"
 #define DIAG_SAMPLE "ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip"
 
-enum rec_kind { R_CLR, R_TL, R_PROCESS, R_OTHER };
+enum rec_kind { R_CLR, R_TL, R_PROCESS, R_ES, R_OTHER };
 
 struct rec {
   enum rec_kind kind;
@@ -41,6 +41,8 @@ struct recs {
   size_t n, cap;
   int64_t first_ft;
   int any;
+  uint8_t es_guid[16]; /* an EventSource whose events and manifest are kept */
+  char manifest[65536];
 };
 
 static const uint8_t clr_guid[16] = { 0x23, 0x0d, 0x3c, 0xe1, 0xbc, 0xcc, 0x12, 0x4e,
@@ -80,6 +82,14 @@ static int collect(void *ctx, const char *display, struct etl_reader *r)
       x.kind = R_CLR;
     else if (ev.is_kernel && ev.group == 3)
       x.kind = R_PROCESS;
+    else if ((ev.has & ETW_HAS_PROVIDER) && !memcmp(g, rs->es_guid, 16)) {
+      x.kind = R_ES;
+      /* ManifestData: 8 bytes of envelope, then the XML (one chunk here). */
+      if (ev.id == 0xFFFE && ev.user_len > 8 && ev.user_len - 8 < sizeof(rs->manifest)) {
+        memcpy(rs->manifest, ev.user_data + 8, ev.user_len - 8);
+        rs->manifest[ev.user_len - 8] = '\0';
+      }
+    }
     for (i = 0; i < ev.ext_count; i++)
       if (ev.ext[i].type == 11 && ev.ext[i].size > 3) { /* EVENT_SCHEMA_TL */
         const uint8_t *m = ev.ext[i].data;
@@ -122,16 +132,26 @@ static int by_time(const void *a, const void *b)
   return x->seq < y->seq ? -1 : x->seq > y->seq; /* ties keep file order */
 }
 
-static struct recs *load(const char *sample)
+static struct recs *load_es(const char *sample, const char *es_guid)
 {
   char path[1024], err[512];
   struct recs *rs;
   test_sample_path(sample, path, sizeof(path)); /* skips the test without the samples */
   rs = calloc(1, sizeof(*rs));
+  if (es_guid) {
+    struct etw_guid g;
+    assert_int_equal(guid_parse(es_guid, &g), 0);
+    guid_to_bytes(&g, rs->es_guid);
+  }
   assert_int_equal(etl_source_foreach(path, collect, rs, err, sizeof(err)), 0);
   /* The files of a zip are merged by time; ties keep file order. */
   qsort(rs->r, rs->n, sizeof(*rs->r), by_time);
   return rs;
+}
+
+static struct recs *load(const char *sample)
+{
+  return load_es(sample, NULL);
 }
 
 static void unload(struct recs *rs)
@@ -664,6 +684,89 @@ static void max_collect_sec_and_collect_multiple(void **state)
   unload(rs);
 }
 
+/* The id of the manifest's <event> whose attributes hold `attrs` (found by
+ * plain text search in the XML the trace carries). */
+static int manifest_event_id(const char *xml, const char *attrs)
+{
+  const char *hit = strstr(xml, attrs), *p;
+  assert_non_null(hit);
+  for (p = hit; p > xml && strncmp(p, "<event value=\"", 14); p--)
+    ;
+  assert_true(p > xml);
+  return atoi(p + 14);
+}
+
+static const struct rec *first_es_event(const struct recs *rs, int id)
+{
+  size_t i;
+  for (i = 0; i < rs->n; i++)
+    if (rs->r[i].kind == R_ES && rs->r[i].id == id)
+      return &rs->r[i];
+  return NULL;
+}
+
+static void eventsource_events_named_from_the_manifest(void **state)
+{
+  struct trigger_options o;
+  struct fires fs;
+  struct recs *rs;
+  const struct rec *want = NULL;
+  char *spec[1];
+  int id;
+  size_t i;
+  (void)state;
+  /* PerfView's own EventSource in net.4.5.2: its manifest names event 2
+   * Tracing/Start (task Tracing, opcode win:Start). */
+  rs = load_es(NET_SAMPLE, "a8a71ac1-040f-54a2-07ca-00a89b5ab761");
+  id = manifest_event_id(rs->manifest, "opcode=\"win:Start\" task=\"Tracing\"");
+  want = first_es_event(rs, id);
+  assert_non_null(want);
+  spec[0] = "*PerfView/Tracing/Start";
+  trigger_options_init(&o);
+  o.stop_on_etw_event = spec;
+  o.stop_on_etw_event_count = 1;
+  replay(NET_SAMPLE, &o, &fs);
+  expect_fire_at(&fs, "StopOnEtwEvent", want);
+  /* A field of its template: the first ProviderEnableParameters event whose
+   * providerName (its first field, UTF-16) says Kernel-Process. */
+  id = manifest_event_id(rs->manifest, "task=\"ProviderEnableParameters\"");
+  want = NULL;
+  for (i = 0; i < rs->n && !want; i++) {
+    char name[256];
+    uint32_t off = 0;
+    if (rs->r[i].kind != R_ES || rs->r[i].id != id)
+      continue;
+    utf16(&rs->r[i], &off, name, sizeof(name));
+    if (strstr(name, "Kernel-Process"))
+      want = &rs->r[i];
+  }
+  assert_non_null(want);
+  spec[0] = "*PerfView/ProviderEnableParameters;FieldFilter=providerName~kernel-PROCESS$";
+  replay(NET_SAMPLE, &o, &fs);
+  expect_fire_at(&fs, "StopOnEtwEvent", want);
+  assert_non_null(strstr(fs.f[0].detail, "providerName=Microsoft-Windows-Kernel-Process"));
+  unload(rs);
+  /* Tx's EventSource, by method name (the manifest's symbol). */
+  rs = load_es("ms-Tx__BondEtwSample.etl", "4f8f06bf-8261-4099-ae5f-07c54bbcfab3");
+  id = manifest_event_id(rs->manifest, "symbol=\"WriteManifestPayload\"");
+  want = first_es_event(rs, id);
+  assert_non_null(want);
+  spec[0] = "4f8f06bf-8261-4099-ae5f-07c54bbcfab3/WriteManifestPayload";
+  replay("ms-Tx__BondEtwSample.etl", &o, &fs);
+  expect_fire_at(&fs, "StopOnEtwEvent", want);
+  unload(rs);
+  /* The TPL EventSource (PerfView's .NETTasks) in the diaghub capture:
+   * TaskScheduled/Send, an opcode of the manifest's own. */
+  rs = load_es(DIAG_SAMPLE, "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5");
+  id = manifest_event_id(rs->manifest, "opcode=\"win:Send\" task=\"TaskScheduled\"");
+  want = first_es_event(rs, id);
+  assert_non_null(want);
+  spec[0] = ".NETTasks/TaskScheduled/Send;Level=Verbose";
+  replay(DIAG_SAMPLE, &o, &fs);
+  expect_fire_at(&fs, "StopOnEtwEvent", want);
+  unload(rs);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -677,6 +780,7 @@ int main(void)
     cmocka_unit_test(tracelogging_event_by_name_and_field),
     cmocka_unit_test(kernel_event_with_a_regex_field_filter),
     cmocka_unit_test(max_collect_sec_and_collect_multiple),
+    cmocka_unit_test(eventsource_events_named_from_the_manifest),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,66 @@
+/* EventSource manifests carried in the trace: an EventSource in manifest
+ * mode sends its instrumentation manifest to every session as ManifestData
+ * events (event id 0xFFFE; payload Format, MajorVersion, MinorVersion,
+ * Magic 0x5B, UINT16 TotalChunks, UINT16 ChunkNumber, then that chunk of the
+ * UTF-8 XML).  Assembled and read here just enough to name its events the
+ * way TraceEvent does (Task/Opcode, Task for Info events, and the method
+ * name, the manifest's symbol) and to lay out their fields from the
+ * templates, so triggers can name manifest events and filter on fields.
+ *
+ * Lifetime: a registry owns everything it allocates until
+ * trig_manifests_free. */
+#ifndef ETWCAP_TRIGGER_MANIFEST_H
+#define ETWCAP_TRIGGER_MANIFEST_H
+
+#include "etw_event.h"
+#include "trigger_schema.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRIG_MANIFEST_ID 0xFFFEu
+#define TRIG_MANIFEST_MAX_BYTES (16u * 1024u * 1024u)
+
+struct man_event {
+  uint16_t id;
+  uint8_t version;
+  char *symbol, *task, *opcode; /* opcode: "Start", "Stop", a custom name, or NULL (Info) */
+  struct tf_layout layout;      /* fields up to the first one of unknown size */
+};
+
+struct man_provider {
+  struct etw_guid guid;
+  uint8_t *xml;        /* chunks being assembled */
+  size_t xml_len;
+  unsigned chunks, next_chunk;
+  struct man_event *events;
+  size_t count;
+  int parsed;
+};
+
+struct trig_manifests {
+  struct man_provider *p;
+  size_t count;
+};
+
+/* Feeds one event: a ManifestData event adds its chunk and, once the
+ * manifest is whole, parses it (a later manifest of the same provider
+ * replaces the earlier one).  Other events are ignored.  0 or NOMEM. */
+int trig_manifests_feed(struct trig_manifests *m, const struct etw_event *ev);
+/* Parses a whole manifest (tests).  0, FORMAT or NOMEM. */
+int trig_manifests_add_xml(struct trig_manifests *m, const struct etw_guid *provider,
+                           const char *xml, size_t len);
+/* Has a manifest of this provider been read? */
+int trig_manifests_known(const struct trig_manifests *m, const struct etw_guid *provider);
+/* The event with this id (and the highest version not above the event's). */
+const struct man_event *trig_manifests_lookup(const struct trig_manifests *m,
+                                              const struct etw_guid *provider, uint16_t id,
+                                              uint8_t version);
+/* Does `name` (ASCII case-insensitive) name the event: its symbol,
+ * "Task/Opcode", or "Task" when its opcode is Info? */
+int trig_man_event_named(const struct man_event *e, const char *name);
+/* "Task/Opcode" (or "Task") into buf. */
+char *trig_man_event_name(const struct man_event *e, char *buf, size_t cap);
+void trig_manifests_free(struct trig_manifests *m);
+
+#endif
