@@ -27,7 +27,8 @@ static const struct opt_def defs[] = {
     10, 3600000, NULL },
   { "StopOnEtwEvent", NULL, OPT_LIST, "PROVIDER/EVENT;key=value", NULL,
     "Stop on an ETW event: PROVIDER is a name, GUID or *EventSource; EVENT is Task/Opcode "
-    "(GC/Start), a TraceLogging event name or EventID(n); keys Keywords, Level, Process, "
+    "(GC/Start), an EventSource's event (named by its manifest) or TraceLogging event name, "
+    "or EventID(n); keys Keywords, Level, Process, "
     "FieldFilter=FIELD(<,<=,>,>=,=,!=,~)VALUE, and TriggerMSec=N with StopEvent, StartStopID "
     "and DecayToZeroHours for a start/stop duration over N ms.",
     0, 0, NULL },
