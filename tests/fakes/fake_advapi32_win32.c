@@ -1,0 +1,881 @@
+/* The recording fake of advapi32's ETW controller calls (see
+ * fake_advapi32_win32.h).  The contract checks cite the documented rules
+ * they enforce. */
+#include "fake_advapi32_win32.h"
+
+#include "alloc.h"
+#include "fake_controller.h"
+#include "utf16_win32.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_VIOLATIONS 64
+
+static const GUID system_trace_control_guid = {
+  0x9e814aad, 0x3204, 0x11d2, { 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 }
+};
+
+struct script_fail {
+  enum fake_api api;
+  char name[1024];
+  ULONG code;
+  int info_class;
+  ULONG property_mask;
+  int times; /* 0 always; > 0 left; < 0 used up */
+};
+
+static struct {
+  char state_file[1024];
+  struct fake_advapi_session sessions[FAKE_ADVAPI_MAX_SESSIONS];
+  size_t session_count;
+  TRACEHANDLE next_handle;
+  struct fake_advapi_call calls[FAKE_ADVAPI_MAX_CALLS];
+  size_t call_count;
+  char violations[MAX_VIOLATIONS][320];
+  size_t violation_count;
+  struct script_fail fails[16];
+  size_t fail_count;
+  void (*on_call)(void *ctx, const struct fake_advapi_call *call);
+  void *on_call_ctx;
+  char *history;
+} F;
+
+static void violation(const char *fmt, ...)
+{
+  va_list ap;
+  if (F.violation_count >= MAX_VIOLATIONS)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(F.violations[F.violation_count++], sizeof(F.violations[0]), fmt, ap);
+  va_end(ap);
+}
+
+/* --- the state file -------------------------------------------------------- */
+
+static void save_state(void)
+{
+  char tmp[1100];
+  FILE *f;
+  size_t i;
+  if (!F.state_file[0])
+    return;
+  snprintf(tmp, sizeof(tmp), "%s.tmp", F.state_file);
+  if (!(f = fopen(tmp, "wb")))
+    return;
+  fprintf(f, "N\t%llu\n", (unsigned long long)F.next_handle);
+  for (i = 0; i < F.session_count; i++) {
+    const struct fake_advapi_session *s = &F.sessions[i];
+    fprintf(f, "S\t%llu\t%s\t%s\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%d\n",
+            (unsigned long long)s->handle, s->name, s->file[0] ? s->file : "-",
+            (unsigned long)s->log_file_mode, (unsigned long)s->buffer_size,
+            (unsigned long)s->minimum_buffers, (unsigned long)s->maximum_buffers,
+            (unsigned long)s->maximum_file_size, (unsigned long)s->flush_timer,
+            (unsigned long)s->enable_flags, (unsigned long)s->client_context,
+            (unsigned long)s->kernel_flags, s->foreign);
+  }
+  fclose(f);
+  remove(F.state_file);
+  rename(tmp, F.state_file);
+}
+
+static char *field(char **cursor)
+{
+  char *start = *cursor, *tab;
+  if (!start)
+    return (char *)"";
+  tab = strchr(start, '\t');
+  if (tab) {
+    *tab = '\0';
+    *cursor = tab + 1;
+  } else {
+    char *nl = strchr(start, '\n');
+    if (nl)
+      *nl = '\0';
+    *cursor = NULL;
+  }
+  return start;
+}
+
+/* The state file is the truth when there is one: another process may have
+ * started or stopped sessions since. */
+static void load_state(void)
+{
+  char line[2600];
+  FILE *f;
+  if (!F.state_file[0])
+    return;
+  F.session_count = 0;
+  if (!(f = fopen(F.state_file, "rb")))
+    return;
+  while (fgets(line, sizeof(line), f)) {
+    char *c = line + 2;
+    if (line[0] == 'N') {
+      F.next_handle = strtoull(field(&c), NULL, 10);
+    } else if (line[0] == 'S' && F.session_count < FAKE_ADVAPI_MAX_SESSIONS) {
+      struct fake_advapi_session *s = &F.sessions[F.session_count++];
+      const char *file;
+      memset(s, 0, sizeof(*s));
+      s->handle = strtoull(field(&c), NULL, 10);
+      snprintf(s->name, sizeof(s->name), "%s", field(&c));
+      file = field(&c);
+      snprintf(s->file, sizeof(s->file), "%s", strcmp(file, "-") ? file : "");
+      s->log_file_mode = strtoul(field(&c), NULL, 10);
+      s->buffer_size = strtoul(field(&c), NULL, 10);
+      s->minimum_buffers = strtoul(field(&c), NULL, 10);
+      s->maximum_buffers = strtoul(field(&c), NULL, 10);
+      s->maximum_file_size = strtoul(field(&c), NULL, 10);
+      s->flush_timer = strtoul(field(&c), NULL, 10);
+      s->enable_flags = strtoul(field(&c), NULL, 10);
+      s->client_context = strtoul(field(&c), NULL, 10);
+      s->kernel_flags = strtoul(field(&c), NULL, 10);
+      s->foreign = atoi(field(&c));
+    }
+  }
+  fclose(f);
+}
+
+static const char *api_name(enum fake_api api)
+{
+  switch (api) {
+  case FAKE_START_TRACE:
+    return "StartTraceW";
+  case FAKE_CONTROL_TRACE:
+    return "ControlTraceW";
+  case FAKE_ENABLE_TRACE_EX2:
+    return "EnableTraceEx2";
+  case FAKE_TRACE_SET_INFORMATION:
+    return "TraceSetInformation";
+  case FAKE_QUERY_ALL_TRACES:
+    return "QueryAllTracesW";
+  default:
+    return "EnablePrivilege";
+  }
+}
+
+/* One line per call in STATE.calls, for the test that runs two processes. */
+static void append_history(const struct fake_advapi_call *c)
+{
+  char path[1100];
+  FILE *f;
+  if (!F.state_file[0])
+    return;
+  snprintf(path, sizeof(path), "%s.calls", F.state_file);
+  if (!(f = fopen(path, "ab")))
+    return;
+  fprintf(f, "%lu %s %s code=%lu class=%d -> %lu\n", (unsigned long)GetCurrentProcessId(),
+          api_name(c->api), c->name[0] ? c->name : "-", (unsigned long)c->control_code,
+          c->info_class, (unsigned long)c->result);
+  fclose(f);
+}
+
+/* --- sessions ---------------------------------------------------------------- */
+
+static struct fake_advapi_session *find(const char *name)
+{
+  size_t i;
+  for (i = 0; i < F.session_count; i++)
+    if (!_stricmp(F.sessions[i].name, name))
+      return &F.sessions[i];
+  return NULL;
+}
+
+static struct fake_advapi_session *by_handle(TRACEHANDLE h)
+{
+  size_t i;
+  for (i = 0; i < F.session_count; i++)
+    if (F.sessions[i].handle == h)
+      return &F.sessions[i];
+  return NULL;
+}
+
+static void remove_session(struct fake_advapi_session *s)
+{
+  size_t i = (size_t)(s - F.sessions);
+  memmove(&F.sessions[i], &F.sessions[i + 1], (F.session_count - i - 1) * sizeof(*s));
+  F.session_count--;
+}
+
+static unsigned seed_of(const char *name)
+{
+  unsigned h = 0;
+  while (*name)
+    h = h * 31u + (unsigned char)*name++;
+  return h % 97u;
+}
+
+/* --- recording ------------------------------------------------------------------ */
+
+static struct fake_advapi_call *new_call(enum fake_api api)
+{
+  static struct fake_advapi_call overflow;
+  struct fake_advapi_call *c =
+      F.call_count < FAKE_ADVAPI_MAX_CALLS ? &F.calls[F.call_count++] : &overflow;
+  if (c == &overflow)
+    violation("more than %d calls: the fake's record is full", FAKE_ADVAPI_MAX_CALLS);
+  memset(c, 0, sizeof(*c));
+  c->api = api;
+  c->info_class = -1;
+  return c;
+}
+
+static ULONG finish(struct fake_advapi_call *c, ULONG result)
+{
+  c->result = result;
+  append_history(c);
+  return result;
+}
+
+static void utf8_name(const WCHAR *w, char *out, size_t size)
+{
+  char *u = w ? utf16_to_utf8(w) : NULL;
+  snprintf(out, size, "%s", u ? u : "");
+  etwcap_free(u);
+}
+
+/* A NUL-terminated UTF-16 string at `offset` inside a block of `size`
+ * bytes; violation (and "") when it does not end inside. */
+static void string_at(const char *api, const char *what, const EVENT_TRACE_PROPERTIES *p,
+                      ULONG offset, char *out, size_t out_size)
+{
+  const WCHAR *w = (const WCHAR *)((const BYTE *)p + offset);
+  size_t max = (p->Wnode.BufferSize - offset) / sizeof(WCHAR), n = 0;
+  out[0] = '\0';
+  while (n < max && w[n])
+    n++;
+  if (n == max) {
+    violation("%s: %s at offset %lu is not NUL-terminated inside Wnode.BufferSize %lu", api, what,
+              (unsigned long)offset, (unsigned long)p->Wnode.BufferSize);
+    return;
+  }
+  utf8_name(w, out, out_size);
+}
+
+static ULONG scripted(enum fake_api api, const char *name, int info_class, ULONG property)
+{
+  size_t i;
+  for (i = 0; i < F.fail_count; i++) {
+    struct script_fail *x = &F.fails[i];
+    if (x->api != api || x->times < 0)
+      continue;
+    if (x->name[0] && (!name || _stricmp(x->name, name) != 0))
+      continue;
+    if (x->info_class >= 0 && x->info_class != info_class)
+      continue;
+    if (x->property_mask && !(property & x->property_mask))
+      continue;
+    if (x->times > 0 && --x->times == 0)
+      x->times = -1;
+    return x->code;
+  }
+  return ERROR_SUCCESS;
+}
+
+/* Records the properties block and checks what every ETW call that takes
+ * one requires (EVENT_TRACE_PROPERTIES remarks: Wnode.BufferSize covers the
+ * structure and the name strings; the offsets lie after the structure). */
+static void decode_props(const char *api, struct fake_advapi_call *c,
+                         const EVENT_TRACE_PROPERTIES *p, int want_names)
+{
+  c->wnode_buffer_size = p->Wnode.BufferSize;
+  c->wnode_flags = p->Wnode.Flags;
+  c->client_context = p->Wnode.ClientContext;
+  c->wnode_guid = p->Wnode.Guid;
+  c->buffer_size = p->BufferSize;
+  c->minimum_buffers = p->MinimumBuffers;
+  c->maximum_buffers = p->MaximumBuffers;
+  c->maximum_file_size = p->MaximumFileSize;
+  c->log_file_mode = p->LogFileMode;
+  c->flush_timer = p->FlushTimer;
+  c->enable_flags = p->EnableFlags;
+  c->logger_name_offset = p->LoggerNameOffset;
+  c->log_file_name_offset = p->LogFileNameOffset;
+  if (p->Wnode.BufferSize < sizeof(EVENT_TRACE_PROPERTIES))
+    violation("%s(%s): Wnode.BufferSize %lu is smaller than EVENT_TRACE_PROPERTIES (%lu)", api,
+              c->name, (unsigned long)p->Wnode.BufferSize,
+              (unsigned long)sizeof(EVENT_TRACE_PROPERTIES));
+  if (!(p->Wnode.Flags & WNODE_FLAG_TRACED_GUID))
+    violation("%s(%s): Wnode.Flags 0x%lx lacks WNODE_FLAG_TRACED_GUID", api, c->name,
+              (unsigned long)p->Wnode.Flags);
+  if (want_names || p->LoggerNameOffset) {
+    if (p->LoggerNameOffset < sizeof(EVENT_TRACE_PROPERTIES) ||
+        p->LoggerNameOffset + sizeof(WCHAR) > p->Wnode.BufferSize)
+      violation("%s(%s): LoggerNameOffset %lu is not after the structure inside the block", api,
+                c->name, (unsigned long)p->LoggerNameOffset);
+  }
+  if (p->LogFileNameOffset) {
+    if (p->LogFileNameOffset < sizeof(EVENT_TRACE_PROPERTIES) ||
+        p->LogFileNameOffset + sizeof(WCHAR) > p->Wnode.BufferSize)
+      violation("%s(%s): LogFileNameOffset %lu is not after the structure inside the block", api,
+                c->name, (unsigned long)p->LogFileNameOffset);
+    else if (p->LoggerNameOffset &&
+             p->LogFileNameOffset < p->LoggerNameOffset + 1024 * sizeof(WCHAR) &&
+             p->LoggerNameOffset < p->LogFileNameOffset + 1024 * sizeof(WCHAR))
+      violation("%s(%s): the name areas at %lu and %lu overlap (1024 characters each)", api,
+                c->name, (unsigned long)p->LoggerNameOffset,
+                (unsigned long)p->LogFileNameOffset);
+  } else if (want_names) {
+    violation("%s(%s): LogFileNameOffset is 0: ETW cannot return the file name", api, c->name);
+  }
+}
+
+static void fill_props(EVENT_TRACE_PROPERTIES *p, const struct fake_advapi_session *s)
+{
+  ULONG room = p->Wnode.BufferSize;
+  p->Wnode.HistoricalContext = s->handle;
+  p->Wnode.ClientContext = s->client_context;
+  p->BufferSize = s->buffer_size;
+  p->MinimumBuffers = s->minimum_buffers;
+  p->MaximumBuffers = s->maximum_buffers;
+  p->MaximumFileSize = s->maximum_file_size;
+  p->LogFileMode = s->log_file_mode;
+  p->FlushTimer = s->flush_timer;
+  p->EnableFlags = s->enable_flags ? s->enable_flags : s->kernel_flags;
+  p->NumberOfBuffers = s->minimum_buffers;
+  p->FreeBuffers = s->minimum_buffers / 2;
+  p->EventsLost = 0;
+  p->BuffersWritten = 5;
+  p->LogBuffersLost = 0;
+  p->RealTimeBuffersLost = 0;
+  if (p->LoggerNameOffset >= sizeof(*p) && p->LoggerNameOffset < room) {
+    wchar_t *w = utf8_to_utf16(s->name);
+    size_t n = w ? wcslen(w) : 0;
+    if (w && p->LoggerNameOffset + (n + 1) * sizeof(WCHAR) <= room)
+      memcpy((BYTE *)p + p->LoggerNameOffset, w, (n + 1) * sizeof(WCHAR));
+    etwcap_free(w);
+  }
+  if (p->LogFileNameOffset >= sizeof(*p) && p->LogFileNameOffset < room) {
+    wchar_t *w = utf8_to_utf16(s->file);
+    size_t n = w ? wcslen(w) : 0;
+    if (w && p->LogFileNameOffset + (n + 1) * sizeof(WCHAR) <= room)
+      memcpy((BYTE *)p + p->LogFileNameOffset, w, (n + 1) * sizeof(WCHAR));
+    etwcap_free(w);
+  }
+}
+
+static int absolute(const char *path)
+{
+  return (((path[0] | 0x20) >= 'a' && (path[0] | 0x20) <= 'z') && path[1] == ':' &&
+          (path[2] == '\\' || path[2] == '/')) ||
+         (path[0] == '\\' && path[1] == '\\');
+}
+
+/* --- StartTraceW ---------------------------------------------------------------- */
+
+static ULONG WINAPI fake_start_trace(PTRACEHANDLE handle, LPCWSTR name,
+                                     PEVENT_TRACE_PROPERTIES p)
+{
+  struct fake_advapi_call *c = new_call(FAKE_START_TRACE);
+  struct fake_advapi_session *s;
+  const char *api = "StartTraceW";
+  ULONG code, file_modes;
+  size_t name_len;
+
+  utf8_name(name, c->name, sizeof(c->name));
+  if (!handle || !name || !p) {
+    violation("StartTraceW: a NULL argument");
+    return finish(c, ERROR_INVALID_PARAMETER);
+  }
+  name_len = wcslen(name);
+  decode_props(api, c, p, 0);
+  if (name_len == 0 || name_len > 1023)
+    violation("StartTraceW: the session name has %lu characters (1 to 1023)",
+              (unsigned long)name_len);
+  /* StartTraceW copies InstanceName to LoggerNameOffset: room for it. */
+  if (p->LoggerNameOffset < sizeof(EVENT_TRACE_PROPERTIES) ||
+      p->LoggerNameOffset + (name_len + 1) * sizeof(WCHAR) > p->Wnode.BufferSize)
+    violation("StartTraceW(%s): no room for the name at LoggerNameOffset %lu", c->name,
+              (unsigned long)p->LoggerNameOffset);
+  if (p->LogFileNameOffset)
+    string_at(api, "LogFileName", p, p->LogFileNameOffset, c->file, sizeof(c->file));
+  if (p->Wnode.ClientContext < 1 || p->Wnode.ClientContext > 3)
+    violation("StartTraceW(%s): Wnode.ClientContext %lu is no clock (1 QPC, 2 system, 3 CPU)",
+              c->name, (unsigned long)p->Wnode.ClientContext);
+  if (p->BufferSize < 1 || p->BufferSize > 1024)
+    violation("StartTraceW(%s): BufferSize %lu KB is outside 1..1024", c->name,
+              (unsigned long)p->BufferSize);
+  if (p->MinimumBuffers < 2 || p->MaximumBuffers < p->MinimumBuffers)
+    violation("StartTraceW(%s): MinimumBuffers %lu / MaximumBuffers %lu", c->name,
+              (unsigned long)p->MinimumBuffers, (unsigned long)p->MaximumBuffers);
+  file_modes = p->LogFileMode & (EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_CIRCULAR |
+                                 EVENT_TRACE_FILE_MODE_NEWFILE);
+  if (file_modes && (file_modes & (file_modes - 1)))
+    violation("StartTraceW(%s): LogFileMode 0x%lx has more than one file mode", c->name,
+              (unsigned long)p->LogFileMode);
+  if ((p->LogFileMode & EVENT_TRACE_FILE_MODE_CIRCULAR) && !p->MaximumFileSize)
+    violation("StartTraceW(%s): FILE_MODE_CIRCULAR needs MaximumFileSize", c->name);
+  if (file_modes && !c->file[0])
+    violation("StartTraceW(%s): a file mode without LogFileName", c->name);
+  if ((p->LogFileMode & EVENT_TRACE_BUFFERING_MODE) && (file_modes || p->LogFileNameOffset))
+    violation("StartTraceW(%s): BUFFERING_MODE with a file", c->name);
+  if (!file_modes && !(p->LogFileMode & (EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_BUFFERING_MODE)))
+    violation("StartTraceW(%s): LogFileMode 0x%lx names no destination", c->name,
+              (unsigned long)p->LogFileMode);
+  if (c->file[0] && !absolute(c->file))
+    violation("StartTraceW(%s): LogFileName '%s' is not absolute", c->name, c->file);
+  if (!_stricmp(c->name, "NT Kernel Logger")) {
+    if (memcmp(&p->Wnode.Guid, &system_trace_control_guid, sizeof(GUID)) != 0)
+      violation("StartTraceW(NT Kernel Logger): Wnode.Guid is not SystemTraceControlGuid");
+    if (!p->EnableFlags)
+      violation("StartTraceW(NT Kernel Logger): EnableFlags is 0");
+    if (p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE)
+      violation("StartTraceW(NT Kernel Logger): SYSTEM_LOGGER_MODE on the kernel logger");
+  } else {
+    if (!memcmp(&p->Wnode.Guid, &system_trace_control_guid, sizeof(GUID)))
+      violation("StartTraceW(%s): SystemTraceControlGuid on a session that is not the NT "
+                "Kernel Logger",
+                c->name);
+    if (p->EnableFlags)
+      violation("StartTraceW(%s): EnableFlags 0x%lx outside the NT Kernel Logger (a system "
+                "logger takes them through TraceSystemTraceEnableFlagsInfo)",
+                c->name, (unsigned long)p->EnableFlags);
+  }
+  if (F.on_call)
+    F.on_call(F.on_call_ctx, c);
+  if ((code = scripted(FAKE_START_TRACE, c->name, -1, 0)) != ERROR_SUCCESS)
+    return finish(c, code);
+  load_state();
+  if (find(c->name))
+    return finish(c, ERROR_ALREADY_EXISTS);
+  if (F.session_count == FAKE_ADVAPI_MAX_SESSIONS)
+    return finish(c, ERROR_NO_SYSTEM_RESOURCES);
+  s = &F.sessions[F.session_count++];
+  memset(s, 0, sizeof(*s));
+  snprintf(s->name, sizeof(s->name), "%s", c->name);
+  snprintf(s->file, sizeof(s->file), "%s", c->file);
+  s->handle = ++F.next_handle + 0x7000;
+  s->log_file_mode = p->LogFileMode;
+  s->buffer_size = p->BufferSize;
+  s->minimum_buffers = p->MinimumBuffers;
+  s->maximum_buffers = p->MaximumBuffers;
+  s->maximum_file_size = p->MaximumFileSize;
+  s->flush_timer = p->FlushTimer;
+  s->enable_flags = p->EnableFlags;
+  s->client_context = p->Wnode.ClientContext;
+  *handle = s->handle;
+  c->handle = s->handle;
+  p->Wnode.HistoricalContext = s->handle;
+  save_state();
+  if (s->file[0])
+    fake_etl_write(s->file, s->name, 0, seed_of(s->name)); /* the header, as ETW writes it */
+  return finish(c, ERROR_SUCCESS);
+}
+
+/* --- ControlTraceW -------------------------------------------------------------- */
+
+static ULONG WINAPI fake_control_trace(TRACEHANDLE handle, LPCWSTR name,
+                                       PEVENT_TRACE_PROPERTIES p, ULONG code_in)
+{
+  struct fake_advapi_call *c = new_call(FAKE_CONTROL_TRACE);
+  struct fake_advapi_session *s;
+  ULONG code;
+  utf8_name(name, c->name, sizeof(c->name));
+  c->handle = handle;
+  c->control_code = code_in;
+  if (!p) {
+    violation("ControlTraceW(%s): Properties is NULL", c->name);
+    return finish(c, ERROR_INVALID_PARAMETER);
+  }
+  if (!handle && !name)
+    violation("ControlTraceW: neither a handle nor a name");
+  if (code_in > EVENT_TRACE_CONTROL_FLUSH)
+    violation("ControlTraceW(%s): control code %lu", c->name, (unsigned long)code_in);
+  /* QUERY and STOP return the names: room for both (ControlTraceW docs). */
+  decode_props("ControlTraceW", c, p, code_in != EVENT_TRACE_CONTROL_FLUSH);
+  if (code_in == EVENT_TRACE_CONTROL_FLUSH && p->LogFileNameOffset)
+    string_at("ControlTraceW(FLUSH)", "LogFileName", p, p->LogFileNameOffset, c->file,
+              sizeof(c->file));
+  if (F.on_call)
+    F.on_call(F.on_call_ctx, c);
+  if ((code = scripted(FAKE_CONTROL_TRACE, c->name, -1, 0)) != ERROR_SUCCESS)
+    return finish(c, code);
+  load_state();
+  s = handle ? by_handle(handle) : find(c->name);
+  if (!s)
+    return finish(c, ERROR_WMI_INSTANCE_NOT_FOUND);
+  fill_props(p, s);
+  if (code_in == EVENT_TRACE_CONTROL_STOP) {
+    if (s->file[0])
+      fake_etl_write(s->file, s->name, 5, seed_of(s->name));
+    remove_session(s);
+    save_state();
+  } else if (code_in == EVENT_TRACE_CONTROL_FLUSH && c->file[0]) {
+    fake_etl_write(c->file, s->name, 5, seed_of(s->name));
+  }
+  return finish(c, ERROR_SUCCESS);
+}
+
+/* --- EnableTraceEx2 ------------------------------------------------------------- */
+
+#define KNOWN_PROPERTIES                                                                     \
+  (EVENT_ENABLE_PROPERTY_SID | EVENT_ENABLE_PROPERTY_TS_ID | EVENT_ENABLE_PROPERTY_STACK_TRACE | \
+   EVENT_ENABLE_PROPERTY_ENABLE_SILOS | EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING)
+
+static void check_filter(const struct fake_advapi_call *c, const EVENT_FILTER_DESCRIPTOR *d,
+                         ULONG version)
+{
+  const unsigned char *data = (const unsigned char *)(uintptr_t)d->Ptr;
+  if (!d->Ptr || !d->Size) {
+    violation("EnableTraceEx2(%s): descriptor type 0x%lx with no data", c->name,
+              (unsigned long)d->Type);
+    return;
+  }
+  switch (d->Type) {
+  case EVENT_FILTER_TYPE_NONE:
+  case 0xFFFFFFFFu: /* provider data, Update or SendManifest */
+    if (d->Size > MAX_EVENT_FILTER_DATA_SIZE)
+      violation("EnableTraceEx2(%s): provider data of %lu bytes (at most %d)", c->name,
+                (unsigned long)d->Size, MAX_EVENT_FILTER_DATA_SIZE);
+    break;
+  case EVENT_FILTER_TYPE_PID:
+    if (version < 2)
+      violation("EnableTraceEx2(%s): a PID filter needs ENABLE_TRACE_PARAMETERS_VERSION_2",
+                c->name);
+    if (d->Size % sizeof(ULONG) || d->Size / sizeof(ULONG) > MAX_EVENT_FILTER_PID_COUNT)
+      violation("EnableTraceEx2(%s): PID filter of %lu bytes (ULONGs, at most %d)", c->name,
+                (unsigned long)d->Size, MAX_EVENT_FILTER_PID_COUNT);
+    break;
+  case EVENT_FILTER_TYPE_EXECUTABLE_NAME:
+    if (version < 2)
+      violation("EnableTraceEx2(%s): an exe filter needs ENABLE_TRACE_PARAMETERS_VERSION_2",
+                c->name);
+    if (d->Size % 2 || d->Size >= MAX_EVENT_FILTER_DATA_SIZE || data[d->Size - 1] ||
+        data[d->Size - 2])
+      violation("EnableTraceEx2(%s): exe-name filter of %lu bytes is not NUL-terminated UTF-16 "
+                "under 1024 bytes",
+                c->name, (unsigned long)d->Size);
+    break;
+  case EVENT_FILTER_TYPE_EVENT_ID:
+  case EVENT_FILTER_TYPE_STACKWALK: {
+    /* EVENT_FILTER_EVENT_ID: BOOLEAN FilterIn, UCHAR Reserved, USHORT Count,
+     * USHORT Events[Count]. */
+    unsigned count = d->Size >= 4 ? (unsigned)(data[2] | data[3] << 8) : 0;
+    if (version < 2)
+      violation("EnableTraceEx2(%s): an event-id filter needs VERSION_2", c->name);
+    if (d->Size < 6 || d->Size != 4 + 2 * count || count > 64 || data[0] > 1)
+      violation("EnableTraceEx2(%s): event-id filter of %lu bytes for %u ids", c->name,
+                (unsigned long)d->Size, count);
+    break;
+  }
+  default:
+    violation("EnableTraceEx2(%s): unexpected filter type 0x%lx", c->name,
+              (unsigned long)d->Type);
+  }
+}
+
+static ULONG WINAPI fake_enable_trace_ex2(TRACEHANDLE handle, LPCGUID provider, ULONG code_in,
+                                          UCHAR level, ULONGLONG any, ULONGLONG all,
+                                          ULONG timeout, PENABLE_TRACE_PARAMETERS params)
+{
+  static const GUID zero;
+  struct fake_advapi_call *c = new_call(FAKE_ENABLE_TRACE_EX2);
+  struct fake_advapi_session *s;
+  ULONG code, i, j;
+  load_state();
+  s = by_handle(handle);
+  snprintf(c->name, sizeof(c->name), "%s", s ? s->name : "?");
+  c->handle = handle;
+  c->control_code = code_in;
+  c->level = level;
+  c->any = any;
+  c->all = all;
+  c->timeout = timeout;
+  if (provider)
+    c->provider = *provider;
+  if (!provider || !memcmp(provider, &zero, sizeof(zero)))
+    violation("EnableTraceEx2(%s): no provider GUID", c->name);
+  if (code_in > EVENT_CONTROL_CODE_CAPTURE_STATE)
+    violation("EnableTraceEx2(%s): control code %lu", c->name, (unsigned long)code_in);
+  if (timeout != 0)
+    violation("EnableTraceEx2(%s): Timeout %lu (etwcap enables asynchronously, as TraceEvent)",
+              c->name, (unsigned long)timeout);
+  if (!params) {
+    violation("EnableTraceEx2(%s): no ENABLE_TRACE_PARAMETERS", c->name);
+  } else {
+    const EVENT_FILTER_DESCRIPTOR *d = params->EnableFilterDesc;
+    ULONG count;
+    static const GUID zero_source;
+    c->version = params->Version;
+    c->enable_property = params->EnableProperty;
+    if (params->Version != ENABLE_TRACE_PARAMETERS_VERSION &&
+        params->Version != ENABLE_TRACE_PARAMETERS_VERSION_2)
+      violation("EnableTraceEx2(%s): ENABLE_TRACE_PARAMETERS.Version %lu", c->name,
+                (unsigned long)params->Version);
+    if (params->EnableProperty & ~(ULONG)KNOWN_PROPERTIES)
+      violation("EnableTraceEx2(%s): EnableProperty 0x%lx has unknown bits", c->name,
+                (unsigned long)params->EnableProperty);
+    if (params->ControlFlags || memcmp(&params->SourceId, &zero_source, sizeof(GUID)))
+      violation("EnableTraceEx2(%s): ControlFlags and SourceId must be 0", c->name);
+    /* VERSION 1 has no FilterDescCount: EnableFilterDesc is one descriptor. */
+    count = params->Version == ENABLE_TRACE_PARAMETERS_VERSION_2 ? params->FilterDescCount
+                                                                 : (d ? 1 : 0);
+    if (count && !d)
+      violation("EnableTraceEx2(%s): FilterDescCount %lu with no descriptors", c->name,
+                (unsigned long)count);
+    if (!count && d && params->Version == ENABLE_TRACE_PARAMETERS_VERSION_2)
+      violation("EnableTraceEx2(%s): descriptors but FilterDescCount 0", c->name);
+    if (count > MAX_EVENT_FILTERS_COUNT)
+      violation("EnableTraceEx2(%s): %lu descriptors (at most %d)", c->name,
+                (unsigned long)count, MAX_EVENT_FILTERS_COUNT);
+    c->filter_count = count;
+    for (i = 0; d && i < count && i < FAKE_ADVAPI_MAX_DESCS; i++) {
+      check_filter(c, &d[i], params->Version);
+      for (j = 0; j < i; j++)
+        if (d[j].Type == d[i].Type)
+          violation("EnableTraceEx2(%s): filter type 0x%lx given twice", c->name,
+                    (unsigned long)d[i].Type);
+      c->filters[i].type = d[i].Type;
+      c->filters[i].size = d[i].Size;
+      if (d[i].Ptr && d[i].Size <= sizeof(c->filters[i].data))
+        memcpy(c->filters[i].data, (const void *)(uintptr_t)d[i].Ptr, d[i].Size);
+    }
+  }
+  if (!s)
+    violation("EnableTraceEx2: handle 0x%llx is no running session", (unsigned long long)handle);
+  if (F.on_call)
+    F.on_call(F.on_call_ctx, c);
+  if ((code = scripted(FAKE_ENABLE_TRACE_EX2, c->name, -1, c->enable_property)) != ERROR_SUCCESS)
+    return finish(c, code);
+  return finish(c, s ? ERROR_SUCCESS : ERROR_INVALID_HANDLE);
+}
+
+/* --- TraceSetInformation -------------------------------------------------------- */
+
+static ULONG WINAPI fake_trace_set_information(TRACEHANDLE handle, TRACE_INFO_CLASS cls,
+                                               PVOID info, ULONG length)
+{
+  struct fake_advapi_call *c = new_call(FAKE_TRACE_SET_INFORMATION);
+  struct fake_advapi_session *s;
+  ULONG code, i;
+  load_state();
+  s = handle ? by_handle(handle) : NULL;
+  snprintf(c->name, sizeof(c->name), "%s", s ? s->name : "");
+  c->handle = handle;
+  c->info_class = (int)cls;
+  c->info_length = length;
+  if (info && length <= sizeof(c->info))
+    memcpy(c->info, info, length);
+  if (!info || !length)
+    violation("TraceSetInformation(class %d): no information", (int)cls);
+  switch ((int)cls) {
+  case TraceStackTracingInfo:
+    if (!s)
+      violation("TraceStackTracingInfo: handle 0x%llx is no running session",
+                (unsigned long long)handle);
+    if (length % sizeof(CLASSIC_EVENT_ID) || length / sizeof(CLASSIC_EVENT_ID) > 256)
+      violation("TraceStackTracingInfo: %lu bytes is not a list of at most 256 CLASSIC_EVENT_ID",
+                (unsigned long)length);
+    for (i = 0; info && i < length / sizeof(CLASSIC_EVENT_ID); i++) {
+      const CLASSIC_EVENT_ID *id = (const CLASSIC_EVENT_ID *)info + i;
+      static const UCHAR zero[7];
+      if (memcmp(id->Reserved, zero, sizeof(zero)))
+        violation("TraceStackTracingInfo: Reserved bytes of id %lu are not 0", (unsigned long)i);
+    }
+    break;
+  case TraceSystemTraceEnableFlagsInfo:
+    if (!s || !(s->log_file_mode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
+      violation("TraceSystemTraceEnableFlagsInfo: handle 0x%llx is no system logger",
+                (unsigned long long)handle);
+    if (length < 4 || length > 32 || length % 4)
+      violation("TraceSystemTraceEnableFlagsInfo: %lu bytes (a PERFINFO_GROUPMASK prefix, 4..32)",
+                (unsigned long)length);
+    else if (s)
+      s->kernel_flags = *(const ULONG *)info;
+    break;
+  case TraceSampledProfileIntervalInfo: {
+    const TRACE_PROFILE_INTERVAL *pi = info;
+    if (handle)
+      violation("TraceSampledProfileIntervalInfo: the interval is machine-wide: handle 0");
+    if (length != sizeof(TRACE_PROFILE_INTERVAL))
+      violation("TraceSampledProfileIntervalInfo: %lu bytes (TRACE_PROFILE_INTERVAL is %lu)",
+                (unsigned long)length, (unsigned long)sizeof(TRACE_PROFILE_INTERVAL));
+    else if (pi->Source != 0 || pi->Interval < 1221 || pi->Interval > 10000000)
+      violation("TraceSampledProfileIntervalInfo: source %lu, interval %lu (timer 0, "
+                "1221..10000000 x 100 ns)",
+                (unsigned long)pi->Source, (unsigned long)pi->Interval);
+    break;
+  }
+  case 24: /* TraceStackCachingInfo */
+    if (!s)
+      violation("TraceStackCachingInfo: handle 0x%llx is no running session",
+                (unsigned long long)handle);
+    if (length != sizeof(ETWCAP_TRACE_STACK_CACHING_INFO))
+      violation("TraceStackCachingInfo: %lu bytes (TRACE_STACK_CACHING_INFO is %lu)",
+                (unsigned long)length, (unsigned long)sizeof(ETWCAP_TRACE_STACK_CACHING_INFO));
+    break;
+  default:
+    violation("TraceSetInformation: class %d is not one etwcap uses", (int)cls);
+  }
+  if (F.on_call)
+    F.on_call(F.on_call_ctx, c);
+  if ((code = scripted(FAKE_TRACE_SET_INFORMATION, c->name, (int)cls, 0)) != ERROR_SUCCESS)
+    return finish(c, code);
+  save_state();
+  return finish(c, ERROR_SUCCESS);
+}
+
+/* --- QueryAllTracesW ------------------------------------------------------------- */
+
+static ULONG WINAPI fake_query_all_traces(PEVENT_TRACE_PROPERTIES *props, ULONG count,
+                                          PULONG found)
+{
+  struct fake_advapi_call *c = new_call(FAKE_QUERY_ALL_TRACES);
+  ULONG code, i, n = 0;
+  c->array_count = count;
+  if (!props || !found || !count) {
+    violation("QueryAllTracesW: NULL array or count");
+    return finish(c, ERROR_INVALID_PARAMETER);
+  }
+  if (count > 64)
+    violation("QueryAllTracesW: PropertyArrayCount %lu (at most 64)", (unsigned long)count);
+  for (i = 0; i < count; i++) {
+    if (!props[i]) {
+      violation("QueryAllTracesW: element %lu is NULL", (unsigned long)i);
+      return finish(c, ERROR_INVALID_PARAMETER);
+    }
+    if (i == 0)
+      decode_props("QueryAllTracesW", c, props[i], 1);
+  }
+  if (F.on_call)
+    F.on_call(F.on_call_ctx, c);
+  if ((code = scripted(FAKE_QUERY_ALL_TRACES, NULL, -1, 0)) != ERROR_SUCCESS)
+    return finish(c, code);
+  load_state();
+  for (i = 0; i < F.session_count && n < count; i++)
+    fill_props(props[n++], &F.sessions[i]);
+  *found = n;
+  return finish(c, F.session_count > count ? ERROR_MORE_DATA : ERROR_SUCCESS);
+}
+
+/* --- privileges ------------------------------------------------------------------ */
+
+static ULONG fake_enable_privilege(LPCWSTR privilege)
+{
+  struct fake_advapi_call *c = new_call(FAKE_ENABLE_PRIVILEGE);
+  ULONG code;
+  utf8_name(privilege, c->name, sizeof(c->name));
+  if (F.on_call)
+    F.on_call(F.on_call_ctx, c);
+  if ((code = scripted(FAKE_ENABLE_PRIVILEGE, NULL, -1, 0)) != ERROR_SUCCESS)
+    return finish(c, code);
+  return finish(c, ERROR_SUCCESS);
+}
+
+static const struct controller_advapi fake_table = {
+  fake_start_trace,      fake_control_trace,    fake_enable_trace_ex2,
+  fake_trace_set_information, fake_query_all_traces, fake_enable_privilege,
+};
+
+/* --- the test's side ------------------------------------------------------------- */
+
+void fake_advapi32_install(const char *state_file)
+{
+  etwcap_free(F.history);
+  memset(&F, 0, sizeof(F));
+  if (state_file) {
+    snprintf(F.state_file, sizeof(F.state_file), "%s", state_file);
+    load_state();
+  }
+  controller_win32_set_advapi(&fake_table);
+}
+
+void fake_advapi32_uninstall(void)
+{
+  controller_win32_set_advapi(NULL);
+  etwcap_free(F.history);
+  F.history = NULL;
+}
+
+void fake_advapi32_fail(enum fake_api api, const char *name, ULONG code, int info_class,
+                        ULONG property_mask, int times)
+{
+  struct script_fail *x = &F.fails[F.fail_count < 16 ? F.fail_count++ : 15];
+  memset(x, 0, sizeof(*x));
+  x->api = api;
+  snprintf(x->name, sizeof(x->name), "%s", name ? name : "");
+  x->code = code;
+  x->info_class = info_class;
+  x->property_mask = property_mask;
+  x->times = times;
+}
+
+void fake_advapi32_on_call(void (*fn)(void *ctx, const struct fake_advapi_call *call), void *ctx)
+{
+  F.on_call = fn;
+  F.on_call_ctx = ctx;
+}
+
+void fake_advapi32_add_foreign(const char *name)
+{
+  struct fake_advapi_session *s = &F.sessions[F.session_count++];
+  memset(s, 0, sizeof(*s));
+  snprintf(s->name, sizeof(s->name), "%s", name);
+  s->handle = ++F.next_handle + 0x7000;
+  s->log_file_mode = EVENT_TRACE_REAL_TIME_MODE;
+  s->buffer_size = 64;
+  s->minimum_buffers = 64;
+  s->maximum_buffers = 90;
+  s->client_context = 1;
+  s->foreign = 1;
+  save_state();
+}
+
+size_t fake_advapi32_call_count(void)
+{
+  return F.call_count;
+}
+
+const struct fake_advapi_call *fake_advapi32_call(size_t i)
+{
+  return i < F.call_count ? &F.calls[i] : NULL;
+}
+
+size_t fake_advapi32_violation_count(void)
+{
+  return F.violation_count;
+}
+
+const char *fake_advapi32_violation(size_t i)
+{
+  return i < F.violation_count ? F.violations[i] : NULL;
+}
+
+size_t fake_advapi32_running(void)
+{
+  size_t i, n = 0;
+  load_state();
+  for (i = 0; i < F.session_count; i++)
+    if (!F.sessions[i].foreign)
+      n++;
+  return n;
+}
+
+int fake_advapi32_is_running(const char *name)
+{
+  load_state();
+  return find(name) != NULL;
+}
+
+const char *fake_advapi32_history(void)
+{
+  char path[1100];
+  FILE *f;
+  long n;
+  if (!F.state_file[0])
+    return NULL;
+  snprintf(path, sizeof(path), "%s.calls", F.state_file);
+  if (!(f = fopen(path, "rb")))
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  rewind(f);
+  etwcap_free(F.history);
+  F.history = etwcap_malloc((size_t)n + 1);
+  if (F.history) {
+    F.history[fread(F.history, 1, (size_t)n, f)] = '\0';
+  }
+  fclose(f);
+  return F.history;
+}

@@ -1,0 +1,111 @@
+/* A recording fake of the advapi32 ETW controller calls, for the Windows
+ * unit tests (under Wine).  It takes the place of the real functions in
+ * controller_win32.c's table (controller_win32_set_advapi), so the code that
+ * builds EVENT_TRACE_PROPERTIES, ENABLE_TRACE_PARAMETERS and the
+ * TraceSetInformation blocks is the code under test.
+ *
+ * Every call is recorded with its decoded arguments and checked against
+ * the documented contract (learn.microsoft.com: StartTraceW, ControlTraceW,
+ * EVENT_TRACE_PROPERTIES, EnableTraceEx2, ENABLE_TRACE_PARAMETERS,
+ * EVENT_FILTER_DESCRIPTOR, TraceSetInformation, QueryAllTracesW); each
+ * breach is kept as a violation the tests assert is absent.  Failures can
+ * be scripted per API (ERROR_ACCESS_DENIED, ERROR_ALREADY_EXISTS, ...).
+ *
+ * Sessions live in memory and, when a state file is given, in that file
+ * too: a second process (`stop` after `start`) sees the first one's
+ * sessions, and every call is appended to STATE.calls as one text line.
+ * File sessions get a small valid ETL at start and at stop
+ * (fake_etl_write), so the merge at stop has real inputs. */
+#ifndef ETWCAP_FAKE_ADVAPI32_WIN32_H
+#define ETWCAP_FAKE_ADVAPI32_WIN32_H
+
+#include "controller_win32.h"
+
+#include <stddef.h>
+
+#define FAKE_ADVAPI_MAX_CALLS 256
+#define FAKE_ADVAPI_MAX_DESCS 8
+#define FAKE_ADVAPI_MAX_SESSIONS 32
+
+enum fake_api {
+  FAKE_START_TRACE,
+  FAKE_CONTROL_TRACE,
+  FAKE_ENABLE_TRACE_EX2,
+  FAKE_TRACE_SET_INFORMATION,
+  FAKE_QUERY_ALL_TRACES,
+  FAKE_ENABLE_PRIVILEGE
+};
+
+struct fake_advapi_filter {
+  ULONG type, size;
+  unsigned char data[1024];
+};
+
+/* One call, decoded. */
+struct fake_advapi_call {
+  enum fake_api api;
+  ULONG result;
+  char name[1024];   /* session (UTF-8), or the privilege */
+  char file[1024];   /* LogFileName at LogFileNameOffset, "" when the offset is 0 */
+  TRACEHANDLE handle;
+  /* StartTraceW / ControlTraceW: the properties as passed */
+  ULONG control_code;
+  ULONG wnode_buffer_size, wnode_flags, client_context;
+  GUID wnode_guid;
+  ULONG buffer_size, minimum_buffers, maximum_buffers, maximum_file_size;
+  ULONG log_file_mode, flush_timer, enable_flags;
+  ULONG logger_name_offset, log_file_name_offset;
+  /* EnableTraceEx2 */
+  GUID provider;
+  UCHAR level;
+  ULONGLONG any, all;
+  ULONG timeout;
+  ULONG version, enable_property, filter_count;
+  struct fake_advapi_filter filters[FAKE_ADVAPI_MAX_DESCS];
+  /* TraceSetInformation */
+  int info_class;
+  ULONG info_length;
+  unsigned char info[96 * sizeof(CLASSIC_EVENT_ID)];
+  /* QueryAllTracesW */
+  ULONG array_count;
+};
+
+struct fake_advapi_session {
+  char name[1024];
+  char file[1024];
+  TRACEHANDLE handle;
+  ULONG log_file_mode, buffer_size, minimum_buffers, maximum_buffers, maximum_file_size;
+  ULONG flush_timer, enable_flags, client_context;
+  ULONG kernel_flags;   /* from TraceSystemTraceEnableFlagsInfo */
+  int foreign;          /* another tool's */
+};
+
+/* Resets the fake; with a state file, loads the sessions it holds (a
+ * missing file means none).  Then installs the fake in controller_win32. */
+void fake_advapi32_install(const char *state_file);
+/* Puts the real advapi32 back. */
+void fake_advapi32_uninstall(void);
+
+/* Scripts a failure: calls of `api` (for session `name`, or any when NULL;
+ * for TraceSetInformation only of `info_class` when >= 0; for
+ * EnableTraceEx2 only when EnableProperty has a bit of `property_mask`
+ * when non-zero) return `code`, `times` times (0 = always). */
+void fake_advapi32_fail(enum fake_api api, const char *name, ULONG code, int info_class,
+                        ULONG property_mask, int times);
+/* Called before each call is answered (e.g. to deliver Ctrl+C). */
+void fake_advapi32_on_call(void (*fn)(void *ctx, const struct fake_advapi_call *call),
+                           void *ctx);
+/* A session of another tool, already running. */
+void fake_advapi32_add_foreign(const char *name);
+
+size_t fake_advapi32_call_count(void);
+const struct fake_advapi_call *fake_advapi32_call(size_t i);
+size_t fake_advapi32_violation_count(void);
+const char *fake_advapi32_violation(size_t i);
+/* Sessions running now (foreign ones left out), by name. */
+size_t fake_advapi32_running(void);
+int fake_advapi32_is_running(const char *name);
+/* The history of a state file (every call of every process), or NULL. */
+const char *fake_advapi32_history(void);
+
+#endif

@@ -1,0 +1,1008 @@
+/* The Win32 controller against the recording fake of advapi32 (under
+ * Wine): for each runbook command line, the exact calls etwcap makes —
+ * StartTraceW property blocks, TraceSetInformation blocks, every
+ * EnableTraceEx2 with its parameters and filter bytes, ControlTraceW — with
+ * values typed from perfview-collect.md (§3.1, §4.1-4.7, §7), not from
+ * etwcap's own output; the fake checks each call against the documented
+ * contract.  Then the commands themselves: scripted Win32 failures with
+ * their messages and exit codes, Ctrl+C in the middle through the console
+ * seam, and `start` then `stop` in two processes sharing the fake's state
+ * file.  In every case the fake proves every session we started was
+ * stopped. */
+#include "compat_win32.h" /* first: windows.h */
+
+#include "test_support.h"
+
+#include "alloc.h"
+#include "cli.h"
+#include "collection.h"
+#include "collection_cmd.h"
+#include "console.h"
+#include "error.h"
+#include "fake_advapi32_win32.h"
+#include "fake_controller.h"
+#include "log.h"
+#include "os_file.h"
+#include "plan.h"
+#include "plan_cli.h"
+#include "rundown.h"
+#include "session_record.h"
+#include "strutil.h"
+#include "utf16_win32.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define VERBOSE 5
+#define INFO 4
+#define CRITICAL 1
+#define ALL 0xFFFFFFFFFFFFFFFFull
+#define STACK 0x4u
+
+/* --- expected values, from perfview-collect.md ------------------------------- */
+
+struct want {
+  const char *guid;
+  UCHAR level;
+  ULONGLONG any;
+  int stacks;
+};
+
+/* §4.7: the default user-mode providers in PerfView's order (the rows for
+ * options not given — .NETTasks without /TplEvents, Win32HeapRanges without
+ * ReferenceSet, ETWClrProfiler without profiler keywords — are absent).
+ * Levels: ClrEventLevel is Verbose by default (§3.2). */
+static const struct want defaults_head[] = {
+  { "a8a71ac1-040f-54a2-07ca-00a89b5ab761", VERBOSE, ALL, 0 }, /* PerfView */
+  { "319dc449-ada5-50f7-428e-957db6791668", VERBOSE, ALL, 1 }, /* DotNet */
+  { "b675ec37-bdb6-4648-bc92-f3fdc74d3ca2", VERBOSE, 0x70, 1 }, /* Kernel-EventTracing */
+  { "edd08927-9cc4-4e65-b970-c2560fb5c289", VERBOSE, 0x80, 1 }, /* Kernel-File */
+  { "22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716", INFO, 0x10, 1 },    /* Kernel-Process */
+  { "aff081fe-0247-4275-9c4e-021f3dc1da35", VERBOSE, 0xFFFFFFFFFFFFFFFDull, 0 }, /* ASP.NET */
+  { "ee799f41-cfa5-550b-bf2c-344747c1c668", INFO, ALL, 1 },     /* Microsoft-Windows-ASPNET */
+  { "de4649c9-15e8-4fea-9d85-1cdda520c334", CRITICAL, 0, 0 },   /* IIS */
+  { "b2a40f1f-a05a-4dfd-886a-4c4f18c4334c", VERBOSE, ALL, 0 },  /* PerfTrack-IEFRAME */
+  { "ffdb9886-80f3-4540-aa8b-b85192217ddf", VERBOSE, ALL, 0 },  /* PerfTrack-MSHTML */
+  { "43d1a55c-76d6-4f7e-995c-64c711e5cafe", VERBOSE, 0x2, 0 },  /* WinINet */
+  { "c651f5f6-1c0d-492e-8ae1-b4efd7c9d503", INFO, ALL, 0 },     /* WCF */
+  { "9e3b3947-ca5d-4614-91a2-7b624e0e7244", INFO, 0x1300, 0 },  /* Microsoft-IE */
+  { "1c95126e-7eea-49a9-a3fe-a378b03ddb4d", INFO, ALL, 0 },     /* DNS-Client */
+  { "c44219d0-f344-11df-a5e2-b307dfd72085", VERBOSE, 0x4, 0 },  /* DirectComposition */
+  { "315a8872-923e-4ea2-9889-33cd4754bf64", INFO, ALL, 0 },     /* Immersive-Shell */
+  { "531a35ab-63ce-4bcf-aa98-f88c7a89e455", INFO, ALL, 0 },     /* XAML */
+  { "57277741-3638-4a4b-bdba-0ac6e45da56c", VERBOSE, ALL, 0 },  /* JScript */
+  { "763fd754-7086-4dfe-95eb-c01a46faf4ca", INFO, 0x4002000B, 0 }, /* CLRPrivate */
+  { "1095638c-8748-4c7a-b39e-baea27b9c589", INFO, 0x4002000B, 0 }, /* ClrPrivateNative */
+  { "8e9f5090-2d75-4d03-8a81-e5afbf85daf1", VERBOSE, 0x16, 1 }, /* .NETFramework */
+  { "b734069e-103c-5376-2080-4f009207881a", INFO, 0x80, 0 },    /* Microsoft.Tasks.Nuget */
+  { "6a4dfe53-eb50-5332-8473-7b7e10a94fd1", INFO, 0x1, 1 },     /* AdoNet-SystemData */
+  { "6652970f-1756-5d8d-0805-e9aad152aa79", VERBOSE, ALL, 0 },  /* ETWCLrProfiler Diagnostics */
+  { "adb401e1-5296-51f8-c125-5fda75826144", INFO, 0xFFFFFFFFFFFFF7FFull, 1 }, /* DiagnosticSource */
+  { "9e620d2a-55d4-5ade-deb7-c26046d245a8", VERBOSE, ALL, 0 },  /* AspNetCore-Hosting */
+  { "74af9f20-af6a-5582-9382-f21f674fb271", VERBOSE, ALL, 1 },  /* ApplicationInsights-Core */
+  { "331c3b3a-2005-44c2-ac5e-77220c37d6b4", INFO, 0xFFB, 0 },   /* Kernel-Power */
+  { "0f67e49f-fe51-4e9f-b490-6f2948cc6027", INFO, 0xE5D, 0 },   /* Kernel-Processor-Power */
+  { "b1f90b27-4551-49d6-b2bd-dfc6453762a6", INFO, ALL, 0 },     /* PowerCpl */
+  { "9f0c4ea8-ec01-4200-a00d-b9701cbea5d8", INFO, ALL, 0 },     /* PowerCfg */
+};
+
+/* §4.7 "additionally when kernel has ContextSwitch and Dispatcher"; WinINet
+ * again (Verbose, all) merges into its first enable (docs/plan-json.md). */
+static const struct want threadtime_extras[] = {
+  { "0a002690-3839-4e3a-b3b6-96d8df868d99", VERBOSE, ALL, 1 }, /* Antimalware-Engine */
+  { "cfeb0608-330e-4410-b00d-56d8da9986e6", VERBOSE, ALL, 1 }, /* Antimalware-AMFilter */
+  { "751ef305-6c6e-4fed-b847-02ef79d26aef", VERBOSE, ALL, 0 }, /* Antimalware-Service */
+  { "8e92deef-5e17-413b-b927-59b2f06a3cfc", VERBOSE, ALL, 0 }, /* Antimalware-RTP */
+  { "e4b70372-261f-4c54-8fa6-a5a7914d73da", VERBOSE, ALL, 0 }, /* Antimalware-Protection */
+  { "dd5ef90a-6398-47a4-ad34-4dcecdef795f", VERBOSE, ALL, 1 }, /* HttpService */
+  { "2f07e2ee-15db-40f1-90ef-9d7ba282188a", INFO, ALL, 1 },    /* TCPIP */
+  { "2ed6006e-4729-4609-b423-3ee7bcd678ef", INFO, ALL, 0 },    /* NDIS-PacketCapture */
+  { "50b3e73c-9370-461d-bb9f-26f32d68887d", INFO, ALL, 0 },    /* WebIO */
+  { "7d44233d-3055-4b9c-ba64-0d47ca40a232", VERBOSE, ALL, 0 }, /* WinHttp */
+  { "6ad52b32-d609-4be9-ae07-ce8dae937e39", INFO, 0, 0 },      /* RPC */
+};
+
+/* §4.7 "then": MeasurementBlock and CodeMarkers (not with GC presets),
+ * finally the CLR with /ClrEvents (Default = 0x14C14FCCBD, effective
+ * 0x14C14FCC9D with the default /NoNGenRundown, §4.3) and ClrNative with the
+ * same keywords, stacks because GC is on at Verbose. */
+static const struct want defaults_tail[] = {
+  { "143a31db-0372-40b6-b8f1-b4b16adb5f54", VERBOSE, ALL, 0 },           /* MeasurementBlock */
+  { "641d7f6c-481c-42e8-ab7e-d18dc5e5cb9e", VERBOSE, ALL, 0 },           /* CodeMarkers */
+  { "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", VERBOSE, 0x14C14FCC9Dull, 0 }, /* CLR */
+  { "47c3ba0c-77f1-4eb0-8d4d-aef447f16a85", VERBOSE, 0x14C14FCC9Dull, 1 }, /* ClrNative */
+};
+
+/* §3.2 /GCCollectOnly: CLRPrivate (+native) Info GC, then CLR and ClrNative
+ * at Informational with GC (0x1), no stacks (level below Verbose). */
+static const struct want gc_collect_only[] = {
+  { "a8a71ac1-040f-54a2-07ca-00a89b5ab761", VERBOSE, ALL, 0 },
+  { "763fd754-7086-4dfe-95eb-c01a46faf4ca", INFO, 0x1, 0 },
+  { "1095638c-8748-4c7a-b39e-baea27b9c589", INFO, 0x1, 0 },
+  { "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", INFO, 0x1, 0 },
+  { "47c3ba0c-77f1-4eb0-8d4d-aef447f16a85", INFO, 0x1, 0 },
+};
+
+/* The ASP.NET Core EventSources of the runbook's /Providers, as their own
+ * tests pin them (aspnetcore HostingEventSourceTests, KestrelEventSourceTests). */
+#define ASPNETCORE_HOSTING "9ded64a4-414c-5251-dcf7-1e4e20c15e70"
+#define KESTREL "bdeb4676-a36e-5442-db99-4764e2326c7d"
+#define PERFVIEW "a8a71ac1-040f-54a2-07ca-00a89b5ab761"
+#define CLR_RUNDOWN "a669021c-c450-4609-a035-5af59af4df18"
+#define DIAGNOSTIC_SOURCE "adb401e1-5296-51f8-c125-5fda75826144"
+
+/* §4.5 provider data for DiagnosticSource's FilterAndPayloadSpecs argument
+ * (§4.7): EtwSessionName, the session, EtwSessionKeyword, the bit (44..47;
+ * 44 when free), then the key and value, each NUL-terminated UTF-8. */
+static const char diagnostic_source_spec[] =
+    "HttpHandlerDiagnosticListener/System.Net.Http.Request@Activity2Start:Request.RequestUri\n"
+    "HttpHandlerDiagnosticListener/System.Net.Http.Response@Activity2Stop:Response.StatusCode";
+
+/* Kernel event classes (MSDN "PerfInfo", "Thread", "Process", "DiskIo",
+ * "PageFault_V2" class GUIDs) and the stack ids of §4.2. */
+#define PERFINFO_TASK "ce1dbfb4-137e-4da6-87b0-3f59aa102cbc"
+#define THREAD_TASK "3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c"
+#define PROCESS_TASK "3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c"
+#define DISKIO_TASK "3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c"
+#define PAGEFAULT_TASK "3d6fa8d3-fe05-11d0-9dda-00c04fd7ba7c"
+
+struct want_stack {
+  const char *task;
+  UCHAR type;
+};
+
+static const struct want_stack default_stacks[] = {
+  { PERFINFO_TASK, 0x2E },                          /* Profile */
+  { THREAD_TASK, 0x01 },                            /* Thread */
+  { PROCESS_TASK, 0x0A },                           /* ImageLoad (Process task) */
+  { PROCESS_TASK, 0x0B },                           /* Process: terminate */
+  { DISKIO_TASK, 0x0C }, { DISKIO_TASK, 0x0D }, { DISKIO_TASK, 0x0F }, /* DiskIOInit */
+  { PAGEFAULT_TASK, 0x20 },                         /* MemoryHardFaults */
+};
+static const struct want_stack threadtime_stacks[] = {
+  { THREAD_TASK, 0x24 }, /* ContextSwitch */
+  { THREAD_TASK, 0x32 }, /* Dispatcher: ReadyThread */
+};
+
+/* --- helpers ----------------------------------------------------------------- */
+
+static GUID guid_of(const char *text)
+{
+  struct plan_guid g;
+  GUID out;
+  assert_int_equal(plan_guid_parse(text, &g), 0);
+  out.Data1 = g.data1;
+  out.Data2 = g.data2;
+  out.Data3 = g.data3;
+  memcpy(out.Data4, g.data4, 8);
+  return out;
+}
+
+static int same_guid(const GUID *a, const char *text)
+{
+  GUID b = guid_of(text);
+  return memcmp(a, &b, sizeof(b)) == 0;
+}
+
+static char data_path[512];
+/* EVENT_TRACE_INDEPENDENT_SESSION_MODE (§4.6) where Windows has it: 8.1 and
+ * later (anchors.md §2); run_runbook sets it for the Windows planned. */
+static ULONG independent = 0x08000000;
+static char zip_path[600];
+static size_t cursor;
+
+static void remove_files(void)
+{
+  static const char *const names[] = { "ctl.etl", "ctl.kernel.etl", "ctl.clrRundown.etl",
+                                       "ctl.etl.zip", "ctl.etl" SESSION_RECORD_SUFFIX,
+                                       "ctl.etl" SESSION_REQUEST_SUFFIX, "ctl.state",
+                                       "ctl.state.calls", NULL };
+  char path[600];
+  size_t i;
+  for (i = 0; names[i]; i++)
+    os_remove(test_tmp_path(names[i], path, sizeof(path)));
+}
+
+static int setup(void **state)
+{
+  (void)state;
+  remove_files();
+  test_tmp_path("ctl.etl", data_path, sizeof(data_path));
+  snprintf(zip_path, sizeof(zip_path), "%s.zip", data_path);
+  fake_advapi32_install(NULL);
+  cursor = 0;
+  console_open();
+  console_close();
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  size_t i;
+  (void)state;
+  for (i = 0; i < fake_advapi32_violation_count(); i++)
+    print_message("violation: %s\n", fake_advapi32_violation(i));
+  fake_advapi32_uninstall();
+  remove_files();
+  return 0;
+}
+
+static void no_violations(void)
+{
+  size_t i, n = fake_advapi32_violation_count();
+  for (i = 0; i < n; i++)
+    print_message("contract violation: %s\n", fake_advapi32_violation(i));
+  assert_int_equal(n, 0);
+}
+
+/* Every StartTraceW that succeeded is followed by a ControlTraceW(STOP) of
+ * that name, and nothing of ours still runs. */
+static void every_start_stopped(void)
+{
+  size_t i, j, n = fake_advapi32_call_count();
+  assert_int_equal(fake_advapi32_running(), 0);
+  for (i = 0; i < n; i++) {
+    const struct fake_advapi_call *c = fake_advapi32_call(i);
+    int stopped = 0;
+    if (c->api != FAKE_START_TRACE || c->result != ERROR_SUCCESS)
+      continue;
+    for (j = i + 1; j < n && !stopped; j++) {
+      const struct fake_advapi_call *d = fake_advapi32_call(j);
+      stopped = d->api == FAKE_CONTROL_TRACE && d->control_code == EVENT_TRACE_CONTROL_STOP &&
+                d->result == ERROR_SUCCESS && !_stricmp(d->name, c->name);
+    }
+    if (!stopped)
+      fail_msg("session '%s' was started and never stopped", c->name);
+  }
+}
+
+static const struct fake_advapi_call *next(enum fake_api api)
+{
+  const struct fake_advapi_call *c = fake_advapi32_call(cursor++);
+  if (!c)
+    fail_msg("call %lu: expected API %d, but there are no more calls", (unsigned long)cursor,
+             (int)api);
+  if (c->api != api)
+    fail_msg("call %lu: expected API %d, got %d (%s)", (unsigned long)cursor, (int)api,
+             (int)c->api, c->name);
+  return c;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && !_stricmp(s + a - b, suffix);
+}
+
+/* §4.6: Wnode.Flags TRACED_GUID, ClientContext 1 (QPC), BufferSize 64 KB,
+ * Min = MB*1024/64, Max = Min*5/4+10, FlushTimer 60 s for files. */
+static void check_session(const struct fake_advapi_call *c, const char *name, const char *file,
+                          ULONG mode, ULONG max_file_mb, ULONG pool_mb)
+{
+  ULONG min = pool_mb * 1024 / 64;
+  assert_string_equal(c->name, name);
+  if (!ends_with(c->file, file))
+    fail_msg("%s: LogFileName '%s' does not end with '%s'", name, c->file, file);
+  assert_true(c->file[1] == ':' || c->file[0] == '\\'); /* absolute */
+  assert_int_equal(c->wnode_flags, 0x00020000);
+  assert_int_equal(c->client_context, 1);
+  assert_int_equal(c->buffer_size, 64);
+  assert_int_equal(c->minimum_buffers, min);
+  assert_int_equal(c->maximum_buffers, min * 5 / 4 + 10);
+  assert_int_equal(c->flush_timer, 60);
+  assert_int_equal(c->log_file_mode, mode);
+  assert_int_equal(c->maximum_file_size, max_file_mb);
+  assert_int_equal(c->result, ERROR_SUCCESS);
+}
+
+struct options {
+  int containers;     /* /EnableEventsInContainers: EnableProperty | 0x400 */
+  ULONG focus_pid;    /* /FocusProcess:PID: a PID descriptor on every user provider */
+  ULONG version;      /* ENABLE_TRACE_PARAMETERS.Version */
+};
+
+static void check_enable(const struct fake_advapi_call *c, const char *session,
+                         const struct want *w, const struct options *o)
+{
+  ULONG property = (w->stacks ? STACK : 0) | (o->containers ? 0x400u : 0);
+  ULONG descs = 0;
+  if (!same_guid(&c->provider, w->guid))
+    fail_msg("%s: expected provider %s, got {%08lx-...}", session, w->guid,
+             (unsigned long)c->provider.Data1);
+  assert_string_equal(c->name, session);
+  assert_int_equal(c->control_code, 1); /* EVENT_CONTROL_CODE_ENABLE_PROVIDER */
+  assert_int_equal(c->level, w->level);
+  assert_int_equal(c->any, w->any);
+  assert_int_equal(c->timeout, 0);
+  assert_int_equal(c->version, o->version);
+  assert_int_equal(c->enable_property, property);
+  if (same_guid(&c->provider, DIAGNOSTIC_SOURCE) && !strcmp(session, "etwcap")) {
+    char expect[600];
+    size_t n = 0;
+#define PUT(s) (memcpy(expect + n, s, sizeof(s)), n += sizeof(s))
+    PUT("EtwSessionName");
+    PUT("etwcap");
+    PUT("EtwSessionKeyword");
+    PUT("44");
+    PUT("FilterAndPayloadSpecs");
+    memcpy(expect + n, diagnostic_source_spec, sizeof(diagnostic_source_spec));
+    n += sizeof(diagnostic_source_spec);
+#undef PUT
+    assert_int_equal(c->all, 1ull << 44); /* MatchAllKeyword = 1 << bit */
+    assert_int_equal(c->filters[0].type, 0);
+    assert_int_equal(c->filters[0].size, n);
+    assert_memory_equal(c->filters[0].data, expect, n);
+    descs++;
+  } else {
+    assert_int_equal(c->all, 0);
+  }
+  if (o->focus_pid) {
+    unsigned char pid[4] = { (unsigned char)o->focus_pid, (unsigned char)(o->focus_pid >> 8),
+                             (unsigned char)(o->focus_pid >> 16),
+                             (unsigned char)(o->focus_pid >> 24) };
+    assert_int_equal(c->filters[descs].type, 0x80000004); /* EVENT_FILTER_TYPE_PID */
+    assert_int_equal(c->filters[descs].size, 4);
+    assert_memory_equal(c->filters[descs].data, pid, 4);
+    descs++;
+  }
+  assert_int_equal(c->filter_count, descs);
+  assert_int_equal(c->result, ERROR_SUCCESS);
+}
+
+static void check_list(const char *session, const struct want *list, size_t n,
+                       const struct options *o)
+{
+  size_t i;
+  for (i = 0; i < n; i++)
+    check_enable(next(FAKE_ENABLE_TRACE_EX2), session, &list[i], o);
+}
+
+/* TraceStackTracingInfo: the ids as a set (their order carries no meaning
+ * to ETW). */
+static void check_stacks(const struct fake_advapi_call *c, const struct want_stack *a,
+                         size_t na, const struct want_stack *b, size_t nb)
+{
+  const CLASSIC_EVENT_ID *ids = (const CLASSIC_EVENT_ID *)c->info;
+  size_t count = c->info_length / sizeof(CLASSIC_EVENT_ID), i, j;
+  assert_int_equal(c->info_class, TraceStackTracingInfo);
+  assert_int_equal(count, na + nb);
+  for (i = 0; i < na + nb; i++) {
+    const struct want_stack *w = i < na ? &a[i] : &b[i - na];
+    int found = 0;
+    for (j = 0; j < count && !found; j++)
+      found = same_guid(&ids[j].EventGuid, w->task) && ids[j].Type == w->type;
+    if (!found)
+      fail_msg("stack id %s type 0x%02X missing", w->task, w->type);
+  }
+}
+
+static void check_flags(const struct fake_advapi_call *c, ULONG flags)
+{
+  unsigned char expect[8] = { (unsigned char)flags, (unsigned char)(flags >> 8),
+                              (unsigned char)(flags >> 16), (unsigned char)(flags >> 24) };
+  assert_int_equal(c->info_class, TraceSystemTraceEnableFlagsInfo);
+  assert_int_equal(c->info_length, 8);
+  assert_memory_equal(c->info, expect, 8);
+}
+
+static void check_caching(const struct fake_advapi_call *c)
+{
+  const ETWCAP_TRACE_STACK_CACHING_INFO *info = (const void *)c->info;
+  assert_int_equal(c->info_class, 24);
+  assert_int_equal(c->info_length, 12);
+  assert_int_equal(info->Enabled, 1);
+  assert_int_equal(info->CacheSize, 0);
+  assert_int_equal(info->BucketCount, 0);
+}
+
+static void check_interval(const struct fake_advapi_call *c, ULONG interval)
+{
+  const TRACE_PROFILE_INTERVAL *pi = (const void *)c->info;
+  assert_int_equal(c->info_class, TraceSampledProfileIntervalInfo);
+  assert_int_equal(c->handle, 0);
+  assert_int_equal(c->info_length, 8);
+  assert_int_equal(pi->Source, 0);
+  assert_int_equal(pi->Interval, interval);
+}
+
+static void check_stop(const char *name)
+{
+  const struct fake_advapi_call *c = next(FAKE_CONTROL_TRACE);
+  assert_int_equal(c->control_code, EVENT_TRACE_CONTROL_STOP);
+  assert_string_equal(c->name, name);
+  assert_int_equal(c->result, ERROR_SUCCESS);
+}
+
+/* Plans a command line for Windows 10.0.20348 (whatever Wine reports) and
+ * runs start, stop and the rundown through the Win32 controller. */
+static void run_runbook(const char *const *args, unsigned os_major, unsigned os_minor)
+{
+  char *argv[16];
+  struct cli cli;
+  struct plan_options o;
+  struct plan plan;
+  struct controller ctl;
+  struct fake_clock clock;
+  struct collection_env env;
+  struct collection c;
+  struct rundown_result rr;
+  char err[256];
+  size_t i;
+  int argc = 0;
+  argv[argc++] = (char *)"etwcap";
+  while (args[argc - 1])
+    argv[argc] = (char *)args[argc - 1], argc++;
+  assert_int_equal(cli_parse(&cli, argc, argv), 0);
+  assert_int_equal(plan_options_from_cli(&cli, &o, err, sizeof(err)), 0);
+  o.os.major = os_major;
+  o.os.minor = os_minor;
+  o.os.build = os_major >= 10 ? 20348 : 7601;
+  o.os_assumed = 1;
+  o.data_file = data_path;
+  independent = os_major > 6 || (os_major == 6 && os_minor >= 3) ? 0x08000000 : 0;
+  assert_int_equal(plan_build(&o, &plan), 0);
+  memset(&clock, 0, sizeof(clock));
+  controller_system(&ctl);
+  fake_env_init(&env, &ctl, &clock);
+  collection_init(&c, &env);
+  assert_int_equal(collection_start(&c, &plan), 0);
+  assert_int_equal(collection_stop(&c), 0);
+  for (i = 0; i < plan.session_count; i++)
+    if (plan.sessions[i].role == PLAN_ROLE_RUNDOWN)
+      assert_int_equal(rundown_run(&env, &plan.sessions[i], plan.enable_parameters_version,
+                                   &c.dropped, NULL, NULL, &rr),
+                       0);
+  plan_release(&plan);
+  cli_release(&cli);
+  no_violations();
+  every_start_stopped();
+}
+
+static void check_rundown(const struct options *o, const char *const *event_sources, int minimal,
+                          ULONG pool_mb)
+{
+  struct want w;
+  size_t i;
+  check_session(next(FAKE_START_TRACE), "etwcapRundown", "\\ctl.clrRundown.etl",
+                independent | 0x1, 0, pool_mb);
+  w.guid = PERFVIEW, w.level = VERBOSE, w.any = ALL, w.stacks = 0;
+  check_enable(next(FAKE_ENABLE_TRACE_EX2), "etwcapRundown", &w, o);
+  /* §7 step 4: each /Providers EventSource at Critical with 0x80000000000. */
+  for (i = 0; event_sources && event_sources[i]; i++) {
+    w.guid = event_sources[i], w.level = CRITICAL, w.any = 0x80000000000ull;
+    check_enable(next(FAKE_ENABLE_TRACE_EX2), "etwcapRundown", &w, o);
+  }
+  /* §4.4: loader pass 0x108, 500 ms, method pass 0x1080060111; minimal
+   * 0x1000000101.  All Verbose. */
+  w.guid = CLR_RUNDOWN, w.level = VERBOSE;
+  w.any = minimal ? 0x1000000101ull : 0x108;
+  check_enable(next(FAKE_ENABLE_TRACE_EX2), "etwcapRundown", &w, o);
+  if (!minimal) {
+    w.any = 0x1080060111ull;
+    check_enable(next(FAKE_ENABLE_TRACE_EX2), "etwcapRundown", &w, o);
+  }
+  check_stop("etwcapRundown");
+  assert_int_equal(cursor, fake_advapi32_call_count());
+}
+
+/* The kernel session of §4.6 for a named system logger: privilege and
+ * interval first, then StartTraceW, stack ids, flags, stack caching. */
+static void check_kernel(ULONG flags, int profile, int threadtime, ULONG circular, ULONG pool)
+{
+  const struct fake_advapi_call *c;
+  if (profile) {
+    c = next(FAKE_ENABLE_PRIVILEGE);
+    assert_string_equal(c->name, "SeSystemProfilePrivilege");
+    check_interval(next(FAKE_TRACE_SET_INFORMATION), 10000); /* 1 ms in 100 ns */
+  }
+  /* INDEPENDENT_SESSION | SYSTEM_LOGGER | FILE_MODE_CIRCULAR */
+  check_session(next(FAKE_START_TRACE), "etwcapKernel", "\\ctl.kernel.etl", 0x0A000002, circular,
+                pool);
+  if (profile)
+    check_stacks(next(FAKE_TRACE_SET_INFORMATION), default_stacks,
+                 sizeof(default_stacks) / sizeof(default_stacks[0]), threadtime_stacks,
+                 threadtime ? 2 : 0);
+  check_flags(next(FAKE_TRACE_SET_INFORMATION), flags);
+  check_caching(next(FAKE_TRACE_SET_INFORMATION));
+}
+
+static void check_user_defaults(const struct options *o, int threadtime, const char *const *extra,
+                                ULONG circular, ULONG pool)
+{
+  struct want head[sizeof(defaults_head) / sizeof(defaults_head[0])];
+  size_t i;
+  check_session(next(FAKE_START_TRACE), "etwcap", "\\ctl.etl", independent | 0x2, circular, pool);
+  memcpy(head, defaults_head, sizeof(head));
+  if (threadtime)
+    head[10].any = ALL; /* WinINet, merged with its ThreadTime enable */
+  check_list("etwcap", head, sizeof(head) / sizeof(head[0]), o);
+  if (threadtime)
+    check_list("etwcap", threadtime_extras, sizeof(threadtime_extras) / sizeof(threadtime_extras[0]),
+               o);
+  check_list("etwcap", defaults_tail, sizeof(defaults_tail) / sizeof(defaults_tail[0]), o);
+  /* /Providers come last, Verbose with every keyword (§4.5 defaults). */
+  for (i = 0; extra && extra[i]; i++) {
+    struct want w = { extra[i], VERBOSE, ALL, 0 };
+    check_enable(next(FAKE_ENABLE_TRACE_EX2), "etwcap", &w, o);
+  }
+}
+
+/* --- the runbook lines (runbooks.md) ------------------------------------------ */
+
+static void runbook_threadtime_circular(void **state)
+{
+  const char *args[] = { "/ThreadTime", "collect", "/BufferSizeMB:1024", "/CircularMB:2048", NULL };
+  struct options o = { 0, 0, 2 };
+  (void)state;
+  run_runbook(args, 10, 0);
+  /* ThreadTime 0x01012F1F (§4.1); kernel circular 2048, user 2048+300. */
+  check_kernel(0x01012F1F, 1, 1, 2048, 1024);
+  check_user_defaults(&o, 1, NULL, 2348, 1024);
+  check_stop("etwcapKernel");
+  check_stop("etwcap");
+  check_rundown(&o, NULL, 0, 1024); /* max(BufferSizeMB, 256) */
+}
+
+static void runbook_threadtime_aspnetcore(void **state)
+{
+  const char *args[] = { "/ThreadTime",
+                         "collect",
+                         "/BufferSizeMB:1024",
+                         "/CircularMB:2048",
+                         "/Providers:*Microsoft.AspNetCore.Hosting,*Microsoft-AspNetCore-Server-Kestrel",
+                         NULL };
+  const char *extra[] = { ASPNETCORE_HOSTING, KESTREL, NULL };
+  struct options o = { 0, 0, 2 };
+  (void)state;
+  run_runbook(args, 10, 0);
+  check_kernel(0x01012F1F, 1, 1, 2048, 1024);
+  check_user_defaults(&o, 1, extra, 2348, 1024);
+  check_stop("etwcapKernel");
+  check_stop("etwcap");
+  check_rundown(&o, extra, 0, 1024);
+}
+
+static void runbook_gc_collect_only(void **state)
+{
+  const char *args[] = { "/GCCollectOnly", "collect", NULL };
+  struct options o = { 0, 0, 2 };
+  (void)state;
+  run_runbook(args, 10, 0);
+  /* §3.2: Process, plus Thread that TraceEvent always adds (0x3), no
+   * stacks, no CPU samples; collect's 500 MB circular default (§1). */
+  check_kernel(0x3, 0, 0, 500, 256);
+  check_session(next(FAKE_START_TRACE), "etwcap", "\\ctl.etl", 0x08000002, 800, 256);
+  check_list("etwcap", gc_collect_only, sizeof(gc_collect_only) / sizeof(gc_collect_only[0]), &o);
+  check_stop("etwcapKernel");
+  check_stop("etwcap");
+  check_rundown(&o, NULL, 1, 256); /* GCCollectOnly means NoRundown: the minimal pass */
+}
+
+static void runbook_clr_default_minus_profile(void **state)
+{
+  const char *args[] = { "collect", "/ClrEvents:Default-Profile", NULL };
+  struct options o = { 0, 0, 2 };
+  (void)state;
+  run_runbook(args, 10, 0);
+  /* Default kernel keywords 0x0101270F (§4.1); Default-Profile is Default
+   * (docs/plan-json.md: Profile 0x20000000000 is not in Default). */
+  check_kernel(0x0101270F, 1, 0, 500, 256);
+  check_user_defaults(&o, 0, NULL, 800, 256);
+  check_stop("etwcapKernel");
+  check_stop("etwcap");
+  check_rundown(&o, NULL, 0, 256);
+}
+
+static void runbook_containers(void **state)
+{
+  const char *args[] = { "/EnableEventsInContainers", "collect", NULL };
+  struct options o = { 1, 0, 2 };
+  (void)state;
+  run_runbook(args, 10, 0);
+  /* §3.3: ENABLE_SILOS (0x400) on every user-mode enable, rundown too. */
+  check_kernel(0x0101270F, 1, 0, 500, 256);
+  check_user_defaults(&o, 0, NULL, 800, 256);
+  check_stop("etwcapKernel");
+  check_stop("etwcap");
+  check_rundown(&o, NULL, 0, 256);
+}
+
+static void runbook_focus_process(void **state)
+{
+  const char *args[] = { "/FocusProcess:1234", "collect", NULL };
+  struct options o = { 0, 1234, 2 };
+  (void)state;
+  run_runbook(args, 10, 0);
+  /* §3.3: a PID descriptor (0x80000004, one ULONG) on every user-mode
+   * provider of the main and rundown sessions; the kernel is unaffected. */
+  check_kernel(0x0101270F, 1, 0, 500, 256);
+  check_user_defaults(&o, 0, NULL, 800, 256);
+  check_stop("etwcapKernel");
+  check_stop("etwcap");
+  check_rundown(&o, NULL, 0, 256);
+}
+
+static void windows7_uses_the_nt_kernel_logger(void **state)
+{
+  const char *args[] = { "collect", NULL };
+  struct options o = { 0, 0, 1 };
+  const struct fake_advapi_call *c;
+  (void)state;
+  run_runbook(args, 6, 1);
+  /* §4.6: "NT Kernel Logger" with SystemTraceControlGuid, the flags in the
+   * properties, no SYSTEM_LOGGER_MODE; ENABLE_TRACE_PARAMETERS version 1
+   * without filtering (before 8.1). */
+  c = next(FAKE_ENABLE_PRIVILEGE);
+  check_interval(next(FAKE_TRACE_SET_INFORMATION), 10000);
+  c = next(FAKE_START_TRACE);
+  assert_string_equal(c->name, "NT Kernel Logger");
+  assert_true(same_guid(&c->wnode_guid, "9e814aad-3204-11d2-9a82-006008a86939"));
+  assert_int_equal(c->enable_flags, 0x0101270F);
+  assert_int_equal(c->log_file_mode, 0x2); /* no INDEPENDENT_SESSION_MODE before 8.1 */
+  check_stacks(next(FAKE_TRACE_SET_INFORMATION), default_stacks,
+               sizeof(default_stacks) / sizeof(default_stacks[0]), NULL, 0);
+  check_user_defaults(&o, 0, NULL, 800, 256);
+  check_stop("NT Kernel Logger");
+  check_stop("etwcap");
+  check_rundown(&o, NULL, 0, 256);
+}
+
+static void system_logger_refused_falls_back_to_nt_kernel_logger(void **state)
+{
+  const char *args[] = { "/GCCollectOnly", "collect", NULL };
+  const struct fake_advapi_call *c;
+  (void)state;
+  fake_advapi32_fail(FAKE_START_TRACE, "etwcapKernel", ERROR_INVALID_PARAMETER, -1, 0, 0);
+  run_runbook(args, 10, 0);
+  c = next(FAKE_START_TRACE);
+  assert_string_equal(c->name, "etwcapKernel");
+  assert_int_equal(c->result, ERROR_INVALID_PARAMETER);
+  c = next(FAKE_START_TRACE);
+  assert_string_equal(c->name, "NT Kernel Logger");
+  assert_int_equal(c->result, ERROR_SUCCESS);
+  assert_true(same_guid(&c->wnode_guid, "9e814aad-3204-11d2-9a82-006008a86939"));
+  assert_int_equal(c->enable_flags, 0x3);
+  assert_int_equal(c->log_file_mode, 0x08000002);
+  check_caching(next(FAKE_TRACE_SET_INFORMATION));
+}
+
+/* --- the commands with scripted Win32 failures -------------------------------- */
+
+struct logbuf {
+  char text[32768];
+  size_t len;
+};
+
+static void capture(void *ctx, enum log_level level, const char *line)
+{
+  struct logbuf *b = ctx;
+  int n = snprintf(b->text + b->len, sizeof(b->text) - b->len, "%s %s\n", log_level_name(level),
+                   line);
+  if (n > 0 && b->len + (size_t)n < sizeof(b->text))
+    b->len += (size_t)n;
+}
+
+static struct logbuf captured_log;
+
+/* A command line through the command code, the Win32 controller with the
+ * fake behind it, and a virtual clock. */
+static int command(const char *const *args)
+{
+  char *argv[16];
+  struct cli cli;
+  struct controller ctl;
+  struct fake_clock clock;
+  struct collection_env env;
+  int argc = 0, rc;
+  argv[argc++] = (char *)"etwcap";
+  while (args[argc - 1])
+    argv[argc] = (char *)args[argc - 1], argc++;
+  assert_int_equal(cli_parse(&cli, argc, argv), 0);
+  memset(&clock, 0, sizeof(clock));
+  controller_system(&ctl);
+  fake_env_init(&env, &ctl, &clock);
+  memset(&captured_log, 0, sizeof(captured_log));
+  log_add_sink(capture, &captured_log, LOG_DEBUG);
+  if (str_caseeq(cli.cmd->name, "collect"))
+    rc = collection_cmd_collect(&cli, &env, NULL);
+  else if (str_caseeq(cli.cmd->name, "start"))
+    rc = collection_cmd_start(&cli, &env);
+  else if (str_caseeq(cli.cmd->name, "stop"))
+    rc = collection_cmd_stop(&cli, &env);
+  else if (str_caseeq(cli.cmd->name, "abort"))
+    rc = collection_cmd_abort(&cli, &env);
+  else
+    rc = collection_cmd_list(&cli, &env);
+  log_remove_sink(capture, &captured_log);
+  cli_release(&cli);
+  return rc;
+}
+
+static int logged(const char *text)
+{
+  return strstr(captured_log.text, text) != NULL;
+}
+
+static size_t count_api(enum fake_api api)
+{
+  size_t i, n = 0;
+  for (i = 0; i < fake_advapi32_call_count(); i++)
+    if (fake_advapi32_call(i)->api == api)
+      n++;
+  return n;
+}
+
+static void access_denied(void **state)
+{
+  const char *args[] = { "collect", data_path, "/MaxCollectSec:1", NULL };
+  int rc;
+  (void)state;
+  fake_advapi32_fail(FAKE_START_TRACE, NULL, ERROR_ACCESS_DENIED, -1, 0, 0);
+  rc = command(args);
+  assert_int_equal(rc, ETWCAP_E_ACCES);
+  assert_int_equal(etwcap_exit_code(rc), 3);
+  assert_true(logged("ERROR_ACCESS_DENIED (5)"));
+  assert_true(logged("Run etwcap from an elevated prompt"));
+  no_violations();
+  every_start_stopped();
+}
+
+static void already_exists(void **state)
+{
+  const char *args[] = { "collect", data_path, "/MaxCollectSec:1", NULL };
+  int rc;
+  (void)state;
+  fake_advapi32_fail(FAKE_START_TRACE, "etwcap", ERROR_ALREADY_EXISTS, -1, 0, 0);
+  rc = command(args);
+  assert_int_equal(rc, ETWCAP_E_SESSION_EXISTS);
+  assert_int_equal(etwcap_exit_code(rc), 7);
+  assert_true(logged("ERROR_ALREADY_EXISTS (183)"));
+  assert_true(logged("'etwcap abort'"));
+  no_violations();
+  every_start_stopped(); /* the kernel session started before it was stopped again */
+}
+
+static void an_earlier_capture_still_running(void **state)
+{
+  const char *args[] = { "collect", data_path, NULL };
+  int rc;
+  (void)state;
+  fake_advapi32_add_foreign("etwcap");
+  rc = command(args);
+  assert_int_equal(rc, ETWCAP_E_SESSION_EXISTS);
+  assert_true(logged("a session named 'etwcap' is already running"));
+  assert_int_equal(count_api(FAKE_START_TRACE), 0);
+  assert_true(fake_advapi32_is_running("etwcap")); /* not ours to stop */
+  no_violations();
+}
+
+static void no_system_resources(void **state)
+{
+  const char *args[] = { "start", data_path, NULL };
+  int rc;
+  (void)state;
+  fake_advapi32_fail(FAKE_START_TRACE, "etwcap", ERROR_NO_SYSTEM_RESOURCES, -1, 0, 0);
+  rc = command(args);
+  assert_int_equal(rc, ETWCAP_E_SESSION_LIMIT);
+  assert_int_equal(etwcap_exit_code(rc), 7);
+  assert_true(logged("ERROR_NO_SYSTEM_RESOURCES (1450)"));
+  assert_true(logged("etwcap listSessions"));
+  no_violations();
+  every_start_stopped();
+}
+
+static void disk_full(void **state)
+{
+  const char *args[] = { "collect", data_path, NULL };
+  int rc;
+  (void)state;
+  fake_advapi32_fail(FAKE_START_TRACE, "etwcap", ERROR_DISK_FULL, -1, 0, 0);
+  rc = command(args);
+  assert_int_equal(rc, ETWCAP_E_NOSPC);
+  assert_int_equal(etwcap_exit_code(rc), 6);
+  assert_true(logged("ERROR_DISK_FULL (112)"));
+  no_violations();
+  every_start_stopped();
+}
+
+static void container_flags_invalid_parameter(void **state)
+{
+  const char *args[] = { "/EnableEventsInContainers", "collect", data_path, "/MaxCollectSec:1",
+                         NULL };
+  size_t i, refused = 0, later_with_flag = 0, enables = 0;
+  (void)state;
+  fake_advapi32_fail(FAKE_ENABLE_TRACE_EX2, NULL, ERROR_INVALID_PARAMETER, -1,
+                     EVENT_ENABLE_PROPERTY_ENABLE_SILOS, 0);
+  assert_int_equal(command(args), 0);
+  assert_true(logged("container enable flags"));
+  assert_true(logged("ERROR_INVALID_PARAMETER (87)"));
+  for (i = 0; i < fake_advapi32_call_count(); i++) {
+    const struct fake_advapi_call *c = fake_advapi32_call(i);
+    if (c->api != FAKE_ENABLE_TRACE_EX2)
+      continue;
+    enables++;
+    if (c->result == ERROR_INVALID_PARAMETER)
+      refused++;
+    else if (c->enable_property & EVENT_ENABLE_PROPERTY_ENABLE_SILOS)
+      later_with_flag++;
+  }
+  assert_int_equal(refused, 1);
+  assert_int_equal(later_with_flag, 0);
+  assert_true(enables > 20); /* the user session's and the rundown's, all without it */
+  no_violations();
+  every_start_stopped();
+  {
+    int64_t size;
+    assert_int_equal(os_file_size(zip_path, &size), 0);
+  }
+}
+
+static void deliver_ctrl_c(void *ctx, const struct fake_advapi_call *call)
+{
+  unsigned *seen = ctx;
+  if (call->api == FAKE_ENABLE_TRACE_EX2 && ++*seen == 3)
+    console_deliver(CONSOLE_CTRL_C); /* what the console handler does */
+}
+
+static void ctrl_c_in_the_middle(void **state)
+{
+  const char *args[] = { "collect", data_path, NULL };
+  unsigned seen = 0;
+  int rc;
+  (void)state;
+  fake_advapi32_on_call(deliver_ctrl_c, &seen);
+  rc = command(args);
+  assert_int_equal(rc, ETWCAP_E_CANCELLED);
+  assert_int_equal(etwcap_exit_code(rc), 8);
+  assert_true(logged("Ctrl+C while starting the capture"));
+  assert_true(count_api(FAKE_ENABLE_TRACE_EX2) >= 3);
+  no_violations();
+  every_start_stopped();
+}
+
+static void abort_leaves_other_tools_alone(void **state)
+{
+  const char *start[] = { "start", data_path, NULL };
+  char datafile_q[600];
+  const char *abort_[] = { "abort", datafile_q, NULL };
+  size_t i;
+  (void)state;
+  /* The DataFile leads abort to the record, which names the shared "NT
+   * Kernel Logger" when Wine plays Windows 7. */
+  snprintf(datafile_q, sizeof(datafile_q), "/DataFile:%.500s", data_path);
+  assert_int_equal(command(start), 0);
+  fake_advapi32_add_foreign("PerfViewSession");
+  fake_advapi32_add_foreign("UIforETWSession");
+  assert_int_equal(command(abort_), 0);
+  for (i = 0; i < fake_advapi32_call_count(); i++) {
+    const struct fake_advapi_call *c = fake_advapi32_call(i);
+    if (c->api == FAKE_CONTROL_TRACE && c->control_code == EVENT_TRACE_CONTROL_STOP)
+      assert_true(_stricmp(c->name, "PerfViewSession") && _stricmp(c->name, "UIforETWSession"));
+  }
+  assert_true(fake_advapi32_is_running("PerfViewSession"));
+  assert_true(fake_advapi32_is_running("UIforETWSession"));
+  no_violations();
+  every_start_stopped();
+}
+
+static void list_sessions_through_query_all_traces(void **state)
+{
+  const char *list[] = { "listSessions", NULL };
+  (void)state;
+  fake_advapi32_add_foreign("PerfViewSession");
+  assert_int_equal(command(list), 0);
+  assert_int_equal(count_api(FAKE_QUERY_ALL_TRACES), 1);
+  no_violations();
+}
+
+/* --- start and stop in two processes -------------------------------------------- */
+
+/* Runs this test program as etwcap with the fake behind it:
+ *   test_controller_win32.exe --etwcap STATE COMMAND ARGS... */
+static int run_child(const char *state_file, const char *const *args)
+{
+  wchar_t exe[MAX_PATH], line[4096];
+  STARTUPINFOW si;
+  PROCESS_INFORMATION pi;
+  DWORD code = 99;
+  size_t n;
+  int i;
+  assert_true(GetModuleFileNameW(NULL, exe, MAX_PATH) > 0);
+  n = (size_t)swprintf(line, 4096, L"\"%ls\" --etwcap \"", exe);
+  {
+    wchar_t *w = utf8_to_utf16(state_file);
+    n += (size_t)swprintf(line + n, 4096 - n, L"%ls\"", w);
+    etwcap_free(w);
+  }
+  for (i = 0; args[i]; i++) {
+    wchar_t *w = utf8_to_utf16(args[i]);
+    n += (size_t)swprintf(line + n, 4096 - n, L" \"%ls\"", w);
+    etwcap_free(w);
+  }
+  memset(&si, 0, sizeof(si));
+  si.cb = sizeof(si);
+  assert_true(CreateProcessW(exe, line, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi));
+  WaitForSingleObject(pi.hProcess, 120000);
+  GetExitCodeProcess(pi.hProcess, &code);
+  CloseHandle(pi.hThread);
+  CloseHandle(pi.hProcess);
+  return (int)code;
+}
+
+static void start_then_stop_in_two_processes(void **state)
+{
+  const char *start[] = { "start", data_path, NULL };
+  const char *stop[] = { "stop", data_path, "/RundownTimeout:10", NULL };
+  char state_file[512];
+  const char *history;
+  int64_t size;
+  (void)state;
+  test_tmp_path("ctl.state", state_file, sizeof(state_file));
+  assert_int_equal(run_child(state_file, start), 0);
+  fake_advapi32_install(state_file);
+  assert_int_equal(fake_advapi32_running(), 2); /* left running by the first process */
+  assert_int_equal(os_file_size(data_path, &size), 0);
+  assert_int_equal(run_child(state_file, stop), 0);
+  fake_advapi32_install(state_file);
+  assert_int_equal(fake_advapi32_running(), 0); /* stopped by the second */
+  assert_int_equal(os_file_size(zip_path, &size), 0);
+  history = fake_advapi32_history();
+  assert_non_null(history);
+  print_message("%s", history);
+  assert_non_null(strstr(history, "StartTraceW etwcap "));
+  assert_non_null(strstr(history, "ControlTraceW etwcap code=1 class=-1 -> 0"));
+  assert_non_null(strstr(history, "StartTraceW etwcapRundown"));
+  assert_non_null(strstr(history, "ControlTraceW etwcapRundown code=1 class=-1 -> 0"));
+}
+
+/* The child side: this program as etwcap, the fake in advapi32's place. */
+static int as_etwcap(int argc, char **argv)
+{
+  struct cli cli;
+  int rc;
+  fake_advapi32_install(argv[2]);
+  log_add_sink(log_stream_sink, stderr, LOG_INFO);
+  rc = cli_parse(&cli, argc - 2, argv + 2);
+  if (rc == 0)
+    rc = cli.cmd->run(&cli);
+  else
+    fprintf(stderr, "child: %s\n", cli.error ? cli.error : "parse error");
+  cli_release(&cli);
+  if (fake_advapi32_violation_count()) {
+    size_t i;
+    for (i = 0; i < fake_advapi32_violation_count(); i++)
+      fprintf(stderr, "contract violation: %s\n", fake_advapi32_violation(i));
+    rc = ETWCAP_E_INTERNAL;
+  }
+  log_remove_all_sinks();
+  return etwcap_exit_code(rc);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    T(runbook_threadtime_circular),
+    T(runbook_threadtime_aspnetcore),
+    T(runbook_gc_collect_only),
+    T(runbook_clr_default_minus_profile),
+    T(runbook_containers),
+    T(runbook_focus_process),
+    T(windows7_uses_the_nt_kernel_logger),
+    T(system_logger_refused_falls_back_to_nt_kernel_logger),
+    T(access_denied),
+    T(already_exists),
+    T(an_earlier_capture_still_running),
+    T(no_system_resources),
+    T(disk_full),
+    T(container_flags_invalid_parameter),
+    T(ctrl_c_in_the_middle),
+    T(abort_leaves_other_tools_alone),
+    T(list_sessions_through_query_all_traces),
+    T(start_then_stop_in_two_processes),
+  };
+  if (argc >= 4 && !strcmp(argv[1], "--etwcap"))
+    return as_etwcap(argc, argv);
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
