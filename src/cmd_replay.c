@@ -4,32 +4,40 @@
  * Exit 0 when something fired, ETWCAP_E_NOT_FIRED (exit code 9) when
  * nothing did.  Thin: the engine and the replay loop live in triggers/. */
 #include "alloc.h"
+#include "capture_finish.h"
 #include "cli.h"
 #include "command.h"
 #include "error.h"
 #include "log.h"
+#include "os_file.h"
 #include "os_time.h"
 #include "qualifiers.h"
+#include "strutil.h"
 #include "trigger_cli.h"
 #include "trigger_csv.h"
 #include "trigger_engine.h"
 #include "trigger_output.h"
 #include "trigger_replay.h"
+#include "trigger_window.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static const char out_rejected[] =
-  "writing what a circular capture would have kept needs etwcap's ETL merger (the merge "
-  "issue), which is not in this build yet; replay without /Out reports the fire times";
 
 static const struct opt_def replay_defs[] = {
   { "CounterLog", NULL, OPT_STRING, "FILE.csv", NULL,
     "Performance counter samples for /StopOnPerfCounter and /StartOnPerfCounter: a typeperf "
     "CSV (typeperf -f CSV, relog -f CSV). A poll sees the last sample at or before it.",
     0, 0, NULL },
-  { "Out", NULL, OPT_STRING, "NAME.etl.zip", NULL, NULL, 0, 0, out_rejected },
-  { "WindowSec", NULL, OPT_INT, "SEC", NULL, NULL, 0, 0, out_rejected },
+  { "Out", NULL, OPT_STRING, "NAME.etl.zip", NULL,
+    "Also write what the capture would have kept: the events from the collection's start (or "
+    "/WindowSec before the fire) to DelayAfterTriggerSec after it, merged and zipped like a "
+    "capture (NAME.etl for a merged ETL without zip). With /CollectMultiple, one "
+    "NAME.N.etl.zip per collection.",
+    0, 0, NULL },
+  { "WindowSec", NULL, OPT_INT, "SEC", "the whole collection",
+    "With /Out: keep only the last SEC seconds before the fire (what a circular capture "
+    "holds).",
+    1, 31536000, NULL },
 };
 
 static const struct opt_group replay_group = OPT_GROUP("Replay", replay_defs);
@@ -62,6 +70,98 @@ static void print_fire(void *ctx, const struct trigger_fire *f)
   }
 }
 
+/* "etwcap replay TRACE /Q:V ..." for the capture manifest. */
+static char *command_line(const struct cli *cli)
+{
+  size_t i, n = 64 + strlen(cli->args[0]);
+  char *s;
+  for (i = 0; i < cli->value_count; i++)
+    n += strlen(cli->values[i].def->name) + 4 +
+         (cli->values[i].text ? strlen(cli->values[i].text) : 0);
+  s = etwcap_malloc(n);
+  if (!s)
+    return NULL;
+  snprintf(s, n, "etwcap replay %s", cli->args[0]);
+  for (i = 0; i < cli->value_count; i++) {
+    const struct opt_value *v = &cli->values[i];
+    size_t len = strlen(s);
+    snprintf(s + len, n - len, " /%s%s%s", v->def->name, v->text ? ":" : "",
+             v->text ? v->text : "");
+  }
+  return s;
+}
+
+/* Writes the capture each stop fire would have left (see /Out). */
+static int write_outputs(const struct cli *cli, const struct trigger_engine *e,
+                         const char *trace, const char *out, int64_t window_sec,
+                         int collect_multiple)
+{
+  size_t n = strlen(out), i;
+  int zip;
+  char *cmd = command_line(cli);
+  int rc = 0;
+  if (n > 8 && str_ends_with_case(out, ".etl.zip"))
+    zip = 1;
+  else if (n > 4 && str_ends_with_case(out, ".etl"))
+    zip = 0;
+  else {
+    log_error("/Out:%s: give NAME.etl.zip (or NAME.etl for a merged ETL without zip)", out);
+    etwcap_free(cmd);
+    return ETWCAP_E_USAGE;
+  }
+  for (i = 0; i < trigger_engine_fire_count(e) && !rc; i++) {
+    const struct trigger_fire *f = trigger_engine_fire_at(e, i);
+    struct trigger_window_stats ws;
+    struct capture_finish_params p;
+    struct capture_finish_result res;
+    struct manifest_trigger mt;
+    char name[1200], data_file[1200], err[1024], from_text[64], to_text[64];
+    int64_t from = f->collection_start, size;
+    if (f->role == TRIGGER_ROLE_START)
+      continue;
+    if (window_sec > 0 && f->filetime - window_sec * TRIGGER_TICKS_PER_SEC > from)
+      from = f->filetime - window_sec * TRIGGER_TICKS_PER_SEC;
+    rc = trigger_collect_name(out, collect_multiple > 1 ? f->collection : 0, zip, NULL, NULL,
+                              name, sizeof(name), NULL);
+    if (rc) {
+      log_error("/Out:%s: the name is too long", out);
+      break;
+    }
+    if (os_file_size(name, &size) == 0) {
+      log_error("%s already exists: choose another /Out name or remove it", name);
+      rc = ETWCAP_E_EXIST;
+      break;
+    }
+    snprintf(data_file, sizeof(data_file), "%.*s", (int)(strlen(name) - (zip ? 4 : 0)), name);
+    rc = trigger_window_write(trace, from, f->stop_at, data_file, &ws, err, sizeof(err));
+    if (rc) {
+      log_error("%s", err);
+      break;
+    }
+    filetime_format_iso7(from, from_text, sizeof(from_text));
+    filetime_format_iso7(f->stop_at, to_text, sizeof(to_text));
+    log_info("%s: kept %llu of %llu events (%s to %s) in %u session file(s)", name,
+             (unsigned long long)ws.events_kept, (unsigned long long)ws.events_in, from_text,
+             to_text, ws.files);
+    memset(&p, 0, sizeof(p));
+    p.data_file = data_file;
+    p.zip = zip;
+    p.command_line = cmd ? cmd : "etwcap replay";
+    mt.name = f->trigger;
+    mt.detail = f->detail;
+    mt.filetime = f->filetime;
+    p.trigger = &mt;
+    rc = capture_finish(&p, &res, err, sizeof(err));
+    if (rc) {
+      log_error("%s: %s", name, err[0] ? err : etwcap_strerror(rc));
+      break;
+    }
+    log_info("wrote %s (%llu events)", res.output, (unsigned long long)res.events);
+  }
+  etwcap_free(cmd);
+  return rc;
+}
+
 static int run_replay(const struct cli *cli)
 {
   struct trigger_options opt;
@@ -70,6 +170,8 @@ static int run_replay(const struct cli *cli)
   struct trigger_replay_stats stats;
   struct printer pr;
   const char *counter_log = cli_string(cli, "CounterLog", NULL);
+  const char *out = cli_string(cli, "Out", NULL);
+  int64_t window_sec = cli_int(cli, "WindowSec", 0);
   const char *trace = cli->args[0];
   char err[2048], first[64], last[64];
   char *problems = NULL;
@@ -81,6 +183,10 @@ static int run_replay(const struct cli *cli)
     log_error("replay needs at least one trigger qualifier (/StopOnGen2GC, "
               "/StopOnException:REGEX, /StopOnEtwEvent:..., /StopOnPerfCounter:... with "
               "/CounterLog, ...); see 'etwcap replay /?'");
+    return ETWCAP_E_USAGE;
+  }
+  if (window_sec && !out) {
+    log_error("/WindowSec sets how much /Out keeps; give /Out:NAME.etl.zip too");
     return ETWCAP_E_USAGE;
   }
   rc = trigger_engine_create(&e, &opt, err, sizeof(err));
@@ -147,6 +253,8 @@ static int run_replay(const struct cli *cli)
            stats.stopped_early ? " (the last collection had stopped)" : "",
            (unsigned long)trigger_engine_fire_count(e));
   rc = trigger_engine_fire_count(e) ? 0 : ETWCAP_E_NOT_FIRED;
+  if (rc == 0 && out)
+    rc = write_outputs(cli, e, trace, out, window_sec, (int)opt.collect_multiple);
 cleanup:
   etwcap_free(problems);
   trigger_csv_free(csv);
@@ -163,7 +271,7 @@ const struct command cmd_replay = {
     "on yesterday's trace before a week-long capture. The collection cycle is a capture's: "
     "start triggers, stop triggers, /DelayAfterTriggerSec, /CollectMultiple. "
     "Counters come from /CounterLog. A /Process name is known once the trace's kernel process "
-    "events (or a CLR RuntimeInformation event) name it. Exit code 0 when something fired, "
-    "9 when nothing did.",
+    "events (or a CLR RuntimeInformation event) name it. With /Out it also writes the capture "
+    "each stop would have left. Exit code 0 when something fired, 9 when nothing did.",
   groups,
 };

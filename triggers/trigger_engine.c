@@ -518,6 +518,7 @@ static int record(struct trigger_engine *e, struct item *it, const char *qualifi
   tv_copy(f->spec, sizeof(f->spec), it ? it->spec : "");
   f->role = role;
   f->collection = e->collection;
+  f->collection_start = role == TRIGGER_ROLE_START ? ft : e->collection_start;
   f->filetime = ft;
   if (ev) {
     f->raw = ev->timestamp;

@@ -47,6 +47,7 @@ struct trigger_fire {
   double value;          /* what fired it: duration ms, counter value, ... */
   char detail[TRIG_DETAIL_MAX];
   int64_t stop_at;       /* stop and limit fires: when the collection stops */
+  int64_t collection_start; /* when the collection it ends began */
 };
 
 /* The performance-counter seam (PDH on Windows, a CSV in replay, scripted

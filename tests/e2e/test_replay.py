@@ -2,7 +2,8 @@
 samples (checked against the golden listings of the independent parser, not
 against etwcap's own output), exit codes 0 / 9 / 2, a typeperf counter log
 whose expected fire instant is worked out here from PerfView's arming rule,
-and the refusals (/Out, a bad spec, a counter without a log).
+/Out (the window's events, merged and zipped, checked against the golden
+listings), and the refusals (a bad spec, a counter without a log).
 Skips (77) without the samples."""
 import gzip
 import os
@@ -131,6 +132,63 @@ t.check(rc == 2 and "no column for Processor:% Idle Time:_Total" in err,
         "a counter the log lacks is named: %d %r" % (rc, err))
 os.remove(log)
 
+# /Out: what the capture would have kept, merged and zipped.  The events of
+# the output (dumped by etwcap, which test_dump_golden holds to the golden
+# listings) must be exactly the golden listing's events of the window:
+# /WindowSec before the fire to DelayAfterTriggerSec after it.
+def day_ticks(utc):
+    hms, frac = utc[11:-1].split(".")
+    h, m, sec = hms.split(":")
+    return ((int(h) * 60 + int(m)) * 60 + int(sec)) * 10**7 + int(frac)
+
+
+def events_of(rows, lo, hi, merged):
+    """The data events (not the header buffer's) in [lo, hi], without the
+    buffer index, which a rewritten file renumbers.  When several files are
+    merged into one, the merge puts their events on one clock and on the
+    merged file's CPU numbering, so only what the events are is compared:
+    header type, provider, identity, size, process/thread and payload CRC."""
+    pick = (lambda r: tuple(r[4:])) if merged else (lambda r: tuple(r[1:]))
+    return sorted(pick(r) for r in rows if r[0] != "0" and lo <= day_ticks(r[3]) <= hi)
+
+
+def check_out(sample, trigger_args, window, delay, name, merged=False):
+    _, rows = golden(sample)
+    out_path = os.path.join(tmp_dir(), name)
+    for leftover in (out_path, out_path[:-4]):
+        if os.path.exists(leftover):
+            os.remove(leftover)
+    rc, out, err = t.run("replay", to_target_path(t, os.path.join(samples, sample)), *trigger_args,
+                         "/Out:" + to_target_path(t, out_path), "/WindowSec:%d" % window,
+                         "/DelayAfterTriggerSec:%d" % delay)
+    lines = fire_lines(out)
+    t.check(rc == 0 and len(lines) == 1 and os.path.exists(out_path),
+            "/Out writes %s: %d %r" % (name, rc, err))
+    if not lines or not os.path.exists(out_path):
+        return
+    fire = day_ticks(lines[0][3])
+    want = events_of(rows, fire - window * 10**7, fire + delay * 10**7, merged)
+    rc, dump, err = t.run("dump", to_target_path(t, out_path))
+    t.check(rc == 0, "dump reads the /Out zip: %r" % err)
+    got_rows = [line.split("\t") for line in dump.splitlines() if line and not line.startswith("#")]
+    got = sorted((tuple(r[4:]) if merged else tuple(r[1:])) for r in got_rows if r[0] != "0")
+    t.check(len(want) > 0 and got == want,
+            "%s holds exactly the window's %d events (got %d)" % (name, len(want), len(got)))
+    os.remove(out_path)
+    t.check(not os.path.exists(out_path[:-4]), "the session file was removed after zipping")
+
+
+check_out(GC, ["/StopOnGen2GC"], 2, 5, "e2e-gen2.etl.zip")
+# A zip of four unmerged session files (user, kernel, two user helpers): all
+# four are cut to the window, then merged.
+check_out("ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip",
+          ["/StopOnEtwEvent:*Microsoft-Diagnostics-DiagnosticSource/Activity2Start"], 1, 1,
+          "e2e-hub.etl.zip", merged=True)
+rc, out, err = t.run("replay", sample(GC), "/StopOnGen2GC", "/WindowSec:2")
+t.check(rc == 2 and "/Out" in err, "/WindowSec alone does nothing, so it is refused: %r" % err)
+rc, out, err = t.run("replay", sample(GC), "/StopOnGen2GC", "/Out:x.zip")
+t.check(rc == 2 and "NAME.etl.zip" in err, "/Out needs an .etl.zip or .etl name: %r" % err)
+
 # Refusals.
 rc, out, err = t.run("replay", sample(GC), "/StopOnPerfCounter:A:B:C>1")
 t.check(rc == 2 and "/CounterLog" in err, "a counter trigger without a log: %d %r" % (rc, err))
@@ -138,8 +196,6 @@ rc, out, err = t.run("replay", sample(GC), "/StopOnException:(")
 t.check(rc == 2 and "/StopOnException: '(': position 2:" in err, "bad regex: %r" % err)
 rc, out, err = t.run("replay", sample(GC), "/StopOnEtwEvent:Clr/GC/Begin")
 t.check(rc == 2 and "position 5" in err and "GC/Start" in err, "bad event name: %r" % err)
-rc, out, err = t.run("replay", sample(GC), "/StopOnGen2GC", "/Out:x.etl.zip")
-t.check(rc == 2 and "merge" in err, "/Out is refused until the merger exists: %d %r" % (rc, err))
 rc, out, err = t.run("replay", sample(GC))
 t.check(rc == 2 and "at least one trigger" in err, "no trigger: %d %r" % (rc, err))
 rc, out, err = t.run("replay", sample(GC), "/StopOnEventLogMessage:disk")
