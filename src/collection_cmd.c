@@ -184,7 +184,8 @@ static void log_losses(const struct collection *c)
 }
 
 int collection_cmd_finish(struct collection *c, const struct plan *plan, const struct cli *cli,
-                          struct log_memory *log, const struct manifest_trigger *trigger)
+                          struct log_memory *log, const struct manifest_trigger *trigger,
+                          const char *record)
 {
   struct cut_ctx cut = { console_signal_count() };
   struct capture_finish_params p;
@@ -208,6 +209,8 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
       rundown_run(c->env, s, plan->enable_parameters_version, &c->dropped, cut_rundown, &cut,
                   &rr);
   }
+  if (record)
+    os_remove(record);
   if (!plan->merge) {
     printf("Stopped. /Merge:false: the session files stay as they are (%s and its siblings).\n",
            plan->data_file);
@@ -324,6 +327,15 @@ static int prepare(const struct collection_env *env, const struct plan *plan)
   return 0;
 }
 
+void collection_cmd_open_console(void)
+{
+  int rc = console_open();
+  if (rc)
+    log_warn("cannot install the console handler (%s): Ctrl+C and closing the console end "
+             "etwcap without stopping its sessions; 'etwcap stop' then finishes the capture",
+             etwcap_strerror(rc));
+}
+
 static void cancelled_message(int rc)
 {
   if (rc == ETWCAP_E_CANCELLED)
@@ -357,8 +369,8 @@ int collection_cmd_collect(const struct cli *cli, const struct collection_env *e
     return rc;
   collection_cmd_log_begin(&log, cli);
   rc = collection_cmd_plan(cli, "collect", NULL, &plan);
-  if (!rc && (rc = console_open()) != 0)
-    log_error("cannot install the console handler: %s", etwcap_strerror(rc));
+  if (!rc)
+    collection_cmd_open_console();
   if (!rc && (session_record_path(plan.data_file, record, sizeof(record)) ||
               session_request_path(plan.data_file, request, sizeof(request)))) {
     log_error("the data file name '%s' is too long", plan.data_file);
@@ -394,7 +406,7 @@ int collection_cmd_collect(const struct cli *cli, const struct collection_env *e
     rc = abort_capture(&c, &plan);
   else
     rc = collection_cmd_finish(&c, &plan, cli, &log,
-                               wr.end == COLLECTION_END_TRIGGER ? &wr.trigger : NULL);
+                               wr.end == COLLECTION_END_TRIGGER ? &wr.trigger : NULL, record);
   os_remove(record);
   os_remove(request);
   console_close();
@@ -415,8 +427,8 @@ int collection_cmd_start(const struct cli *cli, const struct collection_env *env
 
   collection_cmd_log_begin(&log, cli);
   rc = collection_cmd_plan(cli, "start", NULL, &plan);
-  if (!rc && (rc = console_open()) != 0)
-    log_error("cannot install the console handler: %s", etwcap_strerror(rc));
+  if (!rc)
+    collection_cmd_open_console();
   if (!rc)
     rc = prepare(env, &plan);
   if (!rc) {

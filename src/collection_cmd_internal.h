@@ -27,14 +27,21 @@ void collection_cmd_log_end(struct log_memory *log);
 /* Puts text logged by another process (the record's startLog) first. */
 void collection_cmd_log_prepend(struct log_memory *log, const char *text);
 
+/* Installs the console handler (console.h); a failure is a warning, not a
+ * reason to refuse the capture. */
+void collection_cmd_open_console(void);
+
 /* The console for the status line and progress, or NULL (Task Scheduler). */
 FILE *collection_cmd_console(void);
 
-/* After the sessions stopped: rundown, then merge and zip as the plan says
- * (capture_finish.h); prints the result.  `trigger` is the trigger that
- * ended the capture, or NULL. */
+/* The stop path: stops the sessions, runs the rundown, removes the session
+ * record `record` (may be NULL: the sessions it names are stopped, so it has
+ * served, and a merge cut short by Ctrl+C is redone with 'etwcap merge'),
+ * then merges and zips as the plan says (capture_finish.h) and prints the
+ * result.  `trigger` is the trigger that ended the capture, or NULL. */
 int collection_cmd_finish(struct collection *c, const struct plan *plan, const struct cli *cli,
-                          struct log_memory *log, const struct manifest_trigger *trigger);
+                          struct log_memory *log, const struct manifest_trigger *trigger,
+                          const char *record);
 
 /* The record of a capture, from what collection_start did. */
 int collection_cmd_write_record(const struct collection *c, const struct plan *plan,

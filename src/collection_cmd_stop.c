@@ -28,7 +28,8 @@ static enum plan_role role_of(const char *role)
 }
 
 /* A collect runs and owns the capture: ask it to stop and wait until it has
- * written the result (it removes the record last). */
+ * finished (its process ends).  0 when it did; 1 when it died and left its
+ * sessions (the record is still there): a normal stop follows. */
 static int ask_collect(const struct collection_env *env, const struct session_record *r,
                        const char *record, const char *data_file)
 {
@@ -47,17 +48,16 @@ static int ask_collect(const struct collection_env *env, const struct session_re
          "rundown and writes the capture.\n",
          r->pid);
   fflush(stdout);
-  while (env->file_size(env->ctx, record, &size) == 0) {
-    if (!session_record_owner_alive(r->pid, r->pid_created)) {
-      log_warn("the 'etwcap collect' process %lu ended without finishing; stopping its "
-               "sessions here",
-               r->pid);
-      os_remove(request);
-      return 1; /* go on with a normal stop */
-    }
+  while (session_record_owner_alive(r->pid, r->pid_created))
     env->sleep_ms(env->ctx, OWNER_POLL_MS);
+  os_remove(request);
+  if (env->file_size(env->ctx, record, &size) == 0) {
+    log_warn("the 'etwcap collect' process %lu ended without stopping its sessions; stopping "
+             "them here",
+             r->pid);
+    return 1;
   }
-  printf("The collect finished (its log says where the capture is).\n");
+  printf("The collect finished (its output says where the capture is).\n");
   return 0;
 }
 
@@ -121,10 +121,7 @@ int collection_cmd_stop(const struct cli *cli, const struct collection_env *env)
   }
   if (rc)
     goto done;
-  if ((rc = console_open()) != 0) {
-    log_error("cannot install the console handler: %s", etwcap_strerror(rc));
-    goto done;
-  }
+  collection_cmd_open_console();
 
   collection_init(&c, env);
   if (have_record) {
@@ -149,10 +146,7 @@ int collection_cmd_stop(const struct cli *cli, const struct collection_env *env)
     log_warn("no session record '%s': stopping the sessions found by name", record);
   }
 
-  rc = collection_cmd_finish(&c, &plan, cli, &log, NULL);
-  /* The sessions are stopped whatever the merge did: the record has served. */
-  if (have_record)
-    os_remove(record);
+  rc = collection_cmd_finish(&c, &plan, cli, &log, NULL, have_record ? record : NULL);
   console_close();
 done:
   session_record_release(&r);

@@ -899,12 +899,11 @@ static void list_sessions_through_query_all_traces(void **state)
 
 /* Runs this test program as etwcap with the fake behind it:
  *   test_controller_win32.exe --etwcap STATE COMMAND ARGS... */
-static int run_child(const char *state_file, const char *const *args)
+static HANDLE spawn_child(const char *state_file, const char *const *args)
 {
   wchar_t exe[MAX_PATH], line[4096];
   STARTUPINFOW si;
   PROCESS_INFORMATION pi;
-  DWORD code = 99;
   size_t n;
   int i;
   assert_true(GetModuleFileNameW(NULL, exe, MAX_PATH) > 0);
@@ -922,11 +921,22 @@ static int run_child(const char *state_file, const char *const *args)
   memset(&si, 0, sizeof(si));
   si.cb = sizeof(si);
   assert_true(CreateProcessW(exe, line, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi));
-  WaitForSingleObject(pi.hProcess, 120000);
-  GetExitCodeProcess(pi.hProcess, &code);
   CloseHandle(pi.hThread);
-  CloseHandle(pi.hProcess);
+  return pi.hProcess;
+}
+
+static int wait_child(HANDLE process)
+{
+  DWORD code = 99;
+  assert_int_equal(WaitForSingleObject(process, 120000), WAIT_OBJECT_0);
+  GetExitCodeProcess(process, &code);
+  CloseHandle(process);
   return (int)code;
+}
+
+static int run_child(const char *state_file, const char *const *args)
+{
+  return wait_child(spawn_child(state_file, args));
 }
 
 static void start_then_stop_in_two_processes(void **state)
@@ -953,6 +963,31 @@ static void start_then_stop_in_two_processes(void **state)
   assert_non_null(strstr(history, "ControlTraceW etwcap code=1 class=-1 -> 0"));
   assert_non_null(strstr(history, "StartTraceW etwcapRundown"));
   assert_non_null(strstr(history, "ControlTraceW etwcapRundown code=1 class=-1 -> 0"));
+}
+
+static void stop_asks_a_running_collect_to_finish(void **state)
+{
+  const char *collect[] = { "collect", data_path, "/MaxCollectSec:120", "/RundownTimeout:10",
+                            NULL };
+  const char *stop[] = { "stop", data_path, NULL };
+  char state_file[512], record[600];
+  HANDLE collector;
+  int64_t size;
+  int waited;
+  (void)state;
+  test_tmp_path("ctl.state", state_file, sizeof(state_file));
+  snprintf(record, sizeof(record), "%s%s", data_path, SESSION_RECORD_SUFFIX);
+  collector = spawn_child(state_file, collect);
+  for (waited = 0; os_file_size(record, &size) != 0 && waited < 600; waited++)
+    Sleep(100); /* until the collect has started its sessions */
+  assert_int_equal(os_file_size(record, &size), 0);
+  /* stop returns once the collect has finished: the zip is there. */
+  assert_int_equal(run_child(state_file, stop), 0);
+  assert_int_equal(os_file_size(zip_path, &size), 0);
+  assert_int_equal(wait_child(collector), 0);
+  fake_advapi32_install(state_file);
+  assert_int_equal(fake_advapi32_running(), 0);
+  assert_non_null(strstr(fake_advapi32_history(), "ControlTraceW etwcapRundown code=1"));
 }
 
 /* The child side: this program as etwcap, the fake in advapi32's place. */
@@ -1001,6 +1036,7 @@ int main(int argc, char **argv)
     T(abort_leaves_other_tools_alone),
     T(list_sessions_through_query_all_traces),
     T(start_then_stop_in_two_processes),
+    T(stop_asks_a_running_collect_to_finish),
   };
   if (argc >= 4 && !strcmp(argv[1], "--etwcap"))
     return as_etwcap(argc, argv);
