@@ -37,7 +37,7 @@ if (-not (Test-Path $etl)) { Write-Output "FAIL the zip holds no rt.etl"; exit 1
 if ($LASTEXITCODE -ne 0) { Write-Output "FAIL tracerpt could not read etwcap's ETL ($LASTEXITCODE)"; exit 1 }
 $xmlEvents = ([regex]::Matches((Get-Content -Raw "$WorkDir\rt.xml"), "<Event ")).Count
 $info = & $Etwcap info $etl | Out-String
-$m = [regex]::Match($info, "(\d+) events")
+$m = [regex]::Match($info, "Events:\s+(\d+)")
 Write-Output "tracerpt: $xmlEvents events; etwcap info: $($m.Groups[1].Value)"
 if ($xmlEvents -le 0) { Write-Output "FAIL tracerpt read no events"; exit 1 }
 Write-Output "ok   tracerpt reads the ETL etwcap wrote"
