@@ -6,6 +6,7 @@
 #include "test_support.h"
 
 #include "cli.h"
+#include "collection.h"
 #include "collection_cmd.h"
 #include "console.h"
 #include "error.h"
@@ -689,6 +690,68 @@ static void merge_false_leaves_the_session_files(void **state)
   assert_true(exists(w->data));
 }
 
+static void in_memory_buffers_are_flushed_to_files_at_stop(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/InMemoryCircularBuffer", "/CircularMB:100",
+                         "/MaxCollectSec:1", NULL };
+  struct plan plan;
+  const struct plan_session *k, *u, *kr;
+  size_t flush_k, stop_k;
+  plan_of(args, &plan);
+  k = plan_role(&plan, PLAN_ROLE_KERNEL);
+  u = plan_role(&plan, PLAN_ROLE_USER);
+  kr = plan_role(&plan, PLAN_ROLE_KERNEL_RUNDOWN);
+  assert_int_equal(run(w, args), 0);
+  /* Each ring is written to its file (PerfView's names) before it stops. */
+  flush_k = fake_controller_find(&w->fake, "flush", k->name, 0);
+  stop_k = fake_controller_find(&w->fake, "stop", k->name, 0);
+  assert_true(flush_k != (size_t)-1 && flush_k < stop_k);
+  assert_true(fake_controller_find(&w->fake, "flush", u->name, 0) <
+              fake_controller_find(&w->fake, "stop", u->name, 0));
+  if (kr) /* the kernel rundown session: started and stopped at once */
+    assert_int_equal(fake_controller_count(&w->fake, "start", kr->name), 1);
+  every_start_stopped(w);
+  assert_true(exists(w->zip));
+  plan_release(&plan);
+}
+
+static void the_status_line_shows_sizes_and_losses(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, NULL };
+  struct collection_wait_options o;
+  struct collection_wait_result r;
+  struct collection c;
+  struct plan plan;
+  char text[4096];
+  size_t n;
+  FILE *console = tmpfile();
+  assert_non_null(console);
+  plan_of(args, &plan);
+  collection_init(&c, &w->env);
+  assert_int_equal(collection_start(&c, &plan), 0);
+  w->fake.sessions[0].events_lost = 7;
+  memset(&o, 0, sizeof(o));
+  o.max_collect_sec = 3;
+  o.console = console;
+  o.disk_path = w->data;
+  collection_wait(&c, &o, &r);
+  assert_int_equal(r.end, COLLECTION_END_MAX_TIME);
+  assert_int_equal(collection_stop(&c), 0);
+  rewind(console);
+  n = fread(text, 1, sizeof(text) - 1, console);
+  text[n] = '\0';
+  fclose(console);
+  assert_non_null(strstr(text, "Press S to stop"));
+  assert_non_null(strstr(text, "00:00:02"));
+  assert_non_null(strstr(text, c.sessions[0].name));
+  assert_non_null(strstr(text, "lost 7"));
+  assert_non_null(strstr(text, "GB free"));
+  assert_true(logged(w, "has lost 7 events so far") || logged(w, "lost 7"));
+  plan_release(&plan);
+}
+
 /* --- abort and listSessions ------------------------------------------------ */
 
 static void abort_stops_ours_and_only_ours(void **state)
@@ -774,6 +837,8 @@ int main(void)
     T(disk_filling_up_takes_the_stop_path),
     T(a_trigger_hook_takes_the_stop_path),
     T(merge_false_leaves_the_session_files),
+    T(in_memory_buffers_are_flushed_to_files_at_stop),
+    T(the_status_line_shows_sizes_and_losses),
     T(abort_stops_ours_and_only_ours),
     T(abort_with_nothing_running_succeeds),
     T(list_sessions_runs),
