@@ -47,12 +47,19 @@ struct trigger_engine {
   int64_t next_poll;        /* INT64_MAX when no counter trigger is active */
   int64_t stop_at;          /* STOPPING: when the collection ends */
   int64_t due;              /* trigger_engine_next_deadline, kept up to date */
+  /* The phase's event triggers at a glance: the first GUID field of each
+   * provider watched, and whether kernel events are (see watch_rebuild). */
+  uint32_t watch_data1[8];
+  size_t watch_n;           /* WATCH_ALL: too many providers to list */
+  int watch_kernel;
   int started;
   struct trigger_fire *fires;
   size_t fire_count, fire_cap;
 };
 
 static int64_t compute_deadline(const struct trigger_engine *e);
+
+#define WATCH_ALL ((size_t)-1)
 
 void trigger_options_init(struct trigger_options *o)
 {
@@ -431,6 +438,34 @@ static int has_role_kind(const struct trigger_engine *e, enum trigger_role role,
   return 0;
 }
 
+/* What the hot path of trigger_engine_event checks first. */
+static void watch_rebuild(struct trigger_engine *e, enum trigger_role role)
+{
+  size_t i, k;
+  e->watch_n = 0;
+  e->watch_kernel = 0;
+  for (i = 0; i < e->count; i++) {
+    const struct item *it = &e->items[i];
+    uint32_t d1;
+    if (it->role != role || (it->kind != K_ETW && it->kind != K_EVCOUNTER))
+      continue;
+    if (it->kind == K_ETW && it->etw.spec.bi == BI_KERNEL) {
+      e->watch_kernel = 1;
+      continue;
+    }
+    d1 = it->kind == K_ETW ? it->etw.spec.provider.data1 : it->evc.provider.data1;
+    for (k = 0; k < e->watch_n && e->watch_data1[k] != d1; k++)
+      ;
+    if (k < e->watch_n)
+      continue;
+    if (e->watch_n == sizeof(e->watch_data1) / sizeof(e->watch_data1[0])) {
+      e->watch_n = WATCH_ALL;
+      return;
+    }
+    e->watch_data1[e->watch_n++] = d1;
+  }
+}
+
 /* Arms the triggers of a phase at `now`: counters restart their arming,
  * ETW triggers forget open starts and restart their decay. */
 static void enter_phase(struct trigger_engine *e, enum trigger_phase phase, int64_t now)
@@ -441,6 +476,7 @@ static void enter_phase(struct trigger_engine *e, enum trigger_phase phase, int6
   e->phase = phase;
   e->phase_start = now;
   e->stop_at = INT64_MAX;
+  watch_rebuild(e, role);
   if (phase == TRIGGER_COLLECTING)
     e->collection_start = now;
   for (i = 0; i < e->count; i++) {
@@ -661,29 +697,79 @@ int trigger_engine_advance(struct trigger_engine *e, int64_t now)
   }
 }
 
-/* The cheap first look: is this event from the item's provider?  Most
- * events of a trace are not, and they must cost next to nothing. */
+/* Could this event be the reference's?  Only its id, group and opcode are
+ * looked at; names need the decoding that follows. */
+static int ref_may_match(const struct trig_event_ref *r, const struct etw_event *ev)
+{
+  switch (r->kind) {
+  case REF_ID:
+    return ev->id == r->id;
+  case REF_BUILTIN:
+    return r->bi->prov == BI_KERNEL ? bi_same_event(r->bi, ev) : ev->id == r->bi->id;
+  case REF_NAME:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* The cheap first look: is this event from the item's provider, with an id
+ * the item waits for?  Most events of a trace are not, and they must cost
+ * next to nothing. */
 static int item_wants(const struct item *it, const struct etw_event *ev)
 {
+  const struct trig_etw_spec *s = &it->etw.spec;
   if (it->kind == K_EVCOUNTER)
     return (ev->has & ETW_HAS_PROVIDER) && guid_equal(&ev->provider, &it->evc.provider);
-  if (it->etw.spec.bi == BI_KERNEL)
-    return bi_kernel_group(ev) != 0;
-  return (ev->has & ETW_HAS_PROVIDER) && guid_equal(&ev->provider, &it->etw.spec.provider);
+  if (s->bi == BI_KERNEL) {
+    if (!bi_kernel_group(ev))
+      return 0;
+  } else if (!(ev->has & ETW_HAS_PROVIDER) || !guid_equal(&ev->provider, &s->provider)) {
+    return 0;
+  }
+  return ref_may_match(&s->start, ev) || (s->trigger_msec && ref_may_match(&s->stop, ev));
+}
+
+/* The events a trigger wants: decoded and offered to each interested
+ * trigger from item `first` on.  Kept out of line so the common path (an
+ * event no trigger wants) has a small frame. */
+static __attribute__((noinline)) int dispatch(struct trigger_engine *e,
+                                               const struct etw_event *ev, int64_t ft,
+                                               enum trigger_role role, size_t first)
+{
+  struct trig_etw_ctx cx;
+  struct trig_hit hit;
+  enum trigger_phase phase = e->phase;
+  size_t i;
+  int rc;
+  trig_etw_ctx_init(&cx, ev, ft, &e->procmap, &e->manifests);
+  for (i = first; i < e->count && e->phase == phase; i++) {
+    struct item *it = &e->items[i];
+    int fired;
+    if (it->role != role || (it->kind != K_ETW && it->kind != K_EVCOUNTER) ||
+        !item_wants(it, ev))
+      continue;
+    fired = it->kind == K_ETW ? trig_etw_event(&it->etw, &cx, &hit)
+                              : trig_evcounter_event(&it->evc, &cx, &hit);
+    if (fired < 0)
+      return fired;
+    if (fired && (rc = record(e, it, it->qualifier, role, ft, ev, &hit)) != 0)
+      return rc;
+  }
+  return 0;
 }
 
 int trigger_engine_event(struct trigger_engine *e, const struct etw_event *ev, int64_t ft)
 {
-  struct trig_etw_ctx cx;
-  struct trig_hit hit;
   enum trigger_role role;
   size_t i;
-  int rc = trigger_engine_advance(e, ft), ready = 0;
-  if (rc)
+  int rc;
+  if (ft >= e->due && (rc = trigger_engine_advance(e, ft)) != 0)
     return rc;
   if (e->procmap.count)
     trig_procmap_event(&e->procmap, ev);
-  if (e->wants_manifests && ev->id == TRIG_MANIFEST_ID && (rc = trig_manifests_feed(&e->manifests, ev)))
+  if (e->wants_manifests && ev->id == TRIG_MANIFEST_ID &&
+      (rc = trig_manifests_feed(&e->manifests, ev)) != 0)
     return rc;
   if (e->phase == TRIGGER_WAITING_START)
     role = TRIGGER_ROLE_START;
@@ -691,24 +777,24 @@ int trigger_engine_event(struct trigger_engine *e, const struct etw_event *ev, i
     role = TRIGGER_ROLE_STOP;
   else
     return 0;
-  for (i = 0; i < e->count && e->phase == (role == TRIGGER_ROLE_START ? TRIGGER_WAITING_START
-                                                                      : TRIGGER_COLLECTING);
-       i++) {
-    struct item *it = &e->items[i];
-    int fired;
-    if (it->role != role || (it->kind != K_ETW && it->kind != K_EVCOUNTER) ||
-        !item_wants(it, ev))
-      continue;
-    if (!ready) {
-      trig_etw_ctx_init(&cx, ev, ft, &e->procmap, &e->manifests);
-      ready = 1;
+  if (e->watch_n != WATCH_ALL) {
+    if (ev->is_kernel) {
+      if (!e->watch_kernel)
+        return 0;
+    } else if (!(ev->has & ETW_HAS_PROVIDER)) {
+      return 0;
+    } else {
+      for (i = 0; i < e->watch_n && e->watch_data1[i] != ev->provider.data1; i++)
+        ;
+      if (i == e->watch_n && !e->watch_kernel) /* kernel task GUIDs of real-time events */
+        return 0;
     }
-    fired = it->kind == K_ETW ? trig_etw_event(&it->etw, &cx, &hit)
-                              : trig_evcounter_event(&it->evc, &cx, &hit);
-    if (fired < 0)
-      return fired;
-    if (fired && (rc = record(e, it, it->qualifier, role, ft, ev, &hit)) != 0)
-      return rc;
+  }
+  for (i = 0; i < e->count; i++) {
+    const struct item *it = &e->items[i];
+    if (it->role == role && (it->kind == K_ETW || it->kind == K_EVCOUNTER) &&
+        item_wants(it, ev))
+      return dispatch(e, ev, ft, role, i);
   }
   return 0;
 }
