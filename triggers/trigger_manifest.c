@@ -98,9 +98,11 @@ static int attr(const struct tag *t, const char *name, char *out, size_t cap)
       const char *v = q + 2;
       while (v < t->attrs_end && *v != '"' && k + 1 < cap) {
         if (*v == '&') {
-          static const struct { const char *ent; char c; } ents[] = {
-            { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' }, { "&apos;", '\'' }
-          };
+          static const struct {
+            const char *ent;
+            char c;
+          } ents[] = { { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' },
+                       { "&quot;", '"' }, { "&apos;", '\'' } };
           size_t e;
           for (e = 0; e < 5; e++)
             if ((size_t)(t->attrs_end - v) >= strlen(ents[e].ent) &&

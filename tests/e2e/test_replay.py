@@ -118,7 +118,8 @@ for k in range(0, 14):
             fire_k = k
             break
 t.check(fire_k is not None, "the scripted counter fires")
-rc, out, err = t.run("replay", sample(GC), "/StopOnPerfCounter:Processor:% Processor Time:_Total>90",
+rc, out, err = t.run("replay", sample(GC),
+                     "/StopOnPerfCounter:Processor:% Processor Time:_Total>90",
                      "/CounterLog:" + to_target_path(t, log))
 lines = fire_lines(out)
 t.check(rc == 0 and len(lines) == 1, "StopOnPerfCounter fires once: %d %r %r" % (rc, out, err))

@@ -97,7 +97,9 @@ static void etw_specs(void **state)
     { "Clr/GC/Start;StopEvent=GC/Stop", 24, "StopEvent only applies with TriggerMSec" },
     { "Clr/GC/Start;StartStopID=ThreadID", 26, "StartStopID only applies" },
     { "Clr/GC/Start;TriggerMSec=5;StopEvent=GC/Start", 38, "the stop event is the start" },
-    { "Clr/GC/Start;TriggerMSec=5;StartStopID=Nope", 40, "'Nope' is not a field of GC/Start (Count, Depth, Reason, Type, ClrInstanceID, ClientSequenceNumber)" },
+    { "Clr/GC/Start;TriggerMSec=5;StartStopID=Nope", 40,
+      "'Nope' is not a field of GC/Start (Count, Depth, Reason, Type, ClrInstanceID, "
+      "ClientSequenceNumber)" },
     { "Clr/GC/Start;BufferSizeMB=64", 14, "never accepted" },
     { "Windows Kernel/EventID(1)", 16, "kernel events have no event IDs" },
     { "Windows Kernel/Process/Begin", 16, "Process/Start" },
