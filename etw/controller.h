@@ -71,8 +71,11 @@ struct controller_ops {
    * from it).  A kernel session without SYSTEM_LOGGER_MODE is the classic
    * "NT Kernel Logger": its enable flags then travel in the properties and
    * its Wnode.Guid is SystemTraceControlGuid.  *handle is what the other
-   * operations on this session take. */
-  int (*start)(struct controller *c, const struct plan_session *s, uint64_t *handle);
+   * operations on this session take; `file` (may be NULL; file_size bytes)
+   * receives the log file name as ETW keeps it — absolute, so a `stop` run
+   * from another folder finds it — or "" when the session has none. */
+  int (*start)(struct controller *c, const struct plan_session *s, uint64_t *handle,
+               char *file, size_t file_size);
   /* EnableTraceEx2(ENABLE_TRACE_PARAMETERS version `params_version`) with
    * the provider's GUID, level, keywords, EnableProperty and filters. */
   int (*enable_provider)(struct controller *c, uint64_t handle, const struct plan_provider *p,

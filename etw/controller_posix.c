@@ -10,10 +10,13 @@ static int fail(struct controller *c, const char *api)
   return controller_fail(c, ETWCAP_E_NEEDS_WINDOWS, api, 0, "no ETW on this OS");
 }
 
-static int start(struct controller *c, const struct plan_session *s, uint64_t *handle)
+static int start(struct controller *c, const struct plan_session *s, uint64_t *handle,
+                 char *file, size_t file_size)
 {
   (void)s;
   *handle = 0;
+  if (file && file_size)
+    file[0] = '\0';
   return fail(c, "StartTraceW");
 }
 

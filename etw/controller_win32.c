@@ -234,7 +234,8 @@ static int is_classic_kernel(const struct plan_session *s)
          !(s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE);
 }
 
-static int start(struct controller *c, const struct plan_session *s, uint64_t *handle)
+static int start(struct controller *c, const struct plan_session *s, uint64_t *handle,
+                 char *file, size_t file_size)
 {
   EVENT_TRACE_PROPERTIES *p = new_props();
   TRACEHANDLE h = 0;
@@ -242,6 +243,8 @@ static int start(struct controller *c, const struct plan_session *s, uint64_t *h
   int rc;
 
   *handle = 0;
+  if (file && file_size)
+    file[0] = '\0';
   if (!p)
     return ETWCAP_E_NOMEM;
   rc = copy_name(logger_name_field(p), CONTROLLER_WIN32_NAME_CHARS, s->name);
@@ -276,6 +279,8 @@ static int start(struct controller *c, const struct plan_session *s, uint64_t *h
     code = advapi->start_trace(&h, wname, p);
     etwcap_free(wname);
   }
+  if (code == ERROR_SUCCESS && file && file_size && s->file)
+    utf8_of(file_name_field(p), CONTROLLER_WIN32_NAME_CHARS, file, file_size);
   etwcap_free(p);
   if (code != ERROR_SUCCESS)
     return win32_fail(c, "StartTraceW", code);

@@ -14,13 +14,13 @@ static int start_session(const struct collection_env *env, const struct plan_ses
 {
   struct controller *c = env->ctl;
   char why[160];
-  int rc = c->ops->start(c, s, handle);
+  int rc = c->ops->start(c, s, handle, NULL, 0);
   if (rc == ETWCAP_E_SESSION_EXISTS) {
     log_info("a rundown session '%s' was left running by an earlier stop; restarting it",
              s->name);
     c->ops->stop(c, s->name, NULL);
     env->sleep_ms(env->ctx, 100);
-    rc = c->ops->start(c, s, handle);
+    rc = c->ops->start(c, s, handle, NULL, 0);
   }
   if (rc)
     log_warn("cannot start the rundown session '%s' (%s): %s; the trace has no rundown, so "

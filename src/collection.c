@@ -201,14 +201,19 @@ static void start_failed(struct collection *c, const char *name, int rc)
   }
 }
 
+/* `file` is the log file as ETW reported it at start ("" for none). */
 static struct collection_session *add_session(struct collection *c, const struct plan *plan,
-                                              const struct plan_session *s, const char *name)
+                                              const struct plan_session *s, const char *name,
+                                              const char *file)
 {
   struct collection_session *cs = &c->sessions[c->count++];
   memset(cs, 0, sizeof(*cs));
   cs->role = s->role;
   snprintf(cs->name, sizeof(cs->name), "%s", name);
-  session_file(plan, s, cs->file, sizeof(cs->file));
+  if (file && *file)
+    snprintf(cs->file, sizeof(cs->file), "%s", file);
+  else
+    session_file(plan, s, cs->file, sizeof(cs->file));
   cs->log_file_mode = s->log_file_mode;
   cs->maximum_file_size_mb = s->maximum_file_size_mb;
   cs->running = 1;
@@ -222,7 +227,7 @@ static int start_kernel(struct collection *c, const struct plan *plan,
   struct controller *ctl = c->env->ctl;
   struct plan_session classic;
   const struct plan_session *used = s;
-  char detail[160];
+  char detail[160], file[CONTROLLER_PATH_MAX];
   uint64_t handle = 0;
   int rc;
 
@@ -250,7 +255,7 @@ static int start_kernel(struct collection *c, const struct plan *plan,
   if (cancelled())
     return ETWCAP_E_CANCELLED;
 
-  rc = ctl->ops->start(ctl, s, &handle);
+  rc = ctl->ops->start(ctl, s, &handle, file, sizeof(file));
   if (rc == ETWCAP_E_UNSUPPORTED && (s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE)) {
     /* Private system loggers are Windows 8+; the plan thought this Windows
      * had them.  The shared kernel session still works. */
@@ -263,13 +268,13 @@ static int start_kernel(struct collection *c, const struct plan *plan,
     snprintf(classic.name, sizeof(classic.name), "NT Kernel Logger");
     classic.log_file_mode &= ~PLAN_SYSTEM_LOGGER_MODE;
     used = &classic;
-    rc = ctl->ops->start(ctl, used, &handle);
+    rc = ctl->ops->start(ctl, used, &handle, file, sizeof(file));
   }
   if (rc) {
     start_failed(c, used->name, rc);
     return rc;
   }
-  add_session(c, plan, s, used->name);
+  add_session(c, plan, s, used->name, file);
   log_info("started kernel session '%s' -> %s (flags 0x%08X, %lu MB pool, %s)", used->name,
            c->sessions[c->count - 1].file[0] ? c->sessions[c->count - 1].file : "(in memory)",
            (unsigned)used->enable_flags,
@@ -317,14 +322,15 @@ static int start_user(struct collection *c, const struct plan *plan,
                       const struct plan_session *s)
 {
   struct controller *ctl = c->env->ctl;
+  char file[CONTROLLER_PATH_MAX];
   uint64_t handle = 0;
   size_t i;
-  int rc = ctl->ops->start(ctl, s, &handle);
+  int rc = ctl->ops->start(ctl, s, &handle, file, sizeof(file));
   if (rc) {
     start_failed(c, s->name, rc);
     return rc;
   }
-  add_session(c, plan, s, s->name);
+  add_session(c, plan, s, s->name, file);
   log_info("started session '%s' -> %s (%lu providers, %lu MB pool, %s)", s->name,
            c->sessions[c->count - 1].file[0] ? c->sessions[c->count - 1].file : "(in memory)",
            (unsigned long)s->provider_count,

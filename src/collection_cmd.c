@@ -123,7 +123,13 @@ int collection_cmd_write_record(const struct collection *c, const struct plan *p
   snprintf(r.mode, sizeof(r.mode), "%s", mode);
   session_record_self(&r.pid, &r.pid_created);
   os_hostname(r.machine, sizeof(r.machine));
+  /* The user session's file as ETW keeps it (absolute): a stop run from
+   * another folder with an absolute DataFile still finds every file. */
   snprintf(r.data_file, sizeof(r.data_file), "%s", plan->data_file);
+  for (i = 0; i < c->count; i++)
+    if (c->sessions[i].role == PLAN_ROLE_USER && c->sessions[i].file[0] &&
+        !(c->sessions[i].log_file_mode & PLAN_BUFFERING_MODE))
+      snprintf(r.data_file, sizeof(r.data_file), "%s", c->sessions[i].file);
   r.start_filetime = c->start_filetime;
   r.profile_interval_100ns = c->profile_interval_100ns;
   for (i = 0; i < c->count && i < PLAN_MAX_SESSIONS; i++) {

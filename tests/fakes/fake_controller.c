@@ -92,7 +92,8 @@ static unsigned seed_of(const char *name)
   return h % 97u;
 }
 
-static int fake_start(struct controller *c, const struct plan_session *ps, uint64_t *handle)
+static int fake_start(struct controller *c, const struct plan_session *ps, uint64_t *handle,
+                      char *file, size_t file_size)
 {
   struct fake_controller *f = self_of(c);
   struct fake_call *call = record(f, "start", ps->name);
@@ -124,6 +125,8 @@ static int fake_start(struct controller *c, const struct plan_session *ps, uint6
     fake_etl_write(ps->file, ps->name, 0, seed_of(ps->name)); /* ETW writes the header at once */
   *handle = s->handle;
   call->handle = s->handle;
+  if (file && file_size)
+    snprintf(file, file_size, "%s", s->file);
   return 0;
 }
 

@@ -951,6 +951,18 @@ static void start_then_stop_in_two_processes(void **state)
   assert_int_equal(run_child(state_file, start), 0);
   fake_advapi32_install(state_file);
   assert_int_equal(fake_advapi32_running(), 2); /* left running by the first process */
+  {
+    /* The record names the files as ETW keeps them: absolute. */
+    struct session_record r;
+    char record[600], why[256];
+    snprintf(record, sizeof(record), "%s%s", data_path, SESSION_RECORD_SUFFIX);
+    assert_int_equal(session_record_read(record, &r, why, sizeof(why)), 0);
+    assert_string_equal(r.mode, "start");
+    assert_true(r.data_file[1] == ':' && ends_with(r.data_file, "\\ctl.etl"));
+    assert_int_equal(r.session_count, 2);
+    assert_true(ends_with(r.sessions[0].file, "\\ctl.kernel.etl"));
+    session_record_release(&r);
+  }
   assert_int_equal(os_file_size(data_path, &size), 0);
   assert_int_equal(run_child(state_file, stop), 0);
   fake_advapi32_install(state_file);
