@@ -72,7 +72,7 @@ static const struct opt_def defs[] = {
     "500-504, several joined with ';' (its ResponseHeadersStop event, .NET 7 and later).",
     0, 0, NULL },
   { "Process", NULL, OPT_STRING, "PID|NAME", NULL,
-    "Only events of this process fire the ETW triggers: a process id, or an exe name as the "
+    "Only events of this process fire the event triggers: a process id, or an exe name as the "
     "kernel's process events give it (with or without .exe).",
     0, 0, NULL },
   { "DelayAfterTriggerSec", NULL, OPT_INT, "SEC", "5",

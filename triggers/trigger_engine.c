@@ -25,6 +25,9 @@ struct item {
   int counter_open;
   struct trig_etw etw;
   struct trig_evcounter_spec evc;
+  int evc_proc_slot;            /* /Process for EventCounters: name slot, -1 none */
+  int evc_proc_is_pid;
+  uint32_t evc_proc_pid;
   struct trig_eventlog_spec elog;
 };
 
@@ -290,6 +293,13 @@ static int build(struct trigger_engine *e, char *err, size_t cap)
     if (!it)
       return prefix_error(ETWCAP_E_NOMEM, "StopOnEventCounter", err, cap);
     it->evc = spec;
+    it->evc_proc_slot = -1;
+    if (o->process && o->process[0]) { /* EventCounters come from one process each */
+      if (trig_process_is_pid(o->process, &it->evc_proc_pid))
+        it->evc_proc_is_pid = 1;
+      else if ((it->evc_proc_slot = trig_procmap_add(&e->procmap, o->process)) < 0)
+        return prefix_error(ETWCAP_E_RANGE, "Process", err, cap);
+    }
   }
   if (o->stop_on_http_status) {
     struct trig_http_spec http;
@@ -378,9 +388,10 @@ int trigger_engine_create(struct trigger_engine **out, const struct trigger_opti
       if (e->items[i].kind == K_ETW && e->items[i].etw.spec.bi == BI_NONE)
         e->wants_manifests = 1;
   }
-  if (rc == 0 && o->process && o->process[0] && !has_kind(e, K_ETW)) {
-    snprintf(err, cap, "/Process filters the ETW triggers (GC, exception, /StopOnEtwEvent, "
-             "/StopOnHttpStatus ...), and none is given");
+  if (rc == 0 && o->process && o->process[0] && !has_kind(e, K_ETW) &&
+      !has_kind(e, K_EVCOUNTER)) {
+    snprintf(err, cap, "/Process filters the event triggers (GC, exception, /StopOnEtwEvent, "
+             "/StopOnHttpStatus, /StopOnEventCounter ...), and none is given");
     rc = ETWCAP_E_USAGE;
   }
   if (rc) {
@@ -730,6 +741,17 @@ static int item_wants(const struct item *it, const struct etw_event *ev)
   return ref_may_match(&s->start, ev) || (s->trigger_msec && ref_may_match(&s->stop, ev));
 }
 
+static int evc_process_passes(const struct trigger_engine *e, const struct item *it,
+                              const struct etw_event *ev)
+{
+  uint32_t pid;
+  if (it->evc_proc_is_pid)
+    return ev->pid == it->evc_proc_pid;
+  if (it->evc_proc_slot < 0)
+    return 1;
+  return trig_procmap_pid(&e->procmap, it->evc_proc_slot, &pid) && ev->pid == pid;
+}
+
 /* The events a trigger wants: decoded and offered to each interested
  * trigger from item `first` on.  Kept out of line so the common path (an
  * event no trigger wants) has a small frame. */
@@ -748,6 +770,8 @@ static __attribute__((noinline)) int dispatch(struct trigger_engine *e,
     int fired;
     if (it->role != role || (it->kind != K_ETW && it->kind != K_EVCOUNTER) ||
         !item_wants(it, ev))
+      continue;
+    if (it->kind == K_EVCOUNTER && !evc_process_passes(e, it, ev))
       continue;
     fired = it->kind == K_ETW ? trig_etw_event(&it->etw, &cx, &hit)
                               : trig_evcounter_event(&it->evc, &cx, &hit);
@@ -923,6 +947,8 @@ void trigger_engine_needs(const struct trigger_engine *e, trigger_need_fn fn, vo
       snprintf(args, sizeof(args), "EventCounterIntervalSec=%g",
                (double)e->opt.trigger_poll_msec / 1000.0);
       fn(ctx, &it->evc.provider, it->evc.source, 0, 0, 4, args, it->qualifier);
+      if (it->evc_proc_slot >= 0)
+        names = 1;
     }
   }
   if (names)

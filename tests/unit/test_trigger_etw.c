@@ -582,6 +582,13 @@ static void event_counter_threshold(void **state)
                          "System.Runtime:gc-heap-size = 900 > 500"));
   assert_true(trigger_engine_fire_at(e, 0)->value == 900);
   trigger_engine_free(e);
+  /* /Process: only that process's counters count. */
+  o.process = "11";
+  e = engine(&o);
+  assert_false(feed(e, &ev, 0)); /* pid 10 */
+  ev.pid = 11;
+  assert_true(feed(e, &ev, 1));
+  trigger_engine_free(e);
 }
 
 static void names_without_a_schema_are_reported(void **state)
