@@ -48,6 +48,7 @@ struct printer {
   int collect_multiple;
   const char *stop_command;
   const char *trace;
+  int writes_out;
   int io_error;
 };
 
@@ -63,10 +64,11 @@ static void print_fire(void *ctx, const struct trigger_fire *f)
     p->io_error = 1;
   if (fputc('\n', p->out) == EOF)
     p->io_error = 1;
-  if (f->role != TRIGGER_ROLE_START && p->stop_command) {
+  if (f->role != TRIGGER_ROLE_START && p->stop_command && !p->writes_out) {
     char cmd[4096];
+    /* No capture is written without /Out: shown with the trace's own name. */
     if (trigger_stop_command(p->stop_command, p->trace, cmd, sizeof(cmd)) == 0)
-      log_info("a capture would now run /StopCommand (replay does not): %s", cmd);
+      log_info("a capture would now run /StopCommand (replay does not run it): %s", cmd);
   }
 }
 
@@ -94,7 +96,7 @@ static char *command_line(const struct cli *cli)
 /* Writes the capture each stop fire would have left (see /Out). */
 static int write_outputs(const struct cli *cli, const struct trigger_engine *e,
                          const char *trace, const char *out, int64_t window_sec,
-                         int collect_multiple)
+                         int collect_multiple, const char *stop_command)
 {
   size_t n = strlen(out), i;
   int zip;
@@ -157,6 +159,11 @@ static int write_outputs(const struct cli *cli, const struct trigger_engine *e,
       break;
     }
     log_info("wrote %s (%llu events)", res.output, (unsigned long long)res.events);
+    if (stop_command) {
+      char line[4096];
+      if (trigger_stop_command(stop_command, res.output, line, sizeof(line)) == 0)
+        log_info("a capture would now run /StopCommand (replay does not run it): %s", line);
+    }
   }
   etwcap_free(cmd);
   return rc;
@@ -227,6 +234,7 @@ static int run_replay(const struct cli *cli)
   pr.collect_multiple = (int)opt.collect_multiple;
   pr.stop_command = opt.stop_command;
   pr.trace = trace;
+  pr.writes_out = out != NULL;
   rc = trigger_replay_run(trace, e, run_until, print_fire, &pr, &stats, err, sizeof(err));
   if (fflush(stdout) != 0 || pr.io_error) {
     log_error("cannot write the fire lines to standard output");
@@ -254,7 +262,8 @@ static int run_replay(const struct cli *cli)
            (unsigned long)trigger_engine_fire_count(e));
   rc = trigger_engine_fire_count(e) ? 0 : ETWCAP_E_NOT_FIRED;
   if (rc == 0 && out)
-    rc = write_outputs(cli, e, trace, out, window_sec, (int)opt.collect_multiple);
+    rc = write_outputs(cli, e, trace, out, window_sec, (int)opt.collect_multiple,
+                       opt.stop_command);
 cleanup:
   etwcap_free(problems);
   trigger_csv_free(csv);
