@@ -49,6 +49,7 @@ struct controller_status {
   uint32_t events_lost;
   uint32_t log_buffers_lost;
   uint32_t realtime_buffers_lost;
+  int64_t file_bytes;               /* size of `file` now; -1 when unknown or none */
 };
 
 /* The failing call of the last operation that failed. */

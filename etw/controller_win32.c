@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "log.h"
+#include "os_file.h"
 #include "utf16_win32.h"
 
 #include <stdio.h>
@@ -226,6 +227,10 @@ static void status_of(const EVENT_TRACE_PROPERTIES *p, struct controller_status 
   out->events_lost = p->EventsLost;
   out->log_buffers_lost = p->LogBuffersLost;
   out->realtime_buffers_lost = p->RealTimeBuffersLost;
+  /* ETW does not report the file's size; the file system does. */
+  out->file_bytes = -1;
+  if (out->file[0] && os_file_size(out->file, &out->file_bytes) != 0)
+    out->file_bytes = -1;
 }
 
 static int is_classic_kernel(const struct plan_session *s)

@@ -154,12 +154,18 @@ static int print_one(void *ctx, const struct controller_status *s)
 {
   struct lister *l = ctx;
   char mode[64];
+  char size[24];
   if (!l->count)
-    printf("  %-32s %-26s %9s %13s  %s\n", "SESSION", "MODE", "LOST", "BUFFERS", "FILE");
+    printf("  %-32s %-26s %9s %13s %10s  %s\n", "SESSION", "MODE", "LOST", "BUFFERS", "SIZE",
+           "FILE");
   mode_text(s, mode, sizeof(mode));
-  printf("%c %-32s %-26s %9lu %6lu/%-6lu  %s\n", is_ours(s->name, l->prefix) ? '*' : ' ',
+  if (s->file_bytes >= 0)
+    snprintf(size, sizeof(size), "%.1f MB", (double)s->file_bytes / 1048576.0);
+  else
+    snprintf(size, sizeof(size), "-");
+  printf("%c %-32s %-26s %9lu %6lu/%-6lu %10s  %s\n", is_ours(s->name, l->prefix) ? '*' : ' ',
          s->name, mode, (unsigned long)s->events_lost, (unsigned long)s->buffers,
-         (unsigned long)s->maximum_buffers, s->file[0] ? s->file : "-");
+         (unsigned long)s->maximum_buffers, size, s->file[0] ? s->file : "-");
   l->count++;
   return 0;
 }

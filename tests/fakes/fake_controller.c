@@ -82,6 +82,9 @@ static void fill_status(const struct fake_session *s, struct controller_status *
   out->free_buffers = out->minimum_buffers / 2;
   out->buffers_written = 3;
   out->events_lost = s->events_lost;
+  out->file_bytes = -1;
+  if (s->file[0] && os_file_size(s->file, &out->file_bytes) != 0)
+    out->file_bytes = -1;
 }
 
 static unsigned seed_of(const char *name)
