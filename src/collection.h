@@ -53,6 +53,7 @@ struct collection_session {
   uint32_t log_file_mode;
   uint32_t maximum_file_size_mb;
   int running;                     /* started by us and not stopped yet */
+  int warned_lost;                 /* the first lost events were reported */
   int has_status;
   struct controller_status status; /* the last query, or the stop's counts */
   const struct plan_session *plan; /* NULL when known from a record only */

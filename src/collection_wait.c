@@ -96,8 +96,13 @@ static size_t refresh(struct collection *c)
       continue;
     rc = ctl->ops->query(ctl, cs->name, &st);
     if (rc == 0) {
-      if (cs->has_status && st.events_lost > cs->status.events_lost)
-        log_warn("'%s' has lost %lu events so far", cs->name, (unsigned long)st.events_lost);
+      /* Once: the status line and the final counts say the rest. */
+      if (st.events_lost && !cs->warned_lost) {
+        cs->warned_lost = 1;
+        log_warn("'%s' is losing events (%lu so far): its buffers fill faster than Windows "
+                 "writes them; a larger /BufferSizeMB helps",
+                 cs->name, (unsigned long)st.events_lost);
+      }
       cs->status = st;
       cs->has_status = 1;
       running++;
