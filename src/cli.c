@@ -203,6 +203,10 @@ static int convert_value(struct cli *cli, struct opt_value *v, const char *shown
       return ETWCAP_E_USAGE;
     }
     return 0;
+  case OPT_OPTIONAL_STRING:
+    if (!v->text && !(v->text = etwcap_strdup("")))
+      return ETWCAP_E_NOMEM;
+    return 0;
   case OPT_STRING:
     if (!v->text) {
       set_error(cli, "qualifier %s needs a value: %s:%s", shown, shown,
@@ -326,7 +330,8 @@ static int take_qualifier(struct cli *cli, char **tok, size_t ntok, size_t i, si
   v = value_for(cli, def);
   if (!v)
     return ETWCAP_E_NOMEM;
-  if (def->type != OPT_BOOL && def->type != OPT_TRISTATE && !inline_value && i + 1 < ntok &&
+  if (def->type != OPT_BOOL && def->type != OPT_TRISTATE && def->type != OPT_OPTIONAL_STRING &&
+      !inline_value && i + 1 < ntok &&
       tok[i + 1][0] != '/' && tok[i + 1][0] != '-' && !is_help_token(tok[i + 1])) {
     inline_value = tok[i + 1];
     *consumed_next = 1;
@@ -352,6 +357,12 @@ static int check_against_command(struct cli *cli)
   for (i = 0; i < cli->value_count; i++) {
     const struct opt_def *d = cli->values[i].def;
     if (!cli_command_accepts(cli->cmd, d)) {
+      /* The command may declare its own definition of this name. */
+      const struct opt_def *own = find_in_groups(cli->cmd->groups, d->name, strlen(d->name));
+      if (own && own->type == d->type && !own->rejected) {
+        cli->values[i].def = own;
+        continue;
+      }
       set_error(cli, "qualifier '/%s' (argument %d) does not apply to '%s'. Run 'etwcap %s /?' "
                      "for the qualifiers it takes.",
                 d->name, cli->values[i].position, cli->cmd->name, cli->cmd->name);

@@ -34,6 +34,10 @@ static const struct opt_def replay_defs[] = {
     "capture (NAME.etl for a merged ETL without zip). With /CollectMultiple, one "
     "NAME.N.etl.zip per collection.",
     0, 0, NULL },
+  { "MaxCollectSec", NULL, OPT_INT, "SEC", "0 (no limit)",
+    "Stop the replayed collection SEC seconds of trace time after it started, as "
+    "/MaxCollectSec stops a capture.",
+    0, 31536000, NULL },
   { "WindowSec", NULL, OPT_INT, "SEC", "the whole collection",
     "With /Out: keep only the last SEC seconds before the fire (what a circular capture "
     "holds).",

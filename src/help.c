@@ -62,6 +62,8 @@ static void print_def(FILE *out, const struct opt_def *d)
   int n;
   if (d->type == OPT_BOOL || d->type == OPT_TRISTATE)
     n = snprintf(head, sizeof(head), "  /%s", d->name);
+  else if (d->type == OPT_OPTIONAL_STRING)
+    n = snprintf(head, sizeof(head), "  /%s[:%s]", d->name, type_value(d));
   else
     n = snprintf(head, sizeof(head), "  /%s:%s", d->name, type_value(d));
   fputs(head, out);

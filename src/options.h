@@ -7,7 +7,11 @@
  * case-insensitive, booleans as /Flag, /Flag:true, /Flag:false or /Flag:
  * (empty = false).  Scalars given twice are an error; list qualifiers may be
  * repeated and their values are split on ',' and concatenated.  `--` ends
- * qualifiers, so a POSIX path such as /tmp can still be a positional. */
+ * qualifiers, so a POSIX path such as /tmp can still be a positional.
+ *
+ * One qualifier name has one type in every command that declares it, so
+ * "/Name value" can be decided before the command is known; a command may
+ * still declare its own definition (its own help and bounds) of a name. */
 #ifndef ETWCAP_OPTIONS_H
 #define ETWCAP_OPTIONS_H
 
@@ -20,6 +24,7 @@ enum opt_type {
   OPT_INT,      /* decimal or 0x hex */
   OPT_FLOAT,    /* decimal */
   OPT_STRING,   /* one value */
+  OPT_OPTIONAL_STRING, /* a value that may be left out: /Name alone means "" */
   OPT_LIST      /* comma-separated, repeatable */
 };
 

@@ -46,11 +46,11 @@ static const struct opt_def defs[] = {
   { "StopOnGen2GC", NULL, OPT_BOOL, NULL, NULL,
     "Stop on a blocking generation-2 GC (GC/Start with Depth 2, not a background GC).", 0, 0,
     NULL },
-  { "StopOnGCEvent", NULL, OPT_STRING, "[Gen2;Induced;OverMsec=N;SuspendOverMsec=N;Process=P]",
+  { "StopOnGCEvent", NULL, OPT_OPTIONAL_STRING, "Gen2;Induced;OverMsec=N;SuspendOverMsec=N;Process=P",
     NULL,
     "etwcap's one switch for the GC triggers (PerfView has none by this name): the conditions "
-    "given, joined with ';', must all hold for one GC; an empty value (/StopOnGCEvent:) means "
-    "a blocking gen2 GC. SuspendOverMsec stands alone.",
+    "given, joined with ';', must all hold for one GC; /StopOnGCEvent alone means a blocking "
+    "gen2 GC. SuspendOverMsec stands alone.",
     0, 0, NULL },
   { "StopOnException", NULL, OPT_STRING, "REGEX", NULL,
     "Stop on a .NET exception (CLR Exception/Start) whose \"Type: Message\" matches REGEX "
