@@ -5,15 +5,10 @@
 #ifndef ETWCAP_COMPAT_WIN32_H
 #define ETWCAP_COMPAT_WIN32_H
 
-/* winreg.h (pulled in by windows.h) declares a `struct provider_info` that
- * clashes with etw/providers.h's; windows' one is renamed while it is
- * declared.  So this header must come before any other Windows header. */
-#define provider_info etwcap_winreg_provider_info
 #include <windows.h>
 
 #include <evntprov.h>
 #include <evntrace.h>
-#undef provider_info
 
 /* ENABLE_TRACE_PARAMETERS.EnableProperty bits mingw stops short of. */
 #ifndef EVENT_ENABLE_PROPERTY_SID

@@ -131,7 +131,7 @@ struct plan_provider *plan_push_provider(struct plan_session *s)
 int plan_add_known(struct plan_session *s, const char *name, uint8_t level, uint64_t any,
                      int stacks, const char *origin)
 {
-  const struct provider_info *info = providers_find_name(name, strlen(name));
+  const struct provider_entry *info = providers_find_name(name, strlen(name));
   struct plan_provider *p;
   if (!info)
     return ETWCAP_E_INTERNAL; /* every default provider is in the table */

@@ -89,6 +89,6 @@ size_t plan_enable_property_names(uint32_t props, char *buf, size_t size)
 
 const struct keyword_set *plan_provider_keywords(const struct plan_provider *p)
 {
-  const struct provider_info *info = providers_find_guid(&p->guid);
+  const struct provider_entry *info = providers_find_guid(&p->guid);
   return info ? info->keywords : NULL;
 }

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const struct provider_info providers_known[] = {
+const struct provider_entry providers_known[] = {
   /* The CLR and its companions (§4.3). */
   { "Microsoft-Windows-DotNETRuntime", "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", "Clr", &keywords_clr },
   { "Microsoft-Windows-DotNETRuntimeRundown", "a669021c-c450-4609-a035-5af59af4df18", "ClrRundown", &keywords_clr_rundown },
@@ -99,7 +99,7 @@ const struct plan_guid providers_system_trace_guid = {
   0x9e814aad, 0x3204, 0x11d2, { 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 }
 };
 
-void providers_guid_of(const struct provider_info *p, struct plan_guid *out)
+void providers_guid_of(const struct provider_entry *p, struct plan_guid *out)
 {
   if (p->guid) {
     if (plan_guid_parse(p->guid, out) == 0)
@@ -115,7 +115,7 @@ static int name_is(const char *candidate, const char *name, size_t len)
   return candidate && strlen(candidate) == len && str_ncaseeq(candidate, name, len);
 }
 
-const struct provider_info *providers_find_name(const char *name, size_t len)
+const struct provider_entry *providers_find_name(const char *name, size_t len)
 {
   size_t i;
   for (i = 0; i < providers_known_count; i++)
@@ -124,7 +124,7 @@ const struct provider_info *providers_find_name(const char *name, size_t len)
   return NULL;
 }
 
-const struct provider_info *providers_find_guid(const struct plan_guid *g)
+const struct provider_entry *providers_find_guid(const struct plan_guid *g)
 {
   size_t i;
   for (i = 0; i < providers_known_count; i++) {
@@ -147,7 +147,7 @@ static void set_name(struct provider_ref *out, const char *name, size_t len)
 int providers_resolve(const char *text, size_t len, struct provider_ref *out, char *err,
                       size_t err_size)
 {
-  const struct provider_info *known;
+  const struct provider_entry *known;
   int rc;
 
   memset(out, 0, sizeof(*out));

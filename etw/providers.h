@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-struct provider_info {
+struct provider_entry {
   const char *name;     /* the name PerfView and the manifest use */
   const char *guid;     /* registry form; NULL = the EventSource hash of name */
   const char *alias;    /* PerfView's short alias (Clr, ClrRundown, ...) or NULL */
@@ -20,16 +20,16 @@ struct provider_info {
 };
 
 /* The whole table, for listing and tests. */
-extern const struct provider_info providers_known[];
+extern const struct provider_entry providers_known[];
 extern const size_t providers_known_count;
 
 /* The GUID of a table entry (hashing when the entry has none). */
-void providers_guid_of(const struct provider_info *p, struct plan_guid *out);
+void providers_guid_of(const struct provider_entry *p, struct plan_guid *out);
 
 /* Looks a name or alias up in the table (ASCII case-insensitive). */
-const struct provider_info *providers_find_name(const char *name, size_t len);
+const struct provider_entry *providers_find_name(const char *name, size_t len);
 /* The table entry with this GUID, or NULL. */
-const struct provider_info *providers_find_guid(const struct plan_guid *g);
+const struct provider_entry *providers_find_guid(const struct plan_guid *g);
 
 enum provider_source {
   PROVIDER_FROM_GUID,        /* written as a GUID */
@@ -42,7 +42,7 @@ struct provider_ref {
   struct plan_guid guid;
   char name[256];                     /* display name */
   enum provider_source source;
-  const struct provider_info *known;  /* table entry when known, else NULL */
+  const struct provider_entry *known;  /* table entry when known, else NULL */
 };
 
 /* Resolves a /Providers provider field (`len` bytes of text): GUID, *Name,
