@@ -1,83 +1,64 @@
 /* Verification of a freshly written zip (see archive_verify.h). */
 #include "archive_verify.h"
 
-#include "alloc.h"
 #include "error.h"
+#include "etl_io.h"
+#include "zip_directory.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <unzip.h>
 
-#define VERIFY_BUFFER_BYTES (1024 * 1024)
-
-static int check_member(unzFile uf, const struct archive_expect *e, unsigned char *buf,
-                        char *why, size_t why_size)
+static int check_member(const struct etl_io *io, const struct zip_entry *z,
+                        const struct archive_expect *e, char *why, size_t why_size)
 {
-  unz_file_info64 info;
-  char name[1024];
-  uint64_t total = 0;
-  int n;
-
-  if (unzGetCurrentFileInfo64(uf, &info, name, sizeof(name), NULL, 0, NULL, 0) != UNZ_OK) {
-    snprintf(why, why_size, "cannot read the directory entry of '%s'", e->name);
-    return ETWCAP_E_CORRUPT;
-  }
-  if (strcmp(name, e->name) != 0 || info.uncompressed_size != e->size || info.crc != e->crc32) {
+  char detail[256];
+  uint64_t size;
+  uint32_t crc;
+  int rc;
+  if (strcmp(z->name, e->name) != 0 || z->uncompressed_size != e->size || z->crc32 != e->crc32) {
     snprintf(why, why_size,
-             "member '%s' reads back as '%s' (%llu bytes, CRC %08lx), expected %llu bytes, "
+             "member '%s' is listed as '%s' (%llu bytes, CRC %08lx), expected %llu bytes, "
              "CRC %08lx",
-             e->name, name, (unsigned long long)info.uncompressed_size, (unsigned long)info.crc,
+             e->name, z->name, (unsigned long long)z->uncompressed_size, (unsigned long)z->crc32,
              (unsigned long long)e->size, (unsigned long)e->crc32);
     return ETWCAP_E_CORRUPT;
   }
-  if (unzOpenCurrentFile(uf) != UNZ_OK) {
-    snprintf(why, why_size, "cannot open member '%s'", e->name);
-    return ETWCAP_E_CORRUPT;
-  }
-  while ((n = unzReadCurrentFile(uf, buf, VERIFY_BUFFER_BYTES)) > 0)
-    total += (uint64_t)n;
-  /* unzCloseCurrentFile reports a CRC mismatch once everything was read. */
-  if (n < 0 || unzCloseCurrentFile(uf) != UNZ_OK || total != e->size) {
-    snprintf(why, why_size, "member '%s' does not inflate to its %llu bytes with CRC %08lx",
-             e->name, (unsigned long long)e->size, (unsigned long)e->crc32);
-    return ETWCAP_E_CORRUPT;
+  rc = zip_entry_measure(io, z, &size, &crc, detail, sizeof(detail));
+  if (rc || size != e->size || crc != e->crc32) {
+    snprintf(why, why_size, "member '%s' does not read back as its %llu bytes with CRC %08lx%s%s",
+             e->name, (unsigned long long)e->size, (unsigned long)e->crc32, rc ? ": " : "",
+             rc ? detail : "");
+    return rc ? rc : ETWCAP_E_CORRUPT;
   }
   return 0;
 }
 
-int archive_verify(const struct file_io *io, const char *path,
-                   const struct archive_expect *expect, size_t count, char *why,
-                   size_t why_size)
+int archive_verify(const char *path, const struct archive_expect *expect, size_t count,
+                   char *why, size_t why_size)
 {
-  zlib_filefunc64_def funcs;
-  unz_global_info64 global;
-  unsigned char *buf = etwcap_malloc(VERIFY_BUFFER_BYTES);
-  unzFile uf;
+  struct etl_io io;
+  struct zip_directory dir;
+  char detail[256];
   size_t i;
-  int rc = 0;
-
-  if (!buf)
-    return ETWCAP_E_NOMEM;
-  file_io_to_minizip(io, &funcs);
-  uf = unzOpen2_64(path, &funcs);
-  if (!uf) {
-    snprintf(why, why_size, "cannot reopen '%s' to verify it", path);
-    etwcap_free(buf);
+  int rc = etl_io_open_file(&io, path);
+  if (rc) {
+    snprintf(why, why_size, "cannot reopen '%s' to verify it: %s", path, etwcap_strerror(rc));
+    return rc;
+  }
+  rc = zip_directory_read(&io, &dir, detail, sizeof(detail));
+  if (rc) {
+    snprintf(why, why_size, "'%s' does not read back as a zip: %s", path, detail);
+    etl_io_close(&io);
     return ETWCAP_E_CORRUPT;
   }
-  if (unzGetGlobalInfo64(uf, &global) != UNZ_OK || global.number_entry != count) {
-    snprintf(why, why_size, "'%s' does not list the %zu members written", path, count);
+  if (dir.count != count) {
+    snprintf(why, why_size, "'%s' lists %lu members, %lu were written", path,
+             (unsigned long)dir.count, (unsigned long)count);
     rc = ETWCAP_E_CORRUPT;
   }
-  for (i = 0; i < count && !rc; i++) {
-    if ((i == 0 ? unzGoToFirstFile(uf) : unzGoToNextFile(uf)) != UNZ_OK) {
-      snprintf(why, why_size, "'%s' ends before member '%s'", path, expect[i].name);
-      rc = ETWCAP_E_CORRUPT;
-      break;
-    }
-    rc = check_member(uf, &expect[i], buf, why, why_size);
-  }
-  unzClose(uf);
-  etwcap_free(buf);
+  for (i = 0; i < count && !rc; i++)
+    rc = check_member(&io, &dir.entries[i], &expect[i], why, why_size);
+  zip_directory_release(&dir);
+  etl_io_close(&io);
   return rc;
 }

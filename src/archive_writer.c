@@ -278,7 +278,7 @@ int archive_write(const char *final_path, const struct archive_member *members, 
     goto cleanup;
   }
 
-  rc = archive_verify(&tio, tmp, expect, count, why, why_size);
+  rc = archive_verify(tmp, expect, count, why, why_size);
   if (rc)
     goto cleanup;
   {
