@@ -5,17 +5,15 @@
 #include "archive_writer.h"
 #include "error.h"
 #include "etl_merge.h"
-#include "file_io.h"
+#include "etl_io.h"
 #include "log.h"
 #include "os_file.h"
 #include "progress.h"
 #include "strutil.h"
+#include "zip_directory.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <unzip.h>
-
-#define MAX_MEMBERS 4096
 
 struct extracted {
   char **names, **paths;
@@ -55,34 +53,41 @@ static int name_escapes(const char *name)
   return 0;
 }
 
-static int extract_current(unzFile uf, const char *path, char *why, size_t why_size)
-{
-  static unsigned char buf[1 << 20];
+struct file_sink {
   FILE *f;
-  int n, rc = 0;
-  if (unzOpenCurrentFile(uf) != UNZ_OK) {
-    snprintf(why, why_size, "cannot read member for '%s'", path);
-    return ETWCAP_E_CORRUPT;
-  }
-  f = os_fopen(path, "wb");
-  if (!f) {
+};
+
+static int write_chunk(void *ctx, const void *data, size_t len)
+{
+  struct file_sink *k = ctx;
+  return fwrite(data, 1, len, k->f) == len ? 0 : os_last_error();
+}
+
+/* Extracts one member to `path`, checking its size and CRC on the way. */
+static int extract_member(const struct etl_io *io, const struct zip_entry *z, const char *path,
+                          char *why, size_t why_size)
+{
+  struct file_sink k;
+  char detail[256];
+  uint64_t size;
+  uint32_t crc;
+  int rc;
+  k.f = os_fopen(path, "wb");
+  if (!k.f) {
     rc = os_last_error();
     snprintf(why, why_size, "cannot create '%s': %s", path, etwcap_strerror(rc));
-    unzCloseCurrentFile(uf);
     return rc;
   }
-  while ((n = unzReadCurrentFile(uf, buf, sizeof(buf))) > 0)
-    if (fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
-      rc = os_last_error();
-      break;
-    }
-  if (fclose(f) != 0 && !rc)
+  rc = zip_entry_read(io, z, write_chunk, &k, &size, &crc, detail, sizeof(detail));
+  if (fclose(k.f) != 0 && !rc)
     rc = os_last_error();
-  /* A CRC mismatch is reported when the member is closed after a full read. */
-  if (!rc && (n < 0 || unzCloseCurrentFile(uf) != UNZ_OK))
+  if (!rc && (size != z->uncompressed_size || crc != z->crc32)) {
+    snprintf(detail, sizeof(detail), "size or CRC differs from the directory");
     rc = ETWCAP_E_CORRUPT;
+  }
   if (rc)
-    snprintf(why, why_size, "cannot extract a member to '%s': %s", path, etwcap_strerror(rc));
+    snprintf(why, why_size, "cannot extract member '%s': %s", z->name,
+             rc == ETWCAP_E_CORRUPT || rc == ETWCAP_E_TRUNCATED ? detail : etwcap_strerror(rc));
   return rc;
 }
 
@@ -90,58 +95,56 @@ static int extract_current(unzFile uf, const char *path, char *why, size_t why_s
  * so a hostile name cannot point outside the folder). */
 static int extract_all(const char *zip_path, struct extracted *x, char *why, size_t why_size)
 {
-  zlib_filefunc64_def funcs;
-  unzFile uf;
-  int more, rc = 0;
+  struct etl_io io;
+  struct zip_directory dir;
+  char detail[256];
+  size_t i;
+  int rc;
   memset(x, 0, sizeof(*x));
-  file_io_to_minizip(&file_io_plain, &funcs); /* UTF-8 paths on Windows too */
-  uf = unzOpen2_64(zip_path, &funcs);
-  if (!uf) {
-    int64_t size;
-    rc = os_file_size(zip_path, &size) ? ETWCAP_E_NOENT : ETWCAP_E_FORMAT;
-    snprintf(why, why_size, "'%s' %s", zip_path,
-             rc == ETWCAP_E_NOENT ? "does not exist" : "is not a zip archive");
+  rc = etl_io_open_file(&io, zip_path);
+  if (rc) {
+    snprintf(why, why_size, "cannot open '%s': %s", zip_path, etwcap_strerror(rc));
     return rc;
   }
-  x->names = etwcap_calloc(MAX_MEMBERS, sizeof(char *));
-  x->paths = etwcap_calloc(MAX_MEMBERS, sizeof(char *));
+  rc = zip_directory_read(&io, &dir, detail, sizeof(detail));
+  if (rc) {
+    snprintf(why, why_size, "'%s' is not a zip archive we can read: %s", zip_path, detail);
+    etl_io_close(&io);
+    return ETWCAP_E_FORMAT;
+  }
+  x->names = etwcap_calloc(dir.count ? dir.count : 1, sizeof(char *));
+  x->paths = etwcap_calloc(dir.count ? dir.count : 1, sizeof(char *));
   if (!x->names || !x->paths)
     rc = ETWCAP_E_NOMEM;
-  for (more = unzGoToFirstFile(uf); !rc && more == UNZ_OK; more = unzGoToNextFile(uf)) {
-    char name[1024];
-    size_t i = x->count;
-    if (i == MAX_MEMBERS) {
-      snprintf(why, why_size, "'%s' has more than %d members", zip_path, MAX_MEMBERS);
-      rc = ETWCAP_E_UNSUPPORTED;
-      break;
-    }
-    if (unzGetCurrentFileInfo64(uf, NULL, name, sizeof(name), NULL, 0, NULL, 0) != UNZ_OK) {
-      rc = ETWCAP_E_CORRUPT;
-      break;
-    }
-    if (name_escapes(name)) {
+  for (i = 0; i < dir.count && !rc; i++) {
+    const struct zip_entry *z = &dir.entries[i];
+    size_t len = strlen(z->name);
+    if (name_escapes(z->name)) {
       snprintf(why, why_size, "'%s' has a member named '%s', which points outside the "
-               "archive; refusing to rewrite it", zip_path, name);
+               "archive; refusing to rewrite it", zip_path, z->name);
       rc = ETWCAP_E_FORMAT;
       break;
     }
-    x->names[i] = etwcap_strdup(name);
+    x->names[i] = etwcap_strdup(z->name);
     x->paths[i] = etwcap_malloc(strlen(zip_path) + 32);
     if (!x->names[i] || !x->paths[i]) {
       rc = ETWCAP_E_NOMEM;
       break;
     }
+    /* Named by position, never by member name: a hostile name cannot point
+     * outside the folder. */
     sprintf(x->paths[i], "%s.part%lu.tmp", zip_path, (unsigned long)i);
     x->count++;
-    if (name[0] && name[strlen(name) - 1] == '/')
+    if (len && z->name[len - 1] == '/')
       continue; /* a folder entry has nothing to extract */
-    rc = extract_current(uf, x->paths[i], why, why_size);
-    if (!rc && str_ends_with_case(name, ".etl")) {
+    rc = extract_member(&io, z, x->paths[i], why, why_size);
+    if (!rc && str_ends_with_case(z->name, ".etl")) {
       x->etl_index = i;
       x->etl_members++;
     }
   }
-  unzClose(uf);
+  zip_directory_release(&dir);
+  etl_io_close(&io);
   if (!rc && x->etl_members != 1) {
     snprintf(why, why_size, "'%s' holds %d .etl members; /ImageIDsOnly needs exactly one",
              zip_path, x->etl_members);

@@ -198,6 +198,12 @@ void zip_directory_release(struct zip_directory *dir)
 int zip_entry_measure(const struct etl_io *io, const struct zip_entry *e, uint64_t *size,
                       uint32_t *crc, char *why, size_t why_size)
 {
+  return zip_entry_read(io, e, NULL, NULL, size, crc, why, why_size);
+}
+
+int zip_entry_read(const struct etl_io *io, const struct zip_entry *e, zip_sink_fn sink,
+                   void *ctx, uint64_t *size, uint32_t *crc, char *why, size_t why_size)
+{
   uint8_t local[30], *in = NULL, *out = NULL;
   uint64_t pos, left = e->compressed_size;
   z_stream zs;
@@ -231,6 +237,8 @@ int zip_entry_measure(const struct etl_io *io, const struct zip_entry *e, uint64
     if (e->method == 0) {
       *crc = (uint32_t)crc32(*crc, in, (uInt)n);
       *size += n;
+      if (sink && (rc = sink(ctx, in, n)) != 0)
+        break;
       continue;
     }
     zs.next_in = in;
@@ -245,6 +253,8 @@ int zip_entry_measure(const struct etl_io *io, const struct zip_entry *e, uint64
       }
       *crc = (uint32_t)crc32(*crc, out, (uInt)(CHUNK - zs.avail_out));
       *size += CHUNK - zs.avail_out;
+      if (sink && (rc = sink(ctx, out, CHUNK - zs.avail_out)) != 0)
+        break;
     } while (zs.avail_out == 0 && zrc != Z_STREAM_END);
   }
   if (!rc && e->method == 8 && zrc != Z_STREAM_END)

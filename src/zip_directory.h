@@ -36,8 +36,14 @@ int zip_directory_read(const struct etl_io *io, struct zip_directory *dir, char 
                        size_t why_size);
 void zip_directory_release(struct zip_directory *dir);
 
-/* Reads entry e's data (stored or deflated) and sets *size and *crc to what
- * it holds uncompressed. */
+/* Receives the uncompressed bytes of a member, in order.  0 to go on. */
+typedef int (*zip_sink_fn)(void *ctx, const void *data, size_t len);
+
+/* Reads entry e's data (stored or deflated), passes the uncompressed bytes to
+ * sink (NULL: none) and sets *size and *crc to what it holds. */
+int zip_entry_read(const struct etl_io *io, const struct zip_entry *e, zip_sink_fn sink,
+                   void *ctx, uint64_t *size, uint32_t *crc, char *why, size_t why_size);
+/* zip_entry_read without a sink. */
 int zip_entry_measure(const struct etl_io *io, const struct zip_entry *e, uint64_t *size,
                       uint32_t *crc, char *why, size_t why_size);
 
