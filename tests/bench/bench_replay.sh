@@ -16,14 +16,10 @@ net=$samples/ms-perfview__net.4.5.2.x64.etl.zip
 mkdir -p "$work"
 cmake -S "$root" -B "$tree" -G Ninja -DETWCAP_SUPERBUILD=OFF -DETWCAP_SANITIZE=OFF \
   -DETWCAP_TESTS=OFF -DETWCAP_BENCH=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$tree" -j"$(nproc)" --target etwcap_core make_trace >/dev/null
-pcre=$(pkg-config --libs libpcre2-8) minizip=$(pkg-config --libs minizip)
-cc -O2 -std=c11 -D_FILE_OFFSET_BITS=64 -DPCRE2_CODE_UNIT_WIDTH=8 -I"$root/src" -I"$root/etw" \
-  -I"$root/triggers" "$root/tests/bench/bench_replay.c" "$tree/libetwcap_core.a" $pcre $minizip \
-  -lz -lm -lpthread -o "$work/bench_replay"
+cmake --build "$tree" -j"$(nproc)" --target make_trace bench_replay >/dev/null
 trace=$work/replay-bench.etl
 if [ ! -f "$trace" ]; then
   # 10^8 raw ticks (10 s on this trace's 10 MHz clock) between copies keeps them in order.
   "$tree/make_trace" "$trace" "$copies" 100000000 "$net" net.4.5.2.x64.etl
 fi
-"$work/bench_replay" "$trace"
+"$tree/bench_replay" "$trace"
