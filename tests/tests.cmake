@@ -124,3 +124,9 @@ endif()
 
 # Test fixtures built with the cross compilers (PE images for the PE reader).
 include(tests/pe/pe_fixtures.cmake OPTIONAL)
+
+# The demo collection generator: README command (1) replays what it writes,
+# and e2e.test_demo_trace checks it (the tool's path reaches the test here).
+include(tests/tools/tools.cmake)
+set_property(TEST ${TEST_PREFIX}e2e.test_demo_trace APPEND PROPERTY ENVIRONMENT
+             "ETWCAP_DEMO_TOOL=$<$<BOOL:${WIN32}>:Z:>$<TARGET_FILE:make_demo_trace>")

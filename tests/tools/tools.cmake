@@ -1,4 +1,4 @@
-# Developer tools built with the project (included from the top CMakeLists.txt).
+# Developer tools built with the project (included from tests/tests.cmake).
 # make_demo_trace writes the demo collection that README command (1) replays
 # (packaging/run-main.sh) and tests/e2e/test_demo_trace.py checks.
 add_executable(make_demo_trace
