@@ -11,6 +11,7 @@
 #include "os_version.h"
 #include "plan_guid.h"
 #include "providers_spec.h"
+#include "trigger_options.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -189,6 +190,11 @@ struct plan_options {
   /* Trigger needs (the trigger engine owns their meaning). */
   int trigger_gc, trigger_exception, trigger_iis;
   int trigger_etw_other;      /* /StopOnEtwEvent, /StopOnEventCounter, /StopOnHttpStatus */
+  /* The triggers themselves (plan_options_from_cli): when use_triggers is
+   * set, the trigger session enables exactly what trigger_session_providers
+   * says they need, and the flags above are not used. */
+  struct trigger_options triggers;
+  int use_triggers;
 };
 
 void plan_options_init(struct plan_options *o);

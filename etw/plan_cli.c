@@ -5,6 +5,7 @@
 #include "error.h"
 #include "os_version.h"
 #include "strutil.h"
+#include "trigger_cli.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -89,5 +90,8 @@ int plan_options_from_cli(const struct cli *cli, struct plan_options *o, char *e
   o->trigger_iis = cli_is_set(cli, "StopOnRequestOverMsec");
   o->trigger_etw_other = cli_is_set(cli, "StopOnEtwEvent") || cli_is_set(cli, "StopOnEventCounter") ||
                          cli_is_set(cli, "StopOnHttpStatus");
+  /* Commands without trigger qualifiers (start, plan start) keep them off. */
+  trigger_options_from_cli(cli, &o->triggers);
+  o->use_triggers = trigger_options_any(&o->triggers);
   return 0;
 }

@@ -8,6 +8,7 @@
 #include "error.h"
 #include "eventsource_guid.h"
 #include "keywords.h"
+#include "trigger_plan.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -265,15 +266,66 @@ int plan_kernel_rundown_session(struct plan *plan, struct plan_state *st)
   return 0;
 }
 
+/* The providers the triggers need, as trigger_session_providers merges
+ * them (lowest level and keywords that carry the watched events). */
+static int add_trigger_needs(struct plan *plan, struct plan_session *s,
+                             const struct trigger_session_provider *need, size_t count)
+{
+  size_t i;
+  for (i = 0; i < count; i++) {
+    const struct trigger_session_provider *t = &need[i];
+    struct plan_provider *p;
+    if (t->kernel)
+      return plan_fail(plan, ETWCAP_E_UNSUPPORTED,
+                       "%s: a live trigger on kernel events (or on a /Process name, which needs "
+                       "the kernel's process events) is not available in this build; give "
+                       "/Process a process id, or test the trigger with 'etwcap replay'",
+                       t->why);
+    if (!(p = plan_push_provider(s)))
+      return ETWCAP_E_NOMEM;
+    memcpy(&p->guid, &t->guid, sizeof(p->guid));
+    snprintf(p->name, sizeof(p->name), "%s", t->name);
+    p->origin = "trigger";
+    p->level = t->level;
+    p->match_any = t->keywords;
+    if (t->args[0]) {
+      const char *eq = strchr(t->args, '=');
+      if (!eq)
+        continue;
+      if (!(p->args = etwcap_calloc(1, sizeof(*p->args))))
+        return ETWCAP_E_NOMEM;
+      p->arg_count = 1;
+      p->args[0].key = etwcap_malloc((size_t)(eq - t->args) + 1);
+      p->args[0].value = etwcap_malloc(strlen(eq + 1) + 1);
+      if (!p->args[0].key || !p->args[0].value)
+        return ETWCAP_E_NOMEM;
+      memcpy(p->args[0].key, t->args, (size_t)(eq - t->args));
+      p->args[0].key[eq - t->args] = '\0';
+      strcpy(p->args[0].value, eq + 1);
+    }
+  }
+  return 0;
+}
+
 int plan_trigger_session(struct plan *plan, struct plan_state *st)
 {
   const struct plan_options *o = st->opt;
-  char name[PLAN_NAME_MAX];
+  struct trigger_session_provider need[TRIGGER_PLAN_MAX];
+  char name[PLAN_NAME_MAX], err[512];
+  size_t count = 0;
   struct plan_session *s;
   int rc;
-  if (!o->trigger_gc && !o->trigger_exception && !o->trigger_iis && !o->trigger_etw_other)
+  if (o->use_triggers) {
+    rc = trigger_session_providers(&o->triggers, need, TRIGGER_PLAN_MAX, &count, err,
+                                   sizeof(err));
+    if (rc)
+      return plan_fail(plan, rc, "%s", err[0] ? err : "the trigger qualifiers are not valid");
+    if (!count)
+      return 0; /* counters and event-log messages need no ETW session */
+  } else if (!o->trigger_gc && !o->trigger_exception && !o->trigger_iis && !o->trigger_etw_other) {
     return 0;
-  if (o->trigger_etw_other &&
+  }
+  if (!o->use_triggers && o->trigger_etw_other &&
       (rc = plan_note(plan, "The providers that /StopOnEtwEvent, /StopOnEventCounter and "
                  "/StopOnHttpStatus listen to are added to the trigger session by the trigger "
                  "engine when it parses them; they are not shown here.")) != 0)
@@ -286,7 +338,9 @@ int plan_trigger_session(struct plan *plan, struct plan_state *st)
   s->when = PLAN_AT_START;
   plan_set_buffers(s, 64); /* TraceEventSession's default for real-time sessions */
   s->log_file_mode |= PLAN_REAL_TIME_MODE;
-  s->flush_timer_sec = 1;
+  s->flush_timer_sec = 1; /* a fire is seen within a second of its event */
+  if (o->use_triggers)
+    return add_trigger_needs(plan, s, need, count);
   if (o->trigger_gc && (rc = plan_add_known(s, "Clr", LEVEL_INFORMATIONAL, KW_CLR_GC, 0, "trigger")))
     return rc;
   if (o->trigger_exception &&

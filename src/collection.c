@@ -21,7 +21,8 @@ void collection_init(struct collection *c, const struct collection_env *env)
 
 static int starts_now(const struct plan_session *s)
 {
-  return s->when == PLAN_AT_START && (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_USER);
+  return s->when == PLAN_AT_START && (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_USER ||
+                                      s->role == PLAN_ROLE_TRIGGER);
 }
 
 /* Where an in-memory (buffering) session's events go at stop: PerfView's
@@ -332,7 +333,9 @@ static int start_user(struct collection *c, const struct plan *plan,
   }
   add_session(c, plan, s, s->name, file);
   log_info("started session '%s' -> %s (%lu providers, %lu MB pool, %s)", s->name,
-           c->sessions[c->count - 1].file[0] ? c->sessions[c->count - 1].file : "(in memory)",
+           c->sessions[c->count - 1].file[0]           ? c->sessions[c->count - 1].file
+           : (s->log_file_mode & PLAN_REAL_TIME_MODE) ? "(real time)"
+                                                       : "(in memory)",
            (unsigned long)s->provider_count,
            (unsigned long)((uint64_t)s->minimum_buffers * s->buffer_size_kb / 1024),
            s->maximum_file_size_mb ? "circular" : "sequential");

@@ -37,6 +37,11 @@ int collection_cmd_plan(const struct cli *cli, const char *command, const char *
     o.command = command;
   if (data_file)
     o.data_file = data_file;
+  if (!o.pid) {
+    /* The trigger session is etwcapTrigger_<our pid>. */
+    int64_t created;
+    session_record_self(&o.pid, &created);
+  }
   rc = plan_build(&o, plan);
   if (rc) {
     log_error("%s", plan->error[0] ? plan->error : etwcap_strerror(rc));
@@ -253,43 +258,6 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
 
 /* --- before starting ------------------------------------------------------- */
 
-static const char *const trigger_switches[] = {
-  "StopOnPerfCounter",     "StartOnPerfCounter", "StopOnEtwEvent",
-  "StopOnGCOverMsec",      "StopOnGCSuspendOverMSec", "StopOnBGCFinalPauseOverMsec",
-  "StopOnGen2GC",          "StopOnGCEvent",      "StopOnException",
-  "StopOnEventLogMessage", "StopOnRequestOverMsec", "StopOnEventCounter",
-  "StopOnHttpStatus",      NULL,
-};
-
-/* Qualifiers collect accepts whose machinery is not connected yet: refused
- * with the reason, never silently ignored. */
-static int refuse_unwired(const struct cli *cli, const struct collection_hook *hook)
-{
-  size_t i;
-  if (!hook || !hook->should_stop) {
-    for (i = 0; trigger_switches[i]; i++) {
-      if (cli_is_set(cli, trigger_switches[i])) {
-        log_error("/%s: live triggers are not connected to 'collect' in this build yet. Test "
-                  "the trigger on a recorded trace with 'etwcap replay', and end this capture "
-                  "with S, /MaxCollectSec or 'etwcap stop'.",
-                  trigger_switches[i]);
-        return ETWCAP_E_UNSUPPORTED;
-      }
-    }
-  }
-  if (cli_int(cli, "CollectMultiple", 0) > 0) {
-    log_error("/CollectMultiple is not available in this build yet: run 'etwcap collect' again "
-              "for each capture.");
-    return ETWCAP_E_UNSUPPORTED;
-  }
-  if (cli_is_set(cli, "StopCommand")) {
-    log_error("/StopCommand is not available in this build yet: run the command after etwcap "
-              "returns (a script can test its exit code).");
-    return ETWCAP_E_UNSUPPORTED;
-  }
-  return 0;
-}
-
 static void delete_if_present(const struct collection_env *env, const char *path)
 {
   int64_t size;
@@ -319,7 +287,7 @@ static void delete_stale(const struct collection_env *env, const struct plan *pl
 }
 
 /* Checks and cleaning shared by start and collect. */
-static int prepare(const struct collection_env *env, const struct plan *plan)
+int collection_cmd_prepare(const struct collection_env *env, const struct plan *plan)
 {
   char why[700];
   int rc = collection_check_free(env, plan, why, sizeof(why));
@@ -342,7 +310,7 @@ void collection_cmd_open_console(void)
              etwcap_strerror(rc));
 }
 
-static void cancelled_message(int rc)
+void collection_cmd_cancelled_message(int rc)
 {
   if (rc == ETWCAP_E_CANCELLED)
     log_error("cancelled before the capture started: every session started was stopped and "
@@ -351,7 +319,7 @@ static void cancelled_message(int rc)
 
 /* --- collect ----------------------------------------------------------------- */
 
-static int abort_capture(struct collection *c, const struct plan *plan)
+int collection_cmd_abort_capture(struct collection *c, const struct plan *plan)
 {
   collection_stop(c);
   log_error("aborted: the sessions are stopped and their files kept as they are (%s and its "
@@ -371,8 +339,10 @@ int collection_cmd_collect(const struct cli *cli, const struct collection_env *e
   char record[CONTROLLER_PATH_MAX], request[CONTROLLER_PATH_MAX];
   int rc;
 
-  if ((rc = refuse_unwired(cli, hook)) != 0)
-    return rc;
+  /* Triggers, /CollectMultiple and /StopCommand run the engine's cycle
+   * (collection_cmd_triggers.c); a hook given by the caller replaces it. */
+  if (!hook && collection_cmd_wants_triggers(cli))
+    return collection_cmd_collect_triggers(cli, env);
   collection_cmd_log_begin(&log, cli);
   rc = collection_cmd_plan(cli, "collect", NULL, &plan);
   if (!rc)
@@ -383,12 +353,12 @@ int collection_cmd_collect(const struct cli *cli, const struct collection_env *e
     rc = ETWCAP_E_RANGE;
   }
   if (!rc)
-    rc = prepare(env, &plan);
+    rc = collection_cmd_prepare(env, &plan);
   if (!rc) {
     os_remove(request); /* a request left by an earlier capture is not for us */
     collection_init(&c, env);
     rc = collection_start(&c, &plan);
-    cancelled_message(rc);
+    collection_cmd_cancelled_message(rc);
   }
   if (rc) {
     console_close();
@@ -409,7 +379,7 @@ int collection_cmd_collect(const struct cli *cli, const struct collection_env *e
   collection_wait(&c, &wo, &wr);
 
   if (wr.end == COLLECTION_END_KEY_ABORT || wr.end == COLLECTION_END_ABORT_REQUEST)
-    rc = abort_capture(&c, &plan);
+    rc = collection_cmd_abort_capture(&c, &plan);
   else
     rc = collection_cmd_finish(&c, &plan, cli, &log,
                                wr.end == COLLECTION_END_TRIGGER ? &wr.trigger : NULL, record);
@@ -436,11 +406,11 @@ int collection_cmd_start(const struct cli *cli, const struct collection_env *env
   if (!rc)
     collection_cmd_open_console();
   if (!rc)
-    rc = prepare(env, &plan);
+    rc = collection_cmd_prepare(env, &plan);
   if (!rc) {
     collection_init(&c, env);
     rc = collection_start(&c, &plan);
-    cancelled_message(rc);
+    collection_cmd_cancelled_message(rc);
   }
   if (!rc) {
     log_info("started; 'etwcap stop' finishes the capture");

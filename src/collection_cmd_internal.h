@@ -48,6 +48,19 @@ int collection_cmd_write_record(const struct collection *c, const struct plan *p
                                 const struct cli *cli, const char *mode,
                                 const struct log_memory *log);
 
+/* Refuses a capture whose sessions already run or whose disk is short,
+ * and deletes the files of an earlier capture of the same name. */
+int collection_cmd_prepare(const struct collection_env *env, const struct plan *plan);
+/* The message for ETWCAP_E_CANCELLED from collection_start. */
+void collection_cmd_cancelled_message(int rc);
+/* A or 'etwcap abort': stops the sessions and keeps their files. */
+int collection_cmd_abort_capture(struct collection *c, const struct plan *plan);
+
+/* collect with live triggers, /CollectMultiple or /StopCommand
+ * (collection_cmd_triggers.c). */
+int collection_cmd_wants_triggers(const struct cli *cli);
+int collection_cmd_collect_triggers(const struct cli *cli, const struct collection_env *env);
+
 /* The session-name prefix: /SessionName, or "etwcap". */
 const char *collection_cmd_prefix(const struct cli *cli);
 

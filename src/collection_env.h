@@ -6,7 +6,10 @@
 #ifndef ETWCAP_COLLECTION_ENV_H
 #define ETWCAP_COLLECTION_ENV_H
 
+#include "consumer.h"
 #include "controller.h"
+#include "eventlog.h"
+#include "trigger_engine.h"
 
 #include <stdint.h>
 
@@ -20,6 +23,15 @@ struct collection_env {
   int (*file_size)(void *ctx, const char *path, int64_t *size);
   /* Free bytes on the volume holding `path` (a file that may not exist yet). */
   int (*free_disk)(void *ctx, const char *path, uint64_t *bytes);
+  /* Live triggers (collection_triggers.c).  NULL members: the system's
+   * (the real-time consumer, PDH, the event log, cmd.exe); tests put
+   * fakes here. */
+  struct consumer *consumer;
+  const struct trigger_counter_source *counters;
+  const struct eventlog_source *eventlog;
+  /* /StopCommand: 0 with *exit_code, or ETWCAP_E_* with `why`. */
+  int (*run_command)(void *ctx, const char *line, unsigned timeout_ms, int *exit_code,
+                     char *why, unsigned why_size);
 };
 
 /* The real clock and file system around `ctl`. */

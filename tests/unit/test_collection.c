@@ -336,16 +336,6 @@ static void not_enough_disk_refuses_to_start(void **state)
   assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
 }
 
-static void live_triggers_are_refused_until_connected(void **state)
-{
-  struct world *w = *state;
-  const char *args[] = { "collect", w->data, "/StopOnGen2GC", NULL };
-  int rc = run(w, args);
-  assert_int_equal(rc, ETWCAP_E_UNSUPPORTED);
-  assert_true(logged(w, "/StopOnGen2GC: live triggers are not connected"));
-  assert_int_equal(w->fake.call_count, 0);
-}
-
 /* --- scripted failures ------------------------------------------------------ */
 
 static void access_denied(void **state)
@@ -814,7 +804,6 @@ int main(void)
     T(stop_without_record_finds_sessions_by_name),
     T(a_session_of_ours_already_running_is_refused),
     T(not_enough_disk_refuses_to_start),
-    T(live_triggers_are_refused_until_connected),
     T(access_denied),
     T(user_session_failure_stops_the_kernel_session),
     T(disk_full_when_starting),

@@ -1,0 +1,443 @@
+/* `collect` with live triggers, /CollectMultiple and /StopCommand: the
+ * trigger engine (triggers/trigger_engine.h) owns the cycle — wait for a
+ * start trigger, collect until a stop trigger or MaxCollectSec, go on for
+ * DelayAfterTriggerSec, stop; N times with /CollectMultiple:N — and this
+ * file connects it to a capture: the real-time trigger session's events
+ * (consumer.h, on the consumer's thread), performance counters (PDH),
+ * event-log messages (on the subscription's thread) and the wait loop's
+ * clock all feed the one engine under one mutex.  Each collection ends on
+ * the common stop path (collection_cmd_finish: rundown, merge, zip) with
+ * the fire in the capture manifest, then /StopCommand runs.
+ *
+ * `etwcap stop` from another process, S, A and Ctrl+C end the whole run,
+ * not just one collection (PerfView's stop cannot end a CollectMultiple
+ * run at all, perfview#709). */
+#include "collection_cmd_internal.h"
+
+#include "cli.h"
+#include "counters_pdh.h"
+#include "error.h"
+#include "log.h"
+#include "os_file.h"
+#include "os_time.h"
+#include "os_thread.h"
+#include "process_shell.h"
+#include "session_record.h"
+#include "trigger_cli.h"
+#include "trigger_output.h"
+#include "trigger_spec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct live {
+  const struct collection_env *env;
+  struct trigger_engine *e;
+  os_mutex lock;          /* the engine is fed from three threads */
+  int64_t last;           /* the latest time handed to advance */
+  unsigned collection;    /* the one this process is collecting (1-based) */
+  int engine_failed;
+  /* The last stop or limit fire, for the log and the capture manifest. */
+  struct trigger_fire fire;
+  int has_fire;
+  uint64_t events, messages;
+};
+
+int collection_cmd_wants_triggers(const struct cli *cli)
+{
+  struct trigger_options o;
+  trigger_options_from_cli(cli, &o);
+  return trigger_options_any(&o) || o.collect_multiple > 1 || (o.stop_command && *o.stop_command);
+}
+
+/* Every caller holds l->lock. */
+static void advance_to(struct live *l, int64_t ft)
+{
+  int rc;
+  if (ft <= l->last)
+    return;
+  l->last = ft;
+  rc = trigger_engine_advance(l->e, ft);
+  if (rc && !l->engine_failed) {
+    l->engine_failed = 1;
+    log_warn("the trigger engine cannot go on (%s): the capture goes on until S, "
+             "/MaxCollectSec or 'etwcap stop'",
+             etwcap_strerror(rc));
+  }
+}
+
+static void on_event(void *ctx, const struct etw_event *ev, int64_t ft)
+{
+  struct live *l = ctx;
+  os_mutex_lock(&l->lock);
+  l->events++;
+  if (!l->engine_failed) {
+    advance_to(l, ft);
+    if (trigger_engine_event(l->e, ev, ft > l->last ? ft : l->last) != 0)
+      l->engine_failed = 1;
+  }
+  os_mutex_unlock(&l->lock);
+}
+
+static void on_message(void *ctx, const struct trigger_message *m)
+{
+  struct live *l = ctx;
+  struct trigger_message copy = *m;
+  os_mutex_lock(&l->lock);
+  l->messages++;
+  if (!l->engine_failed) {
+    advance_to(l, m->ft);
+    if (copy.ft < l->last)
+      copy.ft = l->last;
+    trigger_engine_message(l->e, &copy);
+  }
+  os_mutex_unlock(&l->lock);
+}
+
+/* Called by the engine, with l->lock held (every feed holds it). */
+static void on_fire(void *ctx, const struct trigger_fire *f)
+{
+  struct live *l = ctx;
+  char when[64];
+  os_time_format_utc(f->filetime, when, sizeof(when));
+  log_debug("fire %s collection %u filetime %lld raw %llu", f->trigger, f->collection,
+            (long long)f->filetime, (unsigned long long)f->raw);
+  if (f->role == TRIGGER_ROLE_START) {
+    log_info("start trigger /%s%s%s fired at %s: %s; collection %u starts", f->trigger,
+             f->spec[0] ? ":" : "", f->spec, when, f->detail, f->collection);
+    return;
+  }
+  log_info("trigger /%s%s%s fired at %s: %s; collection %u stops %.1f s later "
+           "(/DelayAfterTriggerSec)",
+           f->trigger, f->spec[0] ? ":" : "", f->spec, when, f->detail, f->collection,
+           (double)(f->stop_at - f->filetime) / (double)TRIGGER_TICKS_PER_SEC);
+  l->fire = *f;
+  l->has_fire = 1;
+}
+
+/* The wait loop's hook (main thread): the clock moves the engine; the
+ * collection ends when the engine has moved past it. */
+static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *fired)
+{
+  struct live *l = ctx;
+  int stop;
+  (void)elapsed_ms;
+  os_mutex_lock(&l->lock);
+  advance_to(l, l->env->utc_now(l->env->ctx));
+  stop = trigger_engine_phase(l->e) == TRIGGER_DONE ||
+         trigger_engine_collection(l->e) != l->collection;
+  if (stop && l->has_fire) {
+    fired->name = l->fire.trigger;
+    fired->detail = l->fire.detail;
+    fired->filetime = l->fire.filetime;
+  } else if (stop) {
+    fired->name = "trigger";
+    fired->detail = "";
+    fired->filetime = l->last;
+  }
+  os_mutex_unlock(&l->lock);
+  return stop;
+}
+
+/* Before a collection with /StartOnPerfCounter: the wait ends when the
+ * engine leaves WAITING_START. */
+static int should_start(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *fired)
+{
+  struct live *l = ctx;
+  int go;
+  (void)elapsed_ms;
+  os_mutex_lock(&l->lock);
+  advance_to(l, l->env->utc_now(l->env->ctx));
+  go = trigger_engine_phase(l->e) != TRIGGER_WAITING_START;
+  os_mutex_unlock(&l->lock);
+  fired->name = "start";
+  fired->detail = "";
+  fired->filetime = 0;
+  return go;
+}
+
+static int run_command(const struct collection_env *env, const char *line, int *exit_code,
+                       char *why, unsigned why_size)
+{
+  if (env->run_command)
+    return env->run_command(env->ctx, line, PROCESS_STOP_COMMAND_TIMEOUT_MS, exit_code, why,
+                            why_size);
+  return process_run_shell(line, PROCESS_STOP_COMMAND_TIMEOUT_MS, exit_code, why, why_size);
+}
+
+static void stop_command(const struct collection_env *env, const char *command,
+                         const char *output)
+{
+  char line[4096], why[512];
+  int code = 0, rc;
+  if (!command || !*command)
+    return;
+  if (trigger_stop_command(command, output, line, sizeof(line)) != 0) {
+    log_error("/StopCommand: the command is too long once %%OUTPUTDIR%% and %%OUTPUTBASENAME%% "
+              "are substituted");
+    return;
+  }
+  log_info("/StopCommand: running cmd.exe /c %s", line);
+  why[0] = '\0';
+  rc = run_command(env, line, &code, why, sizeof(why));
+  if (rc == ETWCAP_E_TIMEOUT)
+    log_warn("/StopCommand did not finish in %u s; it is left running",
+             PROCESS_STOP_COMMAND_TIMEOUT_MS / 1000);
+  else if (rc)
+    log_error("/StopCommand could not run (%s): %s", why, etwcap_strerror(rc));
+  else
+    log_info("/StopCommand exited with code %d", code);
+}
+
+static const char *trigger_session(const struct plan *plan)
+{
+  size_t i;
+  for (i = 0; i < plan->session_count; i++)
+    if (plan->sessions[i].role == PLAN_ROLE_TRIGGER && plan->sessions[i].when == PLAN_AT_START)
+      return plan->sessions[i].name;
+  return NULL;
+}
+
+static int zip_exists(void *ctx, const char *path)
+{
+  const struct collection_env *env = ctx;
+  int64_t size;
+  return env->file_size(env->ctx, path, &size) == 0;
+}
+
+/* The data file of collection `n` of `count`: the plain name for a single
+ * collection, X.<n>.etl otherwise (skipping indexes whose output exists,
+ * as PerfView's GetNewFile does).  *next gets the index after the one
+ * used. */
+static int collection_name(const struct collection_env *env, const char *base, int zip,
+                           unsigned n, unsigned count, char *out, size_t cap, unsigned *next)
+{
+  char probe[CONTROLLER_PATH_MAX];
+  unsigned used = n;
+  int rc;
+  if (count <= 1) {
+    snprintf(out, cap, "%s", base);
+    *next = n + 1;
+    return 0;
+  }
+  rc = trigger_collect_name(base, n, zip, zip_exists, (void *)env, probe, sizeof(probe), &used);
+  if (!rc)
+    rc = trigger_collect_name(base, used, 0, NULL, NULL, out, cap, NULL);
+  *next = used + 1;
+  return rc;
+}
+
+enum run_end { RUN_NEXT, RUN_END };
+
+/* A wait with no sessions (for a start trigger): keys, signals and
+ * 'etwcap stop' still end it.  0 to start collecting, else the end. */
+static int wait_for_start(struct live *l, const char *request, struct collection_wait_result *wr)
+{
+  struct collection_wait_options wo;
+  struct collection c;
+  collection_init(&c, l->env);
+  memset(&wo, 0, sizeof(wo));
+  wo.request_file = request;
+  wo.should_stop = should_start;
+  wo.should_stop_ctx = l;
+  wo.console = collection_cmd_console();
+  wo.keyboard = 1;
+  log_info("waiting for the start trigger (collection %u)", l->collection);
+  collection_wait(&c, &wo, wr);
+  return wr->end == COLLECTION_END_TRIGGER ? 0 : -1;
+}
+
+/* One collection, start to zip.  *end says whether another may follow. */
+static int run_one(struct live *l, const struct cli *cli, const char *data_file,
+                   const char *base_record, const char *stop_cmd, enum run_end *end)
+{
+  const struct collection_env *env = l->env;
+  struct collection_wait_options wo;
+  struct collection_wait_result wr;
+  struct log_memory log;
+  struct collection c;
+  struct plan plan;
+  struct consumer sys_consumer, *consumer = env->consumer;
+  struct consumer_stats cs;
+  char record[CONTROLLER_PATH_MAX], request[CONTROLLER_PATH_MAX], base_rec[CONTROLLER_PATH_MAX];
+  const char *tsession;
+  int consumer_open = 0, rc;
+
+  *end = RUN_END;
+  collection_cmd_log_begin(&log, cli);
+  rc = collection_cmd_plan(cli, "collect", data_file, &plan);
+  if (!rc && (session_record_path(plan.data_file, record, sizeof(record)) ||
+              session_request_path(plan.data_file, request, sizeof(request)))) {
+    log_error("the data file name '%s' is too long", plan.data_file);
+    rc = ETWCAP_E_RANGE;
+  }
+  if (!rc)
+    os_remove(request); /* a request left by an earlier capture is not for us */
+  if (!rc && trigger_engine_phase(l->e) == TRIGGER_WAITING_START &&
+      wait_for_start(l, request, &wr) != 0) {
+    log_info("ended before the start trigger fired: nothing was collected");
+    os_remove(request);
+    plan_release(&plan);
+    collection_cmd_log_end(&log);
+    return 0;
+  }
+  if (!rc)
+    rc = collection_cmd_prepare(env, &plan);
+  if (!rc) {
+    collection_init(&c, env);
+    rc = collection_start(&c, &plan);
+    collection_cmd_cancelled_message(rc);
+  }
+  if (!rc && (tsession = trigger_session(&plan)) != NULL) {
+    if (!consumer) {
+      consumer_system(&sys_consumer);
+      consumer = &sys_consumer;
+    }
+    rc = consumer->ops->open(consumer, tsession, on_event, l);
+    if (rc) {
+      log_error("cannot read the trigger session '%s' in real time (%s: %lu): %s", tsession,
+                consumer->api ? consumer->api : "?", consumer->os_code, etwcap_strerror(rc));
+      collection_stop(&c);
+    } else {
+      consumer_open = 1;
+      log_info("watching the trigger session '%s' in real time", tsession);
+    }
+  }
+  if (rc) {
+    plan_release(&plan);
+    collection_cmd_log_end(&log);
+    return rc;
+  }
+
+  collection_cmd_write_record(&c, &plan, cli, "collect", &log);
+  if (base_record) {
+    /* `etwcap stop` names the DataFile collect was given, not X.N.etl: a
+     * record under that name too (it names X.N.etl inside) leads it to
+     * this collection's request file. */
+    struct plan alias = plan;
+    alias.data_file = (char *)base_record;
+    collection_cmd_write_record(&c, &alias, cli, "collect", &log);
+  }
+  memset(&wo, 0, sizeof(wo));
+  wo.max_collect_sec = 0; /* the engine's: per collection, a fire like the others */
+  wo.request_file = request;
+  wo.should_stop = should_stop;
+  wo.should_stop_ctx = l;
+  wo.console = collection_cmd_console();
+  wo.keyboard = 1;
+  wo.disk_path = plan.data_file;
+  collection_wait(&c, &wo, &wr);
+
+  if (wr.end == COLLECTION_END_KEY_ABORT || wr.end == COLLECTION_END_ABORT_REQUEST)
+    rc = collection_cmd_abort_capture(&c, &plan);
+  else
+    rc = collection_cmd_finish(&c, &plan, cli, &log,
+                               wr.end == COLLECTION_END_TRIGGER ? &wr.trigger : NULL, record);
+  if (base_record && session_record_path(base_record, base_rec, sizeof(base_rec)) == 0)
+    os_remove(base_rec);
+  if (consumer_open) {
+    /* After the stop: ProcessTrace has seen the session end. */
+    consumer->ops->close(consumer, &cs);
+    log_info("trigger session: %llu events seen, %.2f s of CPU", (unsigned long long)cs.events,
+             cs.cpu_seconds);
+  }
+  os_remove(record);
+  os_remove(request);
+  if (wr.end == COLLECTION_END_TRIGGER && rc == 0) {
+    stop_command(env, stop_cmd, plan.zip ? plan.zip_file : plan.data_file);
+    os_mutex_lock(&l->lock);
+    if (trigger_engine_phase(l->e) != TRIGGER_DONE)
+      *end = RUN_NEXT;
+    os_mutex_unlock(&l->lock);
+  }
+  plan_release(&plan);
+  collection_cmd_log_end(&log);
+  return rc;
+}
+
+int collection_cmd_collect_triggers(const struct cli *cli, const struct collection_env *env)
+{
+  struct trigger_options opt;
+  struct trigger_counter_source counters = { NULL, NULL, NULL, NULL };
+  struct eventlog_source eventlog = { NULL, NULL, NULL };
+  void *eventlog_handle = NULL;
+  struct live l;
+  struct plan plan;
+  char err[512], base[CONTROLLER_PATH_MAX], name[CONTROLLER_PATH_MAX];
+  unsigned count, n = 1, next;
+  int rc, pdh = 0, zip;
+  enum run_end end = RUN_NEXT;
+
+  memset(&l, 0, sizeof(l));
+  l.env = env;
+  trigger_options_from_cli(cli, &opt);
+  rc = trigger_engine_create(&l.e, &opt, err, sizeof(err));
+  if (rc) {
+    log_error("%s", err);
+    return rc;
+  }
+  /* The base name, as the plan normalises it (extension, default name). */
+  rc = collection_cmd_plan(cli, "collect", NULL, &plan);
+  if (rc) {
+    trigger_engine_free(l.e);
+    return rc;
+  }
+  snprintf(base, sizeof(base), "%s", plan.data_file);
+  zip = plan.zip;
+  plan_release(&plan);
+
+  os_mutex_init(&l.lock);
+  trigger_engine_set_fire_callback(l.e, on_fire, &l);
+  if (trigger_engine_has_counters(l.e)) {
+    if (env->counters)
+      counters = *env->counters;
+    else {
+      counters = counters_pdh_system();
+      pdh = 1;
+    }
+    trigger_engine_set_counter_source(l.e, &counters);
+  }
+  l.last = env->utc_now(env->ctx);
+  rc = trigger_engine_start(l.e, l.last, err, sizeof(err));
+  if (rc)
+    log_error("%s", err);
+  if (!rc && trigger_engine_has_event_log(l.e)) {
+    struct trig_eventlog_spec spec;
+    eventlog = env->eventlog ? *env->eventlog : eventlog_system();
+    rc = trig_parse_eventlog_spec(opt.stop_on_event_log_message, &spec, err, sizeof(err));
+    if (!rc) {
+      rc = eventlog.open(eventlog.ctx, spec.log, on_message, &l, &eventlog_handle, err,
+                         sizeof(err));
+      if (!rc)
+        log_info("watching the '%s' event log for /StopOnEventLogMessage", spec.log);
+      trig_eventlog_spec_release(&spec);
+    }
+    if (rc)
+      log_error("/StopOnEventLogMessage: %s", err);
+  }
+  count = opt.collect_multiple > 1 ? (unsigned)opt.collect_multiple : 1;
+  while (!rc && end == RUN_NEXT) {
+    os_mutex_lock(&l.lock);
+    l.collection = trigger_engine_collection(l.e);
+    l.has_fire = 0;
+    os_mutex_unlock(&l.lock);
+    rc = collection_name(env, base, zip, n, count, name, sizeof(name), &next);
+    if (rc) {
+      log_error("the data file name '%s' is too long", base);
+      break;
+    }
+    n = next;
+    if (count > 1)
+      log_info("collection %u of %u: %s", l.collection, count, name);
+    rc = run_one(&l, cli, name, count > 1 ? base : NULL, opt.stop_command, &end);
+  }
+  if (eventlog_handle)
+    eventlog.close(eventlog.ctx, eventlog_handle);
+  os_mutex_lock(&l.lock);
+  trigger_engine_free(l.e);
+  os_mutex_unlock(&l.lock);
+  if (pdh)
+    counters_pdh_release(&counters);
+  os_mutex_destroy(&l.lock);
+  return rc;
+}

@@ -1,0 +1,535 @@
+/* `collect` with live triggers against the fake controller, the fake
+ * consumer (a real sample's events through etw_event_from_record), a
+ * scripted counter source, a scripted event log and a scripted command
+ * runner, on a virtual clock: the trigger session is started with what the
+ * triggers need and stopped, the engine fires at the instant the events
+ * themselves say, the capture stops on the common path, /CollectMultiple
+ * restarts and names its outputs, /StopCommand runs with the output's
+ * name, and 'etwcap stop' ends a CollectMultiple run.  Runs natively and
+ * under Wine. */
+#include "test_support.h"
+
+#include "cli.h"
+#include "collection_cmd.h"
+#include "console.h"
+#include "error.h"
+#include "fake_consumer.h"
+#include "fake_controller.h"
+#include "guid.h"
+#include "log.h"
+#include "os_file.h"
+#include "session_record.h"
+#include "strutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GC_SAMPLE "ms-perfview__gcevents.etl.zip"
+#define CLR_GUID "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
+#define T0 INT64_C(133232283966946549) /* fake_env's clock at 0 ms */
+
+struct world {
+  struct fake_controller fake;
+  struct fake_clock clock;
+  struct fake_consumer consumer;
+  struct collection_env env;
+  struct trigger_counter_source counters;
+  struct eventlog_source eventlog;
+  char data[512], base[512];
+  char log[262144];
+  size_t log_len;
+  /* scripted counter: one value per read, the last one repeated */
+  const double *values;
+  size_t value_count, reads;
+  /* scripted event log */
+  eventlog_fn log_fn;
+  void *log_ctx;
+  char log_name[64];
+  uint64_t message_at_ms;
+  int message_sent;
+  /* 'etwcap stop' from another process at this time */
+  uint64_t request_at_ms;
+  char request_for[600];
+  int request_sent, base_record_seen;
+  /* /StopCommand */
+  char commands[4][1024];
+  size_t command_count;
+};
+
+static struct world *W;
+
+static void capture_log(void *ctx, enum log_level level, const char *line)
+{
+  struct world *w = ctx;
+  int n = snprintf(w->log + w->log_len, sizeof(w->log) - w->log_len, "%s %s\n",
+                   log_level_name(level), line);
+  if (n > 0 && w->log_len + (size_t)n < sizeof(w->log))
+    w->log_len += (size_t)n;
+}
+
+static int logged(const struct world *w, const char *text)
+{
+  return strstr(w->log, text) != NULL;
+}
+
+static int exists(const char *path)
+{
+  int64_t size;
+  return os_file_size(path, &size) == 0;
+}
+
+static void remove_all(const char *base)
+{
+  static const char *const suffixes[] = {
+    "",       ".zip",          ".zip.tmp", ".merged.tmp", SESSION_RECORD_SUFFIX,
+    SESSION_REQUEST_SUFFIX, NULL
+  };
+  static const char *const siblings[] = { ".kernel.etl", ".clrRundown.etl", NULL };
+  char stem[512], path[700];
+  size_t i, j, len = strlen(base);
+  for (j = 0; j <= 3; j++) {
+    if (j)
+      snprintf(stem, sizeof(stem), "%.*s.%u.etl", (int)(len - 4), base, (unsigned)j);
+    else
+      snprintf(stem, sizeof(stem), "%s", base);
+    for (i = 0; suffixes[i]; i++) {
+      snprintf(path, sizeof(path), "%s%s", stem, suffixes[i]);
+      os_remove(path);
+    }
+    for (i = 0; siblings[i]; i++) {
+      snprintf(path, sizeof(path), "%.*s%s", (int)(strlen(stem) - 4), stem, siblings[i]);
+      os_remove(path);
+    }
+  }
+}
+
+/* --- scripted counters, event log and command runner ------------------------ */
+
+static int counter_open(void *ctx, const struct trig_counter_spec *spec, void **handle,
+                        char *err, size_t cap)
+{
+  (void)ctx;
+  if (strcmp(spec->category, "Processor") != 0) {
+    snprintf(err, cap, "no counter category '%s'", spec->category);
+    return ETWCAP_E_NOENT;
+  }
+  *handle = W;
+  return 0;
+}
+
+static int counter_read(void *ctx, void *handle, int64_t now, double *value)
+{
+  struct world *w = handle;
+  (void)ctx, (void)now;
+  if (!w->value_count)
+    return TRIGGER_COUNTER_NO_SAMPLE;
+  *value = w->values[w->reads < w->value_count ? w->reads : w->value_count - 1];
+  w->reads++;
+  return 1;
+}
+
+static void counter_close(void *ctx, void *handle)
+{
+  (void)ctx, (void)handle;
+}
+
+static int evlog_open(void *ctx, const char *log, eventlog_fn fn, void *fn_ctx, void **handle,
+                      char *err, size_t cap)
+{
+  struct world *w = ctx;
+  (void)err, (void)cap;
+  w->log_fn = fn;
+  w->log_ctx = fn_ctx;
+  snprintf(w->log_name, sizeof(w->log_name), "%s", log);
+  *handle = w;
+  return 0;
+}
+
+static void evlog_close(void *ctx, void *handle)
+{
+  struct world *w = ctx;
+  (void)handle;
+  w->log_fn = NULL;
+}
+
+static int run_command(void *ctx, const char *line, unsigned timeout_ms, int *exit_code,
+                       char *why, unsigned why_size)
+{
+  struct world *w = ctx == &W->clock ? W : NULL;
+  (void)why, (void)why_size;
+  assert_non_null(w);
+  assert_int_equal(timeout_ms, 60000);
+  if (w->command_count < 4)
+    snprintf(w->commands[w->command_count++], sizeof(w->commands[0]), "%s", line);
+  *exit_code = 3;
+  return 0;
+}
+
+static void on_sleep(void *ctx, uint64_t now)
+{
+  struct world *w = ctx;
+  char record[600];
+  if (w->message_at_ms && now >= w->message_at_ms && !w->message_sent && w->log_fn) {
+    struct trigger_message m;
+    w->message_sent = 1;
+    m.ft = T0 + (int64_t)now * 10000;
+    m.log = "Application";
+    m.type = "Error";
+    m.event_id = 1000;
+    m.message = "Faulting application name: w3wp.exe, version: 10.0";
+    w->log_fn(w->log_ctx, &m);
+  }
+  snprintf(record, sizeof(record), "%s%s", w->base, SESSION_RECORD_SUFFIX);
+  if (exists(record))
+    w->base_record_seen = 1;
+  if (w->request_at_ms && now >= w->request_at_ms && !w->request_sent) {
+    w->request_sent = 1;
+    session_request_write(w->request_for, "stop");
+  }
+}
+
+/* --- fixtures ------------------------------------------------------------- */
+
+static int setup(void **state)
+{
+  static struct world world;
+  struct world *w = &world;
+  memset(w, 0, sizeof(*w));
+  W = w;
+  fake_controller_init(&w->fake);
+  w->clock.on_sleep = on_sleep;
+  w->clock.on_sleep_ctx = w;
+  fake_env_init(&w->env, &w->fake.ctl, &w->clock);
+  fake_consumer_init(&w->consumer);
+  w->consumer.env = &w->env;
+  w->env.consumer = &w->consumer.c;
+  w->counters.ctx = w;
+  w->counters.open = counter_open;
+  w->counters.read = counter_read;
+  w->counters.close = counter_close;
+  w->env.counters = &w->counters;
+  w->eventlog.ctx = w;
+  w->eventlog.open = evlog_open;
+  w->eventlog.close = evlog_close;
+  w->env.eventlog = &w->eventlog;
+  w->env.run_command = run_command;
+  test_tmp_path("trig.etl", w->data, sizeof(w->data));
+  memcpy(w->base, w->data, sizeof(w->base));
+  remove_all(w->data);
+  log_add_sink(capture_log, w, LOG_DEBUG);
+  console_open();
+  console_close();
+  *state = w;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  struct world *w = *state;
+  log_remove_sink(capture_log, w);
+  remove_all(w->data);
+  console_close();
+  return 0;
+}
+
+static int run(struct world *w, const char *const *args)
+{
+  char *argv[32];
+  struct cli cli;
+  int argc = 0, rc;
+  argv[argc++] = (char *)"etwcap";
+  while (args[argc - 1])
+    argv[argc] = (char *)args[argc - 1], argc++;
+  assert_int_equal(cli_parse(&cli, argc, argv), 0);
+  rc = collection_cmd_collect(&cli, &w->env, NULL);
+  cli_release(&cli);
+  return rc;
+}
+
+static void every_start_stopped(const struct world *w)
+{
+  size_t i;
+  assert_int_equal(fake_controller_running(&w->fake), 0);
+  for (i = 0; i < w->fake.call_count; i++) {
+    const struct fake_call *c = &w->fake.calls[i];
+    if (!strcmp(c->op, "start") && c->rc == 0 &&
+        fake_controller_find(&w->fake, "stop", c->session, i + 1) == (size_t)-1)
+      fail_msg("session '%s' was started and never stopped", c->session);
+  }
+}
+
+static void trigger_session_name(char *out, size_t cap)
+{
+  unsigned long pid;
+  int64_t created;
+  session_record_self(&pid, &created);
+  snprintf(out, cap, "etwcapTrigger_%lu", pid);
+}
+
+/* The instant of the first blocking gen2 GCStart of the sample: CLR
+ * GCStart (id 1, version >= 1) with Depth >= 2 and Type != 1 (background),
+ * read from the payload here, not by the engine. */
+struct gen2 {
+  int64_t ft;
+  int found;
+};
+
+static uint32_t le32(const uint8_t *p)
+{
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int find_gen2(void *ctx, const struct etw_event *ev, const struct etl_logfile *lf,
+                     const struct etl_clock *clock)
+{
+  struct gen2 *g = ctx;
+  struct etw_guid clr;
+  (void)lf;
+  guid_parse(CLR_GUID, &clr);
+  if (g->found || !(ev->has & ETW_HAS_DESCRIPTOR) || !guid_equal(&ev->provider, &clr) ||
+      ev->id != 1 || ev->version < 1 || ev->user_len < 16)
+    return 0;
+  if (le32(ev->user_data + 4) >= 2 && le32(ev->user_data + 12) != 1) {
+    g->found = 1;
+    g->ft = etl_clock_filetime(clock, ev->timestamp);
+  }
+  return 0;
+}
+
+static int64_t first_gen2(const char *path)
+{
+  struct gen2 g = { 0, 0 };
+  assert_int_equal(fake_trace_foreach(path, find_gen2, &g), 0);
+  assert_true(g.found);
+  return g.ft;
+}
+
+/* The debug line the fire logs: "fire NAME collection N filetime FT". */
+static int64_t logged_fire(const struct world *w, const char *name, unsigned collection)
+{
+  char needle[128];
+  const char *p;
+  snprintf(needle, sizeof(needle), "fire %s collection %u filetime ", name, collection);
+  p = strstr(w->log, needle);
+  if (!p)
+    fail_msg("no fire of %s in collection %u; log:\n%s", name, collection, w->log);
+  return strtoll(p + strlen(needle), NULL, 10);
+}
+
+/* --- tests ---------------------------------------------------------------- */
+
+static void gen2_gc_stops_the_capture_at_the_gc(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/StopOnGen2GC", "/DelayAfterTriggerSec:2", NULL };
+  char sample[1024], tname[64], zip[600];
+  size_t start, i, enables = 0;
+  int64_t want;
+  int rc;
+  if (!test_sample_path(GC_SAMPLE, sample, sizeof(sample)))
+    skip();
+  want = first_gen2(sample);
+  w->consumer.sample = sample;
+  trigger_session_name(tname, sizeof(tname));
+  rc = run(w, args);
+  assert_int_equal(rc, 0);
+  /* The trigger session: started, real time, 1 s flush, fed to the consumer. */
+  start = fake_controller_find(&w->fake, "start", tname, 0);
+  assert_true(start != (size_t)-1);
+  assert_true(w->fake.calls[start].value & PLAN_REAL_TIME_MODE);
+  assert_string_equal(w->consumer.session, tname);
+  assert_int_equal(w->consumer.opens, 1);
+  assert_int_equal(w->consumer.closes, 1);
+  /* It enables exactly the CLR at Informational with the GC keyword. */
+  for (i = start + 1; i < w->fake.call_count; i++) {
+    const struct fake_call *c = &w->fake.calls[i];
+    char g[GUID_STRING_SIZE];
+    if (strcmp(c->op, "enable") || strcmp(c->session, tname))
+      continue;
+    enables++;
+    guid_format((const struct etw_guid *)&c->guid, g);
+    assert_string_equal(g, CLR_GUID);
+    assert_int_equal(c->level, 4);
+    assert_int_equal(c->any, 0x1);
+  }
+  assert_int_equal(enables, 1);
+  assert_true(fake_controller_find(&w->fake, "stop", tname, start + 1) != (size_t)-1);
+  every_start_stopped(w);
+  /* The fire is at the GC, moved onto the collection's clock like the
+   * whole trace; the capture went on 2 s more and was written. */
+  assert_true(w->consumer.events > 0);
+  assert_int_equal(logged_fire(w, "StopOnGen2GC", 1), want + w->consumer.shift);
+  assert_true(logged(w, "trigger /StopOnGen2GC fired"));
+  assert_true(logged(w, "trigger session: "));
+  assert_true(w->clock.now_ms >= 2000);
+  snprintf(zip, sizeof(zip), "%s.zip", w->data);
+  assert_true(exists(zip));
+}
+
+static void collect_multiple_restarts_and_names_each_capture(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect",         w->data, "/StopOnGen2GC", "/DelayAfterTriggerSec:1",
+                         "/CollectMultiple:2", "/StopCommand:echo %OUTPUTBASENAME% in %OUTPUTDIR%",
+                         NULL };
+  char sample[1024], tname[64], one[600], two[600], plain[600], want[700], dir[600];
+  size_t len = strlen(w->data);
+  int rc;
+  if (!test_sample_path(GC_SAMPLE, sample, sizeof(sample)))
+    skip();
+  w->consumer.sample = sample;
+  trigger_session_name(tname, sizeof(tname));
+  rc = run(w, args);
+  assert_int_equal(rc, 0);
+  snprintf(one, sizeof(one), "%.*s.1.etl.zip", (int)(len - 4), w->data);
+  snprintf(two, sizeof(two), "%.*s.2.etl.zip", (int)(len - 4), w->data);
+  snprintf(plain, sizeof(plain), "%s.zip", w->data);
+  assert_true(exists(one));
+  assert_true(exists(two));
+  assert_false(exists(plain));
+  /* Two clean cycles: the trigger session twice started and stopped. */
+  assert_int_equal(fake_controller_count(&w->fake, "start", tname), 2);
+  assert_int_equal(fake_controller_count(&w->fake, "stop", tname), 2);
+  assert_int_equal(w->consumer.opens, 2);
+  assert_int_equal(w->consumer.closes, 2);
+  every_start_stopped(w);
+  logged_fire(w, "StopOnGen2GC", 1);
+  logged_fire(w, "StopOnGen2GC", 2);
+  /* /StopCommand after each capture, with its own name. */
+  assert_int_equal(w->command_count, 2);
+  snprintf(dir, sizeof(dir), "%s", w->data);
+  *strrchr(dir, '/') = '\0';
+  snprintf(want, sizeof(want), "echo trig.1 in %s", dir);
+  assert_string_equal(w->commands[0], want);
+  snprintf(want, sizeof(want), "echo trig.2 in %s", dir);
+  assert_string_equal(w->commands[1], want);
+  assert_true(logged(w, "/StopCommand exited with code 3"));
+}
+
+static void etwcap_stop_ends_a_collect_multiple_run(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/StopOnGen2GC", "/CollectMultiple:3", NULL };
+  char one[600], two[600];
+  size_t len = strlen(w->data);
+  int rc;
+  /* No events: no trigger fires; the stop request ends the whole run. */
+  snprintf(w->request_for, sizeof(w->request_for), "%.*s.1.etl%s", (int)(len - 4), w->data,
+           SESSION_REQUEST_SUFFIX);
+  w->request_at_ms = 3000;
+  rc = run(w, args);
+  assert_int_equal(rc, 0);
+  snprintf(one, sizeof(one), "%.*s.1.etl.zip", (int)(len - 4), w->data);
+  snprintf(two, sizeof(two), "%.*s.2.etl.zip", (int)(len - 4), w->data);
+  assert_true(exists(one));
+  assert_false(exists(two));
+  /* 'etwcap stop X.etl' finds the record under the name collect was given. */
+  assert_true(w->base_record_seen);
+  every_start_stopped(w);
+  assert_int_equal(w->consumer.opens, 1);
+}
+
+static void perf_counter_fires_after_arming(void **state)
+{
+  struct world *w = *state;
+  static const double v[] = { 10, 10, 10, 10, 95, 95, 95, 95, 95, 95, 95 };
+  const char *args[] = { "collect", w->data, "/StopOnPerfCounter:Processor:% Processor Time:_Total>90",
+                         "/DelayAfterTriggerSec:0", NULL };
+  char tname[64];
+  int rc;
+  w->values = v;
+  w->value_count = sizeof(v) / sizeof(v[0]);
+  trigger_session_name(tname, sizeof(tname));
+  rc = run(w, args);
+  assert_int_equal(rc, 0);
+  /* MinSecForTrigger 3 at 1 s polls: four samples to arm, four above. */
+  assert_int_equal(logged_fire(w, "StopOnPerfCounter", 1), T0 + 7 * INT64_C(10000000));
+  /* Counters need no ETW: no trigger session. */
+  assert_int_equal(fake_controller_count(&w->fake, "start", tname), 0);
+  assert_int_equal(w->consumer.opens, 0);
+  every_start_stopped(w);
+}
+
+static void missing_counter_refuses_to_start(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/StopOnPerfCounter:Nope:Ctr:Inst>1", NULL };
+  int rc = run(w, args);
+  assert_true(rc < 0);
+  assert_true(logged(w, "Nope"));
+  assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
+}
+
+static void event_log_message_fires(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/StopOnEventLogMessage:FAULTING.*W3WP",
+                         "/DelayAfterTriggerSec:1", NULL };
+  int rc;
+  w->message_at_ms = 4000;
+  rc = run(w, args);
+  assert_int_equal(rc, 0);
+  assert_string_equal(w->log_name, "Application");
+  /* Case-insensitive, as PerfView; at the message's time. */
+  assert_int_equal(logged_fire(w, "StopOnEventLogMessage", 1), T0 + 4000 * INT64_C(10000));
+  assert_null(w->log_fn); /* the subscription was closed */
+  every_start_stopped(w);
+}
+
+static void consumer_failure_stops_every_session(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/StopOnException:Timeout", NULL };
+  int rc;
+  w->consumer.fail_open = ETWCAP_E_ACCES;
+  rc = run(w, args);
+  assert_int_equal(rc, ETWCAP_E_ACCES);
+  assert_true(logged(w, "cannot read the trigger session"));
+  assert_true(logged(w, "OpenTraceW"));
+  every_start_stopped(w);
+}
+
+static void exception_trigger_enables_the_exception_keyword(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/StopOnException:Timeout", "/MaxCollectSec:2",
+                         NULL };
+  char tname[64], g[GUID_STRING_SIZE];
+  size_t i;
+  int rc, seen = 0;
+  trigger_session_name(tname, sizeof(tname));
+  rc = run(w, args);
+  assert_int_equal(rc, 0);
+  for (i = 0; i < w->fake.call_count; i++) {
+    const struct fake_call *c = &w->fake.calls[i];
+    if (strcmp(c->op, "enable") || strcmp(c->session, tname))
+      continue;
+    guid_format((const struct etw_guid *)&c->guid, g);
+    assert_string_equal(g, CLR_GUID);
+    assert_true(c->any & 0x8000);
+    assert_true(c->level <= 4);
+    seen++;
+  }
+  assert_int_equal(seen, 1);
+  /* MaxCollectSec is the engine's now: a limit fire. */
+  logged_fire(w, "MaxCollectSec", 1);
+  every_start_stopped(w);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    T(gen2_gc_stops_the_capture_at_the_gc),
+    T(collect_multiple_restarts_and_names_each_capture),
+    T(etwcap_stop_ends_a_collect_multiple_run),
+    T(perf_counter_fires_after_arming),
+    T(missing_counter_refuses_to_start),
+    T(event_log_message_fires),
+    T(consumer_failure_stops_every_session),
+    T(exception_trigger_enables_the_exception_keyword),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
