@@ -73,7 +73,10 @@ static void on_event(void *ctx, const struct etw_event *ev, int64_t ft)
   l->events++;
   if (!l->engine_failed) {
     advance_to(l, ft);
-    if (trigger_engine_event(l->e, ev, ft > l->last ? ft : l->last) != 0)
+    /* The event's own time, even when the clock has moved past it (the
+     * session's flush timer delivers up to a second late): a fire is at
+     * the event, and DelayAfterTriggerSec counts from there. */
+    if (trigger_engine_event(l->e, ev, ft) != 0)
       l->engine_failed = 1;
   }
   os_mutex_unlock(&l->lock);
@@ -82,14 +85,11 @@ static void on_event(void *ctx, const struct etw_event *ev, int64_t ft)
 static void on_message(void *ctx, const struct trigger_message *m)
 {
   struct live *l = ctx;
-  struct trigger_message copy = *m;
   os_mutex_lock(&l->lock);
   l->messages++;
   if (!l->engine_failed) {
     advance_to(l, m->ft);
-    if (copy.ft < l->last)
-      copy.ft = l->last;
-    trigger_engine_message(l->e, &copy);
+    trigger_engine_message(l->e, m);
   }
   os_mutex_unlock(&l->lock);
 }

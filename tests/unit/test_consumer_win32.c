@@ -13,6 +13,7 @@
 #include "test_support.h"
 
 #include "consumer_win32.h"
+#include "fake_consumer_win32.h"
 #include "counters_pdh_win32.h"
 #include "eventlog_win32.h"
 
@@ -28,117 +29,6 @@
 
 #define GC_SAMPLE "ms-perfview__gcevents.etl.zip"
 #define SEC INT64_C(10000000)
-
-/* --- the fake advapi32 consumer -------------------------------------------- */
-
-static struct {
-  const char *sample;
-  PEVENT_TRACE_LOGFILEW lf;
-  wchar_t logger[128];
-  ULONG mode;
-  int callback_is_ours;
-  DWORD thread;          /* ProcessTrace's thread */
-  DWORD open_error;      /* OpenTraceW fails with this */
-  unsigned opens, closes, delivered;
-  int64_t clock_base;
-  uint64_t perf_freq;
-} fc;
-
-static TRACEHANDLE WINAPI fake_open_trace(PEVENT_TRACE_LOGFILEW lf)
-{
-  fc.opens++;
-  fc.lf = lf;
-  wcsncpy(fc.logger, lf->LoggerName, 127);
-  fc.mode = lf->ProcessTraceMode;
-  fc.callback_is_ours = lf->EventRecordCallback == consumer_win32_on_event;
-  if (fc.open_error) {
-    SetLastError(fc.open_error);
-    return INVALID_PROCESSTRACE_HANDLE;
-  }
-  /* What OpenTraceW reports of a real-time QPC session. */
-  lf->LogfileHeader.ReservedFlags = 1;
-  lf->LogfileHeader.PerfFreq.QuadPart = (LONGLONG)fc.perf_freq;
-  return 42;
-}
-
-static int push(void *ctx, const struct etw_event *ev, const struct etl_logfile *lf,
-                const struct etl_clock *clock)
-{
-  struct etw_record_ext ext[ETW_EVENT_MAX_EXT];
-  EVENT_HEADER_EXTENDED_DATA_ITEM items[ETW_EVENT_MAX_EXT];
-  struct etw_record_fields f;
-  EVENT_RECORD r;
-  unsigned i;
-  (void)ctx, (void)lf, (void)clock;
-  if (!fake_record_fields(ev, &f, ext))
-    return 0;
-  /* The EVENT_RECORD real-time ETW would hand over for this event. */
-  memset(&r, 0, sizeof(r));
-  r.EventHeader.Size = sizeof(EVENT_HEADER);
-  r.EventHeader.Flags = f.flags;
-  r.EventHeader.EventProperty = f.event_property;
-  r.EventHeader.ThreadId = f.tid;
-  r.EventHeader.ProcessId = f.pid;
-  r.EventHeader.TimeStamp.QuadPart = f.timestamp;
-  r.EventHeader.ProviderId.Data1 = f.provider.data1;
-  r.EventHeader.ProviderId.Data2 = f.provider.data2;
-  r.EventHeader.ProviderId.Data3 = f.provider.data3;
-  memcpy(r.EventHeader.ProviderId.Data4, f.provider.data4, 8);
-  r.EventHeader.EventDescriptor.Id = f.id;
-  r.EventHeader.EventDescriptor.Version = f.version;
-  r.EventHeader.EventDescriptor.Channel = f.channel;
-  r.EventHeader.EventDescriptor.Level = f.level;
-  r.EventHeader.EventDescriptor.Opcode = f.opcode;
-  r.EventHeader.EventDescriptor.Task = f.task;
-  r.EventHeader.EventDescriptor.Keyword = f.keyword;
-  r.EventHeader.KernelTime = f.kernel_time;
-  r.EventHeader.UserTime = f.user_time;
-  r.BufferContext.ProcessorNumber = (UCHAR)f.cpu;
-  for (i = 0; i < f.ext_count; i++) {
-    memset(&items[i], 0, sizeof(items[i]));
-    items[i].ExtType = f.ext[i].type;
-    items[i].DataSize = f.ext[i].size;
-    items[i].DataPtr = (ULONGLONG)(uintptr_t)f.ext[i].data;
-  }
-  r.ExtendedDataCount = f.ext_count;
-  r.ExtendedData = f.ext_count ? items : NULL;
-  r.UserDataLength = f.user_len;
-  r.UserData = (PVOID)f.user_data;
-  r.UserContext = fc.lf->Context;
-  fc.lf->EventRecordCallback(&r);
-  fc.delivered++;
-  return 0;
-}
-
-static ULONG WINAPI fake_process_trace(PTRACEHANDLE handles, ULONG count, LPFILETIME start,
-                                       LPFILETIME end)
-{
-  fc.thread = GetCurrentThreadId();
-  assert_int_equal(count, 1);
-  assert_int_equal(handles[0], 42);
-  assert_null(start);
-  assert_null(end);
-  if (fc.sample)
-    assert_int_equal(fake_trace_foreach(fc.sample, push, NULL), 0);
-  return ERROR_SUCCESS;
-}
-
-static ULONG WINAPI fake_close_trace(TRACEHANDLE h)
-{
-  assert_int_equal(h, 42);
-  fc.closes++;
-  return ERROR_SUCCESS;
-}
-
-static void fake_clock_now(int64_t *ft, int64_t *qpc)
-{
-  /* The sample's own clock: raw 0 is its base. */
-  *ft = fc.clock_base;
-  *qpc = 0;
-}
-
-static const struct consumer_advapi fake_api = { fake_open_trace, fake_process_trace,
-                                                 fake_close_trace, fake_clock_now };
 
 /* The engine and what the callback saw. */
 struct feed {
@@ -173,9 +63,9 @@ static int find_gen2(void *ctx, const struct etw_event *ev, const struct etl_log
   struct gen2 *g = ctx;
   struct etw_guid clr;
   guid_parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", &clr);
-  if (!fc.perf_freq) {
-    fc.perf_freq = (uint64_t)lf->perf_freq;
-    fc.clock_base = clock->base;
+  if (!fake_rt.perf_freq) {
+    fake_rt.perf_freq = (uint64_t)lf->perf_freq;
+    fake_rt.clock_ft = clock->base; /* the sample's own clock: no shift */
   }
   if (!g->found && (ev->has & ETW_HAS_DESCRIPTOR) && guid_equal(&ev->provider, &clr) &&
       ev->id == 1 && ev->version >= 1 && ev->user_len >= 16 && le32(ev->user_data + 4) >= 2 &&
@@ -189,15 +79,14 @@ static int find_gen2(void *ctx, const struct etw_event *ev, const struct etl_log
 static int setup(void **state)
 {
   (void)state;
-  memset(&fc, 0, sizeof(fc));
-  consumer_win32_set_advapi(&fake_api);
+  fake_consumer_win32_install();
   return 0;
 }
 
 static int teardown(void **state)
 {
   (void)state;
-  consumer_win32_set_advapi(NULL);
+  fake_consumer_win32_uninstall();
   counters_pdh_win32_set_api(NULL);
   eventlog_win32_set_api(NULL);
   return 0;
@@ -218,30 +107,31 @@ static void recorded_gen2_gc_fires_through_the_real_callback(void **state)
     skip();
   assert_int_equal(fake_trace_foreach(path, find_gen2, &g), 0);
   assert_true(g.found);
-  fc.sample = path;
+  fake_rt.sample = path;
 
   trigger_options_init(&o);
   o.stop_on_gen2_gc = 1;
   memset(&f, 0, sizeof(f));
   assert_int_equal(trigger_engine_create(&f.e, &o, err, sizeof(err)), 0);
-  assert_int_equal(trigger_engine_start(f.e, fc.clock_base, err, sizeof(err)), 0);
+  assert_int_equal(trigger_engine_start(f.e, fake_rt.clock_ft, err, sizeof(err)), 0);
 
   consumer_system(&c);
   assert_string_equal(c.ops->name, "advapi32");
   assert_int_equal(c.ops->open(&c, "etwcapTrigger_77", feed_event, &f), 0);
   c.ops->close(&c, &st);
   /* The LOGFILE: real time, EVENT_RECORD callbacks, raw timestamps, ours. */
-  assert_true(wcscmp(fc.logger, L"etwcapTrigger_77") == 0);
-  assert_int_equal(fc.mode, PROCESS_TRACE_MODE_REAL_TIME | PROCESS_TRACE_MODE_EVENT_RECORD |
+  assert_true(wcscmp(fake_rt.logger, L"etwcapTrigger_77") == 0);
+  assert_int_equal(fake_rt.mode, PROCESS_TRACE_MODE_REAL_TIME | PROCESS_TRACE_MODE_EVENT_RECORD |
                               PROCESS_TRACE_MODE_RAW_TIMESTAMP);
-  assert_true(fc.callback_is_ours);
-  assert_int_equal(fc.opens, 1);
-  assert_int_equal(fc.closes, 1);
+  assert_true(fake_rt.callback_is_ours);
+  assert_int_equal(fake_rt.opens, 1);
+  assert_int_equal(fake_rt.closes, 1);
+  assert_int_equal(fake_rt.violations, 0);
   /* ProcessTrace ran on a thread of its own, and the callback with it. */
-  assert_true(fc.thread != GetCurrentThreadId());
-  assert_int_equal(f.thread, fc.thread);
-  assert_int_equal(f.events, fc.delivered);
-  assert_int_equal(st.events, fc.delivered);
+  assert_true(fake_rt.thread != GetCurrentThreadId());
+  assert_int_equal(f.thread, fake_rt.thread);
+  assert_int_equal(f.events, fake_rt.delivered);
+  assert_int_equal(st.events, fake_rt.delivered);
   assert_true(st.cpu_seconds >= 0.0);
   /* Fired at the GC's own instant. */
   assert_int_equal(trigger_engine_fire_count(f.e), 1);
@@ -258,14 +148,14 @@ static void open_failure_is_translated_and_named(void **state)
   struct feed f;
   (void)state;
   memset(&f, 0, sizeof(f));
-  fc.open_error = ERROR_ACCESS_DENIED;
+  fake_rt.open_error = ERROR_ACCESS_DENIED;
   consumer_system(&c);
   assert_int_equal(c.ops->open(&c, "etwcapTrigger_1", feed_event, &f), ETWCAP_E_ACCES);
   assert_string_equal(c.api, "OpenTraceW");
   assert_int_equal(c.os_code, ERROR_ACCESS_DENIED);
   c.ops->close(&c, &st); /* safe after a failed open */
   assert_int_equal(st.events, 0);
-  fc.open_error = ERROR_WMI_INSTANCE_NOT_FOUND;
+  fake_rt.open_error = ERROR_WMI_INSTANCE_NOT_FOUND;
   assert_int_equal(c.ops->open(&c, "etwcapTrigger_1", feed_event, &f), ETWCAP_E_NO_SESSION);
 }
 
