@@ -36,8 +36,8 @@ seconds() { awk '/Elapsed \(wall clock\)/ {n=split($NF,a,":"); s=0; for(i=1;i<=n
 shift=200000000
 echo "== building benchmark traces from diaghub (kernel 3.8 MB + user 9.1 MB per copy)"
 "$tree/make_trace" "$work/small.etl" 11 $shift "$hub" diaghub.user_paged.1.etl
-"$tree/make_trace" "$work/big.user.etl" 120 $shift "$hub" diaghub.user_paged.1.etl
-"$tree/make_trace" "$work/big.kernel.etl" 120 $shift "$hub" diaghub.kernel.1.etl
+"$tree/make_trace" "$work/big.user.etl" 165 $shift "$hub" diaghub.user_paged.1.etl
+"$tree/make_trace" "$work/big.kernel.etl" 165 $shift "$hub" diaghub.kernel.1.etl
 "$tree/make_trace" "$work/big.etl" 1 $shift "$hub" diaghub.user_injected.1.etl
 ls -l "$work"/*.etl | awk '{printf "  %s %.0f MB\n", $NF, $5 / 1048576}'
 
