@@ -275,12 +275,22 @@ static int add_trigger_needs(struct plan *plan, struct plan_session *s,
   for (i = 0; i < count; i++) {
     const struct trigger_session_provider *t = &need[i];
     struct plan_provider *p;
-    if (t->kernel)
-      return plan_fail(plan, ETWCAP_E_UNSUPPORTED,
-                       "%s: a live trigger on kernel events (or on a /Process name, which needs "
-                       "the kernel's process events) is not available in this build; give "
-                       "/Process a process id, or test the trigger with 'etwcap replay'",
-                       t->why);
+    if (t->kernel) {
+      /* Kernel events (process starts for a /Process name, kernel
+       * /StopOnEtwEvent events) come to a real-time session only as a
+       * private system logger (Windows 8 / Server 2012 and later). */
+      if (!plan_at_least(plan, 6, 2, 0))
+        return plan_fail(plan, ETWCAP_E_UNSUPPORTED,
+                         "%s: a live trigger on kernel events (or on a /Process name, which "
+                         "needs the kernel's process events) needs Windows 8 / Server 2012 or "
+                         "later; give /Process a process id, or test the trigger with 'etwcap "
+                         "replay'",
+                         t->why);
+      s->log_file_mode |= PLAN_SYSTEM_LOGGER_MODE;
+      s->kernel_keywords |= t->keywords;
+      s->enable_flags |= (uint32_t)t->keywords;
+      continue;
+    }
     if (!(p = plan_push_provider(s)))
       return ETWCAP_E_NOMEM;
     memcpy(&p->guid, &t->guid, sizeof(p->guid));

@@ -332,6 +332,15 @@ static int start_user(struct collection *c, const struct plan *plan,
     return rc;
   }
   add_session(c, plan, s, s->name, file);
+  /* The trigger session as a system logger: the kernel events a trigger
+   * watches (plan_trigger_session). */
+  if ((s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE) && s->enable_flags &&
+      (rc = ctl->ops->set_kernel_flags(ctl, handle, s->enable_flags)) != 0) {
+    char detail[160];
+    log_error("cannot enable the kernel events of '%s' (%s): %s", s->name,
+              controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+    return rc;
+  }
   log_info("started session '%s' -> %s (%lu providers, %lu MB pool, %s)", s->name,
            c->sessions[c->count - 1].file[0]           ? c->sessions[c->count - 1].file
            : (s->log_file_mode & PLAN_REAL_TIME_MODE) ? "(real time)"

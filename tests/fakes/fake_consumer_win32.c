@@ -90,6 +90,7 @@ static ULONG WINAPI fake_process_trace(PTRACEHANDLE handles, ULONG count, LPFILE
     fake_rt.violations++;
   if (fake_rt.sample && fake_trace_foreach(fake_rt.sample, push, NULL) != 0)
     fake_rt.violations++;
+  InterlockedExchange(&fake_rt.finished, 1);
   return ERROR_SUCCESS;
 }
 

@@ -26,6 +26,7 @@ struct fake_rt {
   DWORD thread;           /* ProcessTrace's thread */
   unsigned opens, closes, delivered;
   int violations;         /* ProcessTrace/CloseTrace called with a foreign handle */
+  volatile LONG finished; /* ProcessTrace has delivered the whole trace */
 };
 
 /* The fake's state (one per process: the table has no context). */

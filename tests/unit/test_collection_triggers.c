@@ -18,6 +18,7 @@
 #include "guid.h"
 #include "log.h"
 #include "os_file.h"
+#include "os_version.h"
 #include "session_record.h"
 #include "strutil.h"
 
@@ -517,6 +518,36 @@ static void exception_trigger_enables_the_exception_keyword(void **state)
   every_start_stopped(w);
 }
 
+static void process_name_makes_the_trigger_session_a_system_logger(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/StopOnGen2GC", "/Process:w3wp", "/MaxCollectSec:1",
+                         NULL };
+  char tname[64];
+  size_t start, flags;
+  int rc;
+  struct os_version os;
+  trigger_session_name(tname, sizeof(tname));
+  rc = run(w, args);
+  if (os_windows_version(&os) == 0 && (os.major < 6 || (os.major == 6 && os.minor < 2))) {
+    /* Windows 7 (Wine says 6.1) has no private system loggers. */
+    assert_int_equal(rc, ETWCAP_E_UNSUPPORTED);
+    assert_true(logged(w, "needs Windows 8 / Server 2012"));
+    assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
+    return;
+  }
+  assert_int_equal(rc, 0);
+  /* A name needs the kernel's process events to find the process. */
+  start = fake_controller_find(&w->fake, "start", tname, 0);
+  assert_true(start != (size_t)-1);
+  assert_true(w->fake.calls[start].value & PLAN_SYSTEM_LOGGER_MODE);
+  assert_true(w->fake.calls[start].value & PLAN_REAL_TIME_MODE);
+  flags = fake_controller_find(&w->fake, "kernel_flags", tname, start + 1);
+  assert_true(flags != (size_t)-1);
+  assert_true(w->fake.calls[flags].value & 0x1); /* EVENT_TRACE_FLAG_PROCESS */
+  every_start_stopped(w);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -530,6 +561,7 @@ int main(void)
     T(event_log_message_fires),
     T(consumer_failure_stops_every_session),
     T(exception_trigger_enables_the_exception_keyword),
+    T(process_name_makes_the_trigger_session_a_system_logger),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

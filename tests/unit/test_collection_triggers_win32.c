@@ -75,6 +75,17 @@ static int scan(void *ctx, const struct etw_event *ev, const struct etl_logfile 
   return 0;
 }
 
+/* The virtual clock waits for the consumer's thread to deliver the trace,
+ * so the number of wait-loop turns (and of recorded calls) does not depend
+ * on how the threads are scheduled. */
+static void wait_for_delivery(void *ctx, uint64_t now_ms)
+{
+  int i;
+  (void)ctx, (void)now_ms;
+  for (i = 0; i < 10000 && fake_rt.opens && !fake_rt.finished; i++)
+    Sleep(1);
+}
+
 static void remove_outputs(const char *data)
 {
   static const char *const suffixes[] = { "", ".zip", SESSION_RECORD_SUFFIX,
@@ -121,6 +132,7 @@ static void gen2_collect_through_advapi32(void **state)
   fake_rt.perf_freq = s.freq;
   fake_rt.clock_ft = T0 + SEC - (s.first_ft - s.base);
   memset(&clock, 0, sizeof(clock));
+  clock.on_sleep = wait_for_delivery;
   controller_system(&ctl);
   fake_env_init(&env, &ctl, &clock);
   session_record_self(&pid, &created);
