@@ -31,8 +31,9 @@ struct pdh_state {
 
 struct pdh_counter {
   PDH_HQUERY query;
-  PDH_HCOUNTER counter;
+  PDH_HCOUNTER counter; /* NULL while the instance does not exist yet */
   int greater;
+  wchar_t path[3 * TRIG_NAME_MAX + 16];
 };
 
 static int load(struct pdh_state *st, char *err, size_t cap)
@@ -133,9 +134,15 @@ static int pdh_open(void *ctx, const struct trig_counter_spec *spec, void **hand
   if (!(c = etwcap_calloc(1, sizeof(*c))))
     return ETWCAP_E_NOMEM;
   c->greater = spec->greater;
+  memcpy(c->path, path, sizeof(path));
   s = st->api.open_query(NULL, 0, &c->query);
   if (s == ERROR_SUCCESS)
     s = st->api.add_english_counter(c->query, path, 0, &c->counter);
+  if ((DWORD)s == PDH_CSTATUS_NO_INSTANCE) {
+    /* A process not started yet: added again at each read until it is. */
+    c->counter = NULL;
+    s = ERROR_SUCCESS;
+  }
   if (s != ERROR_SUCCESS) {
     snprintf(err, cap, "performance counter '%s:%s:%s': PdhAddEnglishCounterW: %s (0x%08lx). "
              "Check the category and counter names in English (typeperf -q lists them).",
@@ -158,16 +165,24 @@ static int pdh_read(void *ctx, void *handle, int64_t now, double *value)
   PDH_FMT_COUNTERVALUE_ITEM_W *items = NULL;
   DWORD size = 0, count = 0, i;
   PDH_STATUS s;
-  int got = 0;
+  int got = 0, missing = 0;
   (void)now;
+  if (!c->counter) {
+    if (st->api.add_english_counter(c->query, c->path, 0, &c->counter) != ERROR_SUCCESS) {
+      c->counter = NULL;
+      return 0; /* still no such instance: PerfView reads 0 */
+    }
+    st->api.collect(c->query); /* its first sample */
+  }
   s = st->api.collect(c->query);
   if ((DWORD)s == PDH_NO_DATA || (DWORD)s == PDH_CSTATUS_NO_INSTANCE)
     return 0; /* the instance does not exist (yet): PerfView reads 0 */
   if (s != ERROR_SUCCESS)
     return TRIGGER_COUNTER_NO_SAMPLE;
   s = st->api.get_array(c->counter, PDH_FMT_DOUBLE | PDH_FMT_NOCAP100, &size, &count, NULL);
-  if ((DWORD)s == PDH_CSTATUS_NO_INSTANCE || (DWORD)s == PDH_NO_DATA)
-    return 0;
+  if ((DWORD)s == PDH_CSTATUS_NO_INSTANCE || (DWORD)s == PDH_NO_DATA ||
+      (s == ERROR_SUCCESS && count == 0))
+    return 0; /* no instance matches the wildcard now */
   if ((DWORD)s != PDH_MORE_DATA)
     return TRIGGER_COUNTER_NO_SAMPLE; /* PDH_INVALID_DATA: a rate's first sample */
   if (!(items = etwcap_malloc(size ? size : 1)))
@@ -176,6 +191,8 @@ static int pdh_read(void *ctx, void *handle, int64_t now, double *value)
   if (s == ERROR_SUCCESS) {
     for (i = 0; i < count; i++) {
       double v = items[i].FmtValue.doubleValue;
+      if (items[i].FmtValue.CStatus == PDH_CSTATUS_NO_INSTANCE)
+        missing = 1;
       if (items[i].FmtValue.CStatus != PDH_CSTATUS_VALID_DATA &&
           items[i].FmtValue.CStatus != PDH_CSTATUS_NEW_DATA)
         continue;
@@ -188,7 +205,7 @@ static int pdh_read(void *ctx, void *handle, int64_t now, double *value)
   if (s != ERROR_SUCCESS)
     return TRIGGER_COUNTER_NO_SAMPLE;
   if (!got)
-    return count ? TRIGGER_COUNTER_NO_SAMPLE : 0;
+    return count && !missing ? TRIGGER_COUNTER_NO_SAMPLE : 0;
   return 1;
 }
 

@@ -169,6 +169,8 @@ static struct {
   size_t value_count;
   int two_instances;   /* a wildcard: two values, the second 5 lower */
   int no_instance;     /* the instance does not exist (yet) */
+  int late_exists;     /* "late" instances exist from now on */
+  unsigned late_adds;
 } fp;
 
 static PDH_STATUS WINAPI fp_open(LPCWSTR source, DWORD_PTR user, PDH_HQUERY *q)
@@ -183,6 +185,11 @@ static PDH_STATUS WINAPI fp_add(PDH_HQUERY q, LPCWSTR path, DWORD_PTR user, PDH_
   (void)q, (void)user;
   if (wcsncmp(path, L"\\Nope", 5) == 0)
     return (PDH_STATUS)PDH_CSTATUS_NO_OBJECT;
+  if (wcsstr(path, L"late")) {
+    fp.late_adds++;
+    if (!fp.late_exists)
+      return (PDH_STATUS)PDH_CSTATUS_NO_INSTANCE;
+  }
   if (fp.path_count < 4)
     wcsncpy(fp.paths[fp.path_count++], path, 255);
   *c = (PDH_HCOUNTER)(uintptr_t)9;
@@ -295,6 +302,19 @@ static void pdh_wildcards_missing_instances_and_unknown_counters(void **state)
   /* An instance that does not exist yet reads 0 (PerfView), not an error. */
   fp.no_instance = 1;
   assert_int_equal(src.read(src.ctx, h, 0, &value), 0);
+  src.close(src.ctx, h);
+  /* A process not started yet: opened, read as 0, then read for real
+   * once it exists. */
+  fp.no_instance = 0;
+  fp.two_instances = 0;
+  assert_int_equal(trig_parse_counter_spec("Process:Working Set:late > 100", &spec, err,
+                                           sizeof(err)), 0);
+  assert_int_equal(src.open(src.ctx, &spec, &h, err, sizeof(err)), 0);
+  assert_int_equal(src.read(src.ctx, h, 0, &value), 0);
+  fp.late_exists = 1;
+  assert_int_equal(src.read(src.ctx, h, 0, &value), 1);
+  assert_true(value == 40);
+  assert_int_equal(fp.late_adds, 3); /* at open, at the first read, then it took */
   src.close(src.ctx, h);
   /* An unknown category: refused with the API and the code. */
   assert_int_equal(trig_parse_counter_spec("Nope:Ctr:Inst > 1", &spec, err, sizeof(err)), 0);
