@@ -43,6 +43,37 @@ struct live {
   uint64_t events, messages;
 };
 
+/* Counter polls the engine missed while nobody advanced it (the merge and
+ * zip between two collections, a long rundown) would all be read at once,
+ * the same value many times, and could arm and fire a trigger in an
+ * instant: a poll more than two intervals late is skipped instead. */
+struct late_counters {
+  const struct trigger_counter_source *inner;
+  const struct collection_env *env;
+  int64_t poll_ticks;
+};
+
+static int late_open(void *ctx, const struct trig_counter_spec *spec, void **handle, char *err,
+                     size_t cap)
+{
+  struct late_counters *lc = ctx;
+  return lc->inner->open(lc->inner->ctx, spec, handle, err, cap);
+}
+
+static int late_read(void *ctx, void *handle, int64_t now, double *value)
+{
+  struct late_counters *lc = ctx;
+  if (lc->env->utc_now(lc->env->ctx) - now > 2 * lc->poll_ticks)
+    return TRIGGER_COUNTER_NO_SAMPLE;
+  return lc->inner->read(lc->inner->ctx, handle, now, value);
+}
+
+static void late_close(void *ctx, void *handle)
+{
+  struct late_counters *lc = ctx;
+  lc->inner->close(lc->inner->ctx, handle);
+}
+
 int collection_cmd_wants_triggers(const struct cli *cli)
 {
   struct trigger_options o;
@@ -358,7 +389,8 @@ static int run_one(struct live *l, const struct cli *cli, const char *data_file,
 int collection_cmd_collect_triggers(const struct cli *cli, const struct collection_env *env)
 {
   struct trigger_options opt;
-  struct trigger_counter_source counters = { NULL, NULL, NULL, NULL };
+  struct trigger_counter_source counters = { NULL, NULL, NULL, NULL }, late_src;
+  struct late_counters late;
   struct eventlog_source eventlog = { NULL, NULL, NULL };
   void *eventlog_handle = NULL;
   struct live l;
@@ -395,7 +427,14 @@ int collection_cmd_collect_triggers(const struct cli *cli, const struct collecti
       counters = counters_pdh_system();
       pdh = 1;
     }
-    trigger_engine_set_counter_source(l.e, &counters);
+    late.inner = &counters;
+    late.env = env;
+    late.poll_ticks = (opt.trigger_poll_msec > 0 ? opt.trigger_poll_msec : 1000) * 10000;
+    late_src.ctx = &late;
+    late_src.open = late_open;
+    late_src.read = late_read;
+    late_src.close = late_close;
+    trigger_engine_set_counter_source(l.e, &late_src);
   }
   l.last = env->utc_now(env->ctx);
   rc = trigger_engine_start(l.e, l.last, err, sizeof(err));
