@@ -518,6 +518,35 @@ static void exception_trigger_enables_the_exception_keyword(void **state)
   every_start_stopped(w);
 }
 
+static void start_trigger_waits_before_starting_anything(void **state)
+{
+  struct world *w = *state;
+  static const double v[] = { 10, 10, 10, 10, 60, 60, 60, 60, 60, 60, 60, 60 };
+  const char *args[] = { "collect", w->data,
+                         "/StartOnPerfCounter:Processor:% Processor Time:_Total>50",
+                         "/MaxCollectSec:2", NULL };
+  const char *fired, *started;
+  char zip[600];
+  int rc;
+  w->values = v;
+  w->value_count = sizeof(v) / sizeof(v[0]);
+  rc = run(w, args);
+  assert_int_equal(rc, 0);
+  /* Four low samples arm it, four high ones fire it at poll 7; only then
+   * does any session start, and MaxCollectSec counts from there. */
+  assert_int_equal(logged_fire(w, "StartOnPerfCounter", 1), T0 + 7 * INT64_C(10000000));
+  fired = strstr(w->log, "start trigger /StartOnPerfCounter");
+  started = strstr(w->log, "started session");
+  assert_non_null(fired);
+  assert_non_null(started);
+  assert_true(fired < started);
+  assert_true(logged(w, "waiting for the start trigger"));
+  logged_fire(w, "MaxCollectSec", 1);
+  snprintf(zip, sizeof(zip), "%s.zip", w->data);
+  assert_true(exists(zip));
+  every_start_stopped(w);
+}
+
 static void process_name_makes_the_trigger_session_a_system_logger(void **state)
 {
   struct world *w = *state;
@@ -562,6 +591,7 @@ int main(void)
     T(consumer_failure_stops_every_session),
     T(exception_trigger_enables_the_exception_keyword),
     T(process_name_makes_the_trigger_session_a_system_logger),
+    T(start_trigger_waits_before_starting_anything),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
