@@ -9,10 +9,50 @@
 #include <string.h>
 
 
+/* The task GUIDs real-time ETW puts in ProviderId for classic kernel events
+ * of these groups (evntrace.h: ProcessGuid, ThreadGuid, ImageLoadGuid). */
+static const struct {
+  uint8_t group;
+  struct etw_guid guid;
+} kernel_tasks[] = {
+  { 3, { 0x3d6fa8d0, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } } },
+  { 5, { 0x3d6fa8d1, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } } },
+  { 20, { 0x2cb15d1d, 0x5fc1, 0x11d2, { 0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18 } } },
+};
+
+/* A classic kernel event as real time delivers it: an EVENT_RECORD with
+ * CLASSIC_HEADER, the group's task GUID, Opcode = the event type, Version =
+ * the header's version and the logger's pointer size in the flags. */
+static int kernel_fields(const struct etw_event *ev, struct etw_record_fields *f)
+{
+  size_t i;
+  for (i = 0; i < sizeof(kernel_tasks) / sizeof(kernel_tasks[0]); i++) {
+    if (kernel_tasks[i].group != ev->group)
+      continue;
+    memset(f, 0, sizeof(*f));
+    f->flags = ETW_RECORD_FLAG_CLASSIC_HEADER | (ev->pointer_size == 4
+                                                     ? ETW_RECORD_FLAG_32_BIT_HEADER
+                                                     : ETW_RECORD_FLAG_64_BIT_HEADER);
+    f->tid = ev->tid;
+    f->pid = ev->pid;
+    f->timestamp = (int64_t)ev->timestamp;
+    f->provider = kernel_tasks[i].guid;
+    f->version = ev->version;
+    f->opcode = ev->opcode;
+    f->cpu = ev->cpu;
+    f->user_len = (uint16_t)ev->user_len;
+    f->user_data = ev->user_data;
+    return 1;
+  }
+  return 0;
+}
+
 int fake_record_fields(const struct etw_event *ev, struct etw_record_fields *f,
                        struct etw_record_ext *ext)
 {
   unsigned i;
+  if (ev->is_kernel && (ev->has & ETW_HAS_TIMESTAMP))
+    return kernel_fields(ev, f);
   if (!(ev->has & ETW_HAS_PROVIDER) || !(ev->has & ETW_HAS_DESCRIPTOR))
     return 0;
   memset(f, 0, sizeof(*f));

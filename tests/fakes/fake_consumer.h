@@ -1,7 +1,7 @@
 /* A fake of the real-time consumer seam (etw/consumer.h) for the portable
  * collection tests: at open it reads a recorded trace (a real sample) in
- * time order and delivers every EVENT_HEADER event — what a real-time
- * session of manifest providers delivers — to the callback, each one first
+ * time order and delivers every EVENT_HEADER event and classic kernel
+ * process/thread/image event (see fake_record_fields) to the callback, each one first
  * taken apart into EVENT_RECORD fields and put together again by
  * etw_event_from_record, with its time from etw_record_filetime, the code
  * the Windows consumer runs.  The trace is moved in time so that its first
@@ -36,8 +36,9 @@ void fake_consumer_init(struct fake_consumer *f);
 
 /* An etw_event of a trace as the fields of the EVENT_RECORD real-time ETW
  * would deliver for it (ext points to `ext`, which must hold
- * ETW_EVENT_MAX_EXT).  0 for events real time delivers differently
- * (classic kernel events, messages): skip them. */
+ * ETW_EVENT_MAX_EXT): EVENT_HEADER events as they are, classic kernel
+ * process, thread and image events with CLASSIC_HEADER and their task
+ * GUID.  0 for the others (other kernel groups, messages): skip them. */
 int fake_record_fields(const struct etw_event *ev, struct etw_record_fields *f,
                        struct etw_record_ext *ext);
 

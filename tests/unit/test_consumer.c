@@ -9,6 +9,8 @@
 #include "etw_event_record.h"
 #include "fake_consumer.h"
 #include "guid.h"
+#include "trigger_builtin.h"
+#include "trigger_procmap.h"
 
 #include <string.h>
 
@@ -148,6 +150,15 @@ static int round_trip(void *ctx, const struct etw_event *ev, const struct etl_lo
     return 0;
   etw_event_from_record(&out, &f);
   r->compared++;
+  if (ev->is_kernel) {
+    /* Classic: known by its task GUID, its group the same. */
+    assert_int_equal(bi_kernel_group(&out), ev->group);
+    assert_int_equal(out.opcode, ev->opcode);
+    assert_int_equal(out.user_len, ev->user_len);
+    assert_int_equal(etw_record_filetime(&r->clock, f.timestamp),
+                     etl_clock_filetime(clock, ev->timestamp));
+    return 0;
+  }
   assert_true(guid_equal(&out.provider, &ev->provider));
   assert_int_equal(out.id, ev->id);
   assert_int_equal(out.version, ev->version);
@@ -182,6 +193,58 @@ static void sample_events_survive_the_round_trip(void **state)
   assert_int_equal(r.compared, 69);
 }
 
+/* A /Process name resolves from real-time classic kernel events exactly
+ * as from the recorded ones: two process maps, one fed the reader's
+ * events, one the same events through EVENT_RECORD fields. */
+struct maps {
+  struct trig_procmap direct, live;
+  uint64_t kernel;
+};
+
+static int feed_maps(void *ctx, const struct etw_event *ev, const struct etl_logfile *lf,
+                     const struct etl_clock *clock)
+{
+  struct maps *m = ctx;
+  struct etw_record_ext ext[ETW_EVENT_MAX_EXT];
+  struct etw_record_fields f;
+  struct etw_event out;
+  (void)lf, (void)clock;
+  trig_procmap_event(&m->direct, ev);
+  if (!fake_record_fields(ev, &f, ext))
+    return 0;
+  etw_event_from_record(&out, &f);
+  if (ev->is_kernel)
+    m->kernel++;
+  trig_procmap_event(&m->live, &out);
+  return 0;
+}
+
+static void process_names_resolve_from_classic_kernel_events(void **state)
+{
+  static const char *const names[] = { "svchost", "explorer", "csrss", "lsass", "winlogon",
+                                       "services", "System" };
+  static struct maps m;
+  char path[1024];
+  size_t i, ever = 0;
+  (void)state;
+  if (!test_sample_path("ms-perfview__net.4.5.2.x64.etl.zip", path, sizeof(path)))
+    skip();
+  memset(&m, 0, sizeof(m));
+  for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    assert_true(trig_procmap_add(&m.direct, names[i]) >= 0);
+    assert_true(trig_procmap_add(&m.live, names[i]) >= 0);
+  }
+  assert_int_equal(fake_trace_foreach(path, feed_maps, &m), 0);
+  assert_true(m.kernel > 0);
+  for (i = 0; i < m.direct.count; i++) {
+    assert_int_equal(m.live.slots[i].ever, m.direct.slots[i].ever);
+    assert_int_equal(m.live.slots[i].mapped, m.direct.slots[i].mapped);
+    assert_int_equal(m.live.slots[i].pid, m.direct.slots[i].pid);
+    ever += m.direct.slots[i].ever != 0;
+  }
+  assert_true(ever > 0); /* the trace does name some of these */
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -190,6 +253,7 @@ int main(void)
     cmocka_unit_test(extended_items_beyond_the_view_are_dropped),
     cmocka_unit_test(clock_qpc_and_system_time),
     cmocka_unit_test(sample_events_survive_the_round_trip),
+    cmocka_unit_test(process_names_resolve_from_classic_kernel_events),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
