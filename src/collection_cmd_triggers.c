@@ -297,6 +297,8 @@ static int run_one(struct live *l, const struct cli *cli, const char *data_file,
   *end = RUN_END;
   collection_cmd_log_begin(&log, cli);
   rc = collection_cmd_plan(cli, "collect", data_file, &plan);
+  if (!rc)
+    collection_cmd_open_console(); /* again for each collection: the merge closes it */
   if (!rc && (session_record_path(plan.data_file, record, sizeof(record)) ||
               session_request_path(plan.data_file, request, sizeof(request)))) {
     log_error("the data file name '%s' is too long", plan.data_file);
@@ -308,6 +310,7 @@ static int run_one(struct live *l, const struct cli *cli, const char *data_file,
       wait_for_start(l, request, &wr) != 0) {
     log_info("ended before the start trigger fired: nothing was collected");
     os_remove(request);
+    console_close();
     plan_release(&plan);
     collection_cmd_log_end(&log);
     return 0;
@@ -335,6 +338,7 @@ static int run_one(struct live *l, const struct cli *cli, const char *data_file,
     }
   }
   if (rc) {
+    console_close();
     plan_release(&plan);
     collection_cmd_log_end(&log);
     return rc;
@@ -381,6 +385,7 @@ static int run_one(struct live *l, const struct cli *cli, const char *data_file,
       *end = RUN_NEXT;
     os_mutex_unlock(&l->lock);
   }
+  console_close();
   plan_release(&plan);
   collection_cmd_log_end(&log);
   return rc;

@@ -53,6 +53,8 @@ struct world {
   uint64_t request_at_ms;
   char request_for[600];
   int request_sent, base_record_seen;
+  uint64_t ctrl_c_at_ms;
+  int ctrl_c_sent;
   /* /StopCommand */
   char commands[4][1024];
   size_t command_count;
@@ -184,6 +186,10 @@ static void on_sleep(void *ctx, uint64_t now)
   snprintf(record, sizeof(record), "%s%s", w->base, SESSION_RECORD_SUFFIX);
   if (exists(record))
     w->base_record_seen = 1;
+  if (w->ctrl_c_at_ms && now >= w->ctrl_c_at_ms && !w->ctrl_c_sent) {
+    w->ctrl_c_sent = 1;
+    console_deliver(CONSOLE_CTRL_C);
+  }
   if (w->request_at_ms && now >= w->request_at_ms && !w->request_sent) {
     w->request_sent = 1;
     session_request_write(w->request_for, "stop");
@@ -431,6 +437,24 @@ static void etwcap_stop_ends_a_collect_multiple_run(void **state)
   assert_int_equal(w->consumer.opens, 1);
 }
 
+static void ctrl_c_ends_a_collect_multiple_run_with_its_capture(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/StopOnGen2GC", "/CollectMultiple:2", NULL };
+  char one[600], two[600];
+  size_t len = strlen(w->data);
+  int rc;
+  w->ctrl_c_at_ms = 2000;
+  rc = run(w, args);
+  assert_int_equal(rc, 0);
+  snprintf(one, sizeof(one), "%.*s.1.etl.zip", (int)(len - 4), w->data);
+  snprintf(two, sizeof(two), "%.*s.2.etl.zip", (int)(len - 4), w->data);
+  /* The console handler was installed: Ctrl+C stopped, merged and zipped. */
+  assert_true(exists(one));
+  assert_false(exists(two));
+  every_start_stopped(w);
+}
+
 static void perf_counter_fires_after_arming(void **state)
 {
   struct world *w = *state;
@@ -585,6 +609,7 @@ int main(void)
     T(gen2_gc_stops_the_capture_at_the_gc),
     T(collect_multiple_restarts_and_names_each_capture),
     T(etwcap_stop_ends_a_collect_multiple_run),
+    T(ctrl_c_ends_a_collect_multiple_run_with_its_capture),
     T(perf_counter_fires_after_arming),
     T(missing_counter_refuses_to_start),
     T(event_log_message_fires),
