@@ -363,6 +363,14 @@ static int run_one(struct live *l, const struct cli *cli, const char *data_file,
   wo.disk_path = plan.data_file;
   collection_wait(&c, &wo, &wr);
 
+  if (consumer_open) {
+    /* Done with the trigger session's events: CloseTrace ends ProcessTrace
+     * now (the stop path stops the session itself), so its cost is in the
+     * log before the log goes into the zip. */
+    consumer->ops->close(consumer, &cs);
+    log_info("trigger session: %llu events seen, %.2f s of CPU", (unsigned long long)cs.events,
+             cs.cpu_seconds);
+  }
   if (wr.end == COLLECTION_END_KEY_ABORT || wr.end == COLLECTION_END_ABORT_REQUEST)
     rc = collection_cmd_abort_capture(&c, &plan);
   else
@@ -370,12 +378,6 @@ static int run_one(struct live *l, const struct cli *cli, const char *data_file,
                                wr.end == COLLECTION_END_TRIGGER ? &wr.trigger : NULL, record);
   if (base_record && session_record_path(base_record, base_rec, sizeof(base_rec)) == 0)
     os_remove(base_rec);
-  if (consumer_open) {
-    /* After the stop: ProcessTrace has seen the session end. */
-    consumer->ops->close(consumer, &cs);
-    log_info("trigger session: %llu events seen, %.2f s of CPU", (unsigned long long)cs.events,
-             cs.cpu_seconds);
-  }
   os_remove(record);
   os_remove(request);
   if (wr.end == COLLECTION_END_TRIGGER && rc == 0) {

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unzip.h>
 
 #define GC_SAMPLE "ms-perfview__gcevents.etl.zip"
 #define CLR_GUID "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
@@ -324,6 +325,21 @@ static int64_t logged_fire(const struct world *w, const char *name, unsigned col
   return strtoll(p + strlen(needle), NULL, 10);
 }
 
+/* A text member of a zip (NUL-terminated into buf), or fails the test. */
+static void zip_member(const char *zip, const char *name, char *buf, size_t cap)
+{
+  unzFile z = unzOpen64(zip);
+  int n;
+  assert_non_null(z);
+  assert_int_equal(unzLocateFile(z, name, 0), UNZ_OK);
+  assert_int_equal(unzOpenCurrentFile(z), UNZ_OK);
+  n = unzReadCurrentFile(z, buf, (unsigned)(cap - 1));
+  assert_true(n >= 0);
+  buf[n] = '\0';
+  unzCloseCurrentFile(z);
+  unzClose(z);
+}
+
 /* --- tests ---------------------------------------------------------------- */
 
 static void gen2_gc_stops_the_capture_at_the_gc(void **state)
@@ -372,6 +388,16 @@ static void gen2_gc_stops_the_capture_at_the_gc(void **state)
   assert_true(w->clock.now_ms >= 2000);
   snprintf(zip, sizeof(zip), "%s.zip", w->data);
   assert_true(exists(zip));
+  /* The fire in the capture manifest and in LogFile.txt. */
+  {
+    static char text[200000];
+    zip_member(zip, "etwcap-capture.json", text, sizeof(text));
+    assert_non_null(strstr(text, "StopOnGen2GC"));
+    assert_non_null(strstr(text, "Depth=2"));
+    zip_member(zip, "LogFile.txt", text, sizeof(text));
+    assert_non_null(strstr(text, "trigger /StopOnGen2GC fired"));
+    assert_non_null(strstr(text, "trigger session: "));
+  }
 }
 
 static void collect_multiple_restarts_and_names_each_capture(void **state)
