@@ -14,6 +14,7 @@
  * run at all, perfview#709). */
 #include "collection_cmd_internal.h"
 
+#include "alloc.h"
 #include "cli.h"
 #include "counters_pdh.h"
 #include "error.h"
@@ -30,10 +31,24 @@
 #include <stdio.h>
 #include <string.h>
 
+/* An event or event-log message copied off the thread that delivered it. */
+struct queued {
+  struct queued *next;
+  int64_t ft;
+  int is_message;
+  struct etw_event ev;       /* its user data and extended items follow */
+  struct trigger_message m;  /* its strings follow */
+};
+
+#define LIVE_QUEUE_MAX 100000u /* events waiting for the main thread */
+
 struct live {
   const struct collection_env *env;
-  struct trigger_engine *e;
-  os_mutex lock;          /* the engine is fed from three threads */
+  struct trigger_engine *e;  /* main thread only: the engine and the log are not thread-safe */
+  os_mutex lock;             /* guards the queue (and `dropped`) */
+  struct queued *head, *tail;
+  unsigned queued;
+  uint64_t dropped;
   int64_t last;           /* the latest time handed to advance */
   unsigned collection;    /* the one this process is collecting (1-based) */
   int engine_failed;
@@ -81,7 +96,7 @@ int collection_cmd_wants_triggers(const struct cli *cli)
   return trigger_options_any(&o) || o.collect_multiple > 1 || (o.stop_command && *o.stop_command);
 }
 
-/* Every caller holds l->lock. */
+/* Main thread only. */
 static void advance_to(struct live *l, int64_t ft)
 {
   int rc;
@@ -97,35 +112,132 @@ static void advance_to(struct live *l, int64_t ft)
   }
 }
 
+static void enqueue(struct live *l, struct queued *q)
+{
+  os_mutex_lock(&l->lock);
+  if (l->queued >= LIVE_QUEUE_MAX) {
+    l->dropped++;
+    os_mutex_unlock(&l->lock);
+    etwcap_free(q);
+    return;
+  }
+  q->next = NULL;
+  if (l->tail)
+    l->tail->next = q;
+  else
+    l->head = q;
+  l->tail = q;
+  l->queued++;
+  os_mutex_unlock(&l->lock);
+}
+
+/* On the consumer's thread: copy the event (a view into ETW's buffer) for
+ * the main thread, which feeds the engine at its next turn (200 ms). */
 static void on_event(void *ctx, const struct etw_event *ev, int64_t ft)
 {
   struct live *l = ctx;
-  os_mutex_lock(&l->lock);
-  l->events++;
-  if (!l->engine_failed) {
-    advance_to(l, ft);
-    /* The event's own time, even when the clock has moved past it (the
-     * session's flush timer delivers up to a second late): a fire is at
-     * the event, and DelayAfterTriggerSec counts from there. */
-    if (trigger_engine_event(l->e, ev, ft) != 0)
-      l->engine_failed = 1;
+  size_t size = sizeof(struct queued) + ev->user_len, i;
+  struct queued *q;
+  uint8_t *p;
+  for (i = 0; i < ev->ext_count; i++)
+    size += ev->ext[i].size;
+  if (!(q = etwcap_malloc(size))) {
+    os_mutex_lock(&l->lock);
+    l->dropped++;
+    os_mutex_unlock(&l->lock);
+    return;
   }
-  os_mutex_unlock(&l->lock);
+  memset(q, 0, sizeof(*q));
+  q->ft = ft;
+  q->ev = *ev;
+  p = (uint8_t *)(q + 1);
+  if (ev->user_len) {
+    memcpy(p, ev->user_data, ev->user_len);
+    q->ev.user_data = p;
+    p += ev->user_len;
+  }
+  for (i = 0; i < ev->ext_count; i++) {
+    if (ev->ext[i].size)
+      memcpy(p, ev->ext[i].data, ev->ext[i].size);
+    q->ev.ext[i].data = p;
+    p += ev->ext[i].size;
+  }
+  q->ev.raw = NULL;
+  q->ev.raw_size = 0;
+  enqueue(l, q);
 }
 
+/* On the subscription's thread: likewise. */
 static void on_message(void *ctx, const struct trigger_message *m)
 {
   struct live *l = ctx;
-  os_mutex_lock(&l->lock);
-  l->messages++;
-  if (!l->engine_failed) {
-    advance_to(l, m->ft);
-    trigger_engine_message(l->e, m);
+  const char *log = m->log ? m->log : "", *type = m->type ? m->type : "";
+  const char *msg = m->message ? m->message : "";
+  size_t nl = strlen(log) + 1, nt = strlen(type) + 1, nm = strlen(msg) + 1;
+  struct queued *q = etwcap_malloc(sizeof(*q) + nl + nt + nm);
+  char *p;
+  if (!q) {
+    os_mutex_lock(&l->lock);
+    l->dropped++;
+    os_mutex_unlock(&l->lock);
+    return;
   }
-  os_mutex_unlock(&l->lock);
+  memset(q, 0, sizeof(*q));
+  q->is_message = 1;
+  q->ft = m->ft;
+  q->m = *m;
+  p = (char *)(q + 1);
+  q->m.log = memcpy(p, log, nl);
+  q->m.type = memcpy(p + nl, type, nt);
+  q->m.message = memcpy(p + nl + nt, msg, nm);
+  enqueue(l, q);
 }
 
-/* Called by the engine, with l->lock held (every feed holds it). */
+static struct queued *take_queue(struct live *l)
+{
+  struct queued *q;
+  os_mutex_lock(&l->lock);
+  q = l->head;
+  l->head = l->tail = NULL;
+  l->queued = 0;
+  os_mutex_unlock(&l->lock);
+  return q;
+}
+
+static void free_queue(struct queued *q)
+{
+  while (q) {
+    struct queued *next = q->next;
+    etwcap_free(q);
+    q = next;
+  }
+}
+
+/* Main thread: what the other threads delivered, in order, then the clock. */
+static void feed(struct live *l)
+{
+  struct queued *q = take_queue(l), *it;
+  for (it = q; it; it = it->next) {
+    if (l->engine_failed)
+      break;
+    advance_to(l, it->ft);
+    if (it->is_message) {
+      l->messages++;
+      trigger_engine_message(l->e, &it->m);
+    } else {
+      l->events++;
+      /* The event's own time, even when the clock has moved past it (the
+       * session's flush timer delivers up to a second late): a fire is at
+       * the event, and DelayAfterTriggerSec counts from there. */
+      if (trigger_engine_event(l->e, &it->ev, it->ft) != 0)
+        l->engine_failed = 1;
+    }
+  }
+  free_queue(q);
+  advance_to(l, l->env->utc_now(l->env->ctx));
+}
+
+/* Called by the engine, on the main thread (feed). */
 static void on_fire(void *ctx, const struct trigger_fire *f)
 {
   struct live *l = ctx;
@@ -153,8 +265,7 @@ static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *
   struct live *l = ctx;
   int stop;
   (void)elapsed_ms;
-  os_mutex_lock(&l->lock);
-  advance_to(l, l->env->utc_now(l->env->ctx));
+  feed(l);
   stop = trigger_engine_phase(l->e) == TRIGGER_DONE ||
          trigger_engine_collection(l->e) != l->collection;
   if (stop && l->has_fire) {
@@ -166,7 +277,6 @@ static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *
     fired->detail = "";
     fired->filetime = l->last;
   }
-  os_mutex_unlock(&l->lock);
   return stop;
 }
 
@@ -177,10 +287,8 @@ static int should_start(void *ctx, uint64_t elapsed_ms, struct manifest_trigger 
   struct live *l = ctx;
   int go;
   (void)elapsed_ms;
-  os_mutex_lock(&l->lock);
-  advance_to(l, l->env->utc_now(l->env->ctx));
+  feed(l);
   go = trigger_engine_phase(l->e) != TRIGGER_WAITING_START;
-  os_mutex_unlock(&l->lock);
   fired->name = "start";
   fired->detail = "";
   fired->filetime = 0;
@@ -371,6 +479,14 @@ static int run_one(struct live *l, const struct cli *cli, const char *data_file,
     log_info("trigger session: %llu events seen, %.2f s of CPU", (unsigned long long)cs.events,
              cs.cpu_seconds);
   }
+  /* What came after the engine decided belongs to no collection. */
+  free_queue(take_queue(l));
+  if (l->dropped) {
+    log_warn("%llu trigger events were dropped: they came faster than the triggers could "
+             "look at them",
+             (unsigned long long)l->dropped);
+    l->dropped = 0;
+  }
   if (wr.end == COLLECTION_END_KEY_ABORT || wr.end == COLLECTION_END_ABORT_REQUEST)
     rc = collection_cmd_abort_capture(&c, &plan);
   else
@@ -479,6 +595,7 @@ int collection_cmd_collect_triggers(const struct cli *cli, const struct collecti
   }
   if (eventlog_handle)
     eventlog.close(eventlog.ctx, eventlog_handle);
+  free_queue(take_queue(&l));
   os_mutex_lock(&l.lock);
   trigger_engine_free(l.e);
   os_mutex_unlock(&l.lock);
