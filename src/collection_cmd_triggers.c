@@ -3,9 +3,11 @@
  * start trigger, collect until a stop trigger or MaxCollectSec, go on for
  * DelayAfterTriggerSec, stop; N times with /CollectMultiple:N — and this
  * file connects it to a capture: the real-time trigger session's events
- * (consumer.h, on the consumer's thread), performance counters (PDH),
- * event-log messages (on the subscription's thread) and the wait loop's
- * clock all feed the one engine under one mutex.  Each collection ends on
+ * (consumer.h, on the consumer's thread) and event-log messages (on the
+ * subscription's thread) are copied into a queue; the wait loop's turn
+ * (every 200 ms, main thread) feeds them to the engine, then the clock,
+ * which polls the performance counters (PDH).  Only the main thread
+ * touches the engine and the log.  Each collection ends on
  * the common stop path (collection_cmd_finish: rundown, merge, zip) with
  * the fire in the capture manifest, then /StopCommand runs.
  *
