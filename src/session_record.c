@@ -264,9 +264,24 @@ static int fill(const struct record_json *root, struct session_record *r, char *
   return 0;
 }
 
-int session_record_read(const char *path, struct session_record *r, char *why, size_t why_size)
+int session_record_parse(const char *text, size_t len, struct session_record *r, char *why,
+                         size_t why_size)
 {
   struct record_json *root = NULL;
+  int rc;
+  memset(r, 0, sizeof(*r));
+  why[0] = '\0';
+  rc = record_json_parse(text, len, &root, why, why_size);
+  if (!rc)
+    rc = fill(root, r, why, why_size);
+  record_json_free(root);
+  if (rc)
+    session_record_release(r);
+  return rc;
+}
+
+int session_record_read(const char *path, struct session_record *r, char *why, size_t why_size)
+{
   char *text = NULL;
   size_t len = 0;
   int rc;
@@ -277,13 +292,8 @@ int session_record_read(const char *path, struct session_record *r, char *why, s
     snprintf(why, why_size, "cannot read '%s': %s", path, etwcap_strerror(rc));
     return rc;
   }
-  rc = record_json_parse(text, len, &root, why, why_size);
+  rc = session_record_parse(text, len, r, why, why_size);
   etwcap_free(text);
-  if (!rc)
-    rc = fill(root, r, why, why_size);
-  record_json_free(root);
-  if (rc)
-    session_record_release(r);
   return rc;
 }
 

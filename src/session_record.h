@@ -61,6 +61,10 @@ int session_record_write(const char *path, const struct session_record *r);
 /* Reads a record.  ETWCAP_E_NOENT when there is none, ETWCAP_E_FORMAT when
  * it is not one (why says what is wrong). */
 int session_record_read(const char *path, struct session_record *r, char *why, size_t why_size);
+/* The same from the record's text (session_record_read reads the file and
+ * calls this): 0, or an error with `why` saying what is wrong. */
+int session_record_parse(const char *text, size_t len, struct session_record *r, char *why,
+                         size_t why_size);
 void session_record_release(struct session_record *r);
 /* Adds a warning (copied); beyond the limit they are dropped. */
 int session_record_warn(struct session_record *r, const char *text);
