@@ -5,6 +5,7 @@
 #include "error.h"
 #include "os_dir.h"
 #include "os_file.h"
+#include "path_name.h"
 #include "strutil.h"
 
 #include <stdlib.h>
@@ -67,7 +68,6 @@ static int by_name(const void *a, const void *b)
 int merge_inputs_find(const char *main_path, struct merge_inputs *out)
 {
   struct search s;
-  const char *slash = strrchr(main_path, '/'), *back = strrchr(main_path, '\\');
   int64_t size;
   char *dir = NULL;
   int rc;
@@ -77,11 +77,9 @@ int merge_inputs_find(const char *main_path, struct merge_inputs *out)
   rc = os_file_size(main_path, &size);
   if (rc)
     return rc;
-  if (back && (!slash || back > slash))
-    slash = back;
-  s.main_name = slash ? slash + 1 : main_path;
+  s.main_name = path_base_name(main_path);
   s.dir = main_path;
-  s.dir_len = slash ? (size_t)(slash + 1 - main_path) : 0;
+  s.dir_len = path_dir_len(main_path);
   s.out = out;
   rc = add_path(out, "", 0, main_path);
   if (!rc && !(dir = s.dir_len ? etwcap_strndup(main_path, s.dir_len) : etwcap_strdup(".")))

@@ -6,7 +6,9 @@
 #include "plan_internal.h"
 
 #include "alloc.h"
+#include "data_file.h"
 #include "error.h"
+#include "path_name.h"
 #include "strutil.h"
 
 #include <stdarg.h>
@@ -80,12 +82,9 @@ static char *concat(const char *a, const char *b)
 /* Path.ChangeExtension(X.etl, ext): replaces the last extension. */
 char *plan_change_extension(const char *path, const char *ext)
 {
-  const char *dot = strrchr(path, '.');
-  const char *sep1 = strrchr(path, '/'), *sep2 = strrchr(path, '\\');
-  size_t keep = strlen(path);
+  const char *dot = strrchr(path_base_name(path), '.');
+  size_t keep = dot ? (size_t)(dot - path) : strlen(path);
   char *s;
-  if (dot && (!sep1 || dot > sep1) && (!sep2 || dot > sep2))
-    keep = (size_t)(dot - path);
   s = etwcap_malloc(keep + strlen(ext) + 1);
   if (s) {
     memcpy(s, path, keep);
@@ -204,26 +203,14 @@ static int finish_session(struct plan *plan, struct plan_session *s, const struc
 static int data_file(struct plan *plan, const struct plan_options *o)
 {
   const char *given = o->data_file;
-  size_t len;
   char *name;
   if (!given || !*given)
     given = o->gc_only ? "etwcapGCOnly.etl"
                        : o->gc_collect_only ? "etwcapGCCollectOnly.etl" : "etwcapData.etl";
-  len = strlen(given);
-  name = etwcap_strdup(given);
-  if (!name)
-    return ETWCAP_E_NOMEM;
-  if (len > 8 && str_ends_with_case(name, ".etl.zip"))
-    name[len - 4] = '\0';
   /* PerfView checks ".etl" case-sensitively (foo.ETL becomes foo.ETL.etl);
    * file names on Windows are not case-sensitive, so etwcap does not. */
-  if (!str_ends_with_case(name, ".etl")) {
-    char *with = concat(name, ".etl");
-    etwcap_free(name);
-    if (!with)
-      return ETWCAP_E_NOMEM;
-    name = with;
-  }
+  if (data_file_name(given, &name) != 0)
+    return ETWCAP_E_NOMEM;
   plan->data_file = name;
   return 0;
 }

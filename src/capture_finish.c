@@ -10,18 +10,11 @@
 #include "os_file.h"
 #include "os_proc.h"
 #include "os_time.h"
+#include "path_name.h"
 #include "progress.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static const char *base_name(const char *path)
-{
-  const char *slash = strrchr(path, '/'), *back = strrchr(path, '\\');
-  if (back && (!slash || back > slash))
-    slash = back;
-  return slash ? slash + 1 : path;
-}
 
 static void on_merge_progress(void *ctx, uint64_t done, uint64_t total)
 {
@@ -45,7 +38,7 @@ static void describe_sessions(const struct merge_inputs *in, const struct etl_me
     struct etl_reader *r = NULL;
     int64_t size = 0;
     memset(&out[i], 0, sizeof(out[i]));
-    out[i].file = base_name(in->paths[i]);
+    out[i].file = path_base_name(in->paths[i]);
     out[i].events = st->input_events[i];
     if (os_file_size(in->paths[i], &size) == 0)
       out[i].bytes = (uint64_t)size;
@@ -139,7 +132,7 @@ static int zip_step(const struct capture_finish_params *p, const struct merge_in
   m.sessions = sessions;
   m.session_count = in->count;
   m.trigger = p->trigger;
-  m.merged_file = base_name(p->data_file);
+  m.merged_file = path_base_name(p->data_file);
   m.merged_bytes = (uint64_t)merged_size;
   m.merged_events = st->events_out;
   if (p->identity) {
@@ -154,7 +147,7 @@ static int zip_step(const struct capture_finish_params *p, const struct merge_in
     return rc;
 
   memset(members, 0, sizeof(members));
-  members[0].name = base_name(p->data_file);
+  members[0].name = path_base_name(p->data_file);
   members[0].path = merged_path;
   members[1].name = "LogFile.txt";
   members[1].data = p->log && p->log->text ? p->log->text : "";

@@ -4,6 +4,7 @@
 #include "alloc.h"
 #include "cli.h"
 #include "command.h"
+#include "data_file.h"
 #include "error.h"
 #include "identity_inject.h"
 #include "image_ids_only.h"
@@ -33,19 +34,6 @@ static const struct opt_def merge_defs[] = {
 static const struct opt_group merge_group = OPT_GROUP("Merge", merge_defs);
 
 static const struct opt_group *const groups[] = { &merge_group, &opt_group_merge, NULL };
-
-/* PerfView's rule: "X.etl.zip" means X.etl; a name without ".etl" gets it. */
-static int data_file_name(const char *given, char *out, size_t size)
-{
-  size_t len = strlen(given);
-  if (str_ends_with_case(given, ".etl.zip"))
-    len -= 4;
-  if ((int)snprintf(out, size, "%.*s%s", (int)len, given,
-                    str_ends_with_case(given, ".etl") || len != strlen(given) ? "" : ".etl") >=
-      (int)size)
-    return ETWCAP_E_RANGE;
-  return 0;
-}
 
 /* /PathMap items, parsed into `maps` (pointing into copies in `store`). */
 static int path_maps(const struct cli *cli, struct identity_path_map *maps, char **store,
@@ -111,7 +99,13 @@ static int run_merge(const struct cli *cli)
     }
     snprintf(data_file, sizeof(data_file), "%s", cli->args[0]);
   } else {
-    rc = data_file_name(cli->args[0], data_file, sizeof(data_file));
+    char *name;
+    if (data_file_name(cli->args[0], &name) != 0)
+      return ETWCAP_E_NOMEM;
+    rc = (int)strlen(name) >= (int)sizeof(data_file) ? ETWCAP_E_RANGE : 0;
+    if (!rc)
+      snprintf(data_file, sizeof(data_file), "%s", name);
+    etwcap_free(name);
     if (rc) {
       log_error("the file name '%s' is too long", cli->args[0]);
       return rc;

@@ -2,6 +2,7 @@
 #include "collection_env.h"
 
 #include "os_file.h"
+#include "path_name.h"
 #include "os_time.h"
 
 #include <stdio.h>
@@ -35,10 +36,9 @@ static int real_file_size(void *ctx, const char *path, int64_t *size)
 static int real_free_disk(void *ctx, const char *path, uint64_t *bytes)
 {
   char dir[1024];
-  const char *slash = strrchr(path, '/'), *back = strrchr(path, '\\');
+  size_t dir_len = path_dir_len(path);
+  const char *slash = dir_len ? path + dir_len - 1 : NULL;
   (void)ctx;
-  if (back && (!slash || back > slash))
-    slash = back;
   if (!slash)
     snprintf(dir, sizeof(dir), ".");
   else if (slash == path)

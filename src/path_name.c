@@ -1,0 +1,17 @@
+/* Path parts (see path_name.h). */
+#include "path_name.h"
+
+#include <string.h>
+
+const char *path_base_name(const char *path)
+{
+  const char *slash = strrchr(path, '/'), *back = strrchr(path, '\\');
+  if (back && (!slash || back > slash))
+    slash = back;
+  return slash ? slash + 1 : path;
+}
+
+size_t path_dir_len(const char *path)
+{
+  return (size_t)(path_base_name(path) - path);
+}
