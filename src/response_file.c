@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "file_read.h"
 #include "os_file.h"
 
 #include <stdio.h>
@@ -72,26 +73,17 @@ int response_split(struct token_list *out, const char *text, size_t len)
 
 static int read_whole(const char *path, char **text, size_t *len, char *why, size_t why_size)
 {
-  FILE *f = os_fopen(path, "rb");
   char *buf;
   size_t n;
-  if (!f) {
-    int rc = os_last_error();
-    snprintf(why, why_size, "cannot open response file '%s': %s", path, etwcap_strerror(rc));
-    return rc;
-  }
-  buf = etwcap_malloc(RESPONSE_MAX_BYTES + 1);
-  if (!buf) {
-    fclose(f);
-    return ETWCAP_E_NOMEM;
-  }
-  n = fread(buf, 1, RESPONSE_MAX_BYTES + 1, f);
-  fclose(f);
-  if (n > RESPONSE_MAX_BYTES) {
-    etwcap_free(buf);
+  int rc = file_read_small(path, RESPONSE_MAX_BYTES, &buf, &n);
+  if (rc == ETWCAP_E_RANGE) {
     snprintf(why, why_size, "response file '%s' is larger than %d bytes", path,
              RESPONSE_MAX_BYTES);
     return ETWCAP_E_USAGE;
+  }
+  if (rc) {
+    snprintf(why, why_size, "cannot open response file '%s': %s", path, etwcap_strerror(rc));
+    return rc;
   }
   /* Skip a UTF-8 byte-order mark, which Notepad writes. */
   if (n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {

@@ -3,6 +3,7 @@
 #include "session_record.h"
 
 #include "alloc.h"
+#include "file_read.h"
 #include "error.h"
 #include "os_file.h"
 #include "os_time.h"
@@ -161,42 +162,6 @@ int session_record_write(const char *path, const struct session_record *r)
 
 /* --- reading ------------------------------------------------------------- */
 
-static int read_all(const char *path, char **text, size_t *len)
-{
-  FILE *f = os_fopen(path, "rb");
-  char *buf = NULL;
-  size_t n = 0, cap = 0;
-  if (!f)
-    return os_last_error();
-  for (;;) {
-    size_t got;
-    if (n + 4096 > cap) {
-      char *grown;
-      cap = cap ? cap * 2 : 8192;
-      if (cap > RECORD_MAX_BYTES || !(grown = etwcap_realloc(buf, cap))) {
-        etwcap_free(buf);
-        fclose(f);
-        return cap > RECORD_MAX_BYTES ? ETWCAP_E_FORMAT : ETWCAP_E_NOMEM;
-      }
-      buf = grown;
-    }
-    got = fread(buf + n, 1, cap - n - 1, f);
-    n += got;
-    if (got == 0)
-      break;
-  }
-  if (ferror(f)) {
-    etwcap_free(buf);
-    fclose(f);
-    return ETWCAP_E_IO;
-  }
-  fclose(f);
-  buf[n] = '\0';
-  *text = buf;
-  *len = n;
-  return 0;
-}
-
 static void copy(char *dst, size_t size, const char *src)
 {
   snprintf(dst, size, "%s", src ? src : "");
@@ -287,7 +252,9 @@ int session_record_read(const char *path, struct session_record *r, char *why, s
   int rc;
   memset(r, 0, sizeof(*r));
   why[0] = '\0';
-  rc = read_all(path, &text, &len);
+  rc = file_read_small(path, RECORD_MAX_BYTES, &text, &len);
+  if (rc == ETWCAP_E_RANGE)
+    rc = ETWCAP_E_FORMAT; /* no record of ours is that big */
   if (rc) {
     snprintf(why, why_size, "cannot read '%s': %s", path, etwcap_strerror(rc));
     return rc;
