@@ -150,8 +150,13 @@ int etl_merge(const struct etl_merge_input *inputs, size_t count, const char *ou
     rc = check_clocks(src, count, why, why_size);
   if (rc)
     goto cleanup;
-  for (i = 0; i < count; i++)
+  for (i = 0; i < count; i++) {
+    const struct etl_logfile *lf = etl_reader_logfile(src[i].reader);
     total += inputs[i].io.size > 0 ? (uint64_t)inputs[i].io.size : 0;
+    stats->input[i].events_lost = lf->events_lost;
+    stats->input[i].buffers_lost = lf->buffers_lost;
+    snprintf(stats->input[i].logger, sizeof(stats->input[i].logger), "%s", lf->logger_name);
+  }
 
   memset(&cfg, 0, sizeof(cfg));
   merged_header(src, count, &cfg);
@@ -172,7 +177,7 @@ int etl_merge(const struct etl_merge_input *inputs, size_t count, const char *ou
         rc = etl_writer_add_header_event(w, ev->raw);
     } else {
       stats->events_in++;
-      stats->input_events[s - src]++;
+      stats->input[s - src].events++;
       if (options->inject)
         rc = options->inject(options->inject_ctx, ev, w);
       if (!rc)
@@ -193,6 +198,7 @@ int etl_merge(const struct etl_merge_input *inputs, size_t count, const char *ou
     goto cleanup;
   }
   stats->events_out = etl_writer_events(w);
+  stats->header = *etl_writer_header(w);
   rc = etl_writer_finish(w);
   if (rc)
     snprintf(why, why_size, "cannot write '%s': %s", out_path, etwcap_strerror(rc));

@@ -16,6 +16,7 @@
 #ifndef ETWCAP_ETL_MERGE_H
 #define ETWCAP_ETL_MERGE_H
 
+#include "etl_format.h"
 #include "etl_io.h"
 #include "etl_writer.h"
 #include "etw_event.h"
@@ -44,8 +45,17 @@ struct etl_merge_options {
 
 #define ETL_MERGE_MAX_INPUTS 64
 
+/* What the merge read of each input's header, for the capture manifest. */
+struct etl_merge_input_stats {
+  uint64_t events; /* header buffers excluded */
+  uint32_t events_lost, buffers_lost;
+  char logger[ETL_NAME_MAX];
+};
+
 struct etl_merge_stats {
-  uint64_t input_events[ETL_MERGE_MAX_INPUTS]; /* per input, header buffers excluded */
+  struct etl_merge_input_stats input[ETL_MERGE_MAX_INPUTS];
+  struct etl_logfile header; /* the merged header (BuffersWritten and the CPU
+                                count are settled only as the file is finished) */
   uint64_t events_in;  /* events read (header-buffer events excluded) */
   uint64_t events_out; /* events written (injected ones included) */
   uint64_t bytes_in;

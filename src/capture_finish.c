@@ -4,7 +4,6 @@
 #include "alloc.h"
 #include "archive_writer.h"
 #include "error.h"
-#include "etl_reader.h"
 #include "log.h"
 #include "merge_inputs.h"
 #include "os_file.h"
@@ -28,33 +27,21 @@ static void on_zip_progress(void *ctx, uint64_t in_bytes, uint64_t out_bytes)
   progress_update(p, in_bytes, p->total_hint);
 }
 
-/* Session descriptions for the manifest, from each input's header. */
+/* Session descriptions for the manifest, from what the merge read. */
 static void describe_sessions(const struct merge_inputs *in, const struct etl_merge_stats *st,
-                              struct manifest_session *out, char (*loggers)[ETL_NAME_MAX])
+                              struct manifest_session *out)
 {
   size_t i;
   for (i = 0; i < in->count; i++) {
-    struct etl_io io;
-    struct etl_reader *r = NULL;
     int64_t size = 0;
     memset(&out[i], 0, sizeof(out[i]));
     out[i].file = path_base_name(in->paths[i]);
-    out[i].events = st->input_events[i];
+    out[i].logger = st->input[i].logger;
+    out[i].events = st->input[i].events;
+    out[i].events_lost = st->input[i].events_lost;
+    out[i].buffers_lost = st->input[i].buffers_lost;
     if (os_file_size(in->paths[i], &size) == 0)
       out[i].bytes = (uint64_t)size;
-    loggers[i][0] = '\0';
-    if (etl_io_open_file(&io, in->paths[i]) == 0) {
-      if (etl_reader_open(&r, &io, in->paths[i]) == 0) {
-        const struct etl_logfile *lf = etl_reader_logfile(r);
-        snprintf(loggers[i], ETL_NAME_MAX, "%s", lf->logger_name);
-        out[i].events_lost = lf->events_lost;
-        out[i].buffers_lost = lf->buffers_lost;
-      }
-      if (r)
-        etl_reader_free(r);
-      etl_io_close(&io);
-    }
-    out[i].logger = loggers[i];
   }
 }
 
@@ -98,37 +85,27 @@ static int zip_step(const struct capture_finish_params *p, const struct merge_in
                     struct capture_finish_result *r, char *why, size_t why_size)
 {
   struct manifest_session sessions[ETL_MERGE_MAX_INPUTS];
-  char loggers[ETL_MERGE_MAX_INPUTS][ETL_NAME_MAX], machine[256], os[128];
+  char machine[256], os[128];
   struct capture_manifest m;
   struct archive_member members[3];
   struct archive_options o;
   struct archive_stats zs;
   struct progress prog;
-  struct etl_io io;
-  struct etl_reader *reader = NULL;
   char *json = NULL;
   int64_t merged_size = 0;
   int rc;
 
   memset(&m, 0, sizeof(m));
-  describe_sessions(in, st, sessions, loggers);
+  describe_sessions(in, st, sessions);
   os_file_size(merged_path, &merged_size);
   m.command_line = p->command_line;
   m.machine = os_hostname(machine, sizeof(machine));
   m.os = os_describe(os, sizeof(os));
-  if (etl_io_open_file(&io, merged_path) == 0) {
-    if (etl_reader_open(&reader, &io, merged_path) == 0) {
-      const struct etl_logfile *lf = etl_reader_logfile(reader);
-      m.trace_os_major = lf->os_major;
-      m.trace_os_minor = lf->os_minor;
-      m.trace_os_build = lf->build;
-      m.start_filetime = lf->start_time;
-      m.stop_filetime = lf->end_time;
-    }
-    if (reader)
-      etl_reader_free(reader);
-    etl_io_close(&io);
-  }
+  m.trace_os_major = st->header.os_major;
+  m.trace_os_minor = st->header.os_minor;
+  m.trace_os_build = st->header.build;
+  m.start_filetime = st->header.start_time;
+  m.stop_filetime = st->header.end_time;
   m.sessions = sessions;
   m.session_count = in->count;
   m.trigger = p->trigger;
