@@ -54,74 +54,101 @@ static int by_events_desc(const void *a, const void *b)
   return 0;
 }
 
-int etl_summary_collect(struct etl_summary *s, struct etl_reader *r)
+int etl_summary_init(struct etl_summary *s)
 {
-  struct etw_event ev;
-  const struct etl_clock *clock = etl_reader_clock(r);
-  uint32_t last_buffer = UINT32_MAX;
-  size_t hint = 0;
-  unsigned i;
-  int rc;
-
   memset(s, 0, sizeof(*s));
-  s->lf = *etl_reader_logfile(r);
-  s->compression = etl_reader_compression(r);
   s->providers = etwcap_calloc(ETL_SUMMARY_MAX_PROVIDERS, sizeof(*s->providers));
-  if (!s->providers)
-    return ETWCAP_E_NOMEM;
-  while ((rc = etl_reader_next(r, &ev)) == 1) {
-    struct etl_provider_stat *p;
-    if (ev.buffer_index != last_buffer) {
-      const struct etl_buffer *b = etl_reader_current_buffer(r);
-      last_buffer = ev.buffer_index;
-      s->buffers++;
-      s->file_bytes += b->h.buffer_size;
-      if (b->h.flags & ETL_BUFFER_FLAG_COMPRESSED)
-        s->buffers_compressed++;
-      if (b->h.flags & ETL_BUFFER_FLAG_EVENTS_LOST)
-        s->buffers_events_lost++;
-      if (b->h.flags & ETL_BUFFER_FLAG_BUFFER_LOST)
-        s->buffers_lost_flag++;
-    }
-    s->events++;
-    s->user_bytes += ev.user_len;
-    if ((unsigned)ev.header_type < sizeof(s->by_header_type) / sizeof(s->by_header_type[0]))
-      s->by_header_type[ev.header_type]++;
-    if (ev.cpu < ETL_SUMMARY_MAX_CPUS)
-      s->by_cpu[ev.cpu]++;
-    else
-      s->other_cpus++;
-    for (i = 0; i < ev.ext_count; i++)
-      if (ev.ext[i].type < 16)
-        s->by_ext_type[ev.ext[i].type]++;
-    if (ev.has & ETW_HAS_TIMESTAMP) {
-      if (!s->have_ts) {
-        s->first_ts = s->min_ts = s->max_ts = ev.timestamp;
-        s->have_ts = 1;
-      }
-      if (ev.timestamp < s->min_ts)
-        s->min_ts = ev.timestamp;
-      if (ev.timestamp > s->max_ts)
-        s->max_ts = ev.timestamp;
-      s->last_ts = ev.timestamp;
-    }
-    p = find_provider(s, &ev, &hint);
-    if (p) {
-      p->events++;
-      p->bytes += ev.user_len;
-    } else {
-      s->other_provider_events++;
-      s->other_provider_bytes += ev.user_len;
-    }
+  return s->providers ? 0 : ETWCAP_E_NOMEM;
+}
+
+void etl_summary_begin_file(struct etl_summary *s, struct etl_reader *r)
+{
+  if (!s->files++) {
+    s->lf = *etl_reader_logfile(r);
+    s->compression = etl_reader_compression(r);
   }
+  s->last_buffer = UINT32_MAX;
+  s->file_buffers_before = s->buffers;
+}
+
+struct etl_provider_stat *etl_summary_add(struct etl_summary *s, struct etl_reader *r,
+                                          const struct etw_event *ev)
+{
+  struct etl_provider_stat *p;
+  unsigned i;
+  if (ev->buffer_index != s->last_buffer) {
+    const struct etl_buffer *b = etl_reader_current_buffer(r);
+    s->last_buffer = ev->buffer_index;
+    s->buffers++;
+    s->file_bytes += b->h.buffer_size;
+    if (b->h.flags & ETL_BUFFER_FLAG_COMPRESSED)
+      s->buffers_compressed++;
+    if (b->h.flags & ETL_BUFFER_FLAG_EVENTS_LOST)
+      s->buffers_events_lost++;
+    if (b->h.flags & ETL_BUFFER_FLAG_BUFFER_LOST)
+      s->buffers_lost_flag++;
+  }
+  s->events++;
+  s->user_bytes += ev->user_len;
+  if ((unsigned)ev->header_type < sizeof(s->by_header_type) / sizeof(s->by_header_type[0]))
+    s->by_header_type[ev->header_type]++;
+  if (ev->cpu < ETL_SUMMARY_MAX_CPUS)
+    s->by_cpu[ev->cpu]++;
+  else
+    s->other_cpus++;
+  for (i = 0; i < ev->ext_count; i++)
+    if (ev->ext[i].type < 16)
+      s->by_ext_type[ev->ext[i].type]++;
+  if (ev->has & ETW_HAS_TIMESTAMP) {
+    if (!s->have_ts) {
+      s->first_ts = s->min_ts = s->max_ts = ev->timestamp;
+      s->have_ts = 1;
+    }
+    if (ev->timestamp < s->min_ts)
+      s->min_ts = ev->timestamp;
+    if (ev->timestamp > s->max_ts)
+      s->max_ts = ev->timestamp;
+    s->last_ts = ev->timestamp;
+  }
+  p = find_provider(s, ev, &s->hint);
+  if (p) {
+    p->events++;
+    p->bytes += ev->user_len;
+  } else {
+    s->other_provider_events++;
+    s->other_provider_bytes += ev->user_len;
+  }
+  return p;
+}
+
+void etl_summary_end_file(struct etl_summary *s, struct etl_reader *r)
+{
+  const struct etl_clock *clock = etl_reader_clock(r);
   /* Buffers without events are counted too. */
-  if (etl_reader_buffers_seen(r) > s->buffers)
-    s->buffers = etl_reader_buffers_seen(r);
+  if (s->file_buffers_before + etl_reader_buffers_seen(r) > s->buffers)
+    s->buffers = s->file_buffers_before + etl_reader_buffers_seen(r);
   if (s->have_ts) {
     s->min_filetime = etl_clock_filetime(clock, s->min_ts);
     s->max_filetime = etl_clock_filetime(clock, s->max_ts);
   }
+}
+
+void etl_summary_finish(struct etl_summary *s)
+{
   qsort(s->providers, s->provider_count, sizeof(*s->providers), by_events_desc);
+}
+
+int etl_summary_collect(struct etl_summary *s, struct etl_reader *r)
+{
+  struct etw_event ev;
+  int rc = etl_summary_init(s);
+  if (rc)
+    return rc;
+  etl_summary_begin_file(s, r);
+  while ((rc = etl_reader_next(r, &ev)) == 1)
+    etl_summary_add(s, r, &ev);
+  etl_summary_end_file(s, r);
+  etl_summary_finish(s);
   return rc < 0 ? rc : 0;
 }
 

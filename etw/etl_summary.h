@@ -39,10 +39,28 @@ struct etl_summary {
   struct etl_provider_stat *providers; /* sorted by events, descending, after collect */
   size_t provider_count;
   uint64_t other_provider_events, other_provider_bytes;
+  /* Iteration state of etl_summary_add. */
+  unsigned files;
+  uint32_t last_buffer;
+  uint64_t file_buffers_before;
+  size_t hint;
 };
 
 /* Reads every event of r.  Returns 0 or the reader's error. */
 int etl_summary_collect(struct etl_summary *s, struct etl_reader *r);
+
+/* The same, one event at a time, for a caller that reads the events itself
+ * (the report computes more in the same pass): init; for each file
+ * begin_file, add each event, end_file; then finish (sorts the providers).
+ * The header fields (lf, compression) are the first file's; counts add up
+ * over files.  etl_summary_add returns the event's provider row (stable
+ * until finish), or NULL when it is counted with the others. */
+int etl_summary_init(struct etl_summary *s);
+void etl_summary_begin_file(struct etl_summary *s, struct etl_reader *r);
+struct etl_provider_stat *etl_summary_add(struct etl_summary *s, struct etl_reader *r,
+                                          const struct etw_event *ev);
+void etl_summary_end_file(struct etl_summary *s, struct etl_reader *r);
+void etl_summary_finish(struct etl_summary *s);
 void etl_summary_release(struct etl_summary *s);
 
 /* Writes the human report, one line per call. */

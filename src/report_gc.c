@@ -1,0 +1,264 @@
+/* See report_gc.h.  Payload layouts come from trigger_builtin's CLR table
+ * (ClrEtwAll.man templates), read with its field decoder. */
+#include "report_gc.h"
+
+#include "alloc.h"
+#include "error.h"
+#include "trigger_builtin.h"
+#include "trigger_schema.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* SuspendEEStart reasons that begin a GC's pause (ClrEtwAll.man
+ * GCSuspendEEReasonMap: SuspendForGC = 1, SuspendForGCPrep = 6); TraceEvent
+ * starts the pause clock only for these. */
+#define SUSPEND_FOR_GC 1u
+
+static uint64_t field_u64(const struct bi_event *row, const struct etw_event *ev,
+                          const char *name)
+{
+  struct tv_value v;
+  if (tf_find(&row->layout, ev->user_data, ev->user_len, ev->pointer_size, name, &v) != 1)
+    return 0;
+  return v.type == TV_INT ? (uint64_t)v.i : v.u;
+}
+
+static int has_field(const struct bi_event *row, const char *name)
+{
+  return tf_index(&row->layout, name) >= 0;
+}
+
+/* HeapStats: generation sizes and promoted bytes, generations 0-3 and (in
+ * newer runtimes) 4, the pinned object heap; TraceEvent's TotalHeapSize and
+ * TotalPromoted are these sums. */
+static void heap_stats(const struct bi_event *row, const struct etw_event *ev,
+                       struct report_gc_record *rec)
+{
+  static const char *const sizes[] = { "GenerationSize0", "GenerationSize1", "GenerationSize2",
+                                       "GenerationSize3", "GenerationSize4" };
+  static const char *const promoted[] = { "TotalPromotedSize0", "TotalPromotedSize1",
+                                          "TotalPromotedSize2", "TotalPromotedSize3",
+                                          "TotalPromotedSize4" };
+  size_t i;
+  for (i = 0; i < 5; i++) {
+    rec->heap_after += field_u64(row, ev, sizes[i]);
+    rec->promoted += field_u64(row, ev, promoted[i]);
+  }
+}
+
+static int decode(const struct etw_event *ev, struct report_gc_record *rec)
+{
+  const struct bi_event *row = bi_lookup(BI_CLR, ev);
+  if (!row)
+    return 0;
+  switch (ev->id) {
+  case CLR_ID_GC_SUSPEND_EE_START:
+    rec->kind = REPORT_GC_SUSPEND_START;
+    rec->reason = (uint32_t)field_u64(row, ev, "Reason");
+    return 1;
+  case CLR_ID_GC_START:
+    rec->kind = REPORT_GC_START;
+    rec->number = (uint32_t)field_u64(row, ev, "Count");
+    rec->generation = (uint8_t)field_u64(row, ev, "Depth");
+    rec->reason = (uint32_t)field_u64(row, ev, "Reason");
+    rec->type = (uint32_t)field_u64(row, ev, "Type");
+    return 1;
+  case CLR_ID_GC_STOP:
+    rec->kind = REPORT_GC_STOP;
+    rec->number = (uint32_t)field_u64(row, ev, "Count");
+    return 1;
+  case 4: /* GC/HeapStats */
+    if (!has_field(row, "GenerationSize0"))
+      return 0;
+    rec->kind = REPORT_GC_HEAP_STATS;
+    heap_stats(row, ev, rec);
+    return 1;
+  case CLR_ID_GC_RESTART_EE_STOP:
+    rec->kind = REPORT_GC_RESTART_STOP;
+    return 1;
+  }
+  return 0;
+}
+
+int report_gcs_event(struct report_gcs *g, const struct etw_event *ev, int64_t filetime)
+{
+  struct report_gc_record rec;
+  if (ev->is_kernel || !(ev->has & ETW_HAS_PROVIDER) || ev->id > CLR_ID_GC_SUSPEND_EE_START ||
+      !guid_equal(&ev->provider, &bi_guid_clr))
+    return 0;
+  memset(&rec, 0, sizeof(rec));
+  if (!decode(ev, &rec))
+    return 0;
+  if (g->record_count == g->record_cap) {
+    size_t cap = g->record_cap ? g->record_cap * 2 : 256;
+    struct report_gc_record *r;
+    if (g->record_cap >= REPORT_GC_MAX_RECORDS) {
+      g->dropped++;
+      return 0;
+    }
+    r = etwcap_reallocarray(g->records, cap, sizeof(*r));
+    if (!r)
+      return ETWCAP_E_NOMEM;
+    g->records = r;
+    g->record_cap = cap;
+  }
+  rec.filetime = filetime;
+  rec.pid = ev->pid;
+  rec.seq = g->record_count;
+  g->records[g->record_count++] = rec;
+  return 0;
+}
+
+static int by_pid_time(const void *a, const void *b)
+{
+  const struct report_gc_record *x = a, *y = b;
+  if (x->pid != y->pid)
+    return x->pid < y->pid ? -1 : 1;
+  if (x->filetime != y->filetime)
+    return x->filetime < y->filetime ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static double ms_between(int64_t from, int64_t to)
+{
+  return (double)(to - from) / 10000.0;
+}
+
+/* The GC state machine of one process, records [begin, end) in time order. */
+struct gc_walk {
+  struct report_gcs *g;
+  size_t first;       /* this process's first GC in g->gcs */
+  int suspended;
+  int64_t suspend_at;
+  size_t gcs_at_suspend; /* g->count when the suspension began */
+};
+
+static struct report_gc *find_number(struct gc_walk *w, uint32_t number)
+{
+  size_t i = w->g->count;
+  while (i-- > w->first)
+    if (w->g->gcs[i].number == number)
+      return &w->g->gcs[i];
+  return NULL;
+}
+
+static void walk_record(struct gc_walk *w, const struct report_gc_record *r)
+{
+  struct report_gcs *g = w->g;
+  struct report_gc *gc;
+  switch (r->kind) {
+  case REPORT_GC_SUSPEND_START:
+    if (r->reason == SUSPEND_FOR_GC || r->reason == CLR_SUSPEND_FOR_GC_PREP) {
+      w->suspended = 1;
+      w->suspend_at = r->filetime;
+      w->gcs_at_suspend = g->count;
+    }
+    break;
+  case REPORT_GC_START:
+    gc = find_number(w, r->number);
+    /* The second GCStart version .NET Framework logs for the same GC. */
+    if (gc && gc->duration_ms < 0)
+      break;
+    gc = &g->gcs[g->count++];
+    memset(gc, 0, sizeof(*gc));
+    gc->pid = r->pid;
+    gc->number = r->number;
+    gc->generation = r->generation;
+    gc->reason = r->reason;
+    gc->type = r->type;
+    gc->start_filetime = r->filetime;
+    gc->pause_ms = -1;
+    gc->duration_ms = -1;
+    break;
+  case REPORT_GC_STOP:
+    gc = find_number(w, r->number);
+    if (gc && gc->duration_ms < 0)
+      gc->duration_ms = ms_between(gc->start_filetime, r->filetime);
+    break;
+  case REPORT_GC_HEAP_STATS:
+    if (g->count > w->first && !g->gcs[g->count - 1].has_heap) {
+      gc = &g->gcs[g->count - 1];
+      gc->has_heap = 1;
+      gc->heap_after = r->heap_after;
+      gc->promoted = r->promoted;
+    }
+    break;
+  case REPORT_GC_RESTART_STOP:
+    if (!w->suspended)
+      break;
+    w->suspended = 0;
+    if (g->count > w->gcs_at_suspend) {
+      /* A GC began inside this suspension: the pause is its own. */
+      gc = &g->gcs[w->gcs_at_suspend];
+      if (gc->pause_ms < 0)
+        gc->pause_ms = ms_between(w->suspend_at, r->filetime);
+    } else if (g->count > w->first) {
+      /* A suspension of a background GC still running (its final mark):
+       * TraceEvent adds it to that GC's pause. */
+      gc = &g->gcs[g->count - 1];
+      if (gc->type == CLR_GC_TYPE_BACKGROUND && gc->duration_ms < 0)
+        gc->pause_ms = (gc->pause_ms < 0 ? 0 : gc->pause_ms) +
+                       ms_between(w->suspend_at, r->filetime);
+    }
+    break;
+  }
+}
+
+int report_gcs_finish(struct report_gcs *g)
+{
+  size_t i, starts = 0;
+  struct gc_walk w;
+  memset(&w, 0, sizeof(w));
+  qsort(g->records, g->record_count, sizeof(*g->records), by_pid_time);
+  for (i = 0; i < g->record_count; i++)
+    starts += g->records[i].kind == REPORT_GC_START;
+  g->gcs = etwcap_calloc(starts ? starts : 1, sizeof(*g->gcs));
+  if (!g->gcs)
+    return ETWCAP_E_NOMEM;
+  w.g = g;
+  for (i = 0; i < g->record_count; i++) {
+    if (i == 0 || g->records[i].pid != g->records[i - 1].pid) {
+      w.first = g->count;
+      w.suspended = 0;
+    }
+    walk_record(&w, &g->records[i]);
+  }
+  etwcap_free(g->records);
+  g->records = NULL;
+  g->record_count = g->record_cap = 0;
+  return 0;
+}
+
+void report_gcs_release(struct report_gcs *g)
+{
+  etwcap_free(g->records);
+  etwcap_free(g->gcs);
+  memset(g, 0, sizeof(*g));
+}
+
+const char *report_gc_reason_name(uint32_t reason, char *buf, size_t cap)
+{
+  /* ClrEtwAll.man, GCReasonMap. */
+  static const char *const names[] = {
+    "AllocSmall",       "Induced",          "LowMemory",     "Empty",
+    "AllocLarge",       "OutOfSpaceSOH",    "OutOfSpaceLOH", "InducedNotForced",
+    "Internal",         "InducedLowMemory", "InducedCompacting", "LowMemoryHost",
+    "PMFullGC",         "LowMemoryHostBlocking"
+  };
+  if (reason < sizeof(names) / sizeof(names[0]))
+    return names[reason];
+  snprintf(buf, cap, "Reason %u", (unsigned)reason);
+  return buf;
+}
+
+const char *report_gc_type_name(uint32_t type, char *buf, size_t cap)
+{
+  /* ClrEtwAll.man, GCTypeMap. */
+  static const char *const names[] = { "NonConcurrentGC", "BackgroundGC", "ForegroundGC" };
+  if (type < sizeof(names) / sizeof(names[0]))
+    return names[type];
+  snprintf(buf, cap, "Type %u", (unsigned)type);
+  return buf;
+}

@@ -1,0 +1,276 @@
+/* See report_kernel.h.  Process and thread layouts come from
+ * trigger_builtin's kernel table (the MOF classes TraceEvent decodes), the
+ * Image layout from image_identity; SampleProf is read here: InstructionPointer
+ * (pointer), ThreadId (u32), Count (u16) (TraceEvent's SampledProfileTraceData). */
+#include "report_kernel.h"
+
+#include "alloc.h"
+#include "error.h"
+#include "image_identity.h"
+#include "trigger_builtin.h"
+#include "trigger_payload.h"
+#include "trigger_schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TID_SLOTS (1u << 18)
+#define PID_SLOTS (1u << 17)
+#define IMAGE_SLOTS (1u << 15) /* REPORT_MAX_IMAGES fits in three quarters */
+
+int report_kernel_init(struct report_kernel *k)
+{
+  int rc;
+  memset(k, 0, sizeof(*k));
+  rc = report_idmap_init(&k->tid_to_pid, TID_SLOTS);
+  if (!rc)
+    rc = report_idmap_init(&k->pid_to_process, PID_SLOTS);
+  if (!rc)
+    rc = report_idmap_init(&k->image_by_hash, IMAGE_SLOTS);
+  if (rc)
+    report_kernel_release(k);
+  return rc;
+}
+
+void report_kernel_release(struct report_kernel *k)
+{
+  size_t i;
+  for (i = 0; i < k->process_count; i++)
+    etwcap_free(k->processes[i].command_line);
+  for (i = 0; i < k->image_count; i++)
+    etwcap_free(k->images[i].name);
+  etwcap_free(k->processes);
+  etwcap_free(k->images);
+  report_idmap_release(&k->tid_to_pid);
+  report_idmap_release(&k->pid_to_process);
+  report_idmap_release(&k->image_by_hash);
+  memset(k, 0, sizeof(*k));
+}
+
+int report_is_kernel(const struct etw_event *ev, unsigned group, unsigned opcode)
+{
+  return ev->opcode == opcode && bi_kernel_group(ev) == group;
+}
+
+static int field_text(const struct bi_event *row, const struct etw_event *ev, const char *name,
+                      char *out, size_t cap)
+{
+  struct tv_value v;
+  if (tf_find(&row->layout, ev->user_data, ev->user_len, ev->pointer_size, name, &v) != 1 ||
+      v.type != TV_TEXT)
+    return 0;
+  tv_copy(out, cap, v.text);
+  return 1;
+}
+
+static int field_u32(const struct bi_event *row, const struct etw_event *ev, const char *name,
+                     uint32_t *out)
+{
+  struct tv_value v;
+  if (tf_find(&row->layout, ev->user_data, ev->user_len, ev->pointer_size, name, &v) != 1)
+    return 0;
+  *out = (uint32_t)(v.type == TV_INT ? (uint64_t)v.i : v.u);
+  return 1;
+}
+
+static int grow(void **items, size_t count, size_t size)
+{
+  /* Doubling at powers of two. */
+  if (count && (count & (count - 1)))
+    return 0;
+  {
+    void *p = etwcap_reallocarray(*items, count ? count * 2 : 64, size);
+    if (!p)
+      return ETWCAP_E_NOMEM;
+    *items = p;
+  }
+  return 0;
+}
+
+static int process_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
+{
+  const struct bi_event *row = bi_lookup(BI_KERNEL, ev);
+  uint32_t pid, index;
+  struct report_process *p;
+  char cmd[REPORT_COMMAND_LINE_MAX];
+  int rc;
+  if (!row || !field_u32(row, ev, "ProcessID", &pid))
+    return 0;
+  if (ev->opcode == 2 || ev->opcode == 4) { /* Stop, DCStop */
+    if (report_idmap_get(&k->pid_to_process, pid, &index) && ev->opcode == 2)
+      k->processes[index].end_filetime = filetime;
+    return 0;
+  }
+  if (report_idmap_get(&k->pid_to_process, pid, &index) && ev->opcode == 3 &&
+      k->processes[index].end_filetime == 0)
+    return 0; /* the rundown repeats a process already known */
+  if (k->process_count >= REPORT_MAX_PROCESSES) {
+    k->processes_dropped++;
+    return 0;
+  }
+  if ((rc = grow((void **)&k->processes, k->process_count, sizeof(*k->processes))) != 0)
+    return rc;
+  p = &k->processes[k->process_count];
+  memset(p, 0, sizeof(*p));
+  p->pid = pid;
+  field_text(row, ev, "ImageFileName", p->name, sizeof(p->name));
+  if (field_text(row, ev, "CommandLine", cmd, sizeof(cmd)) && cmd[0]) {
+    p->command_line = etwcap_strdup(cmd);
+    if (!p->command_line)
+      return ETWCAP_E_NOMEM;
+  }
+  if (ev->opcode == 1)
+    p->start_filetime = filetime;
+  if (report_idmap_put(&k->pid_to_process, pid, (uint32_t)k->process_count) != 0) {
+    etwcap_free(p->command_line);
+    k->processes_dropped++;
+    return 0;
+  }
+  k->process_count++;
+  return 0;
+}
+
+static void thread_event(struct report_kernel *k, const struct etw_event *ev)
+{
+  const struct bi_event *row = bi_lookup(BI_KERNEL, ev);
+  uint32_t pid, tid;
+  if (!row || (ev->opcode != 1 && ev->opcode != 3) || !field_u32(row, ev, "ProcessID", &pid) ||
+      !field_u32(row, ev, "ThreadID", &tid))
+    return;
+  if (report_idmap_put(&k->tid_to_pid, tid, pid) != 0)
+    k->threads_dropped++;
+}
+
+static void sample_event(struct report_kernel *k, const struct etw_event *ev)
+{
+  struct pl_cursor c;
+  uint32_t tid, pid, index;
+  k->cpu_samples++;
+  pl_init(&c, ev->user_data, ev->user_len, ev->pointer_size);
+  pl_ptr(&c);
+  tid = pl_u32(&c);
+  if (!c.bad && report_idmap_get(&k->tid_to_pid, tid, &pid) &&
+      report_idmap_get(&k->pid_to_process, pid, &index))
+    k->processes[index].cpu_samples++;
+  else
+    k->samples_unattributed++;
+}
+
+static uint32_t name_hash(const char *s)
+{
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (; *s; s++)
+    h = (h ^ (uint8_t)*s) * 16777619u;
+  return h;
+}
+
+static struct report_image *find_image(struct report_kernel *k, const char *name, uint32_t hash)
+{
+  uint32_t index;
+  size_t i;
+  if (report_idmap_get(&k->image_by_hash, hash, &index) && !strcmp(k->images[index].name, name))
+    return &k->images[index];
+  /* Two names with one hash: rare enough for a scan. */
+  for (i = k->image_count; i-- > 0;)
+    if (!strcmp(k->images[i].name, name))
+      return &k->images[i];
+  return NULL;
+}
+
+static int image_event(struct report_kernel *k, const struct etw_event *ev)
+{
+  struct image_event img;
+  struct report_image *im;
+  char name[REPORT_IMAGE_NAME_MAX];
+  unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
+  int with_id, with_pdb, rc;
+  uint32_t hash;
+  if (image_identity_parse_image_event(ev, &img) != 0)
+    return 0;
+  with_id = k->pending_id_base[cpu] == img.image_base && img.image_base;
+  with_pdb = k->pending_pdb_base[cpu] == img.image_base && img.image_base;
+  k->pending_id_base[cpu] = k->pending_pdb_base[cpu] = 0;
+  pl_utf16_to_utf8(img.file_name, img.file_name_bytes / 2, name, sizeof(name));
+  hash = name_hash(name);
+  im = find_image(k, name, hash);
+  if (!im) {
+    if (k->image_count >= REPORT_MAX_IMAGES) {
+      k->images_dropped++;
+      return 0;
+    }
+    if ((rc = grow((void **)&k->images, k->image_count, sizeof(*k->images))) != 0)
+      return rc;
+    im = &k->images[k->image_count];
+    memset(im, 0, sizeof(*im));
+    im->name = etwcap_strdup(name);
+    if (!im->name)
+      return ETWCAP_E_NOMEM;
+    uint32_t other;
+    if (!report_idmap_get(&k->image_by_hash, hash, &other))
+      report_idmap_put(&k->image_by_hash, hash, (uint32_t)k->image_count);
+    k->image_count++;
+  }
+  im->events++;
+  im->with_id += (uint32_t)with_id;
+  im->with_pdb += (uint32_t)with_pdb;
+  return 0;
+}
+
+/* ImageID (Info) and DbgID_RSDS/ILRSDS start with the ImageBase they
+ * describe (pointer-sized; SymbolTraceEventParser's layouts). */
+static void identity_event(struct report_kernel *k, const struct etw_event *ev)
+{
+  struct pl_cursor c;
+  unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
+  uint64_t base;
+  k->identity_events++;
+  if (ev->opcode != IMAGE_ID_INFO && ev->opcode != IMAGE_ID_DBG_RSDS &&
+      ev->opcode != IMAGE_ID_DBG_ILRSDS)
+    return;
+  pl_init(&c, ev->user_data, ev->user_len, ev->pointer_size);
+  base = pl_ptr(&c);
+  if (c.bad)
+    return;
+  if (ev->opcode == IMAGE_ID_INFO)
+    k->pending_id_base[cpu] = base;
+  else
+    k->pending_pdb_base[cpu] = base;
+}
+
+int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
+{
+  unsigned group;
+  if (!ev->is_kernel && (ev->has & ETW_HAS_PROVIDER) &&
+      guid_equal(&ev->provider, &image_identity_guid)) {
+    identity_event(k, ev);
+    return 0;
+  }
+  if (image_identity_is_image_event(ev))
+    return image_event(k, ev);
+  group = bi_kernel_group(ev);
+  if (!group)
+    return 0;
+  if (group == REPORT_GROUP_THREAD && ev->opcode == REPORT_OPCODE_CSWITCH)
+    k->context_switches++;
+  else if (group == REPORT_GROUP_PERFINFO && ev->opcode == REPORT_OPCODE_SAMPLE)
+    sample_event(k, ev);
+  else if (group == KERNEL_GROUP_PROCESS && ev->opcode >= 1 && ev->opcode <= 4)
+    return process_event(k, ev, filetime);
+  else if (group == KERNEL_GROUP_THREAD)
+    thread_event(k, ev);
+  return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+  const struct report_image *x = a, *y = b;
+  return strcmp(x->name, y->name);
+}
+
+void report_kernel_finish(struct report_kernel *k)
+{
+  if (k->image_count)
+    qsort(k->images, k->image_count, sizeof(*k->images), by_name);
+  /* The hash index points at the old order. */
+  report_idmap_release(&k->image_by_hash);
+}

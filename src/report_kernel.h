@@ -1,0 +1,77 @@
+/* What `etwcap report` learns from kernel events: the processes (Process
+ * Start/DCStart/Stop/DCStop: pid, image name, command line, lifetime), CPU
+ * samples per process (PerfInfo SampleProf, attributed through the thread
+ * ids of Thread Start/DCStart), context switches, and the images seen with
+ * whether KernelTraceControl's identity events (ImageID, DbgID_RSDS) came
+ * with them, i.e. whether their symbols can be found on another machine.
+ * Memory is bounded by the caps below; what does not fit is counted. */
+#ifndef ETWCAP_REPORT_KERNEL_H
+#define ETWCAP_REPORT_KERNEL_H
+
+#include "etw_event.h"
+#include "report_idmap.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define REPORT_MAX_PROCESSES 65536
+#define REPORT_MAX_IMAGES 16384
+#define REPORT_MAX_CPUS 256
+#define REPORT_PROCESS_NAME_MAX 64
+#define REPORT_COMMAND_LINE_MAX 1024
+#define REPORT_IMAGE_NAME_MAX 520
+
+/* Kernel groups and opcodes (hook ids) of the events counted on the
+ * timeline (TraceEvent's KernelTraceEventParser: CSwitch 0x0524,
+ * SampleProf 0x0F2E). */
+#define REPORT_GROUP_THREAD 0x05
+#define REPORT_OPCODE_CSWITCH 36
+#define REPORT_GROUP_PERFINFO 0x0F
+#define REPORT_OPCODE_SAMPLE 46
+
+struct report_process {
+  uint32_t pid;
+  char name[REPORT_PROCESS_NAME_MAX];
+  char *command_line;       /* allocated, may be NULL */
+  int64_t start_filetime;   /* Process/Start; 0 when it ran before the trace (DCStart) */
+  int64_t end_filetime;     /* Process/Stop; 0 when still running at the end */
+  uint64_t cpu_samples;
+};
+
+struct report_image {
+  char *name;         /* file name as the kernel logged it (UTF-8) */
+  uint32_t events;    /* Image Load/DCStart/DCStop/Unload events */
+  uint32_t with_id;   /* ... preceded by an ImageID event */
+  uint32_t with_pdb;  /* ... preceded by a DbgID_RSDS/ILRSDS (PDB signature) */
+};
+
+struct report_kernel {
+  struct report_process *processes; /* in order of appearance */
+  size_t process_count;
+  uint64_t processes_dropped;
+  struct report_idmap pid_to_process; /* pid -> latest index in processes */
+  struct report_idmap tid_to_pid;
+  uint64_t threads_dropped;
+  uint64_t cpu_samples, samples_unattributed, context_switches;
+  struct report_image *images;
+  size_t image_count;
+  uint64_t images_dropped;
+  struct report_idmap image_by_hash; /* name hash -> index in images */
+  uint64_t identity_events;
+  /* The identity events KernelTraceControl writes just before an image
+   * event, on the same CPU: the ImageBase they named. */
+  uint64_t pending_id_base[REPORT_MAX_CPUS], pending_pdb_base[REPORT_MAX_CPUS];
+};
+
+int report_kernel_init(struct report_kernel *k);
+void report_kernel_release(struct report_kernel *k);
+/* Looks at one event.  0, or ETWCAP_E_NOMEM. */
+int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime);
+/* Sorts the images by name, for the report. */
+void report_kernel_finish(struct report_kernel *k);
+
+/* 1 when ev is a kernel event of this group and opcode (hook id, or the
+ * group's task GUID from a real-time session). */
+int report_is_kernel(const struct etw_event *ev, unsigned group, unsigned opcode);
+
+#endif

@@ -1,0 +1,35 @@
+/* Event rates over time for `etwcap report`'s timeline, in one pass over
+ * events that come in file order (not time order) and whose time range is
+ * not known in advance: a fixed number of bins whose width doubles, growing
+ * the covered range to the left or right, whenever an event falls outside
+ * it.  Memory is fixed: REPORT_TIMELINE_SERIES series of
+ * REPORT_TIMELINE_BINS counters. */
+#ifndef ETWCAP_REPORT_TIMELINE_H
+#define ETWCAP_REPORT_TIMELINE_H
+
+#include <stdint.h>
+
+#define REPORT_TIMELINE_BINS 256
+/* Series 0..REPORT_TIMELINE_PROVIDERS-1 follow the first providers the
+ * summary numbers (its rows, before sorting); then the fixed series. */
+#define REPORT_TIMELINE_PROVIDERS 64
+enum report_series {
+  REPORT_SERIES_ALL = REPORT_TIMELINE_PROVIDERS,
+  REPORT_SERIES_CSWITCH,
+  REPORT_SERIES_CPU_SAMPLES,
+  REPORT_SERIES_EXCEPTIONS,
+  REPORT_SERIES_GCS,
+  REPORT_TIMELINE_SERIES
+};
+
+struct report_timeline {
+  int started;
+  int64_t origin; /* FILETIME of bin 0's start */
+  int64_t width;  /* 100-ns ticks per bin, >= 1 */
+  uint32_t count[REPORT_TIMELINE_SERIES][REPORT_TIMELINE_BINS];
+};
+
+/* Counts one event of `series` at `filetime` (100-ns units). */
+void report_timeline_add(struct report_timeline *t, int series, int64_t filetime);
+
+#endif
