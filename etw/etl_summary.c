@@ -204,6 +204,22 @@ static void mode_text(uint32_t mode, char *out, size_t cap)
     snprintf(out, cap, "none");
 }
 
+const char *etl_summary_provider_label(const struct etl_provider_stat *p, char *id, size_t cap)
+{
+  const char *name;
+  char text[GUID_STRING_SIZE];
+  if (!p->is_kernel) {
+    snprintf(id, cap, "%s", guid_format(&p->guid, text));
+    return etl_provider_name(&p->guid);
+  }
+  name = etl_kernel_group_name(p->group);
+  if (name)
+    snprintf(id, cap, "kernel:%s", name);
+  else
+    snprintf(id, cap, "kernel:%u", (unsigned)p->group);
+  return "Windows Kernel (classic)";
+}
+
 int etl_summary_report(const struct etl_summary *s, const char *display,
                        etl_summary_write_fn write, void *ctx)
 {
@@ -306,17 +322,7 @@ int etl_summary_report(const struct etl_summary *s, const char *display,
   for (i = 0; i < s->provider_count; i++) {
     const struct etl_provider_stat *p = &s->providers[i];
     char id[GUID_STRING_SIZE + 16];
-    const char *name;
-    if (p->is_kernel) {
-      name = etl_kernel_group_name(p->group);
-      snprintf(id, sizeof(id), "kernel:%s", name ? name : "?");
-      if (!name)
-        snprintf(id, sizeof(id), "kernel:%u", (unsigned)p->group);
-      name = "Windows Kernel (classic)";
-    } else {
-      guid_format(&p->guid, id);
-      name = etl_provider_name(&p->guid);
-    }
+    const char *name = etl_summary_provider_label(p, id, sizeof(id));
     LINE("  %10llu %12llu  %s%s%s", (unsigned long long)p->events,
          (unsigned long long)p->bytes, id, name ? "  " : "", name ? name : "");
   }

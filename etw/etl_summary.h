@@ -63,6 +63,10 @@ void etl_summary_end_file(struct etl_summary *s, struct etl_reader *r);
 void etl_summary_finish(struct etl_summary *s);
 void etl_summary_release(struct etl_summary *s);
 
+/* A provider row's label: "kernel:Process" (or "kernel:N") or its GUID into
+ * id; returns its well-known name, or NULL. */
+const char *etl_summary_provider_label(const struct etl_provider_stat *p, char *id, size_t cap);
+
 /* Writes the human report, one line per call. */
 typedef int (*etl_summary_write_fn)(void *ctx, const char *line);
 int etl_summary_report(const struct etl_summary *s, const char *display,

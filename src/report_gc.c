@@ -238,6 +238,32 @@ void report_gcs_release(struct report_gcs *g)
   memset(g, 0, sizeof(*g));
 }
 
+const double report_gc_pause_bounds[REPORT_GC_PAUSE_BUCKETS - 1] = { 0.1, 0.5, 1,  5,
+                                                                     10,  50,  100 };
+
+size_t report_gc_totals_at(const struct report_gcs *g, size_t i, struct report_gc_totals *t)
+{
+  memset(t, 0, sizeof(*t));
+  if (i >= g->count)
+    return i;
+  t->pid = g->gcs[i].pid;
+  t->first = i;
+  for (; i < g->count && g->gcs[i].pid == t->pid; i++) {
+    double p = g->gcs[i].pause_ms;
+    size_t b = 0;
+    t->count++;
+    if (p < 0)
+      continue;
+    t->total_pause_ms += p;
+    if (p > t->max_pause_ms)
+      t->max_pause_ms = p;
+    while (b < REPORT_GC_PAUSE_BUCKETS - 1 && p >= report_gc_pause_bounds[b])
+      b++;
+    t->pause_hist[b]++;
+  }
+  return i;
+}
+
 const char *report_gc_reason_name(uint32_t reason, char *buf, size_t cap)
 {
   /* ClrEtwAll.man, GCReasonMap. */

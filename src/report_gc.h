@@ -72,6 +72,23 @@ int report_gcs_event(struct report_gcs *g, const struct etw_event *ev, int64_t f
 int report_gcs_finish(struct report_gcs *g);
 void report_gcs_release(struct report_gcs *g);
 
+/* Pause histogram buckets; report_gc_pause_bounds holds their upper bounds
+ * in ms (the last bucket is open). */
+#define REPORT_GC_PAUSE_BUCKETS 8
+
+/* The totals of one process's GCs (GCStats' per-process summary). */
+struct report_gc_totals {
+  uint32_t pid;
+  size_t first, count;           /* its GCs are gcs[first .. first+count) */
+  double max_pause_ms, total_pause_ms;
+  uint64_t pause_hist[REPORT_GC_PAUSE_BUCKETS]; /* GCs per pause bucket */
+};
+extern const double report_gc_pause_bounds[REPORT_GC_PAUSE_BUCKETS - 1];
+
+/* The totals of the process whose GCs start at index i (after
+ * report_gcs_finish); returns the index after them. */
+size_t report_gc_totals_at(const struct report_gcs *g, size_t i, struct report_gc_totals *t);
+
 /* PerfView's names for the GCStart Reason and Type fields (ClrEtwAll.man
  * GCReason / GCType maps); "Reason N" style for values it does not know. */
 const char *report_gc_reason_name(uint32_t reason, char *buf, size_t cap);

@@ -261,6 +261,12 @@ int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int
   return 0;
 }
 
+const struct report_process *report_kernel_process(const struct report_kernel *k, uint32_t pid)
+{
+  uint32_t index;
+  return report_idmap_get(&k->pid_to_process, pid, &index) ? &k->processes[index] : NULL;
+}
+
 static int by_name(const void *a, const void *b)
 {
   const struct report_image *x = a, *y = b;

@@ -67,6 +67,8 @@ int report_kernel_init(struct report_kernel *k);
 void report_kernel_release(struct report_kernel *k);
 /* Looks at one event.  0, or ETWCAP_E_NOMEM. */
 int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime);
+/* The latest process with this pid, or NULL. */
+const struct report_process *report_kernel_process(const struct report_kernel *k, uint32_t pid);
 /* Sorts the images by name, for the report. */
 void report_kernel_finish(struct report_kernel *k);
 

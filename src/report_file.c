@@ -1,0 +1,79 @@
+/* See report_file.h. */
+#include "report_file.h"
+
+#include "alloc.h"
+#include "error.h"
+#include "os_file.h"
+#include "report_html.h"
+#include "report_model.h"
+#include "strutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int report_default_path(const char *trace, char *out, size_t cap)
+{
+  static const char *const suffixes[] = { ".etl.zip", ".etl", ".zip" };
+  size_t n = strlen(trace), i;
+  int w;
+  for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+    size_t k = strlen(suffixes[i]);
+    if (n > k && str_ends_with_case(trace, suffixes[i])) {
+      n -= k;
+      break;
+    }
+  }
+  w = snprintf(out, cap, "%.*s.report.html", (int)n, trace);
+  return w < 0 || (size_t)w >= cap ? ETWCAP_E_RANGE : 0;
+}
+
+static int write_page(const struct report *r, const char *tmp, char *err, size_t errcap)
+{
+  struct report_writer w;
+  char why[256];
+  int rc;
+  w.f = os_fopen(tmp, "wb");
+  w.error = 0;
+  if (!w.f) {
+    rc = os_last_error();
+    snprintf(err, errcap, "cannot create '%s': %s", tmp, os_last_error_text(why, sizeof(why)));
+    return rc ? rc : ETWCAP_E_IO;
+  }
+  report_html_write(&w, r);
+  rc = report_writer_error(&w);
+  if (fclose(w.f) != 0 && !rc)
+    rc = ETWCAP_E_IO;
+  if (rc)
+    snprintf(err, errcap, "cannot write '%s': %s", tmp, os_last_error_text(why, sizeof(why)));
+  return rc;
+}
+
+int report_write_file(const char *trace, const char *out, char *written, size_t written_cap,
+                      char *err, size_t errcap)
+{
+  struct report r;
+  char path[4096], tmp[4200];
+  int rc;
+  err[0] = '\0';
+  if (!out) {
+    if (report_default_path(trace, path, sizeof(path)) != 0) {
+      snprintf(err, errcap, "%s: the path is too long for its report's name", trace);
+      return ETWCAP_E_RANGE;
+    }
+    out = path;
+  }
+  snprintf(written, written_cap, "%s", out);
+  rc = report_collect(&r, trace, err, errcap);
+  if (rc) {
+    report_release(&r);
+    return rc;
+  }
+  snprintf(tmp, sizeof(tmp), "%s.partial", out);
+  rc = write_page(&r, tmp, err, errcap);
+  report_release(&r);
+  if (rc == 0 && (rc = os_rename_replace(tmp, out)) != 0)
+    snprintf(err, errcap, "cannot rename '%s' to '%s': %s", tmp, out, etwcap_strerror(rc));
+  if (rc)
+    os_remove(tmp);
+  return rc;
+}

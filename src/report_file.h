@@ -1,0 +1,20 @@
+/* `etwcap report` as one call, for the report command and for the /Report
+ * qualifier of collect and replay: read a trace in one pass and write its
+ * page.  The page is written to OUT.partial and renamed to OUT when it is
+ * complete, so a failure never leaves a half page under the final name. */
+#ifndef ETWCAP_REPORT_FILE_H
+#define ETWCAP_REPORT_FILE_H
+
+#include <stddef.h>
+
+/* The default page for a trace: NAME.report.html next to it (NAME.etl,
+ * NAME.etl.zip and NAME.zip all give NAME).  0, or ETWCAP_E_RANGE. */
+int report_default_path(const char *trace, char *out, size_t cap);
+
+/* Writes the report of `trace` to `out` (NULL: the default path); the path
+ * written goes to written.  0, or an ETWCAP_E_* code with a message in err
+ * (the trace reader's for bad input, the file's for I/O). */
+int report_write_file(const char *trace, const char *out, char *written, size_t written_cap,
+                      char *err, size_t errcap);
+
+#endif

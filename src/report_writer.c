@@ -1,0 +1,148 @@
+/* See report_writer.h. */
+#include "report_writer.h"
+
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+#define REPLACEMENT 0xFFFDu
+
+static void put(struct report_writer *w, const char *s, size_t n)
+{
+  if (!w->error && n && fwrite(s, 1, n, w->f) != n)
+    w->error = ETWCAP_E_IO;
+}
+
+void rw_puts(struct report_writer *w, const char *s)
+{
+  put(w, s, strlen(s));
+}
+
+void rw_printf(struct report_writer *w, const char *fmt, ...)
+{
+  va_list ap;
+  if (w->error)
+    return;
+  va_start(ap, fmt);
+  if (vfprintf(w->f, fmt, ap) < 0)
+    w->error = ETWCAP_E_IO;
+  va_end(ap);
+}
+
+int report_writer_error(const struct report_writer *w)
+{
+  return w->error;
+}
+
+/* Decodes one UTF-8 character at s (RFC 3629: no overlongs, no surrogates,
+ * nothing above U+10FFFF): its code point and length, or REPLACEMENT and 1
+ * for an invalid byte. */
+static uint32_t next_char(const unsigned char *s, size_t *len)
+{
+  uint32_t c = s[0], min;
+  size_t n, i;
+  *len = 1;
+  if (c < 0x80)
+    return c;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2, c &= 0x1F, min = 0x80;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3, c &= 0x0F, min = 0x800;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4, c &= 0x07, min = 0x10000;
+  } else {
+    return REPLACEMENT;
+  }
+  for (i = 1; i < n; i++) {
+    if ((s[i] & 0xC0) != 0x80)
+      return REPLACEMENT;
+    c = c << 6 | (s[i] & 0x3F);
+  }
+  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+    return REPLACEMENT;
+  *len = n;
+  return c;
+}
+
+void rw_html(struct report_writer *w, const char *text)
+{
+  const unsigned char *s = (const unsigned char *)(text ? text : "");
+  while (*s) {
+    size_t len;
+    uint32_t c = next_char(s, &len);
+    switch (c) {
+    case '&': rw_puts(w, "&amp;"); break;
+    case '<': rw_puts(w, "&lt;"); break;
+    case '>': rw_puts(w, "&gt;"); break;
+    case '"': rw_puts(w, "&quot;"); break;
+    case '\'': rw_puts(w, "&#39;"); break;
+    default:
+      if (c == REPLACEMENT || (c < 0x20 && c != '\t' && c != '\n') || c == 0x7F)
+        rw_puts(w, "&#xFFFD;");
+      else
+        put(w, (const char *)s, len);
+    }
+    s += len;
+  }
+}
+
+void rw_json_string(struct report_writer *w, const char *text)
+{
+  const unsigned char *s = (const unsigned char *)text;
+  if (!text) {
+    rw_puts(w, "null");
+    return;
+  }
+  rw_puts(w, "\"");
+  while (*s) {
+    size_t len;
+    uint32_t c = next_char(s, &len);
+    if (c == '"')
+      rw_puts(w, "\\\"");
+    else if (c == '\\')
+      rw_puts(w, "\\\\");
+    else if (c == '\n')
+      rw_puts(w, "\\n");
+    else if (c == '\t')
+      rw_puts(w, "\\t");
+    else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7F || c == 0x2028 ||
+             c == 0x2029 || c == REPLACEMENT)
+      rw_printf(w, "\\u%04x", (unsigned)c);
+    else
+      put(w, (const char *)s, len);
+    s += len;
+  }
+  rw_puts(w, "\"");
+}
+
+void rw_json_ms(struct report_writer *w, double ms)
+{
+  if (ms < 0)
+    rw_puts(w, "null");
+  else
+    rw_printf(w, "%.3f", ms);
+}
+
+const char *report_grouped(double v, char *buf, size_t cap)
+{
+  char digits[48];
+  size_t n, i, o = 0, lead;
+  snprintf(digits, sizeof(digits), "%.0f", v);
+  n = strlen(digits);
+  lead = digits[0] == '-';
+  for (i = 0; i < n && o + 2 < cap; i++) {
+    if (i > lead && (n - i) % 3 == 0)
+      buf[o++] = ',';
+    buf[o++] = digits[i];
+  }
+  buf[o] = '\0';
+  return buf;
+}
+
+void rw_count(struct report_writer *w, uint64_t n)
+{
+  char buf[48];
+  rw_puts(w, report_grouped((double)n, buf, sizeof(buf)));
+}

@@ -1,0 +1,41 @@
+/* The output stream of `etwcap report` and the escaping every piece of
+ * trace text goes through before it reaches the page.  Names, command lines
+ * and exception types come from the trace: hostile bytes.  Both escapers
+ * decode UTF-8 and put U+FFFD in place of every invalid sequence and control
+ * character; the HTML one writes & < > " ' as entities; the JSON one writes
+ * < > & as \u003c \u003e \u0026 (so neither "</script>" nor "<!--" can
+ * appear inside the embedded JSON) and U+2028/2029 as escapes.
+ *
+ * Sticky error: the first write error is kept and returned by
+ * report_writer_error. */
+#ifndef ETWCAP_REPORT_WRITER_H
+#define ETWCAP_REPORT_WRITER_H
+
+#include "log.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct report_writer {
+  FILE *f;
+  int error;
+};
+
+void rw_puts(struct report_writer *w, const char *s);
+void rw_printf(struct report_writer *w, const char *fmt, ...) LOG_PRINTF(2, 3);
+/* Text as HTML character data or attribute value. */
+void rw_html(struct report_writer *w, const char *text);
+/* Text as a JSON string literal, quotes included; NULL gives null. */
+void rw_json_string(struct report_writer *w, const char *text);
+/* A number of milliseconds with 3 decimals; null when ms < 0 (unknown). */
+void rw_json_ms(struct report_writer *w, double ms);
+/* v (rounded to an integer) with thousands separators: "12,345". */
+const char *report_grouped(double v, char *buf, size_t cap);
+/* A count with thousands separators. */
+void rw_count(struct report_writer *w, uint64_t n);
+
+/* 0, or ETWCAP_E_IO after a failed write. */
+int report_writer_error(const struct report_writer *w);
+
+#endif
