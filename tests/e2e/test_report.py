@@ -1,0 +1,286 @@
+"""`etwcap report`: the page of real samples, opened in headless Chromium as a
+person would open it.  Checks that it renders (SVG charts and tables in the
+DOM), that nothing is fetched from the network and nothing is logged as an
+error on the console, that the numbers on the page and in the embedded JSON
+are the independent ones, and saves a screenshot of each page to the test's
+output folder.  Also: the default output name, /Out, and bad input giving the
+same errors and exit codes as `dump`, with no page left behind.
+
+Expected numbers: TraceEvent's regression baseline of gcevents
+(microsoft/perfview src/TraceEvent/TraceEvent.Tests/inputs/gcevents.baseline.txt:
+GC 1 SuspendEEStart 11,607.358 ms -> RestartEEStop 11,608.145 ms = 0.787 ms,
+GC 2 11,608.167 -> 11,608.709 = 0.542 ms); the golden listing of
+net.4.5.2.x64 (samples/golden, fox-it/dissect.etl): 264 GCStart v1 events
+(each GC is also logged as GCStart v2) and one CLR Exception/Start; the
+exception's type as the issue and PerfView name it.
+
+Chromium is driven over --remote-debugging-pipe with the DevTools protocol
+(https://chromedevtools.github.io/devtools-protocol/: Target, Page, Runtime,
+Log, Network), with flags that let it run in a minimal chroot (no dbus, no
+/dev/shm) and on a closed network (a proxy to nowhere, a resolver that
+refuses every name)."""
+import base64
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from etwcap_e2e import SKIP, Etwcap, samples_dir, tmp_dir, to_target_path  # noqa: E402
+
+t = Etwcap()
+samples = samples_dir()
+if not samples:
+    print("skipped: the shared samples folder is absent (set ETWCAP_SAMPLES)")
+    sys.exit(SKIP)
+
+out_dir = os.path.join(tmp_dir(), "report-%s" % t.target)
+shutil.rmtree(out_dir, ignore_errors=True)
+os.makedirs(out_dir)
+
+
+def embedded_json(html):
+    m = re.search(r'<script type="application/json" id="etwcap-report">(.*?)</script>', html,
+                  re.S)
+    t.check(m is not None, "the page embeds the etwcap-report JSON")
+    return json.loads(m.group(1)) if m else {}
+
+
+def report(sample, *extra):
+    """Copies the sample next to nothing else, writes its report; returns
+    (page path, page text, embedded JSON)."""
+    src = os.path.join(samples, sample)
+    local = os.path.join(out_dir, sample)
+    shutil.copyfile(src, local)
+    rc, out, err = t.run("report", to_target_path(t, local), *extra)
+    t.check(rc == 0, "report %s exits 0: rc=%d %r" % (sample, rc, err))
+    name = re.sub(r"(\.etl\.zip|\.etl|\.zip)$", "", sample) + ".report.html"
+    page = os.path.join(out_dir, name)
+    t.check(os.path.isfile(page), "the page is %s, next to the trace" % name)
+    t.check(not os.path.exists(page + ".partial"), "no temporary file is left")
+    os.remove(local)
+    if not os.path.isfile(page):
+        return page, "", {}
+    with open(page, encoding="utf-8") as f:
+        html = f.read()
+    return page, html, embedded_json(html)
+
+
+# --- the numbers, in the file ------------------------------------------------
+gc_page, gc_html, gc = report("ms-perfview__gcevents.etl.zip")
+t.check(gc.get("schema") == "etwcap-report/1", "schema etwcap-report/1")
+gcs = gc.get("gcs", [])
+t.check(len(gcs) == 2, "gcevents: 2 GCs: %r" % gcs)
+if len(gcs) == 2:
+    t.check(abs(gcs[0]["pauseMs"] - 0.787) <= 0.002, "GC 1 pause 0.787 ms: %r" % gcs[0])
+    t.check(abs(gcs[1]["pauseMs"] - 0.542) <= 0.002, "GC 2 pause 0.542 ms: %r" % gcs[1])
+    t.check(gcs[0]["generation"] == 1 and gcs[1]["generation"] == 2, "generations 1, 2")
+    t.check(gcs[0]["reason"] == "Induced", "reason Induced (GC/Start Reason=Induced)")
+for key in ("capture", "providers", "gcs", "exceptions", "processes", "images"):
+    t.check(key in gc, "top-level field %r" % key)
+t.check("</script" not in gc_html.split('id="etwcap-report">', 1)[-1][:-len("</script>\n</body>\n</html>\n")],
+        "no </script inside the embedded JSON")
+
+net_page, net_html, net = report("ms-perfview__net.4.5.2.x64.etl.zip")
+t.check(len(net.get("gcs", [])) == 264, "net.4.5.2: 264 GCs, got %d" % len(net.get("gcs", [])))
+exc = net.get("exceptions", [])
+t.check(len(exc) == 1 and exc[0]["type"] == "System.IO.FileNotFoundException" and
+        exc[0]["count"] == 1, "net.4.5.2: one System.IO.FileNotFoundException: %r" % exc)
+
+# /Out
+custom = os.path.join(out_dir, "custom name.html")
+rc, out, err = t.run("report", to_target_path(t, os.path.join(samples, "ms-perfview__gcevents.etl.zip")),
+                     "/Out:" + to_target_path(t, custom))
+t.check(rc == 0 and os.path.isfile(custom), "/Out writes the named file: rc=%d %r" % (rc, err))
+
+# --- bad input: the same errors and exit codes as dump, no page --------------
+with open(os.path.join(samples, "airbus-etl-parser__ShutdownPerfDiagLogger.etl"), "rb") as f:
+    data = f.read()
+cut = os.path.join(out_dir, "truncated.etl")
+with open(cut, "wb") as f:
+    f.write(data[:100000])
+text = os.path.join(out_dir, "notes.etl")
+with open(text, "w") as f:
+    f.write("This is not a trace, just text that happens to be named .etl.\n" * 4)
+for path, code in ((cut, 5), (text, 5), (os.path.join(out_dir, "missing.etl"), 6)):
+    rc, _, err = t.run("report", to_target_path(t, path))
+    drc, _, derr = t.run("dump", to_target_path(t, path))
+    name = os.path.basename(path)
+    t.check(rc == code and rc == drc, "%s: exit code %d as dump (%d): %d %r" % (name, code, drc, rc, err))
+    first = lambda s: s.strip().splitlines()[0] if s.strip() else ""  # noqa: E731
+    t.check(first(err) == first(derr), "%s: the message dump gives: %r vs %r" % (name, err, derr))
+    page = path[:-4] + ".report.html"
+    t.check(not os.path.exists(page) and not os.path.exists(page + ".partial"),
+            "%s: no page is left" % name)
+
+
+# --- in a browser --------------------------------------------------------------
+def find_chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+class Browser:
+    """Chromium over --remote-debugging-pipe: fd 3 carries our commands, fd 4
+    its answers and events, each message NUL-terminated JSON."""
+
+    def __init__(self, exe, profile):
+        to_child_r, self.to_child = os.pipe()
+        self.from_child, from_child_w = os.pipe()
+        hi_r, hi_w = os.dup(to_child_r) + 100, os.dup(from_child_w) + 100
+        os.dup2(to_child_r, hi_r)
+        os.dup2(from_child_w, hi_w)
+
+        def child_fds():
+            # subprocess closes what pass_fds does not name after this runs.
+            os.dup2(hi_r, 3)
+            os.dup2(hi_w, 4)
+
+        env = dict(os.environ, HOME=profile, XDG_CONFIG_HOME=profile, XDG_CACHE_HOME=profile)
+        self.proc = subprocess.Popen(
+            [exe, "--headless", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+             "--remote-debugging-pipe", "--user-data-dir=" + profile, "--no-first-run",
+             "--no-default-browser-check", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--disable-extensions",
+             "--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
+             "--hide-scrollbars", "--window-size=1400,1000", "about:blank"],
+            preexec_fn=child_fds, pass_fds=(3, 4), stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(profile, "chromium.log"), "w"),
+            env=env)
+        for fd in (to_child_r, from_child_w, hi_r, hi_w):
+            os.close(fd)
+        self.next_id = 0
+        self.buf = b""
+        self.events = []
+
+    def _read(self, deadline):
+        while b"\0" not in self.buf:
+            left = deadline - time.time()
+            if left <= 0 or not select.select([self.from_child], [], [], left)[0]:
+                raise TimeoutError("Chromium did not answer")
+            chunk = os.read(self.from_child, 1 << 20)
+            if not chunk:
+                raise EOFError("Chromium closed the pipe")
+            self.buf += chunk
+        msg, self.buf = self.buf.split(b"\0", 1)
+        return json.loads(msg)
+
+    def call(self, method, params=None, session=None, timeout=60):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        os.write(self.to_child, json.dumps(msg).encode() + b"\0")
+        deadline = time.time() + timeout
+        while True:
+            m = self._read(deadline)
+            if m.get("id") == self.next_id:
+                if "error" in m:
+                    raise RuntimeError("%s: %r" % (method, m["error"]))
+                return m.get("result", {})
+            self.events.append(m)
+
+    def wait_event(self, method, timeout=60):
+        deadline = time.time() + timeout
+        for m in self.events:
+            if m.get("method") == method:
+                return m
+        while True:
+            m = self._read(deadline)
+            self.events.append(m)
+            if m.get("method") == method:
+                return m
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout=10)
+        except Exception:  # noqa: BLE001 - it may already be gone
+            pass
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def open_page(exe, page, shot):
+    """Loads page; returns (DOM facts, console errors, network requests)."""
+    profile = os.path.join(out_dir, "chromium-profile")
+    shutil.rmtree(profile, ignore_errors=True)
+    os.makedirs(profile)
+    b = Browser(exe, profile)
+    try:
+        target = b.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        s = b.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            b.call(domain + ".enable", session=s)
+        b.call("Page.navigate", {"url": "file://" + page}, session=s)
+        b.wait_event("Page.loadEventFired")
+        facts = b.call("Runtime.evaluate", {"returnByValue": True, "expression": """(() => {
+            const data = JSON.parse(document.getElementById('etwcap-report').textContent);
+            const gcCells = [...document.querySelectorAll('table.gcs tbody tr')]
+                .map(r => r.children[5].textContent);
+            return {svg: document.querySelectorAll('svg').length,
+                    timeline: document.querySelectorAll('svg.chart path').length,
+                    tables: document.querySelectorAll('table').length,
+                    sections: [...document.querySelectorAll('section h2')].map(h => h.textContent),
+                    gcRows: document.querySelectorAll('table.gcs tbody tr').length,
+                    gcPauses: gcCells, gcs: data.gcs.length,
+                    height: document.documentElement.scrollHeight};
+        })()"""}, session=s)["result"]["value"]
+        b.call("Emulation.setDeviceMetricsOverride",
+               {"width": 1400, "height": min(facts["height"], 16000), "deviceScaleFactor": 1,
+                "mobile": False}, session=s)
+        png = b.call("Page.captureScreenshot", {"format": "png"}, session=s)["data"]
+        with open(shot, "wb") as f:
+            f.write(base64.b64decode(png))
+        errors = [m for m in b.events if
+                  (m.get("method") == "Runtime.consoleAPICalled" and
+                   m["params"].get("type") == "error") or
+                  m.get("method") == "Runtime.exceptionThrown" or
+                  (m.get("method") == "Log.entryAdded" and
+                   m["params"]["entry"].get("level") == "error")]
+        requests = [m["params"]["request"]["url"] for m in b.events
+                    if m.get("method") == "Network.requestWillBeSent"
+                    and not m["params"]["request"]["url"].startswith("file://")]
+        return facts, errors, requests
+    finally:
+        b.close()
+
+
+exe = find_chromium()
+if not exe:
+    print("chromium is absent (packaging/install-deps.sh installs Debian's chromium): "
+          "the browser checks are skipped; the file checks above ran")
+    t.finish()
+
+for page, shot, want_gcs in ((gc_page, "gcevents.png", 2), (net_page, "net.4.5.2.x64.png", 264)):
+    try:
+        facts, errors, requests = open_page(exe, page, os.path.join(out_dir, shot))
+    except Exception as e:  # noqa: BLE001 - reported as a failure with its cause
+        t.check(False, "%s opens in Chromium: %r (see %s)" % (page, e, out_dir))
+        continue
+    t.check(facts["svg"] >= 2 and facts["timeline"] >= 1,
+            "%s: SVG charts are drawn: %r" % (shot, facts))
+    t.check(facts["tables"] >= 3, "%s: tables are in the DOM" % shot)
+    for section in ("Capture", "Timeline", "Garbage collections", "Exceptions", "Processes",
+                    "Symbols ready?", "Providers"):
+        t.check(section in facts["sections"], "%s: section %s" % (shot, section))
+    t.check(facts["gcs"] == want_gcs and facts["gcRows"] == want_gcs,
+            "%s: %d GCs in the data and the table: %r" % (shot, want_gcs, facts["gcRows"]))
+    t.check(errors == [], "%s: no console errors: %r" % (shot, errors))
+    t.check(requests == [], "%s: no network request: %r" % (shot, requests))
+    t.check(os.path.getsize(os.path.join(out_dir, shot)) > 10000,
+            "%s: the screenshot is saved in %s" % (shot, out_dir))
+    if want_gcs == 2:
+        t.check(facts["gcPauses"] == ["0.787", "0.542"],
+                "the GC table shows the pauses 0.787 and 0.542: %r" % facts["gcPauses"])
+
+t.finish()
