@@ -12,6 +12,7 @@
 #include "os_file.h"
 #include "os_time.h"
 #include "qualifiers.h"
+#include "report_file.h"
 #include "strutil.h"
 #include "trigger_cli.h"
 #include "trigger_csv.h"
@@ -45,7 +46,8 @@ static const struct opt_def replay_defs[] = {
 };
 
 static const struct opt_group replay_group = OPT_GROUP("Replay", replay_defs);
-static const struct opt_group *const groups[] = { &replay_group, &opt_group_triggers, NULL };
+static const struct opt_group *const groups[] = { &replay_group, &opt_group_triggers,
+                                                  &opt_group_report, NULL };
 
 struct printer {
   FILE *out;
@@ -163,6 +165,8 @@ static int write_outputs(const struct cli *cli, const struct trigger_engine *e,
       break;
     }
     log_info("wrote %s (%llu events)", res.output, (unsigned long long)res.events);
+    if (cli_bool(cli, "Report", 0))
+      report_after_capture(res.output);
     if (stop_command) {
       char line[4096];
       if (trigger_stop_command(stop_command, res.output, line, sizeof(line)) == 0)
@@ -194,6 +198,10 @@ static int run_replay(const struct cli *cli)
     log_error("replay needs at least one trigger qualifier (/StopOnGen2GC, "
               "/StopOnException:REGEX, /StopOnEtwEvent:..., /StopOnPerfCounter:... with "
               "/CounterLog, ...); see 'etwcap replay /?'");
+    return ETWCAP_E_USAGE;
+  }
+  if (cli_bool(cli, "Report", 0) && !out) {
+    log_error("/Report writes the page of the capture /Out writes; give /Out:NAME.etl.zip too");
     return ETWCAP_E_USAGE;
   }
   if (window_sec && !out) {

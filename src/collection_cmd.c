@@ -12,6 +12,7 @@
 #include "os_file.h"
 #include "os_proc.h"
 #include "plan_cli.h"
+#include "report_file.h"
 #include "rundown.h"
 #include "session_record.h"
 
@@ -253,6 +254,8 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
          r.output, (double)r.out_bytes / 1048576.0, (unsigned long)r.inputs,
          r.inputs == 1 ? "" : "s", (double)r.in_bytes / 1048576.0,
          (unsigned long long)r.events, r.merge_seconds, r.zip_seconds);
+  if (cli_bool(cli, "Report", 0))
+    report_after_capture(r.output);
   return rc;
 }
 

@@ -10,5 +10,6 @@ extern const struct opt_group opt_group_events;   /* kernel, CLR, providers, foc
 extern const struct opt_group opt_group_rundown;  /* rundown at stop */
 extern const struct opt_group opt_group_merge;    /* merge and zip after stop */
 extern const struct opt_group opt_group_triggers; /* StopOn/StartOn */
+extern const struct opt_group opt_group_report;   /* the report page after a capture */
 
 #endif

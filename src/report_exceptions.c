@@ -15,14 +15,7 @@
 int report_exceptions_init(struct report_exceptions *x)
 {
   memset(x, 0, sizeof(*x));
-  x->items = etwcap_calloc(REPORT_MAX_EXCEPTION_KINDS, sizeof(*x->items));
-  if (!x->items)
-    return ETWCAP_E_NOMEM;
-  if (report_idmap_init(&x->by_hash, KIND_SLOTS) != 0) {
-    report_exceptions_release(x);
-    return ETWCAP_E_NOMEM;
-  }
-  return 0;
+  return report_idmap_init(&x->by_hash, KIND_SLOTS);
 }
 
 void report_exceptions_release(struct report_exceptions *x)
@@ -81,6 +74,14 @@ int report_exceptions_event(struct report_exceptions *x, const struct etw_event 
       x->dropped++;
       return 1;
     }
+    if (x->count == x->cap) {
+      size_t cap = x->cap ? x->cap * 2 : 16;
+      e = etwcap_reallocarray(x->items, cap, sizeof(*x->items));
+      if (!e)
+        return ETWCAP_E_NOMEM;
+      x->items = e;
+      x->cap = cap;
+    }
     e = &x->items[x->count];
     memset(e, 0, sizeof(*e));
     memcpy(e->type, type, sizeof(type));
@@ -108,6 +109,7 @@ static int by_count(const void *a, const void *b)
 
 void report_exceptions_finish(struct report_exceptions *x)
 {
-  qsort(x->items, x->count, sizeof(*x->items), by_count);
+  if (x->count)
+    qsort(x->items, x->count, sizeof(*x->items), by_count);
   report_idmap_release(&x->by_hash);
 }

@@ -24,7 +24,7 @@ struct report_exception {
 
 struct report_exceptions {
   struct report_exception *items;
-  size_t count;
+  size_t count, cap;
   uint64_t total, dropped;
   struct report_idmap by_hash; /* hash of (type, pid) -> index */
 };

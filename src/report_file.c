@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "log.h"
 #include "os_file.h"
 #include "report_html.h"
 #include "report_model.h"
@@ -75,5 +76,17 @@ int report_write_file(const char *trace, const char *out, char *written, size_t 
     snprintf(err, errcap, "cannot rename '%s' to '%s': %s", tmp, out, etwcap_strerror(rc));
   if (rc)
     os_remove(tmp);
+  return rc;
+}
+
+int report_after_capture(const char *capture)
+{
+  char written[4096], err[2048];
+  int rc = report_write_file(capture, NULL, written, sizeof(written), err, sizeof(err));
+  if (rc)
+    log_error("/Report: %s (the capture %s is complete; 'etwcap report %s' tries again)", err,
+              capture, capture);
+  else
+    log_info("wrote %s", written);
   return rc;
 }

@@ -17,4 +17,9 @@ int report_default_path(const char *trace, char *out, size_t cap);
 int report_write_file(const char *trace, const char *out, char *written, size_t written_cap,
                       char *err, size_t errcap);
 
+/* For /Report of collect and replay: writes the default page of the capture
+ * just written to `capture` and logs where, or why not (the capture stays
+ * as it is either way).  Returns 0 or the error. */
+int report_after_capture(const char *capture);
+
 #endif

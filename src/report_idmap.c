@@ -6,32 +6,50 @@
 
 #include <string.h>
 
-int report_idmap_init(struct report_idmap *m, size_t slots)
+#define FIRST_SLOTS 256
+
+int report_idmap_init(struct report_idmap *m, size_t max_slots)
 {
   memset(m, 0, sizeof(*m));
-  m->keys = etwcap_calloc(slots, sizeof(*m->keys));
-  m->values = etwcap_calloc(slots, sizeof(*m->values));
-  m->used = etwcap_calloc(slots, 1);
-  m->slots = slots;
-  if (!m->keys || !m->values || !m->used) {
-    report_idmap_release(m);
-    return ETWCAP_E_NOMEM;
-  }
-  return 0;
+  m->slots = max_slots < FIRST_SLOTS ? max_slots : FIRST_SLOTS;
+  m->max_slots = max_slots;
+  m->slot = etwcap_calloc(m->slots, sizeof(*m->slot));
+  return m->slot ? 0 : ETWCAP_E_NOMEM;
 }
 
 void report_idmap_release(struct report_idmap *m)
 {
-  etwcap_free(m->keys);
-  etwcap_free(m->values);
-  etwcap_free(m->used);
+  etwcap_free(m->slot);
   memset(m, 0, sizeof(*m));
 }
 
 static size_t slot_of(const struct report_idmap *m, uint32_t key)
 {
   /* Fibonacci hashing spreads the multiples of 4 Windows ids are. */
-  return (size_t)((key * 2654435769u) >> 7) & (m->slots - 1);
+  return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15u) >> 40) & (m->slots - 1);
+}
+
+/* Doubles the slots and places every entry again. */
+static int grow(struct report_idmap *m)
+{
+  struct report_idmap_slot *old = m->slot;
+  size_t n = m->slots, i;
+  m->slot = etwcap_calloc(n * 2, sizeof(*m->slot));
+  if (!m->slot) {
+    m->slot = old;
+    return -1;
+  }
+  m->slots = n * 2;
+  for (i = 0; i < n; i++) {
+    size_t j;
+    if (!old[i].used)
+      continue;
+    for (j = slot_of(m, old[i].key); m->slot[j].used; j = (j + 1) & (m->slots - 1))
+      ;
+    m->slot[j] = old[i];
+  }
+  etwcap_free(old);
+  return 0;
 }
 
 int report_idmap_put(struct report_idmap *m, uint32_t key, uint32_t value)
@@ -39,17 +57,19 @@ int report_idmap_put(struct report_idmap *m, uint32_t key, uint32_t value)
   size_t i;
   if (!m->slots)
     return -1;
-  for (i = slot_of(m, key); m->used[i]; i = (i + 1) & (m->slots - 1)) {
-    if (m->keys[i] == key) {
-      m->values[i] = value;
+  if (m->count >= m->slots / 4 * 3 && m->slots < m->max_slots && grow(m) != 0)
+    return -1;
+  for (i = slot_of(m, key); m->slot[i].used; i = (i + 1) & (m->slots - 1)) {
+    if (m->slot[i].key == key) {
+      m->slot[i].value = value;
       return 0;
     }
   }
   if (m->count >= m->slots / 4 * 3)
     return -1;
-  m->used[i] = 1;
-  m->keys[i] = key;
-  m->values[i] = value;
+  m->slot[i].used = 1;
+  m->slot[i].key = key;
+  m->slot[i].value = value;
   m->count++;
   return 0;
 }
@@ -59,9 +79,9 @@ int report_idmap_get(const struct report_idmap *m, uint32_t key, uint32_t *value
   size_t i;
   if (!m->slots)
     return 0;
-  for (i = slot_of(m, key); m->used[i]; i = (i + 1) & (m->slots - 1)) {
-    if (m->keys[i] == key) {
-      *value = m->values[i];
+  for (i = slot_of(m, key); m->slot[i].used; i = (i + 1) & (m->slots - 1)) {
+    if (m->slot[i].key == key) {
+      *value = m->slot[i].value;
       return 1;
     }
   }

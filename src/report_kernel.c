@@ -37,19 +37,16 @@ void report_kernel_release(struct report_kernel *k)
   size_t i;
   for (i = 0; i < k->process_count; i++)
     etwcap_free(k->processes[i].command_line);
-  for (i = 0; i < k->image_count; i++)
+  for (i = 0; i < k->image_count; i++) {
     etwcap_free(k->images[i].name);
+    etwcap_free(k->images[i].raw);
+  }
   etwcap_free(k->processes);
   etwcap_free(k->images);
   report_idmap_release(&k->tid_to_pid);
   report_idmap_release(&k->pid_to_process);
   report_idmap_release(&k->image_by_hash);
   memset(k, 0, sizeof(*k));
-}
-
-int report_is_kernel(const struct etw_event *ev, unsigned group, unsigned opcode)
-{
-  return ev->opcode == opcode && bi_kernel_group(ev) == group;
 }
 
 static int field_text(const struct bi_event *row, const struct etw_event *ev, const char *name,
@@ -156,32 +153,84 @@ static void sample_event(struct report_kernel *k, const struct etw_event *ev)
     k->samples_unattributed++;
 }
 
-static uint32_t name_hash(const char *s)
+/* A hash of the file name as logged (UTF-16 bytes): its length, its first
+ * 8 and its last 32 bytes, where paths differ.  Constant time: image events
+ * are most events of a rundown, so this is on the hot path; a collision only
+ * costs the memcmp that confirms a match. */
+static uint32_t name_hash(const uint8_t *p, size_t n)
 {
-  uint32_t h = 2166136261u; /* FNV-1a */
-  for (; *s; s++)
-    h = (h ^ (uint8_t)*s) * 16777619u;
-  return h;
+  uint64_t h = 0x9E3779B97F4A7C15u ^ n, v;
+  size_t i, from = n > 32 ? n - 32 : 0;
+  if (n >= 8) {
+    memcpy(&v, p, 8);
+    h = (h ^ v) * 0xFF51AFD7ED558CCDu;
+  }
+  for (i = from; i + 8 <= n; i += 8) {
+    memcpy(&v, p + i, 8);
+    h = (h ^ v) * 0xFF51AFD7ED558CCDu;
+    h ^= h >> 32;
+  }
+  for (; i < n; i++)
+    h = (h ^ p[i]) * 0x100000001B3u;
+  return (uint32_t)(h ^ (h >> 29));
 }
 
-static struct report_image *find_image(struct report_kernel *k, const char *name, uint32_t hash)
+static int same_name(const struct report_image *im, const uint8_t *raw, size_t n)
+{
+  return im->raw_size == n && !memcmp(im->raw, raw, n);
+}
+
+static struct report_image *find_image(struct report_kernel *k, const uint8_t *raw, size_t n,
+                                       uint32_t hash)
 {
   uint32_t index;
   size_t i;
-  if (report_idmap_get(&k->image_by_hash, hash, &index) && !strcmp(k->images[index].name, name))
+  if (report_idmap_get(&k->image_by_hash, hash, &index) && same_name(&k->images[index], raw, n))
     return &k->images[index];
   /* Two names with one hash: rare enough for a scan. */
   for (i = k->image_count; i-- > 0;)
-    if (!strcmp(k->images[i].name, name))
+    if (same_name(&k->images[i], raw, n))
       return &k->images[i];
   return NULL;
+}
+
+static int add_image(struct report_kernel *k, const struct image_event *img, uint32_t hash,
+                     struct report_image **out)
+{
+  char name[REPORT_IMAGE_NAME_MAX];
+  struct report_image *im;
+  uint32_t other;
+  int rc;
+  *out = NULL;
+  if (k->image_count >= REPORT_MAX_IMAGES) {
+    k->images_dropped++;
+    return 0;
+  }
+  if ((rc = grow((void **)&k->images, k->image_count, sizeof(*k->images))) != 0)
+    return rc;
+  im = &k->images[k->image_count];
+  memset(im, 0, sizeof(*im));
+  pl_utf16_to_utf8(img->file_name, img->file_name_bytes / 2, name, sizeof(name));
+  im->name = etwcap_strdup(name);
+  im->raw = etwcap_malloc(img->file_name_bytes ? img->file_name_bytes : 1);
+  if (!im->name || !im->raw) {
+    etwcap_free(im->name);
+    etwcap_free(im->raw);
+    return ETWCAP_E_NOMEM;
+  }
+  memcpy(im->raw, img->file_name, img->file_name_bytes);
+  im->raw_size = img->file_name_bytes;
+  if (!report_idmap_get(&k->image_by_hash, hash, &other))
+    report_idmap_put(&k->image_by_hash, hash, (uint32_t)k->image_count);
+  k->image_count++;
+  *out = im;
+  return 0;
 }
 
 static int image_event(struct report_kernel *k, const struct etw_event *ev)
 {
   struct image_event img;
   struct report_image *im;
-  char name[REPORT_IMAGE_NAME_MAX];
   unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
   int with_id, with_pdb, rc;
   uint32_t hash;
@@ -190,26 +239,10 @@ static int image_event(struct report_kernel *k, const struct etw_event *ev)
   with_id = k->pending_id_base[cpu] == img.image_base && img.image_base;
   with_pdb = k->pending_pdb_base[cpu] == img.image_base && img.image_base;
   k->pending_id_base[cpu] = k->pending_pdb_base[cpu] = 0;
-  pl_utf16_to_utf8(img.file_name, img.file_name_bytes / 2, name, sizeof(name));
-  hash = name_hash(name);
-  im = find_image(k, name, hash);
-  if (!im) {
-    if (k->image_count >= REPORT_MAX_IMAGES) {
-      k->images_dropped++;
-      return 0;
-    }
-    if ((rc = grow((void **)&k->images, k->image_count, sizeof(*k->images))) != 0)
-      return rc;
-    im = &k->images[k->image_count];
-    memset(im, 0, sizeof(*im));
-    im->name = etwcap_strdup(name);
-    if (!im->name)
-      return ETWCAP_E_NOMEM;
-    uint32_t other;
-    if (!report_idmap_get(&k->image_by_hash, hash, &other))
-      report_idmap_put(&k->image_by_hash, hash, (uint32_t)k->image_count);
-    k->image_count++;
-  }
+  hash = name_hash(img.file_name, img.file_name_bytes);
+  im = find_image(k, img.file_name, img.file_name_bytes, hash);
+  if (!im && ((rc = add_image(k, &img, hash, &im)) != 0 || !im))
+    return rc;
   im->events++;
   im->with_id += (uint32_t)with_id;
   im->with_pdb += (uint32_t)with_pdb;
@@ -250,15 +283,19 @@ int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int
   group = bi_kernel_group(ev);
   if (!group)
     return 0;
-  if (group == REPORT_GROUP_THREAD && ev->opcode == REPORT_OPCODE_CSWITCH)
+  if (group == REPORT_GROUP_THREAD && ev->opcode == REPORT_OPCODE_CSWITCH) {
     k->context_switches++;
-  else if (group == REPORT_GROUP_PERFINFO && ev->opcode == REPORT_OPCODE_SAMPLE)
+    return REPORT_SAW_CSWITCH;
+  }
+  if (group == REPORT_GROUP_PERFINFO && ev->opcode == REPORT_OPCODE_SAMPLE) {
     sample_event(k, ev);
-  else if (group == KERNEL_GROUP_PROCESS && ev->opcode >= 1 && ev->opcode <= 4)
+    return REPORT_SAW_CPU_SAMPLE;
+  }
+  if (group == KERNEL_GROUP_PROCESS && ev->opcode >= 1 && ev->opcode <= 4)
     return process_event(k, ev, filetime);
-  else if (group == KERNEL_GROUP_THREAD)
+  if (group == KERNEL_GROUP_THREAD)
     thread_event(k, ev);
-  return 0;
+  return REPORT_SAW_OTHER;
 }
 
 const struct report_process *report_kernel_process(const struct report_kernel *k, uint32_t pid)

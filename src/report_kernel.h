@@ -40,6 +40,8 @@ struct report_process {
 
 struct report_image {
   char *name;         /* file name as the kernel logged it (UTF-8) */
+  uint8_t *raw;       /* ... and as its UTF-16 bytes, to find it again quickly */
+  size_t raw_size;
   uint32_t events;    /* Image Load/DCStart/DCStop/Unload events */
   uint32_t with_id;   /* ... preceded by an ImageID event */
   uint32_t with_pdb;  /* ... preceded by a DbgID_RSDS/ILRSDS (PDB signature) */
@@ -65,15 +67,14 @@ struct report_kernel {
 
 int report_kernel_init(struct report_kernel *k);
 void report_kernel_release(struct report_kernel *k);
-/* Looks at one event.  0, or ETWCAP_E_NOMEM. */
+/* What report_kernel_event saw, for the timeline. */
+enum report_kernel_seen { REPORT_SAW_OTHER, REPORT_SAW_CSWITCH, REPORT_SAW_CPU_SAMPLE };
+/* Looks at one event (not one of the CLR's).  A report_kernel_seen, or
+ * ETWCAP_E_NOMEM. */
 int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime);
 /* The latest process with this pid, or NULL. */
 const struct report_process *report_kernel_process(const struct report_kernel *k, uint32_t pid);
 /* Sorts the images by name, for the report. */
 void report_kernel_finish(struct report_kernel *k);
-
-/* 1 when ev is a kernel event of this group and opcode (hook id, or the
- * group's task GUID from a real-time session). */
-int report_is_kernel(const struct etw_event *ev, unsigned group, unsigned opcode);
 
 #endif

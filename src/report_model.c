@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "etl_source.h"
+#include "trigger_builtin.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,10 +26,12 @@ static int init(struct report *r, const char *path)
   return rc;
 }
 
+/* Counts an event of `series` on the timeline (times outside the sane
+ * range are left off). */
 static void place(struct report *r, int series, int64_t filetime)
 {
   if (filetime >= 0 && filetime < FILETIME_SANE_MAX)
-    report_timeline_add(&r->timeline, series, filetime);
+    r->timeline.count[series][report_timeline_bin(&r->timeline, filetime)]++;
 }
 
 static int one_event(struct report *r, struct etl_reader *rd, const struct etw_event *ev,
@@ -36,7 +39,7 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
 {
   struct etl_provider_stat *p = etl_summary_add(&r->summary, rd, ev);
   int64_t ft;
-  int rc;
+  int rc, bin;
   if (!(ev->has & ETW_HAS_TIMESTAMP))
     return 0;
   ft = etl_clock_filetime(clock, ev->timestamp);
@@ -48,33 +51,40 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
     r->first_filetime = ft;
   if (ft > r->last_filetime)
     r->last_filetime = ft;
-  place(r, REPORT_SERIES_ALL, ft);
-  if (p) {
-    size_t slot = (size_t)(p - r->summary.providers);
-    if (slot < REPORT_TIMELINE_PROVIDERS) {
+  if (ft < 0 || ft >= FILETIME_SANE_MAX)
+    bin = -1;
+  else
+    bin = report_timeline_bin(&r->timeline, ft);
+  if (bin >= 0) {
+    r->timeline.count[REPORT_SERIES_ALL][bin]++;
+    if (p && (size_t)(p - r->summary.providers) < REPORT_TIMELINE_PROVIDERS) {
+      size_t slot = (size_t)(p - r->summary.providers);
       if (!r->series[slot].used) {
         r->series[slot].used = 1;
         r->series[slot].is_kernel = p->is_kernel;
         r->series[slot].group = p->group;
         r->series[slot].guid = p->guid;
       }
-      place(r, (int)slot, ft);
+      r->timeline.count[slot][bin]++;
     }
   }
-  if ((rc = report_gcs_event(&r->gcs, ev, ft)) != 0)
-    return rc;
-  rc = report_exceptions_event(&r->exceptions, ev, ft);
-  if (rc < 0)
-    return rc;
-  if (rc == 1) {
-    place(r, REPORT_SERIES_EXCEPTIONS, ft);
-    return 0;
+  if (!ev->is_kernel && (ev->has & ETW_HAS_PROVIDER) && guid_equal(&ev->provider, &bi_guid_clr)) {
+    /* Most CLR events are neither (allocation ticks, JIT, loader). */
+    if (ev->id <= CLR_ID_GC_SUSPEND_EE_START)
+      return report_gcs_event(&r->gcs, ev, ft);
+    if (ev->id != CLR_ID_EXCEPTION_START)
+      return 0;
+    rc = report_exceptions_event(&r->exceptions, ev, ft);
+    if (rc == 1 && bin >= 0)
+      r->timeline.count[REPORT_SERIES_EXCEPTIONS][bin]++;
+    return rc < 0 ? rc : 0;
   }
-  if (report_is_kernel(ev, REPORT_GROUP_THREAD, REPORT_OPCODE_CSWITCH))
-    place(r, REPORT_SERIES_CSWITCH, ft);
-  else if (report_is_kernel(ev, REPORT_GROUP_PERFINFO, REPORT_OPCODE_SAMPLE))
-    place(r, REPORT_SERIES_CPU_SAMPLES, ft);
-  return report_kernel_event(&r->kernel, ev, ft);
+  rc = report_kernel_event(&r->kernel, ev, ft);
+  if (rc == REPORT_SAW_CSWITCH && bin >= 0)
+    r->timeline.count[REPORT_SERIES_CSWITCH][bin]++;
+  else if (rc == REPORT_SAW_CPU_SAMPLE && bin >= 0)
+    r->timeline.count[REPORT_SERIES_CPU_SAMPLES][bin]++;
+  return rc < 0 ? rc : 0;
 }
 
 static int one_file(void *ctx, const char *display, struct etl_reader *rd)

@@ -165,10 +165,14 @@ static void window_and_trigger(struct report_writer *w, const struct frame *f, d
       x = LEFT;
     if (x > LEFT + PLOT_W)
       x = LEFT + PLOT_W;
+    /* The label goes on the side of the line with more room. */
+    int left_side = x > LEFT + PLOT_W / 2;
     rw_printf(w,
               "<line class=\"trigger\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-              "<text class=\"trigger-label\" x=\"%.1f\" y=\"%.1f\">trigger: ",
-              x, x, top - 4, bottom, x + 4, top + 10);
+              "<text class=\"trigger-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">"
+              "trigger: ",
+              x, x, top - 4, bottom, left_side ? x - 4 : x + 4, top + 12,
+              left_side ? "end" : "start");
     rw_html(w, r->manifest.trigger_name);
     rw_puts(w, "</text>\n");
   }

@@ -3,8 +3,10 @@
 
 #include <string.h>
 
-/* 10 ms: fine enough for a short trace, doubled as the range grows. */
-#define FIRST_WIDTH 100000
+/* 2^17 ticks, 13.1 ms: fine enough for a short trace, doubled as the range
+ * grows.  Powers of two make the bin of an event a shift. */
+#define FIRST_SHIFT 17
+#define MAX_SHIFT 50 /* 2^50 ticks a bin cover any FILETIME below 2^62 */
 
 /* Doubles the bin width.  to_left: the range grows towards earlier times
  * (old bins move to the upper half), else towards later times. */
@@ -21,29 +23,25 @@ static void widen(struct report_timeline *t, int to_left)
   }
   if (to_left)
     t->origin -= t->width * REPORT_TIMELINE_BINS;
-  t->width *= 2;
+  t->shift++;
+  t->width = (int64_t)1 << t->shift;
 }
 
-void report_timeline_add(struct report_timeline *t, int series, int64_t filetime)
+int report_timeline_bin(struct report_timeline *t, int64_t filetime)
 {
   int64_t bin;
   if (!t->started) {
     t->started = 1;
-    t->width = FIRST_WIDTH;
+    t->shift = FIRST_SHIFT;
+    t->width = (int64_t)1 << t->shift;
     /* A quarter of the bins before the first event: file order is only
      * roughly time order. */
     t->origin = filetime - t->width * (REPORT_TIMELINE_BINS / 4);
   }
-  /* A FILETIME spans at most 2^63 ticks: the loops end. */
-  while (filetime < t->origin && t->width < INT64_MAX / (4 * REPORT_TIMELINE_BINS))
+  while (filetime < t->origin && t->shift < MAX_SHIFT)
     widen(t, 1);
-  while ((filetime - t->origin) / t->width >= REPORT_TIMELINE_BINS &&
-         t->width < INT64_MAX / (4 * REPORT_TIMELINE_BINS))
+  while (((filetime - t->origin) >> t->shift) >= REPORT_TIMELINE_BINS && t->shift < MAX_SHIFT)
     widen(t, 0);
-  bin = (filetime - t->origin) / t->width;
-  if (bin < 0)
-    bin = 0;
-  if (bin >= REPORT_TIMELINE_BINS)
-    bin = REPORT_TIMELINE_BINS - 1;
-  t->count[series][bin]++;
+  bin = filetime < t->origin ? 0 : (filetime - t->origin) >> t->shift;
+  return bin >= REPORT_TIMELINE_BINS ? REPORT_TIMELINE_BINS - 1 : (int)bin;
 }

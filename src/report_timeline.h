@@ -25,11 +25,14 @@ enum report_series {
 struct report_timeline {
   int started;
   int64_t origin; /* FILETIME of bin 0's start */
-  int64_t width;  /* 100-ns ticks per bin, >= 1 */
+  int64_t width;  /* 100-ns ticks per bin: 1 << shift */
+  unsigned shift;
   uint32_t count[REPORT_TIMELINE_SERIES][REPORT_TIMELINE_BINS];
 };
 
-/* Counts one event of `series` at `filetime` (100-ns units). */
-void report_timeline_add(struct report_timeline *t, int series, int64_t filetime);
+/* The bin of `filetime` (100-ns units, 0 <= filetime < 2^62), widening the
+ * bins first when it falls outside.  Every event's time goes through it once;
+ * then count[series][bin]++ for each series it belongs to. */
+int report_timeline_bin(struct report_timeline *t, int64_t filetime);
 
 #endif

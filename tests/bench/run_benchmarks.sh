@@ -5,7 +5,8 @@
 #     same bytes; peak RSS at 100 MB and at 1 GB;
 #   - merging >= 2 GB of session files: MB/s, ratio to `cat` of the same
 #     inputs, peak RSS;
-#   - zipping the merged file: time and size against Info-ZIP `zip -6`.
+#   - zipping the merged file: time and size against Info-ZIP `zip -6`;
+#   - `etwcap report` against `etwcap info` on the same traces (bench_report.sh).
 # Usage: run_benchmarks.sh [WORKDIR]   (default build/bench-work; needs ~12 GB)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,6 +48,9 @@ cat "$work/big.user.etl" >/dev/null
 rss_small=$(peak_rss_mb "$tree/bench_read" "$work/small.etl")
 rss_big=$(peak_rss_mb "$tree/bench_read" "$work/big.user.etl")
 echo "peak RSS: $rss_small MB for $(du -m "$work/small.etl" | cut -f1) MB, $rss_big MB for $(du -m "$work/big.user.etl" | cut -f1) MB"
+
+sh "$root/tests/bench/bench_report.sh" "$root/build/bench/etwcap" "$work/big.user.etl" \
+  "$work/big.kernel.etl" "$samples/ms-perfview__net.4.5.2.x64.etl.zip"
 
 echo "== merging $(du -cm "$work"/big*.etl | tail -1 | cut -f1) MB of session files"
 mkdir -p "$work/m"

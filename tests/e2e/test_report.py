@@ -97,6 +97,25 @@ rc, out, err = t.run("report", to_target_path(t, os.path.join(samples, "ms-perfv
                      "/Out:" + to_target_path(t, custom))
 t.check(rc == 0 and os.path.isfile(custom), "/Out writes the named file: rc=%d %r" % (rc, err))
 
+# replay /Out /Report: the page of the capture replay writes, with the
+# trigger from its manifest: StopOnGen2GC fires at the gen-2 GC/Start, at
+# 11,608.181 ms in the baseline.
+shutil.copyfile(os.path.join(samples, "ms-perfview__gcevents.etl.zip"),
+                os.path.join(out_dir, "in.etl.zip"))
+rc, out, err = t.run("replay", "in.etl.zip", "/StopOnGen2GC", "/Out:replayed.etl.zip", "/Report",
+                     cwd=out_dir)
+rep_page = os.path.join(out_dir, "replayed.report.html")
+t.check(rc == 0 and os.path.isfile(rep_page), "replay /Out /Report writes the page: %r" % err)
+rep = {}
+if os.path.isfile(rep_page):
+    with open(rep_page, encoding="utf-8") as f:
+        rep = embedded_json(f.read())
+trig = rep.get("capture", {}).get("trigger") or {}
+t.check(trig.get("name") == "StopOnGen2GC" and abs((trig.get("ms") or 0) - 11608.181) <= 0.002,
+        "the page shows the trigger and its time: %r" % trig)
+rc, out, err = t.run("replay", "in.etl.zip", "/StopOnGen2GC", "/Report", cwd=out_dir)
+t.check(rc == 2 and "/Out" in err, "replay /Report without /Out is a usage error: %d %r" % (rc, err))
+
 # --- bad input: the same errors and exit codes as dump, no page --------------
 with open(os.path.join(samples, "airbus-etl-parser__ShutdownPerfDiagLogger.etl"), "rb") as f:
     data = f.read()
@@ -261,7 +280,8 @@ if not exe:
           "the browser checks are skipped; the file checks above ran")
     t.finish()
 
-for page, shot, want_gcs in ((gc_page, "gcevents.png", 2), (net_page, "net.4.5.2.x64.png", 264)):
+for page, shot, want_gcs in ((gc_page, "gcevents.png", 2), (net_page, "net.4.5.2.x64.png", 264),
+                             (rep_page, "replayed-gcevents.png", 2)):
     try:
         facts, errors, requests = open_page(exe, page, os.path.join(out_dir, shot))
     except Exception as e:  # noqa: BLE001 - reported as a failure with its cause
