@@ -42,3 +42,13 @@ int64_t etl_clock_filetime(const struct etl_clock *c, uint64_t raw)
 {
   return add_wrap(c->base, trunc_to_i64(c->scale * (double)raw));
 }
+
+const char *etl_clock_type_name(uint32_t clock_type)
+{
+  switch (clock_type) {
+  case ETL_CLOCK_QPC: return "QPC (performance counter)";
+  case ETL_CLOCK_SYSTEM_TIME: return "system time";
+  case ETL_CLOCK_CPU_CYCLES: return "CPU cycles";
+  }
+  return "unknown";
+}

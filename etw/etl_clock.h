@@ -14,6 +14,10 @@ struct etl_clock {
   int64_t base; /* StartTime - trunc(scale * header event's raw timestamp) */
 };
 
+/* "QPC (performance counter)", "system time", "CPU cycles" or "unknown",
+ * for a logfile header's ClockType. */
+const char *etl_clock_type_name(uint32_t clock_type);
+
 void etl_clock_init(struct etl_clock *c, const struct etl_logfile *lf);
 int64_t etl_clock_filetime(const struct etl_clock *c, uint64_t raw);
 

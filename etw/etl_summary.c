@@ -171,16 +171,6 @@ static int line(etl_summary_write_fn write, void *ctx, const char *fmt, ...)
   return write(ctx, buf);
 }
 
-static const char *clock_name(uint32_t c)
-{
-  switch (c) {
-  case ETL_CLOCK_QPC: return "QPC (performance counter)";
-  case ETL_CLOCK_SYSTEM_TIME: return "system time";
-  case ETL_CLOCK_CPU_CYCLES: return "CPU cycles";
-  }
-  return "unknown";
-}
-
 static void mode_text(uint32_t mode, char *out, size_t cap)
 {
   static const struct { uint32_t bit; const char *name; } bits[] = {
@@ -241,9 +231,9 @@ int etl_summary_report(const struct etl_summary *s, const char *display,
   LINE("CPUs:          %u (%u MHz), pointer size %u", (unsigned)lf->cpus,
        (unsigned)lf->cpu_mhz, (unsigned)lf->pointer_size);
   if (lf->clock_type == ETL_CLOCK_QPC)
-    LINE("Clock:         %s at %lld Hz", clock_name(lf->clock_type), (long long)lf->perf_freq);
+    LINE("Clock:         %s at %lld Hz", etl_clock_type_name(lf->clock_type), (long long)lf->perf_freq);
   else
-    LINE("Clock:         %s", clock_name(lf->clock_type));
+    LINE("Clock:         %s", etl_clock_type_name(lf->clock_type));
   mode_text(lf->log_file_mode, mode, sizeof(mode));
   LINE("Log file mode: 0x%08x (%s)", (unsigned)lf->log_file_mode, mode);
   LINE("Start:         %s (logfile header)", filetime_format_iso7(lf->start_time, t1, sizeof(t1)));

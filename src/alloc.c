@@ -61,3 +61,20 @@ char *etwcap_strdup(const char *s)
 {
   return etwcap_strndup(s, strlen(s));
 }
+
+int etwcap_grow(void **items, size_t *cap, size_t count, size_t size, size_t first)
+{
+  size_t n;
+  void *p;
+  if (count < *cap)
+    return 0;
+  n = *cap ? *cap * 2 : first;
+  if (n < *cap)
+    return -1;
+  p = etwcap_reallocarray(*items, n, size);
+  if (!p)
+    return -1;
+  *items = p;
+  *cap = n;
+  return 0;
+}

@@ -74,14 +74,8 @@ int report_exceptions_event(struct report_exceptions *x, const struct etw_event 
       x->dropped++;
       return 1;
     }
-    if (x->count == x->cap) {
-      size_t cap = x->cap ? x->cap * 2 : 16;
-      e = etwcap_reallocarray(x->items, cap, sizeof(*x->items));
-      if (!e)
-        return ETWCAP_E_NOMEM;
-      x->items = e;
-      x->cap = cap;
-    }
+    if (etwcap_grow((void **)&x->items, &x->cap, x->count, sizeof(*x->items), 16) != 0)
+      return ETWCAP_E_NOMEM;
     e = &x->items[x->count];
     memset(e, 0, sizeof(*e));
     memcpy(e->type, type, sizeof(type));

@@ -91,19 +91,13 @@ int report_gcs_event(struct report_gcs *g, const struct etw_event *ev, int64_t f
   memset(&rec, 0, sizeof(rec));
   if (!decode(ev, &rec))
     return 0;
-  if (g->record_count == g->record_cap) {
-    size_t cap = g->record_cap ? g->record_cap * 2 : 256;
-    struct report_gc_record *r;
-    if (g->record_cap >= REPORT_GC_MAX_RECORDS) {
-      g->dropped++;
-      return 0;
-    }
-    r = etwcap_reallocarray(g->records, cap, sizeof(*r));
-    if (!r)
-      return ETWCAP_E_NOMEM;
-    g->records = r;
-    g->record_cap = cap;
+  if (g->record_count >= REPORT_GC_MAX_RECORDS) {
+    g->dropped++;
+    return 0;
   }
+  if (etwcap_grow((void **)&g->records, &g->record_cap, g->record_count, sizeof(*g->records),
+                  256) != 0)
+    return ETWCAP_E_NOMEM;
   rec.filetime = filetime;
   rec.pid = ev->pid;
   rec.seq = g->record_count;

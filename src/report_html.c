@@ -226,11 +226,7 @@ static void capture(struct report_writer *w, const struct report *r)
             (unsigned)lf->os_minor, (unsigned)lf->build);
   rw_printf(w, "<tr><th>CPUs</th><td>%u × %u MHz, %u-bit</td></tr>\n", (unsigned)lf->cpus,
             (unsigned)lf->cpu_mhz, (unsigned)lf->pointer_size * 8);
-  rw_printf(w, "<tr><th>Clock</th><td>%s",
-            lf->clock_type == ETL_CLOCK_QPC           ? "QPC (performance counter)"
-            : lf->clock_type == ETL_CLOCK_SYSTEM_TIME ? "system time"
-            : lf->clock_type == ETL_CLOCK_CPU_CYCLES  ? "CPU cycles"
-                                                      : "unknown");
+  rw_printf(w, "<tr><th>Clock</th><td>%s", etl_clock_type_name(lf->clock_type));
   if (lf->clock_type == ETL_CLOCK_QPC)
     rw_printf(w, " at %s Hz", report_grouped((double)lf->perf_freq, num, sizeof(num)));
   rw_puts(w, "</td></tr>\n<tr><th>Trigger</th><td>");

@@ -70,27 +70,12 @@ static int field_u32(const struct bi_event *row, const struct etw_event *ev, con
   return 1;
 }
 
-static int grow(void **items, size_t count, size_t size)
-{
-  /* Doubling at powers of two. */
-  if (count && (count & (count - 1)))
-    return 0;
-  {
-    void *p = etwcap_reallocarray(*items, count ? count * 2 : 64, size);
-    if (!p)
-      return ETWCAP_E_NOMEM;
-    *items = p;
-  }
-  return 0;
-}
-
 static int process_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
 {
   const struct bi_event *row = bi_lookup(BI_KERNEL, ev);
   uint32_t pid, index;
   struct report_process *p;
   char cmd[REPORT_COMMAND_LINE_MAX];
-  int rc;
   if (!row || !field_u32(row, ev, "ProcessID", &pid))
     return 0;
   if (ev->opcode == 2 || ev->opcode == 4) { /* Stop, DCStop */
@@ -105,8 +90,9 @@ static int process_event(struct report_kernel *k, const struct etw_event *ev, in
     k->processes_dropped++;
     return 0;
   }
-  if ((rc = grow((void **)&k->processes, k->process_count, sizeof(*k->processes))) != 0)
-    return rc;
+  if (etwcap_grow((void **)&k->processes, &k->process_cap, k->process_count,
+                  sizeof(*k->processes), 64) != 0)
+    return ETWCAP_E_NOMEM;
   p = &k->processes[k->process_count];
   memset(p, 0, sizeof(*p));
   p->pid = pid;
@@ -200,14 +186,14 @@ static int add_image(struct report_kernel *k, const struct image_event *img, uin
   char name[REPORT_IMAGE_NAME_MAX];
   struct report_image *im;
   uint32_t other;
-  int rc;
   *out = NULL;
   if (k->image_count >= REPORT_MAX_IMAGES) {
     k->images_dropped++;
     return 0;
   }
-  if ((rc = grow((void **)&k->images, k->image_count, sizeof(*k->images))) != 0)
-    return rc;
+  if (etwcap_grow((void **)&k->images, &k->image_cap, k->image_count, sizeof(*k->images), 64) !=
+      0)
+    return ETWCAP_E_NOMEM;
   im = &k->images[k->image_count];
   memset(im, 0, sizeof(*im));
   pl_utf16_to_utf8(img->file_name, img->file_name_bytes / 2, name, sizeof(name));

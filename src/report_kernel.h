@@ -49,14 +49,14 @@ struct report_image {
 
 struct report_kernel {
   struct report_process *processes; /* in order of appearance */
-  size_t process_count;
+  size_t process_count, process_cap;
   uint64_t processes_dropped;
   struct report_idmap pid_to_process; /* pid -> latest index in processes */
   struct report_idmap tid_to_pid;
   uint64_t threads_dropped;
   uint64_t cpu_samples, samples_unattributed, context_switches;
   struct report_image *images;
-  size_t image_count;
+  size_t image_count, image_cap;
   uint64_t images_dropped;
   struct report_idmap image_by_hash; /* name hash -> index in images */
   uint64_t identity_events;

@@ -1,0 +1,33 @@
+/* libFuzzer target: `etwcap report` over arbitrary bytes.  The input is
+ * read as a trace (an ETL or a zip of them, in memory) and its whole page is
+ * written, hostile strings and all; the same bytes are also read as a
+ * capture manifest (report_manifest.c, on the session record's JSON
+ * reader).  Any crash, leak or sanitizer report is a bug. */
+#include "report_html.h"
+#include "report_manifest.h"
+#include "report_model.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  static struct report r;
+  struct report_manifest m;
+  char err[1024];
+  if (report_collect_memory(&r, data, size, "fuzz.etl", err, sizeof(err)) == 0) {
+    struct report_writer w;
+    w.f = fopen("/dev/null", "wb");
+    w.error = 0;
+    if (w.f) {
+      report_html_write(&w, &r);
+      fclose(w.f);
+    }
+  }
+  report_release(&r);
+  report_manifest_parse((const char *)data, size, &m, err, sizeof(err));
+  return 0;
+}
