@@ -9,7 +9,7 @@
 #include <string.h>
 
 #define VIEW_W 1100
-#define LEFT 200   /* series labels */
+#define LEFT 210   /* series labels */
 #define RIGHT 90   /* peak rates */
 #define PLOT_W (VIEW_W - LEFT - RIGHT)
 #define TOP_H 120  /* the all-events chart */
@@ -17,7 +17,7 @@
 #define MARK_H 34  /* the GC / exception marker lane */
 #define AXIS_H 34
 #define MAX_PROVIDER_ROWS 6
-#define LABEL_CHARS 23 /* at 12 px, what fits in LEFT */
+#define LABEL_CHARS 26 /* at 12 px, what fits in LEFT */
 
 struct frame {
   const struct report *r;
@@ -115,6 +115,8 @@ static void time_axis(struct report_writer *w, const struct frame *f, double top
             LEFT + PLOT_W, y, y);
   for (v = ceil(from_s / step) * step; v <= to_s; v += step) {
     double x = LEFT + (v - from_s) / (to_s - from_s) * PLOT_W;
+    if (fabs(v) < step * 1e-9)
+      v = 0; /* not "-0 s" */
     rw_printf(w, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x, x,
               top, y);
     rw_printf(w, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%g s</text>\n", x, y + 16, v);
@@ -230,7 +232,7 @@ void report_svg_timeline(struct report_writer *w, const struct report *r)
             "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 %d %.0f\" "
             "xmlns=\"http://www.w3.org/2000/svg\" aria-label=\"Events per second over time\">\n",
             VIEW_W, height);
-  rw_printf(w, "<text class=\"legend\" x=\"%d\" y=\"14\">events per second, %g ms bins</text>\n",
+  rw_printf(w, "<text class=\"legend\" x=\"%d\" y=\"14\">events per second, %.3g ms bins</text>\n",
             LEFT, f.bin_s * 1000);
   y = 24;
   window_and_trigger(w, &f, y, height - AXIS_H - 12);
