@@ -283,9 +283,11 @@ int plan_build(const struct plan_options *o, struct plan *plan)
       (rc = plan_user_session(plan, &st)) != 0 || (rc = plan_rundown_session(plan, &st)) != 0 ||
       (rc = plan_kernel_rundown_session(plan, &st)) != 0 || (rc = plan_trigger_session(plan, &st)) != 0)
     goto done;
-  for (i = 0; i < plan->session_count; i++)
+  for (i = 0; i < plan->session_count; i++) {
     if ((rc = finish_session(plan, &plan->sessions[i], &st)) != 0)
       goto done;
+    plan_kernel_route(&plan->os, &plan->sessions[i]);
+  }
   if (st.circular_mb && !o->in_memory)
     rc = plan_note(plan, "The user session's circular file is /CircularMB + 300 MB (%lld MB) and the "
               "kernel's /CircularMB (%lld MB), as in PerfView: the two wrap independently, so "
