@@ -217,8 +217,7 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
     if (s->role == PLAN_ROLE_KERNEL_RUNDOWN)
       rundown_kernel(c->env, s, &rr);
     else if (s->role == PLAN_ROLE_RUNDOWN)
-      rundown_run(c->env, s, plan->enable_parameters_version, &c->dropped, cut_rundown, &cut,
-                  &rr);
+      rundown_run(c->env, s, plan->enable_parameters_version, cut_rundown, &cut, &rr);
   }
   if (record)
     os_remove(record);
