@@ -550,16 +550,29 @@ static void ctrl_c_while_collecting_takes_the_stop_path(void **state)
   assert_true(logged(W, "collection ends (Ctrl+C)"));
 }
 
+/* Finding 10 (contract-review.md): Windows ends the process seconds after a
+ * close or shutdown (HandlerRoutine), so the stop path starts no rundown
+ * session it could not stop again. */
 static void console_close_takes_the_stop_path(void **state)
 {
   end_with(*state, CONSOLE_CLOSE, 0, NULL);
   assert_true(logged(W, "collection ends (console close)"));
+  assert_int_equal(fake_controller_count(&W->fake, "start", "etwcapRundown"), 0);
+  assert_true(logged(W, "'etwcapRundown' is not started"));
 }
 
 static void shutdown_takes_the_stop_path(void **state)
 {
   end_with(*state, CONSOLE_SHUTDOWN, 0, NULL);
   assert_true(logged(W, "collection ends (shutdown)"));
+  assert_int_equal(fake_controller_count(&W->fake, "start", "etwcapRundown"), 0);
+}
+
+/* Ctrl+C is no reason to skip the rundown: the process lives on. */
+static void ctrl_c_keeps_the_rundown(void **state)
+{
+  end_with(*state, CONSOLE_CTRL_C, 0, NULL);
+  assert_int_equal(fake_controller_count(&W->fake, "start", "etwcapRundown"), 1);
 }
 
 static void s_key_takes_the_stop_path(void **state)
@@ -814,6 +827,7 @@ int main(void)
     T(ctrl_c_while_collecting_takes_the_stop_path),
     T(console_close_takes_the_stop_path),
     T(shutdown_takes_the_stop_path),
+    T(ctrl_c_keeps_the_rundown),
     T(s_key_takes_the_stop_path),
     T(stop_request_from_another_process_takes_the_stop_path),
     T(a_key_aborts_without_merging),
