@@ -3,6 +3,7 @@
 #include "collection.h"
 
 #include "error.h"
+#include "eventsource_registry.h"
 #include "log.h"
 #include "strutil.h"
 
@@ -352,6 +353,46 @@ static int start_kernel(struct collection *c, const struct plan *plan,
   return 0;
 }
 
+static const struct registry *registry_of(const struct collection_env *env)
+{
+  static struct registry system;
+  if (env->registry)
+    return env->registry;
+  registry_system(&system);
+  return &system;
+}
+
+/* Finding 2 (contract-review.md): EventSource arguments for processes that
+ * start after the enable, where TraceEvent puts them.  A failure costs only
+ * those later processes' arguments: a warning. */
+static void hand_off(struct collection *c, const struct plan_provider *p, uint64_t handle,
+                     const char *session)
+{
+  int rc = eventsource_registry_put(registry_of(c->env), p, handle);
+  if (rc == ETWCAP_E_NEEDS_WINDOWS)
+    return; /* no registry here: nothing to hand off */
+  if (rc)
+    warn_dropped(c, COLLECTION_DROPPED_PROVIDER_DATA,
+                 "cannot store the arguments of %s for processes that start later (HKLM\%s, "
+                 "%s): only processes already running when '%s' started get them",
+                 p->name, EVENTSOURCE_REGISTRY_BASE, etwcap_strerror(rc), session);
+}
+
+size_t collection_remove_provider_data(const struct collection_env *env, const char *name,
+                                       int prefix)
+{
+  size_t removed = 0;
+  int rc = eventsource_registry_remove(registry_of(env), name, prefix, &removed);
+  if (rc && rc != ETWCAP_E_NEEDS_WINDOWS)
+    log_warn("cannot remove the EventSource arguments of '%s%s' from HKLM\%s (%s); 'etwcap "
+             "abort' tries again",
+             name, prefix ? "*" : "", EVENTSOURCE_REGISTRY_BASE, etwcap_strerror(rc));
+  else if (removed)
+    log_info("removed %lu stored EventSource argument set%s of '%s%s'", (unsigned long)removed,
+             removed == 1 ? "" : "s", name, prefix ? "*" : "");
+  return removed;
+}
+
 /* A provider of the default set may fail to enable (already enabled by as
  * many sessions as Windows allows, on hosts with EDR agents or
  * autologgers): that costs its events, not the capture.  What the user
@@ -400,8 +441,10 @@ static int start_user(struct collection *c, const struct plan *plan,
     char why[1024];
     if (cancelled())
       return ETWCAP_E_CANCELLED;
-    if ((rc = ctl->ops->enable_provider(ctl, handle, p, c->params_version)) == 0)
+    if ((rc = ctl->ops->enable_provider(ctl, handle, p, c->params_version)) == 0) {
+      hand_off(c, p, handle, s->name);
       continue;
+    }
     controller_enable_failure(ctl, p, rc, why, sizeof(why));
     if (essential(p) || rc == ETWCAP_E_ACCES) {
       log_error("cannot enable provider %s in '%s'", why, s->name);
@@ -510,6 +553,9 @@ int collection_stop(struct collection *c)
       log_warn("cannot write the in-memory buffers of '%s' to '%s' (%s): %s", s->name, s->file,
                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
     rc = ctl->ops->stop(ctl, s->name, &st);
+    /* TraceEvent removes a session's stored arguments at its stop. */
+    if (rc == 0 || rc == ETWCAP_E_NO_SESSION)
+      collection_remove_provider_data(c->env, s->name, 0);
     if (rc == 0) {
       s->running = 0;
       s->status = st;

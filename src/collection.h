@@ -45,6 +45,7 @@ enum collection_dropped {
   COLLECTION_DROPPED_KERNEL_GROUPS = 1 << 1,  /* the read-back mask lacks asked groups */
   COLLECTION_DROPPED_STACK_CACHING = 1 << 2,
   COLLECTION_DROPPED_STACKS = 1 << 3,         /* kernel stack ids */
+  COLLECTION_DROPPED_PROVIDER_DATA = 1 << 4,  /* EventSource arguments not stored */
   COLLECTION_DROPPED_PROFILE_INTERVAL = 1 << 5,
   COLLECTION_DROPPED_PROFILE_PRIVILEGE = 1 << 6
 };
@@ -172,6 +173,13 @@ int collection_stop(struct collection *c);
 /* The kernel mask record of the session called `name`, or NULL. */
 const struct collection_kernel_mask *collection_kernel_mask_of(const struct collection *c,
                                                                const char *name);
+
+/* Removes the EventSource provider data (eventsource_registry.h) stored for
+ * the session `name`, or with `prefix` for every session whose name starts
+ * with it (abort: also what a killed capture left).  Failures are logged;
+ * returns how many values were removed. */
+size_t collection_remove_provider_data(const struct collection_env *env, const char *name,
+                                       int prefix);
 
 /* Events lost by all sessions, from the last query or stop. */
 uint64_t collection_events_lost(const struct collection *c);

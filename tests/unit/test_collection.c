@@ -11,6 +11,7 @@
 #include "console.h"
 #include "error.h"
 #include "fake_controller.h"
+#include "fake_registry.h"
 #include "log.h"
 #include "os_file.h"
 #include "plan.h"
@@ -26,6 +27,7 @@
 struct world {
   struct fake_controller fake;
   struct fake_clock clock;
+  struct fake_registry registry;
   struct collection_env env;
   char data[512], zip[512], record[512], request[512];
   char log[65536];
@@ -118,6 +120,8 @@ static int setup(void **state)
   w->clock.on_sleep = on_sleep;
   w->clock.on_sleep_ctx = w;
   fake_env_init(&w->env, &w->fake.ctl, &w->clock);
+  fake_registry_init(&w->registry);
+  w->env.registry = &w->registry.reg;
   test_tmp_path("coll.etl", w->data, sizeof(w->data));
   snprintf(w->zip, sizeof(w->zip), "%.480s.zip", w->data);
   snprintf(w->record, sizeof(w->record), "%.480s%s", w->data, SESSION_RECORD_SUFFIX);
@@ -802,6 +806,51 @@ static void list_sessions_runs(void **state)
   assert_true(logged(w, "elevated prompt"));
 }
 
+/* Finding 2: EventSource arguments reach processes that start later
+ * through the value TraceEvent writes (TraceEventSession.cs
+ * SetFilterDataForEtwSession: Publishers\{guid}\ControllerData_Session_N),
+ * present while the capture runs and gone after its stop. */
+static void eventsource_arguments_are_handed_off_and_removed(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "start", w->data, "/Providers:*MyCompany-MySource::EventCounterIntervalSec=1",
+                         NULL };
+  const char *stop_args[] = { "stop", w->data, NULL };
+  size_t i, ours = 0;
+  assert_int_equal(run(w, args), 0);
+  for (i = 0; i < w->registry.count; i++) {
+    const struct fake_registry_value *v = &w->registry.values[i];
+    static const char head[] = "EtwSessionName\0etwcap\0EtwSessionKeyword\00044\0";
+    assert_true(strstr(v->key, "Software\\Wow6432Node\\Microsoft\\Windows\\CurrentVersion\\"
+                               "Winevt\\Publishers\\{") == v->key);
+    assert_true(!strncmp(v->name, "ControllerData_Session_", 23));
+    if (v->size > sizeof(head) && !memcmp(v->data, head, sizeof(head) - 1))
+      ours++;
+  }
+  assert_true(ours >= 1);
+  assert_int_equal(run(w, stop_args), 0);
+  assert_int_equal(w->registry.count, 0);
+}
+
+/* Abort removes what a killed capture left (by the session name inside the
+ * data), and nothing of another tool's. */
+static void abort_removes_stored_arguments_a_killed_capture_left(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "abort", NULL };
+  static const unsigned char ours[] = "EtwSessionName\0etwcap\0EtwSessionKeyword\00044\0a\0b";
+  static const unsigned char theirs[] = "EtwSessionName\0PerfViewSession\0EtwSessionKeyword\00045\0";
+  const char *key = "Software\\Wow6432Node\\Microsoft\\Windows\\CurrentVersion\\Winevt\\Publishers\\"
+                    "{adb401e1-5296-51f8-c125-5fda75826144}";
+  w->registry.reg.ops->set_binary(w->registry.reg.impl, key, "ControllerData_Session_5", ours,
+                                  sizeof(ours));
+  w->registry.reg.ops->set_binary(w->registry.reg.impl, key, "ControllerData_Session_6", theirs,
+                                  sizeof(theirs));
+  run(w, args);
+  assert_null(fake_registry_find(&w->registry, key, "ControllerData_Session_5"));
+  assert_non_null(fake_registry_find(&w->registry, key, "ControllerData_Session_6"));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -828,6 +877,8 @@ int main(void)
     T(console_close_takes_the_stop_path),
     T(shutdown_takes_the_stop_path),
     T(ctrl_c_keeps_the_rundown),
+    T(eventsource_arguments_are_handed_off_and_removed),
+    T(abort_removes_stored_arguments_a_killed_capture_left),
     T(s_key_takes_the_stop_path),
     T(stop_request_from_another_process_takes_the_stop_path),
     T(a_key_aborts_without_merging),
