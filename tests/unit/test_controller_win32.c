@@ -814,6 +814,122 @@ static void the_real_query_under_wine_is_survivable(void **state)
   fake_advapi32_install(NULL);
 }
 
+/* Finding 6: the flush block as PerfView sends it (TraceEventSession.cs:
+ * SetFileName -> Flush -> GetProperties with the new file name): the
+ * session's buffer sizes, FlushTimer and clock; the in-memory ring as
+ * INDEPENDENT|FILE_MODE_CIRCULAR with its size (CircularBufferMB) as
+ * MaximumFileSize. */
+static void in_memory_flush_sends_perfviews_block(void **state)
+{
+  struct plan_options o;
+  struct plan plan;
+  struct controller ctl;
+  struct fake_clock clock;
+  struct collection_env env;
+  struct collection c;
+  size_t i, flushes = 0;
+  (void)state;
+  plan_options_init(&o);
+  o.os.build = 19045;
+  o.in_memory = 1;
+  o.circular_mb = 100;
+  o.data_file = data_path;
+  assert_int_equal(plan_build(&o, &plan), 0);
+  fake_advapi32_set_os(10, 0, 19045);
+  memset(&clock, 0, sizeof(clock));
+  controller_system(&ctl);
+  fake_env_init(&env, &ctl, &clock);
+  collection_init(&c, &env);
+  assert_int_equal(collection_start(&c, &plan), 0);
+  assert_int_equal(collection_stop(&c), 0);
+  for (i = 0; i < fake_advapi32_call_count(); i++) {
+    const struct fake_advapi_call *f = fake_advapi32_call(i);
+    if (f->api != FAKE_CONTROL_TRACE || f->control_code != EVENT_TRACE_CONTROL_FLUSH)
+      continue;
+    flushes++;
+    assert_int_equal(f->buffer_size, 64);
+    /* The kernel ring is /CircularMB, the user ring /CircularMB + 300
+     * (perfview-collect.md quirk 9): MaximumFileSize is the ring's size. */
+    assert_true(f->maximum_file_size == 100 || f->maximum_file_size == 400);
+    assert_int_equal(f->minimum_buffers, f->maximum_file_size * 1024 / 64);
+    assert_int_equal(f->flush_timer, 1);
+    assert_int_equal(f->client_context, 1);
+    assert_true(f->log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR);
+    assert_false(f->log_file_mode & EVENT_TRACE_BUFFERING_MODE);
+    assert_true(f->log_file_mode & 0x08000000); /* INDEPENDENT_SESSION_MODE */
+    assert_true(f->file[0]);
+  }
+  assert_int_equal(flushes, 2); /* X.kernel.etl and X.etl */
+  plan_release(&plan);
+  no_violations();
+}
+
+/* Finding 11: documented rules the fake now models.  EVENT_TRACE_PROPERTIES:
+ * "The maximum buffer size is 16384 (16MB) ... Prior to Windows 8: The
+ * maximum buffer size is 1024 (1MB)". */
+static void buffer_size_limit_follows_the_windows_version(void **state)
+{
+  struct plan_session s;
+  struct controller ctl;
+  uint64_t h;
+  (void)state;
+  memset(&s, 0, sizeof(s));
+  snprintf(s.name, sizeof(s.name), "etwcapBig");
+  s.role = PLAN_ROLE_USER;
+  s.buffer_size_kb = 16384;
+  s.minimum_buffers = 4;
+  s.maximum_buffers = 8;
+  s.log_file_mode = PLAN_REAL_TIME_MODE;
+  s.wnode_flags = PLAN_WNODE_FLAG_TRACED_GUID;
+  s.clock_type = 1;
+  controller_system(&ctl);
+  fake_advapi32_set_os(6, 3, 9600);
+  assert_int_equal(ctl.ops->start(&ctl, &s, &h, NULL, 0), 0);
+  assert_int_equal(fake_advapi32_violation_count(), 0);
+  assert_int_equal(ctl.ops->stop(&ctl, s.name, NULL), 0);
+  fake_advapi32_set_os(6, 1, 7601);
+  assert_int_equal(ctl.ops->start(&ctl, &s, &h, NULL, 0), 0);
+  assert_int_equal(fake_advapi32_violation_count(), 1);
+  assert_non_null(strstr(fake_advapi32_violation(0), "BufferSize 16384"));
+  assert_int_equal(ctl.ops->stop(&ctl, s.name, NULL), 0);
+}
+
+/* ENABLE_TRACE_PARAMETERS: the container bits need Windows containers
+ * (build 14393); an older Windows answers ERROR_INVALID_PARAMETER, which the
+ * controller reports as a rejected parameter (RANGE), and the plan never
+ * asks for them there (plan.c containers_supported). */
+static void enable_property_bits_follow_the_windows_version(void **state)
+{
+  struct plan_session s;
+  struct plan_provider p;
+  struct controller ctl;
+  uint64_t h;
+  (void)state;
+  memset(&s, 0, sizeof(s));
+  snprintf(s.name, sizeof(s.name), "etwcapProps");
+  s.role = PLAN_ROLE_USER;
+  s.buffer_size_kb = 64;
+  s.minimum_buffers = 4;
+  s.maximum_buffers = 8;
+  s.log_file_mode = PLAN_REAL_TIME_MODE;
+  s.wnode_flags = PLAN_WNODE_FLAG_TRACED_GUID;
+  s.clock_type = 1;
+  memset(&p, 0, sizeof(p));
+  snprintf(p.name, sizeof(p.name), "Test");
+  p.guid.data1 = 0x12345678;
+  p.level = 4;
+  p.control_code = PLAN_CONTROL_ENABLE_PROVIDER;
+  p.enable_property = PLAN_ENABLE_PROPERTY_ENABLE_SILOS;
+  controller_system(&ctl);
+  fake_advapi32_set_os(10, 0, 10586);
+  assert_int_equal(ctl.ops->start(&ctl, &s, &h, NULL, 0), 0);
+  assert_int_equal(ctl.ops->enable_provider(&ctl, h, &p, 2), ETWCAP_E_RANGE);
+  fake_advapi32_set_os(10, 0, 14393);
+  assert_int_equal(ctl.ops->enable_provider(&ctl, h, &p, 2), 0);
+  assert_int_equal(ctl.ops->stop(&ctl, s.name, NULL), 0);
+  no_violations();
+}
+
 /* --- the commands with scripted Win32 failures -------------------------------- */
 
 struct logbuf {
@@ -1187,6 +1303,9 @@ int main(int argc, char **argv)
     T(a_lost_group_is_named_and_recorded),
     T(a_query_that_raises_does_not_end_the_capture),
     T(the_real_query_under_wine_is_survivable),
+    T(in_memory_flush_sends_perfviews_block),
+    T(buffer_size_limit_follows_the_windows_version),
+    T(enable_property_bits_follow_the_windows_version),
     T(access_denied),
     T(already_exists),
     T(an_earlier_capture_still_running),

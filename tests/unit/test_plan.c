@@ -856,6 +856,33 @@ static void group_mask_names_name_each_group(void **state)
   assert_string_equal(buf, "PERF_PROCESS|PERF_PROFILE|PERF_CONTEXT_SWITCH|Masks[7]:0x80");
 }
 
+/* Finding 9: container flags go on the trigger session's enables too (a
+ * trigger must see what its capture sees), and only where Windows has
+ * containers (Windows Server 2016 / Windows 10 1607, build 14393; the
+ * ENABLE_TRACE_PARAMETERS page gives no version of its own). */
+static void container_flags_on_the_trigger_session_by_version(void **state)
+{
+  struct plan plan;
+  const struct plan_session *t;
+  size_t i, n;
+  (void)state;
+  BUILD_OK(&plan, SERVER, "/EnableEventsInContainers", "/StopOnGen2GC");
+  t = session(&plan, PLAN_ROLE_TRIGGER);
+  assert_true(t->provider_count > 0);
+  for (i = 0; i < t->provider_count; i++)
+    assert_true(t->providers[i].enable_property & PLAN_ENABLE_PROPERTY_ENABLE_SILOS);
+  plan_release(&plan);
+  BUILD_OK(&plan, "/TargetOS:10.0.10586", "/EnableEventsInContainers", "/StopOnGen2GC");
+  for (n = 0; n < plan.session_count; n++)
+    for (i = 0; i < plan.sessions[n].provider_count; i++)
+      assert_false(plan.sessions[n].providers[i].enable_property &
+                   PLAN_ENABLE_PROPERTY_ENABLE_SILOS);
+  for (i = 0, n = 0; i < plan.note_count; i++)
+    n += strstr(plan.notes[i], "build 14393") != NULL;
+  assert_int_equal(n, 1);
+  plan_release(&plan);
+}
+
 static void allocation_failures_are_clean(void **state)
 {
   unsigned n, total;
@@ -910,6 +937,7 @@ int main(void)
     cmocka_unit_test(kernel_route_system_providers_from_build_20348),
     cmocka_unit_test(stack_caching_has_wpr_sizes),
     cmocka_unit_test(group_mask_names_name_each_group),
+    cmocka_unit_test(container_flags_on_the_trigger_session_by_version),
     cmocka_unit_test(allocation_failures_are_clean),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
