@@ -59,42 +59,12 @@ static int set_binary(void *impl, const char *key, const char *value, const void
   return win32_error(code);
 }
 
-static int subkeys(void *impl, const char *key, registry_key_fn fn, void *ctx)
+/* Every subkey (kfn) or every value with its data (vfn) of `key`. */
+static int walk(const char *key, registry_key_fn kfn, registry_value_fn vfn, void *ctx)
 {
   HKEY h;
   DWORD i;
-  int rc = open_key(key, KEY_ENUMERATE_SUB_KEYS, &h);
-  (void)impl;
-  if (rc)
-    return rc;
-  for (i = 0; !rc; i++) {
-    wchar_t name[256];
-    DWORD len = 256;
-    char *u;
-    LONG code = RegEnumKeyExW(h, i, name, &len, NULL, NULL, NULL, NULL);
-    if (code == ERROR_NO_MORE_ITEMS)
-      break;
-    if (code != ERROR_SUCCESS) {
-      rc = win32_error(code);
-      break;
-    }
-    if (!(u = utf16_to_utf8(name))) {
-      rc = ETWCAP_E_NOMEM;
-      break;
-    }
-    rc = fn(ctx, u);
-    etwcap_free(u);
-  }
-  RegCloseKey(h);
-  return rc;
-}
-
-static int values(void *impl, const char *key, registry_value_fn fn, void *ctx)
-{
-  HKEY h;
-  DWORD i;
-  int rc = open_key(key, KEY_QUERY_VALUE, &h);
-  (void)impl;
+  int rc = open_key(key, kfn ? KEY_ENUMERATE_SUB_KEYS : KEY_QUERY_VALUE, &h);
   if (rc)
     return rc;
   for (i = 0; !rc; i++) {
@@ -102,11 +72,12 @@ static int values(void *impl, const char *key, registry_value_fn fn, void *ctx)
     unsigned char data[4096];
     DWORD len = 256, size = sizeof(data), type = 0;
     char *u;
-    LONG code = RegEnumValueW(h, i, name, &len, NULL, &type, data, &size);
+    LONG code = kfn ? RegEnumKeyExW(h, i, name, &len, NULL, NULL, NULL, NULL)
+                    : RegEnumValueW(h, i, name, &len, NULL, &type, data, &size);
     if (code == ERROR_NO_MORE_ITEMS)
       break;
-    if (code == ERROR_MORE_DATA)
-      continue; /* larger than any value etwcap writes: not ours */
+    if (code == ERROR_MORE_DATA && !kfn)
+      continue; /* a value larger than any etwcap writes: not ours */
     if (code != ERROR_SUCCESS) {
       rc = win32_error(code);
       break;
@@ -115,11 +86,23 @@ static int values(void *impl, const char *key, registry_value_fn fn, void *ctx)
       rc = ETWCAP_E_NOMEM;
       break;
     }
-    rc = fn(ctx, u, data, type == REG_BINARY ? size : 0);
+    rc = kfn ? kfn(ctx, u) : vfn(ctx, u, data, type == REG_BINARY ? size : 0);
     etwcap_free(u);
   }
   RegCloseKey(h);
   return rc;
+}
+
+static int subkeys(void *impl, const char *key, registry_key_fn fn, void *ctx)
+{
+  (void)impl;
+  return walk(key, fn, NULL, ctx);
+}
+
+static int values(void *impl, const char *key, registry_value_fn fn, void *ctx)
+{
+  (void)impl;
+  return walk(key, NULL, fn, ctx);
 }
 
 static int delete_value(void *impl, const char *key, const char *value)

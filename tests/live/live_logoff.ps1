@@ -12,21 +12,13 @@ param(
   [int]$LogoffSessionId = -1
 )
 
-function Skip([string]$why) { Write-Output "SKIP: $why"; exit 77 }
-
-if ($env:OS -ne "Windows_NT") { Skip "not Windows" }
-if (Test-Path "HKLM:\Software\Wine") { Skip "Wine" }
-$me = New-Object Security.Principal.WindowsPrincipal([Security.Principal.WindowsIdentity]::GetCurrent())
-if (-not $me.IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)) { Skip "not elevated" }
-if ($LogoffSessionId -lt 0) { Skip "give -LogoffSessionId of a disposable interactive session (query session)" }
-$Etwcap = (Resolve-Path $Etwcap).Path
-New-Item -ItemType Directory -Force -Path $WorkDir | Out-Null
+if ($LogoffSessionId -lt 0) {
+  Write-Output "SKIP: give -LogoffSessionId of a disposable interactive session (query session)"
+  exit 77
+}
+. "$PSScriptRoot\common.ps1"
 $data = Join-Path $WorkDir "logoff.etl"
 Remove-Item "$data*" -Force -ErrorAction SilentlyContinue
-$failures = 0
-function Check([bool]$ok, [string]$what) {
-  if ($ok) { Write-Output "ok   $what" } else { Write-Output "FAIL $what"; $script:failures++ }
-}
 
 $task = "etwcapLiveLogoff"
 schtasks /Delete /TN $task /F 2>$null | Out-Null

@@ -676,34 +676,47 @@ static void windows7_uses_the_nt_kernel_logger(void **state)
   check_rundown(&o, NULL, 0, 256);
 }
 
-/* Finding 5: a refused system logger is an error; no silent move to the
- * shared NT Kernel Logger on Windows 8+. */
-static void system_logger_refused_is_an_error(void **state)
-{
-  struct plan_options o;
+/* A plan for Windows 10.0.19045 (the group-mask route) from `o` (already
+ * initialised; the data file is set here), the fake behaving as that
+ * Windows, and a collection over the Win32 controller with a virtual
+ * clock.  The caller starts, stops and releases. */
+struct rig {
   struct plan plan;
   struct controller ctl;
   struct fake_clock clock;
   struct collection_env env;
   struct collection c;
+};
+
+static void rig_up(struct rig *r, struct plan_options *o)
+{
+  o->os.build = 19045;
+  o->data_file = data_path;
+  assert_int_equal(plan_build(o, &r->plan), 0);
+  fake_advapi32_set_os(10, 0, 19045);
+  memset(&r->clock, 0, sizeof(r->clock));
+  controller_system(&r->ctl);
+  fake_env_init(&r->env, &r->ctl, &r->clock);
+  collection_init(&r->c, &r->env);
+}
+
+/* Finding 5: a refused system logger is an error; no silent move to the
+ * shared NT Kernel Logger on Windows 8+. */
+static void system_logger_refused_is_an_error(void **state)
+{
+  static struct rig r;
+  struct plan_options o;
   size_t i;
   (void)state;
   plan_options_init(&o);
-  o.os.build = 19045;
-  o.data_file = data_path;
-  assert_int_equal(plan_build(&o, &plan), 0);
-  fake_advapi32_set_os(10, 0, 19045);
   fake_advapi32_fail(FAKE_START_TRACE, "etwcapKernel", ERROR_INVALID_PARAMETER, -1, 0, 0);
-  memset(&clock, 0, sizeof(clock));
-  controller_system(&ctl);
-  fake_env_init(&env, &ctl, &clock);
-  collection_init(&c, &env);
-  assert_int_equal(collection_start(&c, &plan), ETWCAP_E_RANGE);
+  rig_up(&r, &o);
+  assert_int_equal(collection_start(&r.c, &r.plan), ETWCAP_E_RANGE);
   for (i = 0; i < fake_advapi32_call_count(); i++)
     assert_string_not_equal(fake_advapi32_call(i)->name, "NT Kernel Logger");
   no_violations();
   every_start_stopped();
-  plan_release(&plan);
+  plan_release(&r.plan);
 }
 
 /* Finding 1 on build 20348+: EnableTraceEx2 on the System Providers in the
@@ -737,37 +750,26 @@ static void runbook_threadtime_system_providers(void **state)
  * asked vs applied is kept per session for the health report. */
 static void a_lost_group_is_named_and_recorded(void **state)
 {
+  static struct rig r;
   struct plan_options o;
-  struct plan plan;
-  struct controller ctl;
-  struct fake_clock clock;
-  struct collection_env env;
-  struct collection c;
   const struct collection_kernel_mask *m;
   ULONG drop[8] = { 0, 0x4, 0, 0, 0, 0, 0, 0 }; /* PERF_CONTEXT_SWITCH */
   (void)state;
   plan_options_init(&o);
-  o.os.build = 19045;
   o.thread_time = 1;
-  o.data_file = data_path;
-  assert_int_equal(plan_build(&o, &plan), 0);
-  fake_advapi32_set_os(10, 0, 19045);
   fake_advapi32_drop_groups(drop);
-  memset(&clock, 0, sizeof(clock));
-  controller_system(&ctl);
-  fake_env_init(&env, &ctl, &clock);
-  collection_init(&c, &env);
-  assert_int_equal(collection_start(&c, &plan), 0);
-  m = collection_kernel_mask_of(&c, "etwcapKernel");
+  rig_up(&r, &o);
+  assert_int_equal(collection_start(&r.c, &r.plan), 0);
+  m = collection_kernel_mask_of(&r.c, "etwcapKernel");
   assert_non_null(m);
   assert_int_equal(m->readback, COLLECTION_MASK_READ);
   assert_int_equal(m->asked[1], 0x206);
   assert_int_equal(m->applied[1], 0x202);
   assert_int_equal(m->lost[1], 0x4);
-  assert_true(c.dropped & COLLECTION_DROPPED_KERNEL_GROUPS);
-  assert_non_null(strstr(c.warnings[0], "PERF_CONTEXT_SWITCH"));
-  assert_int_equal(collection_stop(&c), 0);
-  plan_release(&plan);
+  assert_true(r.c.dropped & COLLECTION_DROPPED_KERNEL_GROUPS);
+  assert_non_null(strstr(r.c.warnings[0], "PERF_CONTEXT_SWITCH"));
+  assert_int_equal(collection_stop(&r.c), 0);
+  plan_release(&r.plan);
   no_violations();
 }
 
@@ -776,28 +778,17 @@ static void a_lost_group_is_named_and_recorded(void **state)
  * turns the exception into "no query", recorded as such. */
 static void a_query_that_raises_does_not_end_the_capture(void **state)
 {
+  static struct rig r;
   struct plan_options o;
-  struct plan plan;
-  struct controller ctl;
-  struct fake_clock clock;
-  struct collection_env env;
-  struct collection c;
   (void)state;
   plan_options_init(&o);
-  o.os.build = 19045;
-  o.data_file = data_path;
-  assert_int_equal(plan_build(&o, &plan), 0);
-  fake_advapi32_set_os(10, 0, 19045);
   fake_advapi32_query_raises(1);
-  memset(&clock, 0, sizeof(clock));
-  controller_system(&ctl);
-  fake_env_init(&env, &ctl, &clock);
-  collection_init(&c, &env);
-  assert_int_equal(collection_start(&c, &plan), 0);
-  assert_int_equal(collection_kernel_mask_of(&c, "etwcapKernel")->readback,
+  rig_up(&r, &o);
+  assert_int_equal(collection_start(&r.c, &r.plan), 0);
+  assert_int_equal(collection_kernel_mask_of(&r.c, "etwcapKernel")->readback,
                    COLLECTION_MASK_NO_QUERY);
-  assert_int_equal(collection_stop(&c), 0);
-  plan_release(&plan);
+  assert_int_equal(collection_stop(&r.c), 0);
+  plan_release(&r.plan);
   every_start_stopped();
 }
 
@@ -821,27 +812,16 @@ static void the_real_query_under_wine_is_survivable(void **state)
  * MaximumFileSize. */
 static void in_memory_flush_sends_perfviews_block(void **state)
 {
+  static struct rig r;
   struct plan_options o;
-  struct plan plan;
-  struct controller ctl;
-  struct fake_clock clock;
-  struct collection_env env;
-  struct collection c;
   size_t i, flushes = 0;
   (void)state;
   plan_options_init(&o);
-  o.os.build = 19045;
   o.in_memory = 1;
   o.circular_mb = 100;
-  o.data_file = data_path;
-  assert_int_equal(plan_build(&o, &plan), 0);
-  fake_advapi32_set_os(10, 0, 19045);
-  memset(&clock, 0, sizeof(clock));
-  controller_system(&ctl);
-  fake_env_init(&env, &ctl, &clock);
-  collection_init(&c, &env);
-  assert_int_equal(collection_start(&c, &plan), 0);
-  assert_int_equal(collection_stop(&c), 0);
+  rig_up(&r, &o);
+  assert_int_equal(collection_start(&r.c, &r.plan), 0);
+  assert_int_equal(collection_stop(&r.c), 0);
   for (i = 0; i < fake_advapi32_call_count(); i++) {
     const struct fake_advapi_call *f = fake_advapi32_call(i);
     if (f->api != FAKE_CONTROL_TRACE || f->control_code != EVENT_TRACE_CONTROL_FLUSH)
@@ -860,7 +840,7 @@ static void in_memory_flush_sends_perfviews_block(void **state)
     assert_true(f->file[0]);
   }
   assert_int_equal(flushes, 2); /* X.kernel.etl and X.etl */
-  plan_release(&plan);
+  plan_release(&r.plan);
   no_violations();
 }
 
