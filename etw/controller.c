@@ -1,12 +1,12 @@
 /* The parts of the controller seam every implementation shares: the last
- * error and its text (see controller.h). */
+ * error and its text, a failed enable in words, and switching a kernel
+ * session's events on by its route (see controller.h). */
 #include "controller.h"
 
 #include "error.h"
 
-#include "log.h"
-
 #include <stdio.h>
+#include <string.h>
 
 int controller_fail(struct controller *c, int code, const char *api, unsigned long os_code,
                     const char *os_name)
@@ -29,73 +29,94 @@ const char *controller_error_text(const struct controller *c, char *buf, size_t 
   return buf;
 }
 
-static int is_provider_data(uint32_t type)
-{
-  return type == PLAN_FILTER_PROVIDER_DATA || type == PLAN_FILTER_SEND_MANIFEST;
-}
-
-static int has_scope_filters(const struct plan_provider *p)
+int controller_kernel_on(struct controller *c, uint64_t handle, const struct plan_session *s,
+                         unsigned params_version)
 {
   size_t i;
-  for (i = 0; i < p->filter_count; i++)
-    if (!is_provider_data(p->filters[i].type))
-      return 1;
+  int rc;
+  if (s->route == PLAN_ROUTE_GROUP_MASK)
+    return c->ops->set_group_mask(c, handle, s->group_mask);
+  if (s->route != PLAN_ROUTE_SYSTEM_PROVIDERS)
+    return 0;
+  for (i = 0; i < s->system_provider_count; i++) {
+    const struct plan_system_provider *sp = &s->system_providers[i];
+    struct plan_provider p;
+    memset(&p, 0, sizeof(p));
+    p.guid = sp->guid;
+    snprintf(p.name, sizeof(p.name), "%s", sp->name);
+    p.origin = "kernel";
+    p.level = 5; /* TRACE_LEVEL_VERBOSE: every event of the keywords */
+    p.match_any = sp->keywords;
+    p.control_code = PLAN_CONTROL_ENABLE_PROVIDER;
+    if ((rc = c->ops->enable_provider(c, handle, &p, params_version)) != 0)
+      return rc;
+  }
   return 0;
 }
 
-/* Leaves only the provider-data descriptor (EventSource arguments), which
- * every Windows since Vista takes. */
-static void strip_scope_filters(struct plan_provider *q)
+/* The filters of an enable, by kind: "pid+exe+eventId". */
+static void filter_kinds(const struct plan_provider *p, char *buf, size_t size)
 {
   size_t i, n = 0;
-  for (i = 0; i < q->filter_count; i++)
-    if (is_provider_data(q->filters[i].type))
-      q->filters[n++] = q->filters[i];
-  q->filter_count = n;
+  buf[0] = '\0';
+  for (i = 0; i < p->filter_count && n < size; i++) {
+    const char *k;
+    switch (p->filters[i].type) {
+    case PLAN_FILTER_PROVIDER_DATA:
+      k = "EventSource arguments";
+      break;
+    case PLAN_FILTER_SEND_MANIFEST:
+      k = "SendManifest";
+      break;
+    case PLAN_FILTER_PID:
+      k = "process ids";
+      break;
+    case PLAN_FILTER_EXECUTABLE_NAME:
+      k = "exe names";
+      break;
+    case PLAN_FILTER_EVENT_ID:
+      k = "event ids";
+      break;
+    default:
+      k = "stack event ids";
+    }
+    n += (size_t)snprintf(buf + n, size - n, "%s%s (%u bytes)", n ? ", " : "", k,
+                          (unsigned)p->filters[i].size);
+  }
 }
 
-#define CONTAINER_BITS \
-  (PLAN_ENABLE_PROPERTY_ENABLE_SILOS | PLAN_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING)
-
-int controller_enable_adapting(struct controller *c, uint64_t handle,
-                               const struct plan_provider *p, unsigned params_version,
-                               unsigned *dropped, controller_warn_fn warn, void *warn_ctx)
+const char *controller_enable_failure(const struct controller *c, const struct plan_provider *p,
+                                      int rc, char *buf, size_t size)
 {
-  struct plan_provider q = *p; /* a shallow copy: the plan stays as it is */
-  char detail[160], text[1024];
-  int rc;
-
-  if (*dropped & CONTROLLER_DROP_CONTAINERS)
-    q.enable_property &= ~CONTAINER_BITS;
-  if (*dropped & CONTROLLER_DROP_FILTERS)
-    strip_scope_filters(&q);
-  for (;;) {
-    rc = c->ops->enable_provider(c, handle, &q, params_version);
-    if (rc != ETWCAP_E_UNSUPPORTED)
-      return rc;
-    if (q.enable_property & CONTAINER_BITS) {
-      snprintf(text, sizeof(text),
-               "Windows refused the container enable flags (ENABLE_SILOS, "
-               "SOURCE_CONTAINER_TRACKING) for %s (%s): /EnableEventsInContainers and "
-               "/EnableSourceContainerTracking are dropped, so events from inside containers "
-               "are not collected",
-               q.name, controller_error_text(c, detail, sizeof(detail)));
-      *dropped |= CONTROLLER_DROP_CONTAINERS;
-      q.enable_property &= ~CONTAINER_BITS;
-    } else if (has_scope_filters(&q)) {
-      snprintf(text, sizeof(text),
-               "Windows refused the provider filters for %s (%s): /FocusProcess and the "
-               "@ProcessIDFilter, @ProcessNameFilter, @EventIDsToEnable and stack filters are "
-               "dropped, so those providers' events come from every process",
-               q.name, controller_error_text(c, detail, sizeof(detail)));
-      *dropped |= CONTROLLER_DROP_FILTERS;
-      strip_scope_filters(&q);
-    } else {
-      return rc;
-    }
-    if (warn)
-      warn(warn_ctx, *dropped, text);
-    else
-      log_warn("%s", text);
+  char g[PLAN_GUID_TEXT_SIZE], detail[160], filters[400];
+  const char *meaning;
+  plan_guid_format(&p->guid, g);
+  controller_error_text(c, detail, sizeof(detail));
+  filter_kinds(p, filters, sizeof(filters));
+  switch (rc) {
+  case ETWCAP_E_SESSION_LIMIT:
+    /* EnableTraceEx2: "ERROR_NO_SYSTEM_RESOURCES: Exceeded the number of
+     * trace sessions that can enable the provider." */
+    meaning = "the provider is already enabled by as many trace sessions as Windows allows "
+              "(8; EDR agents and autologgers often hold them): 'logman query providers "
+              "<name>' shows which";
+    break;
+  case ETWCAP_E_RANGE:
+    /* EnableTraceEx2: ERROR_INVALID_PARAMETER, e.g. a filter over its
+     * documented limits (8 process ids, 64 event ids, 1024-byte names). */
+    meaning = "Windows rejected a parameter of this enable: check the filters against their "
+              "limits (at most 8 process ids, 64 event ids, exe names under 1024 bytes) and "
+              "the enable properties";
+    break;
+  case ETWCAP_E_ACCES:
+    meaning = "access denied: run etwcap elevated";
+    break;
+  default:
+    meaning = etwcap_strerror(rc);
   }
+  snprintf(buf, size, "%s {%s} (level %u, keywords 0x%llX, properties 0x%X%s%s): %s: %s",
+           p->name, g, (unsigned)p->level, (unsigned long long)p->match_any,
+           (unsigned)p->enable_property, filters[0] ? ", filters " : "", filters, detail,
+           meaning);
+  return buf;
 }

@@ -5,18 +5,20 @@
  * the portable lifecycle tests; controller_posix.c answers "needs Windows".
  *
  * The controller decides nothing: each operation translates one piece of
- * the plan (etw/plan.h) into one call.  Which features to drop when Windows
- * refuses them is decided above the operations, from the error
- * (controller_enable_adapting here for providers, src/collection.c for the
- * kernel session).
+ * the plan (etw/plan.h) into one call.  What a Windows version supports is
+ * decided by the plan from the documented version, never guessed here from
+ * an error; src/collection.c decides what a failure costs the capture.
  *
  * Errors are negative ETWCAP_E_* codes, translated at the Win32 edge:
  *   ACCES           ERROR_ACCESS_DENIED (not elevated)
  *   SESSION_EXISTS  ERROR_ALREADY_EXISTS (a session of that name runs)
  *   NO_SESSION      ERROR_WMI_INSTANCE_NOT_FOUND (no session of that name)
- *   SESSION_LIMIT   ERROR_NO_SYSTEM_RESOURCES (no free logger slot)
- *   UNSUPPORTED     ERROR_INVALID_PARAMETER, ERROR_NOT_SUPPORTED (a feature
- *                   this Windows lacks, e.g. the container enable flags)
+ *   SESSION_LIMIT   ERROR_NO_SYSTEM_RESOURCES: from StartTraceW no free
+ *                   logger slot or buffer memory; from EnableTraceEx2 the
+ *                   provider is enabled by as many sessions as it may be
+ *   RANGE           ERROR_INVALID_PARAMETER (a parameter Windows rejects:
+ *                   a filter too large, a property bit it does not know)
+ *   UNSUPPORTED     ERROR_NOT_SUPPORTED, ERROR_CALL_NOT_IMPLEMENTED
  *   NOSPC           ERROR_DISK_FULL
  *   SYSTEM          anything else
  * and the failing API with its raw code is kept in controller->last_error
@@ -81,23 +83,38 @@ struct controller_ops {
    * the provider's GUID, level, keywords, EnableProperty and filters. */
   int (*enable_provider)(struct controller *c, uint64_t handle, const struct plan_provider *p,
                          unsigned params_version);
-  /* A system logger's kernel flags (TraceSystemTraceEnableFlagsInfo). */
-  int (*set_kernel_flags)(struct controller *c, uint64_t handle, uint32_t flags);
+  /* A system logger's PERFINFO_GROUPMASK, all 8 ULONGs
+   * (TraceSetInformation(TraceSystemTraceEnableFlagsInfo)). */
+  int (*set_group_mask)(struct controller *c, uint64_t handle,
+                        const uint32_t mask[PLAN_GROUP_MASK_WORDS]);
+  /* Reads it back (TraceQueryInformation, same class).  UNSUPPORTED where
+   * Windows offers no such query: before Windows 8 (the function's
+   * documented minimum), when advapi32 does not export it, or when the call
+   * fails or raises instead of answering (a stub). */
+  int (*query_group_mask)(struct controller *c, uint64_t handle,
+                          uint32_t mask[PLAN_GROUP_MASK_WORDS]);
   /* Kernel events that get stacks (TraceStackTracingInfo). */
   int (*set_stack_ids)(struct controller *c, uint64_t handle, const struct plan_stack_id *ids,
                        size_t count);
   /* The machine-wide CPU sampling interval (TraceSampledProfileIntervalInfo,
    * 100-ns units). */
   int (*set_profile_interval)(struct controller *c, uint32_t interval_100ns);
-  /* Kernel stack caching (TraceStackCachingInfo {Enabled, 0, 0}). */
-  int (*set_stack_caching)(struct controller *c, uint64_t handle, int enabled);
+  /* Kernel stack caching (TraceStackCachingInfo {Enabled, CacheSize,
+   * BucketCount}, the plan's sizes). */
+  int (*set_stack_caching)(struct controller *c, uint64_t handle, int enabled,
+                           uint32_t cache_size, uint32_t bucket_count);
   /* SeSystemProfilePrivilege for this process (CPU samples need it). */
   int (*enable_profile_privilege)(struct controller *c);
   /* ControlTrace(QUERY) by name.  NO_SESSION when it does not run. */
   int (*query)(struct controller *c, const char *name, struct controller_status *out);
   /* ControlTrace(FLUSH) by name; with `file` an in-memory (buffering)
-   * session writes its buffers to that file. */
-  int (*flush)(struct controller *c, const char *name, const char *file);
+   * session writes its buffers to that file.  `s` (may be NULL) gives the
+   * property block PerfView sends with it (TraceEventSession SetFileName ->
+   * Flush -> GetProperties): the session's buffer sizes, FlushTimer, clock
+   * and, for an in-memory session, INDEPENDENT|FILE_MODE_CIRCULAR with the
+   * ring's size as MaximumFileSize. */
+  int (*flush)(struct controller *c, const struct plan_session *s, const char *name,
+               const char *file);
   /* ControlTrace(STOP) by name; `out` (may be NULL) receives the final
    * counts.  NO_SESSION when it does not run. */
   int (*stop)(struct controller *c, const char *name, struct controller_status *out);
@@ -120,23 +137,21 @@ void controller_system(struct controller *c);
  * Returns buf. */
 const char *controller_error_text(const struct controller *c, char *buf, size_t size);
 
-/* Features an older Windows refuses in EnableTraceEx2. */
-#define CONTROLLER_DROP_CONTAINERS 0x1u /* ENABLE_SILOS, SOURCE_CONTAINER_TRACKING */
-#define CONTROLLER_DROP_FILTERS 0x2u    /* PID, exe name, event id, stack filters */
+/* Switches a kernel session's events on by its route (plan.h, enum
+ * plan_kernel_route): the group mask (GROUP_MASK), one EnableTraceEx2 per
+ * System Provider (SYSTEM_PROVIDERS; level 5, the keywords as
+ * MatchAnyKeyword), nothing for the NT Kernel Logger (its flags went in at
+ * StartTraceW).  Returns 0 or the first failing call's error. */
+int controller_kernel_on(struct controller *c, uint64_t handle, const struct plan_session *s,
+                         unsigned params_version);
 
-/* Told once per feature dropped, with what it costs the capture. */
-typedef void (*controller_warn_fn)(void *ctx, unsigned dropped, const char *text);
-
-/* enable_provider for a Windows that may be older than the plan assumed:
- * features already in *dropped are left out; when Windows answers
- * ETWCAP_E_UNSUPPORTED (ERROR_INVALID_PARAMETER, ERROR_NOT_SUPPORTED) and
- * the call has container flags, they are dropped and the call retried, then
- * likewise the scope filters (the provider-data descriptor stays).  Each
- * newly dropped feature is added to *dropped and reported through `warn`.
- * Any other error is returned.  The provider itself is not changed. */
-int controller_enable_adapting(struct controller *c, uint64_t handle,
-                               const struct plan_provider *p, unsigned params_version,
-                               unsigned *dropped, controller_warn_fn warn, void *warn_ctx);
+/* "EnableTraceEx2(Microsoft-Windows-DNS-Client {1c95126e-...}, level 4,
+ * keywords 0x..., filters pid+exe) failed: ERROR_NO_SYSTEM_RESOURCES: the
+ * provider is already enabled by as many sessions as Windows allows" — what
+ * a failed enable means, in a user's words, with the provider and the
+ * filters that went with it.  Returns buf. */
+const char *controller_enable_failure(const struct controller *c, const struct plan_provider *p,
+                                      int rc, char *buf, size_t size);
 
 /* Records a failure in c->last_error (for implementations) and returns
  * `code`. */

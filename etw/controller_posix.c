@@ -27,10 +27,18 @@ static int enable_provider(struct controller *c, uint64_t handle, const struct p
   return fail(c, "EnableTraceEx2");
 }
 
-static int set_kernel_flags(struct controller *c, uint64_t handle, uint32_t flags)
+static int set_group_mask(struct controller *c, uint64_t handle,
+                          const uint32_t mask[PLAN_GROUP_MASK_WORDS])
 {
-  (void)handle, (void)flags;
+  (void)handle, (void)mask;
   return fail(c, "TraceSetInformation");
+}
+
+static int query_group_mask(struct controller *c, uint64_t handle,
+                            uint32_t mask[PLAN_GROUP_MASK_WORDS])
+{
+  (void)handle, (void)mask;
+  return fail(c, "TraceQueryInformation");
 }
 
 static int set_stack_ids(struct controller *c, uint64_t handle, const struct plan_stack_id *ids,
@@ -46,9 +54,10 @@ static int set_profile_interval(struct controller *c, uint32_t interval_100ns)
   return fail(c, "TraceSetInformation");
 }
 
-static int set_stack_caching(struct controller *c, uint64_t handle, int enabled)
+static int set_stack_caching(struct controller *c, uint64_t handle, int enabled,
+                             uint32_t cache_size, uint32_t bucket_count)
 {
-  (void)handle, (void)enabled;
+  (void)handle, (void)enabled, (void)cache_size, (void)bucket_count;
   return fail(c, "TraceSetInformation");
 }
 
@@ -63,9 +72,10 @@ static int query(struct controller *c, const char *name, struct controller_statu
   return fail(c, "ControlTraceW");
 }
 
-static int flush(struct controller *c, const char *name, const char *file)
+static int flush(struct controller *c, const struct plan_session *s, const char *name,
+                 const char *file)
 {
-  (void)name, (void)file;
+  (void)s, (void)name, (void)file;
   return fail(c, "ControlTraceW");
 }
 
@@ -82,7 +92,7 @@ static int list(struct controller *c, controller_list_fn fn, void *ctx)
 }
 
 static const struct controller_ops none_ops = {
-  "none", start, enable_provider, set_kernel_flags, set_stack_ids, set_profile_interval,
+  "none", start, enable_provider, set_group_mask, query_group_mask, set_stack_ids, set_profile_interval,
   set_stack_caching, enable_profile_privilege, query, flush, stop, list,
 };
 

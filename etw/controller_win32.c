@@ -1,10 +1,15 @@
 /* controller.h with advapi32: each operation builds the Win32 structure for
  * one piece of the plan and makes one call through the controller_advapi
  * table (controller_win32.h), then translates the result.  Nothing here
- * decides what to ask: the plan did.  TraceQueryInformation,
- * EnumerateTraceGuidsEx and TDH are not used (they kill the process under
- * Wine, toolchain.md §2.2). */
+ * decides what to ask: the plan did.  TraceQueryInformation (the one
+ * optional query, for the group mask read-back) is resolved at run time and
+ * called through optional_call: Wine 8 has it only as a stub that raises
+ * (toolchain.md §2.2). */
 #include "controller_win32.h"
+
+#include "optional_call_win32.h"
+
+#include <bcrypt.h>
 
 #include "alloc.h"
 #include "error.h"
@@ -42,12 +47,29 @@ static ULONG real_enable_privilege(LPCWSTR privilege)
   return rc;
 }
 
-static const struct controller_advapi real_advapi = {
-  StartTraceW, ControlTraceW, EnableTraceEx2, TraceSetInformation, QueryAllTracesW,
+typedef ULONG(WINAPI *trace_query_information_fn)(TRACEHANDLE, TRACE_INFO_CLASS, PVOID, ULONG,
+                                                  PULONG);
+
+static struct controller_advapi real_advapi = {
+  StartTraceW, ControlTraceW, EnableTraceEx2, TraceSetInformation, QueryAllTracesW, NULL,
   real_enable_privilege,
 };
 
 static const struct controller_advapi *advapi = &real_advapi;
+
+/* TraceQueryInformation is Windows 8+; a static import would keep etwcap
+ * from loading on Windows 7. */
+static void resolve_optional(void)
+{
+  static int resolved;
+  HMODULE m;
+  if (resolved)
+    return;
+  resolved = 1;
+  if ((m = GetModuleHandleW(L"advapi32.dll")) != NULL)
+    real_advapi.trace_query_information =
+        (trace_query_information_fn)(void (*)(void))GetProcAddress(m, "TraceQueryInformation");
+}
 
 void controller_win32_set_advapi(const struct controller_advapi *api)
 {
@@ -80,7 +102,7 @@ int controller_win32_error(unsigned long code, const char **name)
     return ETWCAP_E_SESSION_LIMIT;
   case ERROR_INVALID_PARAMETER:
     *name = "ERROR_INVALID_PARAMETER";
-    return ETWCAP_E_UNSUPPORTED;
+    return ETWCAP_E_RANGE; /* a parameter Windows rejects, never "older Windows" */
   case ERROR_NOT_SUPPORTED:
     *name = "ERROR_NOT_SUPPORTED";
     return ETWCAP_E_UNSUPPORTED;
@@ -233,10 +255,32 @@ static void status_of(const EVENT_TRACE_PROPERTIES *p, struct controller_status 
     out->file_bytes = -1;
 }
 
-static int is_classic_kernel(const struct plan_session *s)
+/* A private system logger's Wnode.Guid: "You must assign a new GUID to this
+ * member" (Microsoft, "Configuring and Starting a SystemTraceProvider
+ * Session"), as krabsetw does.  A random (version 4) GUID. */
+static int new_session_guid(GUID *g)
 {
-  return (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_KERNEL_RUNDOWN) &&
-         !(s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE);
+  unsigned char b[16];
+  if (!BCRYPT_SUCCESS(BCryptGenRandom(NULL, b, sizeof(b), BCRYPT_USE_SYSTEM_PREFERRED_RNG)))
+    return -1;
+  b[7] = (unsigned char)((b[7] & 0x0F) | 0x40); /* version 4 (Data3's high byte) */
+  b[8] = (unsigned char)((b[8] & 0x3F) | 0x80); /* RFC 4122 variant */
+  memcpy(g, b, sizeof(*g));
+  return 0;
+}
+
+/* The properties every block built from a plan session carries (start and
+ * PerfView's flush): buffers, timer, clock, flags. */
+static void session_props(EVENT_TRACE_PROPERTIES *p, const struct plan_session *s)
+{
+  p->Wnode.Flags = s->wnode_flags;
+  p->Wnode.ClientContext = s->clock_type;
+  p->BufferSize = s->buffer_size_kb;
+  p->MinimumBuffers = s->minimum_buffers;
+  p->MaximumBuffers = s->maximum_buffers;
+  p->MaximumFileSize = s->maximum_file_size_mb;
+  p->LogFileMode = s->log_file_mode;
+  p->FlushTimer = s->flush_timer_sec;
 }
 
 static int start(struct controller *c, const struct plan_session *s, uint64_t *handle,
@@ -261,19 +305,17 @@ static int start(struct controller *c, const struct plan_session *s, uint64_t *h
   }
   if (!s->file)
     p->LogFileNameOffset = 0;
-  p->Wnode.Flags = s->wnode_flags;
-  p->Wnode.ClientContext = s->clock_type;
-  p->BufferSize = s->buffer_size_kb;
-  p->MinimumBuffers = s->minimum_buffers;
-  p->MaximumBuffers = s->maximum_buffers;
-  p->MaximumFileSize = s->maximum_file_size_mb;
-  p->LogFileMode = s->log_file_mode;
-  p->FlushTimer = s->flush_timer_sec;
-  if (is_classic_kernel(s)) {
-    /* "NT Kernel Logger": the kernel's flags go in the properties; a
-     * system logger gets them through TraceSetInformation instead. */
+  session_props(p, s);
+  /* EnableFlags at start: the NT Kernel Logger's only way, and the
+   * GROUP_MASK route's first step (krabsetw, tracelog -eflag); 0 on the
+   * System Providers route (plan_kernel_route). */
+  p->EnableFlags = s->enable_flags_at_start;
+  if (s->route == PLAN_ROUTE_NT_KERNEL_LOGGER) {
     p->Wnode.Guid = system_trace_control_guid;
-    p->EnableFlags = s->enable_flags;
+  } else if ((s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE) && new_session_guid(&p->Wnode.Guid)) {
+    etwcap_free(p);
+    return controller_fail(c, ETWCAP_E_SYSTEM, "BCryptGenRandom", GetLastError(),
+                           "no random GUID for Wnode.Guid");
   }
   {
     wchar_t *wname = utf8_to_utf16(s->name);
@@ -335,12 +377,47 @@ static int set_info(struct controller *c, uint64_t handle, TRACE_INFO_CLASS cls,
   return 0;
 }
 
-static int set_kernel_flags(struct controller *c, uint64_t handle, uint32_t flags)
+static int set_group_mask(struct controller *c, uint64_t handle,
+                          const uint32_t mask[PLAN_GROUP_MASK_WORDS])
 {
-  /* Eight bytes as TraceEvent passes them: group mask 0 is the classic
-   * EnableFlags, group 1 (the extended masks) stays 0. */
-  ULONG64 masks = flags;
-  return set_info(c, handle, TraceSystemTraceEnableFlagsInfo, &masks, sizeof(masks));
+  /* The whole PERFINFO_GROUPMASK, 8 ULONGs (krabsetw perfinfo_groupmask.hpp,
+   * PERF_NUM_MASKS 8): Profile, CSwitch, Dispatcher live in Masks[1]. */
+  ULONG masks[PLAN_GROUP_MASK_WORDS];
+  memcpy(masks, mask, sizeof(masks));
+  return set_info(c, handle, TraceSystemTraceEnableFlagsInfo, masks, sizeof(masks));
+}
+
+struct query_call {
+  TRACEHANDLE handle;
+  ULONG masks[PLAN_GROUP_MASK_WORDS];
+  ULONG returned;
+};
+
+static ULONG call_query(void *ctx)
+{
+  struct query_call *q = ctx;
+  return advapi->trace_query_information(q->handle, TraceSystemTraceEnableFlagsInfo, q->masks,
+                                         sizeof(q->masks), &q->returned);
+}
+
+static int query_group_mask(struct controller *c, uint64_t handle,
+                            uint32_t mask[PLAN_GROUP_MASK_WORDS])
+{
+  struct query_call q;
+  ULONG code;
+  resolve_optional();
+  if (!advapi->trace_query_information)
+    return controller_fail(c, ETWCAP_E_UNSUPPORTED, "TraceQueryInformation", 0,
+                           "not exported by advapi32");
+  memset(&q, 0, sizeof(q));
+  q.handle = (TRACEHANDLE)handle;
+  if (optional_call(call_query, &q, &code) != 0)
+    return controller_fail(c, ETWCAP_E_UNSUPPORTED, "TraceQueryInformation", code,
+                           "raised an exception instead of returning (a stub)");
+  if (code != ERROR_SUCCESS)
+    return win32_fail(c, "TraceQueryInformation", code);
+  memcpy(mask, q.masks, sizeof(q.masks));
+  return 0;
 }
 
 static int set_stack_ids(struct controller *c, uint64_t handle, const struct plan_stack_id *ids,
@@ -371,11 +448,14 @@ static int set_profile_interval(struct controller *c, uint32_t interval_100ns)
   return set_info(c, 0, TraceSampledProfileIntervalInfo, &pi, sizeof(pi));
 }
 
-static int set_stack_caching(struct controller *c, uint64_t handle, int enabled)
+static int set_stack_caching(struct controller *c, uint64_t handle, int enabled,
+                             uint32_t cache_size, uint32_t bucket_count)
 {
   ETWCAP_TRACE_STACK_CACHING_INFO info;
   memset(&info, 0, sizeof(info));
-  info.Enabled = enabled ? TRUE : FALSE; /* CacheSize, BucketCount 0: the OS picks */
+  info.Enabled = enabled ? TRUE : FALSE;
+  info.CacheSize = cache_size;     /* WPR's sizes (plan.h PLAN_STACK_CACHE_*) */
+  info.BucketCount = bucket_count;
   return set_info(c, handle, ETWCAP_TRACE_STACK_CACHING_CLASS, &info, sizeof(info));
 }
 
@@ -387,9 +467,22 @@ static int enable_profile_privilege(struct controller *c)
   return 0;
 }
 
-/* ControlTraceW by name with a fresh block; `file` only for FLUSH. */
+/* PerfView's flush block (TraceEventSession.SetFileName -> Flush ->
+ * GetProperties with the new file name): the session's own properties; an
+ * in-memory ring goes out as INDEPENDENT|FILE_MODE_CIRCULAR with its size
+ * (CircularBufferMB) as MaximumFileSize. */
+static void flush_props(EVENT_TRACE_PROPERTIES *p, const struct plan_session *s)
+{
+  session_props(p, s);
+  if (s->log_file_mode & PLAN_BUFFERING_MODE) {
+    p->LogFileMode = (s->log_file_mode & ~(ULONG)PLAN_BUFFERING_MODE) | PLAN_FILE_MODE_CIRCULAR;
+    p->MaximumFileSize = (ULONG)((uint64_t)s->minimum_buffers * s->buffer_size_kb / 1024);
+  }
+}
+
+/* ControlTraceW by name with a fresh block; `file` and `s` only for FLUSH. */
 static int control(struct controller *c, const char *name, ULONG code_in, const char *file,
-                   struct controller_status *out)
+                   const struct plan_session *s, struct controller_status *out)
 {
   EVENT_TRACE_PROPERTIES *p = new_props();
   wchar_t *wname;
@@ -401,6 +494,8 @@ static int control(struct controller *c, const char *name, ULONG code_in, const 
     etwcap_free(p);
     return controller_fail(c, rc, "ControlTraceW", 0, "path does not fit");
   }
+  if (s)
+    flush_props(p, s);
   wname = utf8_to_utf16(name);
   if (!wname) {
     etwcap_free(p);
@@ -418,7 +513,7 @@ static int control(struct controller *c, const char *name, ULONG code_in, const 
 
 static int query(struct controller *c, const char *name, struct controller_status *out)
 {
-  int rc = control(c, name, EVENT_TRACE_CONTROL_QUERY, NULL, out);
+  int rc = control(c, name, EVENT_TRACE_CONTROL_QUERY, NULL, NULL, out);
   /* A running session always has buffers.  A "success" that fills nothing
    * (Wine's stub answers every name so) says nothing about the session. */
   if (rc == 0 && out->buffer_size_kb == 0 && out->minimum_buffers == 0)
@@ -427,14 +522,15 @@ static int query(struct controller *c, const char *name, struct controller_statu
   return rc;
 }
 
-static int flush(struct controller *c, const char *name, const char *file)
+static int flush(struct controller *c, const struct plan_session *s, const char *name,
+                 const char *file)
 {
-  return control(c, name, EVENT_TRACE_CONTROL_FLUSH, file, NULL);
+  return control(c, name, EVENT_TRACE_CONTROL_FLUSH, file, s, NULL);
 }
 
 static int stop(struct controller *c, const char *name, struct controller_status *out)
 {
-  return control(c, name, EVENT_TRACE_CONTROL_STOP, NULL, out);
+  return control(c, name, EVENT_TRACE_CONTROL_STOP, NULL, NULL, out);
 }
 
 static int list(struct controller *c, controller_list_fn fn, void *ctx)
@@ -469,7 +565,8 @@ static int list(struct controller *c, controller_list_fn fn, void *ctx)
 }
 
 static const struct controller_ops advapi_ops = {
-  "advapi32", start, enable_provider, set_kernel_flags, set_stack_ids, set_profile_interval,
+  "advapi32", start, enable_provider, set_group_mask, query_group_mask, set_stack_ids,
+  set_profile_interval,
   set_stack_caching, enable_profile_privilege, query, flush, stop, list,
 };
 

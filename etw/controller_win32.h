@@ -21,6 +21,11 @@ struct controller_advapi {
   ULONG(WINAPI *trace_set_information)(TRACEHANDLE handle, TRACE_INFO_CLASS info_class,
                                        PVOID info, ULONG length);
   ULONG(WINAPI *query_all_traces)(PEVENT_TRACE_PROPERTIES *props, ULONG count, PULONG found);
+  /* TraceQueryInformation, or NULL where advapi32 does not export it
+   * (before Windows 8; Wine).  The product resolves it at run time so that
+   * etwcap.exe still loads where it is missing. */
+  ULONG(WINAPI *trace_query_information)(TRACEHANDLE handle, TRACE_INFO_CLASS info_class,
+                                         PVOID info, ULONG length, PULONG returned);
   /* Enables a privilege of this process's token (OpenProcessToken,
    * LookupPrivilegeValueW, AdjustTokenPrivileges as one step); returns a
    * Win32 code (ERROR_NOT_ALL_ASSIGNED when the token lacks it). */

@@ -145,17 +145,34 @@ int plan_add_known(struct plan_session *s, const char *name, uint8_t level, uint
   return 0;
 }
 
-/* Container and focus options go on every user-mode enable of the main and
- * rundown sessions (PerfView clones the session options into each). */
-static void apply_session_options(struct plan_session *s, const struct plan_state *st)
+/* Windows containers (silos) first shipped with Windows Server 2016 and
+ * Windows 10 1607, build 14393 (learn.microsoft.com virtualization/
+ * windowscontainers: "Windows Server 2016 ... introduced containers");
+ * ENABLE_TRACE_PARAMETERS gives no version of its own for ENABLE_SILOS and
+ * SOURCE_CONTAINER_TRACKING, so the plan asks for them from that build on. */
+#define CONTAINERS_BUILD 14393u
+
+static int containers_supported(const struct plan *plan)
+{
+  return plan_at_least(plan, 10, 0, CONTAINERS_BUILD);
+}
+
+/* Container options go on every user-mode enable of the main, rundown and
+ * trigger sessions (PerfView clones the session options into each; a
+ * trigger must see the events its capture sees, contract-review.md finding
+ * 9), the focus only on the main and rundown sessions. */
+static void apply_session_options(const struct plan *plan, struct plan_session *s,
+                                  const struct plan_state *st)
 {
   size_t i;
   for (i = 0; i < s->provider_count; i++) {
     struct plan_provider *p = &s->providers[i];
-    if (st->opt->containers)
+    if (st->opt->containers && containers_supported(plan))
       p->enable_property |= PLAN_ENABLE_PROPERTY_ENABLE_SILOS;
-    if (st->opt->container_tracking)
+    if (st->opt->container_tracking && containers_supported(plan))
       p->enable_property |= PLAN_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING;
+    if (s->role == PLAN_ROLE_TRIGGER)
+      continue;
     if (!p->pid_count && !p->exe_names) {
       if (st->focus_by_pid) {
         p->pids[0] = st->focus_pid;
@@ -169,8 +186,10 @@ static int finish_session(struct plan *plan, struct plan_session *s, const struc
 {
   size_t i;
   int rc;
+  if (s->role == PLAN_ROLE_TRIGGER)
+    apply_session_options(plan, s, st);
   if (s->role == PLAN_ROLE_USER || s->role == PLAN_ROLE_RUNDOWN) {
-    apply_session_options(s, st);
+    apply_session_options(plan, s, st);
     if (st->focus_name) {
       for (i = 0; i < s->provider_count; i++) {
         struct plan_provider *p = &s->providers[i];
@@ -283,9 +302,16 @@ int plan_build(const struct plan_options *o, struct plan *plan)
       (rc = plan_user_session(plan, &st)) != 0 || (rc = plan_rundown_session(plan, &st)) != 0 ||
       (rc = plan_kernel_rundown_session(plan, &st)) != 0 || (rc = plan_trigger_session(plan, &st)) != 0)
     goto done;
-  for (i = 0; i < plan->session_count; i++)
+  for (i = 0; i < plan->session_count; i++) {
     if ((rc = finish_session(plan, &plan->sessions[i], &st)) != 0)
       goto done;
+    plan_kernel_route(&plan->os, &plan->sessions[i]);
+  }
+  if ((o->containers || o->container_tracking) && !containers_supported(plan) &&
+      (rc = plan_note(plan, "/EnableEventsInContainers and /EnableSourceContainerTracking need "
+                      "Windows containers (Windows 10 1607 / Server 2016, build %u); this "
+                      "Windows has none, so they are left out.", CONTAINERS_BUILD)) != 0)
+    goto done;
   if (st.circular_mb && !o->in_memory)
     rc = plan_note(plan, "The user session's circular file is /CircularMB + 300 MB (%lld MB) and the "
               "kernel's /CircularMB (%lld MB), as in PerfView: the two wrap independently, so "

@@ -52,6 +52,36 @@
 #define PLAN_EVENTSOURCE_SESSION_KEYWORD_BIT 44
 
 #define PLAN_MAX_STACK_IDS 96
+
+/* How a system logger's kernel events are switched on, by the Windows build
+ * (contract-review.md, addendum; Microsoft "System Providers" and
+ * "Configuring and Starting a SystemTraceProvider Session"):
+ *   SYSTEM_PROVIDERS  build 20348 and later: EnableTraceEx2 on the System
+ *                     Providers (SystemProcessProviderGuid, ...) with their
+ *                     SYSTEM_*_KW_* keywords, in a SYSTEM_LOGGER_MODE session;
+ *   GROUP_MASK        Windows 8 to 10.0.19xxx: EnableFlags at StartTraceW (as
+ *                     krabsetw and `tracelog -eflag` do) plus the full 8-word
+ *                     PERFINFO_GROUPMASK to TraceSetInformation(
+ *                     TraceSystemTraceEnableFlagsInfo);
+ *   NT_KERNEL_LOGGER  Windows 7: the shared "NT Kernel Logger", EnableFlags at
+ *                     StartTraceW and nothing else. */
+enum plan_kernel_route {
+  PLAN_ROUTE_NONE = 0, /* not a kernel (system logger) session */
+  PLAN_ROUTE_NT_KERNEL_LOGGER,
+  PLAN_ROUTE_GROUP_MASK,
+  PLAN_ROUTE_SYSTEM_PROVIDERS
+};
+#define PLAN_GROUP_MASK_WORDS 8 /* PERFINFO_GROUPMASK.Masks[] */
+#define PLAN_MAX_SYSTEM_PROVIDERS 12
+
+/* One System Provider enable (SYSTEM_PROVIDERS route): level 0 (all), the
+ * keywords as MatchAnyKeyword. */
+struct plan_system_provider {
+  const char *name;     /* "SystemSchedulerProvider" (static) */
+  struct plan_guid guid;
+  uint64_t keywords;    /* SYSTEM_*_KW_* */
+  int stacks;           /* EVENT_ENABLE_PROPERTY_STACK_TRACE */
+};
 #define PLAN_NAME_MAX 1024 /* session names: ETW allows 1023 characters */
 
 /* KERNEL_RUNDOWN: with /InMemoryCircularBuffer the ring may have lost the
@@ -122,11 +152,20 @@ struct plan_session {
   uint32_t maximum_file_size_mb; /* 0 = unbounded */
   /* Kernel (system logger) sessions. */
   uint64_t kernel_keywords;     /* what was asked, PerfView's names */
-  uint32_t enable_flags;        /* TraceSystemTraceEnableFlagsInfo / EnableFlags */
+  uint32_t enable_flags;        /* the classic EVENT_TRACE_FLAG_* bits asked for */
+  /* How they reach Windows (plan_kernel_route fills these from enable_flags
+   * and the Windows version). */
+  enum plan_kernel_route route;
+  uint32_t enable_flags_at_start; /* EVENT_TRACE_PROPERTIES.EnableFlags */
+  uint32_t group_mask[PLAN_GROUP_MASK_WORDS]; /* GROUP_MASK route */
+  struct plan_system_provider system_providers[PLAN_MAX_SYSTEM_PROVIDERS];
+  size_t system_provider_count; /* SYSTEM_PROVIDERS route */
   uint64_t stack_keywords;
   struct plan_stack_id stack_ids[PLAN_MAX_STACK_IDS]; /* TraceStackTracingInfo */
   size_t stack_id_count;
-  int stack_caching;            /* TraceStackCachingInfo {1,0,0} */
+  int stack_caching;            /* TraceStackCachingInfo (sizes below) */
+  uint32_t stack_cache_size;    /* TRACE_STACK_CACHING_INFO.CacheSize */
+  uint32_t stack_cache_buckets; /* TRACE_STACK_CACHING_INFO.BucketCount */
   uint32_t profile_interval_100ns; /* TraceSampledProfileIntervalInfo; 0 = leave */
   int needs_profile_privilege;  /* CPU samples: enable SeSystemProfilePrivilege first */
   /* Providers, already merged per GUID (and per rundown pass). */
@@ -136,6 +175,16 @@ struct plan_session {
   uint32_t rundown_timeout_sec;
   uint32_t min_rundown_sec;
 };
+
+/* WPR's stack caching sizes: its built-in system collector for large file
+ * traces, as Microsoft's own profiles reproduce it (Microsoft Defender for
+ * Endpoint's WPR profile, "Base: SystemCollector_WPRSystemCollectorInFileLarge":
+ * <StackCaching BucketCount="100" CacheSize="1024" />).  WPR's StackCaching
+ * element requires both (learn.microsoft.com windows-hardware/test/wpt/
+ * stackcaching; its unit for CacheSize is KB).  The value goes to
+ * TRACE_STACK_CACHING_INFO as WPR writes it. */
+#define PLAN_STACK_CACHE_SIZE 1024u
+#define PLAN_STACK_CACHE_BUCKETS 100u
 
 #define PLAN_MAX_SESSIONS 8
 
@@ -221,6 +270,21 @@ void plan_provider_release(struct plan_provider *p);
  * `session_name` (it goes into the EventSource provider data).  Returns 0,
  * ETWCAP_E_RANGE (more than PLAN_MAX_FILTERS) or ETWCAP_E_NOMEM. */
 int plan_provider_build_filters(struct plan_provider *p, const char *session_name);
+
+/* Fills s->route, enable_flags_at_start, group_mask and system_providers
+ * from s->enable_flags for the plan's Windows version (see enum
+ * plan_kernel_route).  Pure. */
+void plan_kernel_route(const struct os_version *os, struct plan_session *s);
+/* The PERFINFO_GROUPMASK for classic EnableFlags: each flag in its group and
+ * Masks[] word (krabsetw perfinfo_groupmask.hpp; the System Providers page's
+ * "legacy flags and groups" column).  Flags in Masks[0] keep their bit. */
+void plan_group_mask_of_flags(uint32_t flags, uint32_t mask[PLAN_GROUP_MASK_WORDS]);
+/* Names of the groups set in `mask` ("PERF_PROFILE|PERF_CONTEXT_SWITCH"),
+ * for messages about groups Windows did not apply; bits etwcap has no name
+ * for print as "Masks[i]:0x..".  snprintf-like. */
+size_t plan_group_mask_names(const uint32_t mask[PLAN_GROUP_MASK_WORDS], char *buf, size_t size);
+/* "systemProviders", "groupMask", "ntKernelLogger", or "none". */
+const char *plan_route_name(enum plan_kernel_route route);
 
 /* The CLASSIC_EVENT_IDs TraceEvent requests for these kernel keywords
  * (TraceEventSession SetStackTraceIds, perfview-collect.md §4.2). */

@@ -91,6 +91,29 @@ static void provider_json(struct strbuf *b, const struct plan_provider *p)
   strbuf_puts(b, "}}");
 }
 
+/* "groupMask" (8 words) or "systemProviders", by the route. */
+static void route_json(struct strbuf *b, const struct plan_session *s)
+{
+  size_t i;
+  if (s->route == PLAN_ROUTE_GROUP_MASK) {
+    strbuf_puts(b, "\"groupMask\": [");
+    for (i = 0; i < PLAN_GROUP_MASK_WORDS; i++)
+      strbuf_printf(b, "%s\"0x%08X\"", i ? ", " : "", (unsigned)s->group_mask[i]);
+    strbuf_puts(b, "], ");
+  } else if (s->route == PLAN_ROUTE_SYSTEM_PROVIDERS) {
+    strbuf_puts(b, "\"systemProviders\": [");
+    for (i = 0; i < s->system_provider_count; i++) {
+      const struct plan_system_provider *p = &s->system_providers[i];
+      char g[PLAN_GUID_TEXT_SIZE];
+      plan_guid_format(&p->guid, g);
+      strbuf_printf(b, "%s{\"name\": \"%s\", \"guid\": \"%s\", ", i ? ", " : "", p->name, g);
+      hex64(b, "keywords", p->keywords, 0);
+      strbuf_puts(b, "}");
+    }
+    strbuf_puts(b, "], ");
+  }
+}
+
 static void session_json(struct strbuf *b, const struct plan_session *s)
 {
   char buf[1024];
@@ -113,13 +136,17 @@ static void session_json(struct strbuf *b, const struct plan_session *s)
                      "\"maximumFileSizeMB\": %u",
                      (unsigned)s->wnode_flags, (unsigned)s->clock_type,
                      (unsigned)s->flush_timer_sec, (unsigned)s->maximum_file_size_mb);
-  if (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_KERNEL_RUNDOWN) {
+  if (s->route != PLAN_ROUTE_NONE) {
     strbuf_puts(b, ",\n     \"kernel\": {");
     hex64(b, "keywords", s->kernel_keywords, 1);
     keywords_format(&keywords_kernel, s->kernel_keywords, buf, sizeof(buf));
     strbuf_puts(b, "\"keywordNames\": ");
     name_array(b, buf);
-    strbuf_printf(b, ", \"enableFlags\": \"0x%08X\", ", (unsigned)s->enable_flags);
+    strbuf_printf(b, ", \"enableFlags\": \"0x%08X\", \"route\": \"%s\", "
+                     "\"enableFlagsAtStart\": \"0x%08X\", ",
+                  (unsigned)s->enable_flags, plan_route_name(s->route),
+                  (unsigned)s->enable_flags_at_start);
+    route_json(b, s);
     hex64(b, "stackKeywords", s->stack_keywords, 1);
     strbuf_puts(b, "\"stackIds\": [");
     for (i = 0; i < s->stack_id_count; i++) {
@@ -128,9 +155,11 @@ static void session_json(struct strbuf *b, const struct plan_session *s)
       strbuf_printf(b, "%s{\"task\": \"%s\", \"type\": %u}", i ? ", " : "", g,
                          (unsigned)s->stack_ids[i].type);
     }
-    strbuf_printf(b, "], \"stackCaching\": %s, \"profileInterval100ns\": %u, "
+    strbuf_printf(b, "], \"stackCaching\": %s, \"stackCacheSize\": %u, "
+                       "\"stackCacheBuckets\": %u, \"profileInterval100ns\": %u, "
                        "\"needsProfilePrivilege\": %s}",
-                       s->stack_caching ? "true" : "false",
+                       s->stack_caching ? "true" : "false", (unsigned)s->stack_cache_size,
+                       (unsigned)s->stack_cache_buckets,
                        (unsigned)s->profile_interval_100ns,
                        s->needs_profile_privilege ? "true" : "false");
   }

@@ -82,6 +82,10 @@ int plan_kernel_session(struct plan *plan, struct plan_state *st)
   s->stack_keywords = stacks;
   s->stack_id_count = plan_kernel_stack_ids(stacks, s->stack_ids, PLAN_MAX_STACK_IDS);
   s->stack_caching = o->stack_compression && plan_at_least(plan, 10, 0, 0);
+  if (s->stack_caching) {
+    s->stack_cache_size = PLAN_STACK_CACHE_SIZE;
+    s->stack_cache_buckets = PLAN_STACK_CACHE_BUCKETS;
+  }
   s->needs_profile_privilege = (enable & KW_KERNEL_PROFILE) != 0;
   if (enable & KW_KERNEL_PROFILE) {
     double ms = o->cpu_sample_msec;

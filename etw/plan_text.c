@@ -66,6 +66,32 @@ static void provider_text(struct strbuf *b, const struct plan_provider *p)
   }
 }
 
+/* How the flags reach Windows (plan.h, enum plan_kernel_route). */
+static void route_text(struct strbuf *b, const struct plan_session *s)
+{
+  char g[PLAN_GUID_TEXT_SIZE];
+  size_t i;
+  strbuf_printf(b, "  route     %s", plan_route_name(s->route));
+  if (s->route == PLAN_ROUTE_SYSTEM_PROVIDERS)
+    strbuf_puts(b, " (EnableTraceEx2 on the System Providers)\n");
+  else if (s->route == PLAN_ROUTE_GROUP_MASK)
+    strbuf_printf(b, " (EnableFlags 0x%08X at start, then the group mask)\n",
+                  (unsigned)s->enable_flags_at_start);
+  else
+    strbuf_printf(b, " (EnableFlags 0x%08X at start)\n", (unsigned)s->enable_flags_at_start);
+  if (s->route == PLAN_ROUTE_GROUP_MASK) {
+    strbuf_puts(b, "  groupmask");
+    for (i = 0; i < PLAN_GROUP_MASK_WORDS; i++)
+      strbuf_printf(b, " %08X", (unsigned)s->group_mask[i]);
+    strbuf_puts(b, "\n");
+  }
+  for (i = 0; i < s->system_provider_count; i++) {
+    plan_guid_format(&s->system_providers[i].guid, g);
+    strbuf_printf(b, "    %-24s 0x%04llX  (%s)\n", s->system_providers[i].name,
+                  (unsigned long long)s->system_providers[i].keywords, g);
+  }
+}
+
 static void session_text(struct strbuf *b, const struct plan_session *s)
 {
   char buf[1024];
@@ -83,10 +109,11 @@ static void session_text(struct strbuf *b, const struct plan_session *s)
     strbuf_printf(b, ", max file %u MB", (unsigned)s->maximum_file_size_mb);
   strbuf_printf(b, "\n  clock     %s, flush every %u s\n",
                      s->clock_type == PLAN_CLOCK_QPC ? "QPC" : "other", (unsigned)s->flush_timer_sec);
-  if (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_KERNEL_RUNDOWN) {
+  if (s->route != PLAN_ROUTE_NONE) {
     keywords_format(&keywords_kernel, s->kernel_keywords, buf, sizeof(buf));
     strbuf_printf(b, "  keywords  0x%08llX %s\n", (unsigned long long)s->kernel_keywords, buf);
-    strbuf_printf(b, "  flags     0x%08X (EnableFlags)\n", (unsigned)s->enable_flags);
+    strbuf_printf(b, "  flags     0x%08X (EVENT_TRACE_FLAG_*)\n", (unsigned)s->enable_flags);
+    route_text(b, s);
     if (s->stack_keywords) {
       keywords_format(&keywords_kernel, s->stack_keywords, buf, sizeof(buf));
       strbuf_printf(b, "  stacks    %s (%u event ids)\n", buf, (unsigned)s->stack_id_count);
@@ -94,6 +121,9 @@ static void session_text(struct strbuf *b, const struct plan_session *s)
       strbuf_puts(b, "  stacks    none\n");
     }
     strbuf_printf(b, "  stack caching %s", s->stack_caching ? "on" : "off");
+    if (s->stack_caching)
+      strbuf_printf(b, " (CacheSize %u, BucketCount %u)", (unsigned)s->stack_cache_size,
+                    (unsigned)s->stack_cache_buckets);
     if (s->profile_interval_100ns)
       strbuf_printf(b, "; CPU sampling every %.4g ms", s->profile_interval_100ns / 10000.0);
     strbuf_puts(b, "\n");

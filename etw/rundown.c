@@ -83,12 +83,12 @@ static void wait_for_file(const struct collection_env *env, const struct plan_se
 }
 
 int rundown_run(const struct collection_env *env, const struct plan_session *s,
-                unsigned params_version, unsigned *dropped, rundown_cut_fn cut, void *cut_ctx,
+                unsigned params_version, rundown_cut_fn cut, void *cut_ctx,
                 struct rundown_result *r)
 {
   struct controller *c = env->ctl;
   uint64_t handle = 0;
-  unsigned pass = 0, none = 0;
+  unsigned pass = 0;
   size_t i;
   int rc;
 
@@ -100,19 +100,18 @@ int rundown_run(const struct collection_env *env, const struct plan_session *s,
   r->started = 1;
   for (i = 0; i < s->provider_count; i++) {
     const struct plan_provider *p = &s->providers[i];
-    char why[160];
+    char why[600];
     if (p->pass != pass) {
       /* The next pass: the CLR's method rundown comes 500 ms after its
        * loader rundown. */
       env->sleep_ms(env->ctx, p->delay_ms);
       pass = p->pass;
     }
-    rc = controller_enable_adapting(c, handle, p, params_version, dropped ? dropped : &none,
-                                    NULL, NULL);
+    rc = c->ops->enable_provider(c, handle, p, params_version);
     if (rc) {
       r->providers_failed++;
-      log_warn("rundown: cannot enable %s (%s): %s; continuing without it", p->name,
-               controller_error_text(c, why, sizeof(why)), etwcap_strerror(rc));
+      log_warn("rundown: cannot enable %s; continuing without it",
+               controller_enable_failure(c, p, rc, why, sizeof(why)));
     }
   }
   wait_for_file(env, s, cut, cut_ctx, r);
@@ -132,9 +131,10 @@ int rundown_kernel(const struct collection_env *env, const struct plan_session *
   if ((rc = start_session(env, s, &handle)) != 0)
     return rc;
   r->started = 1;
-  if ((s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE) &&
-      (rc = c->ops->set_kernel_flags(c, handle, s->enable_flags)) != 0)
-    log_warn("kernel rundown: cannot set the kernel flags (%s): %s",
+  /* ENABLE_TRACE_PARAMETERS_VERSION_2: the System Providers route exists
+   * only from build 20348, where version 2 is the documented value. */
+  if ((rc = controller_kernel_on(c, handle, s, 2)) != 0)
+    log_warn("kernel rundown: cannot turn on the kernel events (%s): %s",
              controller_error_text(c, why, sizeof(why)), etwcap_strerror(rc));
   /* Starting it made the kernel list every process and image (DCStart);
    * stopping it lists them again (DCEnd).  Nothing to wait for. */

@@ -35,13 +35,12 @@ struct rundown_result {
  * Ctrl+C). */
 typedef int (*rundown_cut_fn)(void *ctx);
 
-/* Runs the CLR rundown session `s` (role PLAN_ROLE_RUNDOWN).  *dropped
- * (CONTROLLER_DROP_*, may be NULL) holds the features the main sessions
- * found this Windows lacks, and gains any the rundown finds
- * (controller_enable_adapting).  Returns 0, or the error that kept the
- * session from starting (logged; the capture goes on without rundown). */
+/* Runs the CLR rundown session `s` (role PLAN_ROLE_RUNDOWN); a provider
+ * that cannot be enabled is a warning saying why.  Returns 0, or the error
+ * that kept the session from starting (logged; the capture goes on without
+ * rundown). */
 int rundown_run(const struct collection_env *env, const struct plan_session *s,
-                unsigned params_version, unsigned *dropped, rundown_cut_fn cut, void *cut_ctx,
+                unsigned params_version, rundown_cut_fn cut, void *cut_ctx,
                 struct rundown_result *r);
 
 /* Starts and at once stops the kernel rundown session `s` (role

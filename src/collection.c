@@ -3,6 +3,7 @@
 #include "collection.h"
 
 #include "error.h"
+#include "eventsource_registry.h"
 #include "log.h"
 #include "strutil.h"
 
@@ -58,7 +59,7 @@ static void warn_dropped(struct collection *c, unsigned what, const char *fmt, .
 static void warn_dropped(struct collection *c, unsigned what, const char *fmt, ...)
 {
   va_list ap;
-  char text[320];
+  char text[1024];
   va_start(ap, fmt);
   vsnprintf(text, sizeof(text), fmt, ap);
   va_end(ap);
@@ -187,9 +188,18 @@ static void start_failed(struct collection *c, const char *name, int rc)
     log_error("%s (%s)", why, detail);
     break;
   case ETWCAP_E_SESSION_LIMIT:
-    log_error("Windows has no free trace session for '%s' (%s): only 64 sessions, 8 of them "
-              "system loggers, can run at once. 'etwcap listSessions' shows them; stop those "
-              "you do not need, then try again.",
+    /* StartTraceW: ERROR_NO_SYSTEM_RESOURCES is "more than the maximum
+     * number of real-time/logger sessions" or too little memory for the
+     * buffers (StartTraceW remarks). */
+    log_error("Windows cannot start the session '%s' (%s): either no trace session slot is "
+              "free (64 sessions, 8 of them system loggers, can run at once; 'etwcap "
+              "listSessions' shows them) or there is not enough memory for its buffers (a "
+              "smaller /BufferSizeMB or /CircularMB helps).",
+              name, detail);
+    break;
+  case ETWCAP_E_RANGE:
+    log_error("Windows rejected a parameter of the session '%s' (%s): 'etwcap plan' with the "
+              "same options shows every value etwcap passed; please report it with that output.",
               name, detail);
     break;
   case ETWCAP_E_NOSPC:
@@ -222,12 +232,64 @@ static struct collection_session *add_session(struct collection *c, const struct
   return cs;
 }
 
+/* The group mask a kernel session asked for, whatever its route: the
+ * groups of its classic flags (plan_group_mask_of_flags), which the System
+ * Providers' keywords map to one for one (the page's "legacy flags and
+ * groups" column). */
+static void asked_mask(const struct plan_session *s, uint32_t mask[PLAN_GROUP_MASK_WORDS])
+{
+  if (s->route == PLAN_ROUTE_GROUP_MASK)
+    memcpy(mask, s->group_mask, PLAN_GROUP_MASK_WORDS * sizeof(mask[0]));
+  else
+    plan_group_mask_of_flags(s->enable_flags, mask);
+}
+
+/* After the start: what Windows applied, where it says (TraceQueryInformation
+ * is documented from Windows 8; the OS version gates the call and the
+ * controller turns a missing or stub function into UNSUPPORTED).  A group
+ * asked for and not applied is a warning naming it; either way the result is
+ * kept in cs->kernel_mask for the health report. */
+static void read_back_mask(struct collection *c, const struct plan *plan,
+                           struct collection_session *cs, const struct plan_session *s,
+                           uint64_t handle)
+{
+  struct controller *ctl = c->env->ctl;
+  struct collection_kernel_mask *m = &cs->kernel_mask;
+  char names[512], detail[160];
+  uint32_t any = 0;
+  size_t w;
+  asked_mask(s, m->asked);
+  m->readback = COLLECTION_MASK_NO_QUERY;
+  if (os_version_cmp(&plan->os, 6, 2, 0) < 0)
+    return;
+  if (ctl->ops->query_group_mask(ctl, handle, m->applied) != 0) {
+    log_info("cannot read back the kernel group mask of '%s' (%s): the capture goes on "
+             "unchecked",
+             cs->name, controller_error_text(ctl, detail, sizeof(detail)));
+    return;
+  }
+  m->readback = COLLECTION_MASK_READ;
+  for (w = 0; w < PLAN_GROUP_MASK_WORDS; w++) {
+    m->lost[w] = m->asked[w] & ~m->applied[w];
+    any |= m->lost[w];
+  }
+  if (!any)
+    return;
+  plan_group_mask_names(m->lost, names, sizeof(names));
+  warn_dropped(c, COLLECTION_DROPPED_KERNEL_GROUPS,
+               "Windows did not apply every kernel group asked for in '%s': %s are missing, so "
+               "their events will not be in the trace",
+               cs->name, names);
+}
+
+/* A kernel session: system loggers on Windows 8+, the NT Kernel Logger on
+ * 7, as the plan says; never the NT Kernel Logger in place of a refused
+ * system logger (that would take the one session other tools share). */
 static int start_kernel(struct collection *c, const struct plan *plan,
                         const struct plan_session *s)
 {
   struct controller *ctl = c->env->ctl;
-  struct plan_session classic;
-  const struct plan_session *used = s;
+  struct collection_session *cs;
   char detail[160], file[CONTROLLER_PATH_MAX];
   uint64_t handle = 0;
   int rc;
@@ -256,47 +318,34 @@ static int start_kernel(struct collection *c, const struct plan *plan,
   if (cancelled())
     return ETWCAP_E_CANCELLED;
 
-  rc = ctl->ops->start(ctl, s, &handle, file, sizeof(file));
-  if (rc == ETWCAP_E_UNSUPPORTED && (s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE)) {
-    /* Private system loggers are Windows 8+; the plan thought this Windows
-     * had them.  The shared kernel session still works. */
-    warn_dropped(c, COLLECTION_DROPPED_SYSTEM_LOGGER,
-                 "Windows refused a private kernel session '%s' (%s): using the shared 'NT "
-                 "Kernel Logger' instead, which other tools (PerfView, WPR, Process Monitor) "
-                 "cannot use meanwhile",
-                 s->name, controller_error_text(ctl, detail, sizeof(detail)));
-    classic = *s;
-    snprintf(classic.name, sizeof(classic.name), "NT Kernel Logger");
-    classic.log_file_mode &= ~PLAN_SYSTEM_LOGGER_MODE;
-    used = &classic;
-    rc = ctl->ops->start(ctl, used, &handle, file, sizeof(file));
-  }
-  if (rc) {
-    start_failed(c, used->name, rc);
+  if ((rc = ctl->ops->start(ctl, s, &handle, file, sizeof(file))) != 0) {
+    start_failed(c, s->name, rc);
     return rc;
   }
-  add_session(c, plan, s, used->name, file);
-  log_info("started kernel session '%s' -> %s (flags 0x%08X, %lu MB pool, %s)", used->name,
-           c->sessions[c->count - 1].file[0] ? c->sessions[c->count - 1].file : "(in memory)",
-           (unsigned)used->enable_flags,
-           (unsigned long)((uint64_t)used->minimum_buffers * used->buffer_size_kb / 1024),
-           used->maximum_file_size_mb ? "circular" : "sequential");
+  cs = add_session(c, plan, s, s->name, file);
+  log_info("started kernel session '%s' -> %s (flags 0x%08X by %s, %lu MB pool, %s)", s->name,
+           cs->file[0] ? cs->file : "(in memory)", (unsigned)s->enable_flags,
+           plan_route_name(s->route),
+           (unsigned long)((uint64_t)s->minimum_buffers * s->buffer_size_kb / 1024),
+           s->maximum_file_size_mb ? "circular" : "sequential");
 
-  if (used->stack_id_count &&
-      (rc = ctl->ops->set_stack_ids(ctl, handle, used->stack_ids, used->stack_id_count)) != 0)
+  if (s->stack_id_count &&
+      (rc = ctl->ops->set_stack_ids(ctl, handle, s->stack_ids, s->stack_id_count)) != 0)
     warn_dropped(c, COLLECTION_DROPPED_STACKS,
                  "Windows refused the kernel stack settings (%s): kernel events come without "
                  "call stacks",
                  controller_error_text(ctl, detail, sizeof(detail)));
-  if (used->log_file_mode & PLAN_SYSTEM_LOGGER_MODE) {
-    rc = ctl->ops->set_kernel_flags(ctl, handle, used->enable_flags);
-    if (rc) {
-      log_error("cannot turn on the kernel events of '%s' (%s): %s", used->name,
-                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
-      return rc;
-    }
+  if ((rc = controller_kernel_on(ctl, handle, s, c->params_version)) != 0) {
+    log_error("cannot turn on the kernel events of '%s' by the %s route (%s): %s", s->name,
+              plan_route_name(s->route), controller_error_text(ctl, detail, sizeof(detail)),
+              etwcap_strerror(rc));
+    return rc;
   }
-  if (used->stack_caching && (rc = ctl->ops->set_stack_caching(ctl, handle, 1)) != 0)
+  if (s->route != PLAN_ROUTE_NT_KERNEL_LOGGER)
+    read_back_mask(c, plan, cs, s, handle);
+  if (s->stack_caching &&
+      (rc = ctl->ops->set_stack_caching(ctl, handle, 1, s->stack_cache_size,
+                                        s->stack_cache_buckets)) != 0)
     warn_dropped(c, COLLECTION_DROPPED_STACK_CACHING,
                  "Windows refused kernel stack caching (%s): /StackCompression is dropped and "
                  "kernel stacks are stored in full (larger files)",
@@ -304,25 +353,62 @@ static int start_kernel(struct collection *c, const struct plan *plan,
   return 0;
 }
 
-/* A feature dropped by controller_enable_adapting: remembered and logged
- * like the others. */
-static void on_dropped(void *ctx, unsigned dropped, const char *text)
+static const struct registry *registry_of(const struct collection_env *env)
 {
-  struct collection *c = ctx;
-  warn_dropped(c, dropped, "%s", text);
+  static struct registry system;
+  if (env->registry)
+    return env->registry;
+  registry_system(&system);
+  return &system;
 }
 
-static int enable(struct collection *c, uint64_t handle, const struct plan_provider *p)
+/* Finding 2 (contract-review.md): EventSource arguments for processes that
+ * start after the enable, where TraceEvent puts them.  A failure costs only
+ * those later processes' arguments: a warning. */
+static void hand_off(struct collection *c, const struct plan_provider *p, uint64_t handle,
+                     const char *session)
 {
-  unsigned dropped = c->dropped;
-  return controller_enable_adapting(c->env->ctl, handle, p, c->params_version, &dropped,
-                                    on_dropped, c);
+  int rc = eventsource_registry_put(registry_of(c->env), p, handle);
+  if (rc == ETWCAP_E_NEEDS_WINDOWS)
+    return; /* no registry here: nothing to hand off */
+  if (rc)
+    warn_dropped(c, COLLECTION_DROPPED_PROVIDER_DATA,
+                 "cannot store the arguments of %s for processes that start later (HKLM\%s, "
+                 "%s): only processes already running when '%s' started get them",
+                 p->name, EVENTSOURCE_REGISTRY_BASE, etwcap_strerror(rc), session);
+}
+
+size_t collection_remove_provider_data(const struct collection_env *env, const char *name,
+                                       int prefix)
+{
+  size_t removed = 0;
+  int rc = eventsource_registry_remove(registry_of(env), name, prefix, &removed);
+  if (rc && rc != ETWCAP_E_NEEDS_WINDOWS)
+    log_warn("cannot remove the EventSource arguments of '%s%s' from HKLM\%s (%s); 'etwcap "
+             "abort' tries again",
+             name, prefix ? "*" : "", EVENTSOURCE_REGISTRY_BASE, etwcap_strerror(rc));
+  else if (removed)
+    log_info("removed %lu stored EventSource argument set%s of '%s%s'", (unsigned long)removed,
+             removed == 1 ? "" : "s", name, prefix ? "*" : "");
+  return removed;
+}
+
+/* A provider of the default set may fail to enable (already enabled by as
+ * many sessions as Windows allows, on hosts with EDR agents or
+ * autologgers): that costs its events, not the capture.  What the user
+ * asked for by name (/Providers, /OnlyProviders) and what a trigger
+ * listens to are essential. */
+static int essential(const struct plan_provider *p)
+{
+  return p->origin && (!strcmp(p->origin, "/Providers") || !strcmp(p->origin, "/OnlyProviders") ||
+                       !strcmp(p->origin, "trigger"));
 }
 
 static int start_user(struct collection *c, const struct plan *plan,
                       const struct plan_session *s)
 {
   struct controller *ctl = c->env->ctl;
+  struct collection_session *cs;
   char file[CONTROLLER_PATH_MAX];
   uint64_t handle = 0;
   size_t i;
@@ -331,33 +417,41 @@ static int start_user(struct collection *c, const struct plan *plan,
     start_failed(c, s->name, rc);
     return rc;
   }
-  add_session(c, plan, s, s->name, file);
+  cs = add_session(c, plan, s, s->name, file);
   /* The trigger session as a system logger: the kernel events a trigger
-   * watches (plan_trigger_session). */
-  if ((s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE) && s->enable_flags &&
-      (rc = ctl->ops->set_kernel_flags(ctl, handle, s->enable_flags)) != 0) {
-    char detail[160];
-    log_error("cannot enable the kernel events of '%s' (%s): %s", s->name,
-              controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
-    return rc;
+   * watches (plan_trigger_session), by the same route as the kernel's. */
+  if (s->route != PLAN_ROUTE_NONE) {
+    if ((rc = controller_kernel_on(ctl, handle, s, c->params_version)) != 0) {
+      char detail[160];
+      log_error("cannot enable the kernel events of '%s' (%s): %s", s->name,
+                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+      return rc;
+    }
+    read_back_mask(c, plan, cs, s, handle);
   }
   log_info("started session '%s' -> %s (%lu providers, %lu MB pool, %s)", s->name,
-           c->sessions[c->count - 1].file[0]           ? c->sessions[c->count - 1].file
+           cs->file[0]                                 ? cs->file
            : (s->log_file_mode & PLAN_REAL_TIME_MODE) ? "(real time)"
                                                        : "(in memory)",
            (unsigned long)s->provider_count,
            (unsigned long)((uint64_t)s->minimum_buffers * s->buffer_size_kb / 1024),
            s->maximum_file_size_mb ? "circular" : "sequential");
   for (i = 0; i < s->provider_count; i++) {
-    char detail[160];
+    const struct plan_provider *p = &s->providers[i];
+    char why[1024];
     if (cancelled())
       return ETWCAP_E_CANCELLED;
-    rc = enable(c, handle, &s->providers[i]);
-    if (rc) {
-      log_error("cannot enable provider %s in '%s' (%s): %s", s->providers[i].name, s->name,
-                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+    if ((rc = ctl->ops->enable_provider(ctl, handle, p, c->params_version)) == 0) {
+      hand_off(c, p, handle, s->name);
+      continue;
+    }
+    controller_enable_failure(ctl, p, rc, why, sizeof(why));
+    if (essential(p) || rc == ETWCAP_E_ACCES) {
+      log_error("cannot enable provider %s in '%s'", why, s->name);
       return rc;
     }
+    warn_dropped(c, COLLECTION_DROPPED_PROVIDER, "provider %s is left out of '%s': %s", p->name,
+                 s->name, why);
   }
   return 0;
 }
@@ -406,6 +500,41 @@ void collection_adopt(struct collection *c, enum plan_role role, const char *nam
 
 /* --- stopping ------------------------------------------------------------ */
 
+/* The block PerfView sends with FLUSH is the session's own (finding 6 of
+ * contract-review.md): the plan's, or, for a session known from a record
+ * only, what a QUERY says it runs with.  NULL when neither is known. */
+static const struct plan_session *flush_block(struct controller *ctl,
+                                              const struct collection_session *s,
+                                              struct plan_session *tmp)
+{
+  struct controller_status st;
+  if (s->plan)
+    return s->plan;
+  if (ctl->ops->query(ctl, s->name, &st) != 0)
+    return NULL;
+  memset(tmp, 0, sizeof(*tmp));
+  tmp->role = s->role;
+  tmp->wnode_flags = PLAN_WNODE_FLAG_TRACED_GUID;
+  tmp->clock_type = st.clock_type;
+  tmp->buffer_size_kb = st.buffer_size_kb;
+  tmp->minimum_buffers = st.minimum_buffers;
+  tmp->maximum_buffers = st.maximum_buffers;
+  tmp->maximum_file_size_mb = st.maximum_file_size_mb;
+  tmp->log_file_mode = st.log_file_mode;
+  tmp->flush_timer_sec = st.flush_timer_sec;
+  return tmp;
+}
+
+const struct collection_kernel_mask *collection_kernel_mask_of(const struct collection *c,
+                                                               const char *name)
+{
+  size_t i;
+  for (i = 0; i < c->count; i++)
+    if (str_caseeq(c->sessions[i].name, name))
+      return &c->sessions[i].kernel_mask;
+  return NULL;
+}
+
 int collection_stop(struct collection *c)
 {
   struct controller *ctl = c->env->ctl;
@@ -414,15 +543,19 @@ int collection_stop(struct collection *c)
   for (i = 0; i < c->count; i++) {
     struct collection_session *s = &c->sessions[i];
     struct controller_status st;
+    struct plan_session block;
     char detail[160];
     int rc;
     if (!s->running)
       continue;
     if ((s->log_file_mode & PLAN_BUFFERING_MODE) && s->file[0] &&
-        (rc = ctl->ops->flush(ctl, s->name, s->file)) != 0)
+        (rc = ctl->ops->flush(ctl, flush_block(ctl, s, &block), s->name, s->file)) != 0)
       log_warn("cannot write the in-memory buffers of '%s' to '%s' (%s): %s", s->name, s->file,
                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
     rc = ctl->ops->stop(ctl, s->name, &st);
+    /* TraceEvent removes a session's stored arguments at its stop. */
+    if (rc == 0 || rc == ETWCAP_E_NO_SESSION)
+      collection_remove_provider_data(c->env, s->name, 0);
     if (rc == 0) {
       s->running = 0;
       s->status = st;

@@ -5,11 +5,13 @@
  * of collection_wait as a reason, and the caller then takes the one stop
  * path.
  *
- * The controller executes the plan; what this module decides is what to do
- * when Windows refuses part of it: a feature this Windows lacks (container
- * flags, scope filters, stack caching, system loggers) is dropped with a
- * warning naming what is lost, anything else is an error and every session
- * already started is stopped again.
+ * The controller executes the plan; what this module decides is what a
+ * refusal costs: a default provider that cannot be enabled, kernel stacks,
+ * stack caching or the sampling interval are dropped with a warning naming
+ * what is lost; anything else (a session, the kernel events, a provider the
+ * user named) is an error and every session already started is stopped
+ * again.  What a Windows version supports was decided by the plan, from the
+ * documented version.
  *
  * Lifetime: a struct collection lives on the caller's stack; it borrows the
  * env and copies what it needs of the plan (names, files). */
@@ -35,15 +37,36 @@
 /* Sequential files have no size to check; ask at least this much. */
 #define COLLECTION_SEQUENTIAL_MIN_BYTES (1024ull * 1024 * 1024)
 
-/* Features Windows refused and the capture goes on without. */
+/* What Windows refused and the capture goes on without.  Features a
+ * Windows version lacks are left out by the plan, from the documented
+ * version, never here from an error. */
 enum collection_dropped {
-  COLLECTION_DROPPED_CONTAINERS = CONTROLLER_DROP_CONTAINERS,
-  COLLECTION_DROPPED_FILTERS = CONTROLLER_DROP_FILTERS,
+  COLLECTION_DROPPED_PROVIDER = 1 << 0,       /* a default provider could not be enabled */
+  COLLECTION_DROPPED_KERNEL_GROUPS = 1 << 1,  /* the read-back mask lacks asked groups */
   COLLECTION_DROPPED_STACK_CACHING = 1 << 2,
   COLLECTION_DROPPED_STACKS = 1 << 3,         /* kernel stack ids */
-  COLLECTION_DROPPED_SYSTEM_LOGGER = 1 << 4,  /* fell back to "NT Kernel Logger" */
+  COLLECTION_DROPPED_PROVIDER_DATA = 1 << 4,  /* EventSource arguments not stored */
   COLLECTION_DROPPED_PROFILE_INTERVAL = 1 << 5,
   COLLECTION_DROPPED_PROFILE_PRIVILEGE = 1 << 6
+};
+
+/* A kernel (system logger) session's group mask: what etwcap asked and what
+ * Windows says it applied.  Filled at start by collection_start; read by the
+ * health report (and tests).  `asked` is the PERFINFO_GROUPMASK of the
+ * session's flags whatever the route (plan_group_mask_of_flags); `applied`
+ * and `lost` (asked & ~applied) are valid only when readback is
+ * COLLECTION_MASK_READ.  Group names: plan_group_mask_names. */
+enum collection_mask_readback {
+  COLLECTION_MASK_NOT_KERNEL = 0, /* not a system logger, or the NT Kernel Logger */
+  COLLECTION_MASK_READ,           /* TraceQueryInformation answered */
+  COLLECTION_MASK_NO_QUERY        /* Windows offers no query (before 8, missing, stub, error) */
+};
+
+struct collection_kernel_mask {
+  enum collection_mask_readback readback;
+  uint32_t asked[PLAN_GROUP_MASK_WORDS];
+  uint32_t applied[PLAN_GROUP_MASK_WORDS];
+  uint32_t lost[PLAN_GROUP_MASK_WORDS];
 };
 
 struct collection_session {
@@ -57,6 +80,7 @@ struct collection_session {
   int has_status;
   struct controller_status status; /* the last query, or the stop's counts */
   const struct plan_session *plan; /* NULL when known from a record only */
+  struct collection_kernel_mask kernel_mask; /* asked vs applied (kernel sessions) */
 };
 
 struct collection {
@@ -66,7 +90,7 @@ struct collection {
   unsigned params_version;          /* ENABLE_TRACE_PARAMETERS.Version */
   uint32_t profile_interval_100ns;  /* what we set machine-wide; 0 none */
   unsigned dropped;                 /* COLLECTION_DROPPED_* */
-  char warnings[8][320];            /* what each dropped feature costs */
+  char warnings[8][1024];           /* what each dropped feature costs */
   size_t warning_count;
   int64_t start_filetime;
   uint64_t start_ms;
@@ -145,6 +169,17 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
  * interval back to 1 ms if we changed it.  A session already gone is not an
  * error.  Returns 0 or the first error (every session is tried). */
 int collection_stop(struct collection *c);
+
+/* The kernel mask record of the session called `name`, or NULL. */
+const struct collection_kernel_mask *collection_kernel_mask_of(const struct collection *c,
+                                                               const char *name);
+
+/* Removes the EventSource provider data (eventsource_registry.h) stored for
+ * the session `name`, or with `prefix` for every session whose name starts
+ * with it (abort: also what a killed capture left).  Failures are logged;
+ * returns how many values were removed. */
+size_t collection_remove_provider_data(const struct collection_env *env, const char *name,
+                                       int prefix);
 
 /* Events lost by all sessions, from the last query or stop. */
 uint64_t collection_events_lost(const struct collection *c);

@@ -206,21 +206,30 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
   int64_t size = 0;
   size_t i;
   int rc = collection_stop(c), frc;
+  enum console_signal sig = console_signal_pending();
 
-  /* The sessions are stopped: a console being closed may let us go. */
-  console_stop_done();
   log_losses(c);
   for (i = 0; i < plan->session_count; i++) {
     const struct plan_session *s = &plan->sessions[i];
     struct rundown_result rr;
     if (s->when != PLAN_AT_STOP)
       continue;
+    if (console_signal_ends_process(sig)) {
+      /* Windows ends the process seconds after a close, logoff or
+       * shutdown: a rundown session started now would be left running. */
+      log_warn("%s: Windows is ending etwcap, so '%s' is not started (the trace has no "
+               "CLR rundown; PerfView's /NoRundown traces look the same)",
+               console_signal_name(sig), s->name);
+      continue;
+    }
     if (s->role == PLAN_ROLE_KERNEL_RUNDOWN)
       rundown_kernel(c->env, s, &rr);
     else if (s->role == PLAN_ROLE_RUNDOWN)
-      rundown_run(c->env, s, plan->enable_parameters_version, &c->dropped, cut_rundown, &cut,
-                  &rr);
+      rundown_run(c->env, s, plan->enable_parameters_version, cut_rundown, &cut, &rr);
   }
+  /* Every session, rundown included, is stopped: a console handler holding
+   * the process for a close may let it go. */
+  console_stop_done();
   if (record)
     os_remove(record);
   if (!plan->merge) {

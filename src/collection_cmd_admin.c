@@ -113,6 +113,7 @@ int collection_cmd_abort(const struct cli *cli, const struct collection_env *env
                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(src));
     }
   }
+  collection_remove_provider_data(env, prefix, 1);
   if (have_record && r.profile_interval_100ns && r.profile_interval_100ns != 10000 &&
       ctl->ops->set_profile_interval(ctl, 10000) != 0)
     log_warn("cannot put the CPU sampling interval back to 1 ms");

@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+struct registry;
+
 struct collection_env {
   struct controller *ctl;
   void *ctx;                                   /* passed to the functions below */
@@ -29,6 +31,9 @@ struct collection_env {
   struct consumer *consumer;
   const struct trigger_counter_source *counters;
   const struct eventlog_source *eventlog;
+  /* The EventSource provider-data hand-off (eventsource_registry.h): the
+   * system's HKLM when NULL. */
+  const struct registry *registry;
   /* /StopCommand: 0 with *exit_code, or ETWCAP_E_* with `why`. */
   int (*run_command)(void *ctx, const char *line, unsigned timeout_ms, int *exit_code,
                      char *why, unsigned why_size);

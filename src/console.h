@@ -51,6 +51,15 @@ void console_stop_done(void);
 /* Queues a key as if it was typed (tests). */
 void console_push_key(int key);
 
+/* 1 for the signals after which Windows ends the process whatever the
+ * handler does (close, logoff, shutdown): the stop path then starts no new
+ * session (the CLR rundown is skipped) and releases the handler only once
+ * every session is stopped (contract-review.md finding 10). */
+static inline int console_signal_ends_process(enum console_signal sig)
+{
+  return sig == CONSOLE_CLOSE || sig == CONSOLE_LOGOFF || sig == CONSOLE_SHUTDOWN;
+}
+
 /* "Ctrl+C", "console close", ... */
 const char *console_signal_name(enum console_signal sig);
 

@@ -5,6 +5,7 @@
 #include <windows.h>
 
 #include "console.h"
+#include "console_win32.h"
 
 #include "error.h"
 
@@ -30,7 +31,7 @@ int console_deliver(enum console_signal sig)
   return 1;
 }
 
-static BOOL WINAPI handler(DWORD type)
+int console_win32_handler(unsigned long type)
 {
   enum console_signal sig;
   switch (type) {
@@ -52,11 +53,24 @@ static BOOL WINAPI handler(DWORD type)
   default:
     return FALSE;
   }
+  /* A logoff a service or SYSTEM task ignores must still be answered TRUE:
+   * FALSE hands it to the default handler, which calls ExitProcess with
+   * every session running (HandlerRoutine: "CTRL_LOGOFF_EVENT ... Note
+   * that this signal is received only by services"; contract-review.md
+   * finding 3). */
   if (!console_deliver(sig))
-    return FALSE;
-  if ((sig == CONSOLE_CLOSE || sig == CONSOLE_LOGOFF || sig == CONSOLE_SHUTDOWN) && stop_done)
+    return TRUE;
+  /* Windows ends the process when this returns (close, logoff, shutdown):
+   * hold it until the stop path has stopped every session, rundown
+   * included (console_stop_done), at most the grace Windows gives. */
+  if (console_signal_ends_process(sig) && stop_done)
     WaitForSingleObject(stop_done, FATAL_GRACE_MS);
   return TRUE;
+}
+
+static BOOL WINAPI handler(DWORD type)
+{
+  return console_win32_handler(type) ? TRUE : FALSE;
 }
 
 int console_open(void)

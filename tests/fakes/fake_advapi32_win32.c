@@ -27,8 +27,80 @@ struct script_fail {
   int times; /* 0 always; > 0 left; < 0 used up */
 };
 
+/* Kernel groups, in the fake's own words: krabsetw krabs/krabs/
+ * perfinfo_groupmask.hpp writes each group as (Masks[] index << 29) | bit,
+ * and marks which EVENT_TRACE_FLAG_* each is "equivalent to"; flags not in
+ * this list are their own group in Masks[0]. */
+static const struct {
+  ULONG flag, group;
+} moved_groups[] = {
+  { 0x00000010, 0x20000004 }, /* CSWITCH -> PERF_CONTEXT_SWITCH */
+  { 0x00000020, 0x20000080 }, /* DPC -> PERF_DPC */
+  { 0x00000040, 0x20004000 }, /* INTERRUPT -> PERF_INTERRUPT */
+  { 0x00000080, 0x40000040 }, /* SYSTEMCALL -> PERF_SYSCALL */
+  { 0x00000800, 0x20000200 }, /* DISPATCHER -> PERF_DISPATCHER */
+  { 0x00004000, 0x20008000 }, /* VIRTUAL_ALLOC -> PERF_VIRTUAL_ALLOC */
+  { 0x00800000, 0x20000010 }, /* DRIVER -> PERF_DRIVERS */
+  { 0x01000000, 0x20000002 }, /* PROFILE -> PERF_PROFILE */
+};
+
+/* The System Providers page: which legacy flag each (provider, keyword)
+ * stands for (Process 151f55dc, Scheduler 599a2a76, Profile bfeb0324). */
+static const struct {
+  ULONG data1;
+  ULONGLONG keyword;
+  ULONG flag;
+} system_keywords[] = {
+  { 0x151f55dc, 0x0001, 0x00000001 }, /* SYSTEM_PROCESS_KW_GENERAL: PROCESS */
+  { 0x151f55dc, 0x0008, 0x00000008 }, /* PERF_COUNTER: PROCESS_COUNTERS */
+  { 0x151f55dc, 0x0800, 0x00000002 }, /* THREAD */
+  { 0x151f55dc, 0x1000, 0x00000004 }, /* LOADER: IMAGE_LOAD */
+  { 0x599a2a76, 0x0002, 0x00000800 }, /* SYSTEM_SCHEDULER_KW_DISPATCHER */
+  { 0x599a2a76, 0x0200, 0x00000010 }, /* SYSTEM_SCHEDULER_KW_CONTEXT_SWITCH: CSWITCH */
+  { 0xbfeb0324, 0x0001, 0x01000000 }, /* SYSTEM_PROFILE_KW_GENERAL: PROFILE */
+  { 0x3d5c43e3, 0x0001, 0x00000100 }, /* SYSTEM_IO_KW_DISK */
+  { 0x3d5c43e3, 0x0002, 0x00000400 }, /* SYSTEM_IO_KW_DISK_INIT */
+  { 0x3d5c43e3, 0x0004, 0x00000200 }, /* SYSTEM_IO_KW_FILENAME */
+  { 0x3d5c43e3, 0x0200, 0x00010000 }, /* SYSTEM_IO_KW_NETWORK */
+  { 0x82958ca9, 0x0002, 0x00002000 }, /* SYSTEM_MEMORY_KW_HARD_FAULTS */
+};
+
+static void groups_of_flags(ULONG flags, ULONG mask[FAKE_GROUP_WORDS])
+{
+  size_t i;
+  for (i = 0; i < sizeof(moved_groups) / sizeof(moved_groups[0]); i++)
+    if (flags & moved_groups[i].flag) {
+      mask[moved_groups[i].group >> 29] |= moved_groups[i].group & 0x1FFFFFFF;
+      flags &= ~moved_groups[i].flag;
+    }
+  mask[0] |= flags;
+}
+
+/* The System Providers page: "SystemProcessProviderGuid" etc. share the
+ * tail 0x...; the fake knows them by Data1 of the page's GUIDs. */
+static int is_system_provider(const GUID *g)
+{
+  static const ULONG known[] = { 0x151f55dc, 0x599a2a76, 0xbfeb0324, 0xd4bbee17, 0x434286f7,
+                                 0x3d5c43e3, 0x82958ca9, 0x16156bd9, 0xfcb9baaf };
+  size_t i;
+  for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+    if (g->Data1 == known[i])
+      return 1;
+  return 0;
+}
+
+struct provider_taken {
+  GUID guid;
+  unsigned count;
+};
+
 static struct {
   char state_file[1024];
+  unsigned os_major, os_minor, os_build;
+  int query_raises;
+  ULONG drop_groups[FAKE_GROUP_WORDS];
+  struct provider_taken taken[8];
+  size_t taken_count;
   struct fake_advapi_session sessions[FAKE_ADVAPI_MAX_SESSIONS];
   size_t session_count;
   TRACEHANDLE next_handle;
@@ -42,6 +114,15 @@ static struct {
   void *on_call_ctx;
   char *history;
 } F;
+
+static int os_at_least(unsigned major, unsigned minor, unsigned build)
+{
+  if (F.os_major != major)
+    return F.os_major > major;
+  if (F.os_minor != minor)
+    return F.os_minor > minor;
+  return F.os_build >= build;
+}
 
 static void violation(const char *fmt, ...)
 {
@@ -68,13 +149,16 @@ static void save_state(void)
   fprintf(f, "N\t%llu\n", (unsigned long long)F.next_handle);
   for (i = 0; i < F.session_count; i++) {
     const struct fake_advapi_session *s = &F.sessions[i];
-    fprintf(f, "S\t%llu\t%s\t%s\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%d\n",
+    fprintf(f, "S\t%llu\t%s\t%s\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu\t%d\n",
             (unsigned long long)s->handle, s->name, s->file[0] ? s->file : "-",
             (unsigned long)s->log_file_mode, (unsigned long)s->buffer_size,
             (unsigned long)s->minimum_buffers, (unsigned long)s->maximum_buffers,
             (unsigned long)s->maximum_file_size, (unsigned long)s->flush_timer,
             (unsigned long)s->enable_flags, (unsigned long)s->client_context,
-            (unsigned long)s->kernel_flags, s->foreign);
+            (unsigned long)s->group_mask[0], (unsigned long)s->group_mask[1],
+            (unsigned long)s->group_mask[2], (unsigned long)s->group_mask[3],
+            (unsigned long)s->group_mask[4], (unsigned long)s->group_mask[5],
+            (unsigned long)s->group_mask[6], (unsigned long)s->group_mask[7], s->foreign);
   }
   fclose(f);
   remove(F.state_file);
@@ -130,7 +214,15 @@ static void load_state(void)
       s->flush_timer = strtoul(field(&c), NULL, 10);
       s->enable_flags = strtoul(field(&c), NULL, 10);
       s->client_context = strtoul(field(&c), NULL, 10);
-      s->kernel_flags = strtoul(field(&c), NULL, 10);
+      {
+        char *m = field(&c);
+        size_t w;
+        for (w = 0; w < FAKE_GROUP_WORDS; w++) {
+          s->group_mask[w] = strtoul(m, &m, 10);
+          if (*m == ',')
+            m++;
+        }
+      }
       s->foreign = atoi(field(&c));
     }
   }
@@ -150,6 +242,8 @@ static const char *api_name(enum fake_api api)
     return "TraceSetInformation";
   case FAKE_QUERY_ALL_TRACES:
     return "QueryAllTracesW";
+  case FAKE_TRACE_QUERY_INFORMATION:
+    return "TraceQueryInformation";
   default:
     return "EnablePrivilege";
   }
@@ -332,7 +426,7 @@ static void fill_props(EVENT_TRACE_PROPERTIES *p, const struct fake_advapi_sessi
   p->MaximumFileSize = s->maximum_file_size;
   p->LogFileMode = s->log_file_mode;
   p->FlushTimer = s->flush_timer;
-  p->EnableFlags = s->enable_flags ? s->enable_flags : s->kernel_flags;
+  p->EnableFlags = s->enable_flags;
   p->NumberOfBuffers = s->minimum_buffers;
   p->FreeBuffers = s->minimum_buffers / 2;
   p->EventsLost = 0;
@@ -360,6 +454,13 @@ static int absolute(const char *path)
   return (((path[0] | 0x20) >= 'a' && (path[0] | 0x20) <= 'z') && path[1] == ':' &&
           (path[2] == '\\' || path[2] == '/')) ||
          (path[0] == '\\' && path[1] == '\\');
+}
+
+static void apply_drops(struct fake_advapi_session *s)
+{
+  size_t w;
+  for (w = 0; w < FAKE_GROUP_WORDS; w++)
+    s->group_mask[w] &= ~F.drop_groups[w];
 }
 
 /* --- StartTraceW ---------------------------------------------------------------- */
@@ -393,9 +494,15 @@ static ULONG WINAPI fake_start_trace(PTRACEHANDLE handle, LPCWSTR name,
   if (p->Wnode.ClientContext < 1 || p->Wnode.ClientContext > 3)
     violation("StartTraceW(%s): Wnode.ClientContext %lu is no clock (1 QPC, 2 system, 3 CPU)",
               c->name, (unsigned long)p->Wnode.ClientContext);
-  if (p->BufferSize < 1 || p->BufferSize > 1024)
-    violation("StartTraceW(%s): BufferSize %lu KB is outside 1..1024", c->name,
-              (unsigned long)p->BufferSize);
+  /* EVENT_TRACE_PROPERTIES.BufferSize: "The minimum buffer size is 4 (4KB).
+   * The maximum buffer size is 16384 (16MB) ... Prior to Windows 8: The
+   * maximum buffer size is 1024 (1MB)." */
+  {
+    ULONG max = os_at_least(6, 2, 0) ? 16384 : 1024;
+    if (p->BufferSize < 4 || p->BufferSize > max)
+      violation("StartTraceW(%s): BufferSize %lu KB is outside 4..%lu on this Windows", c->name,
+                (unsigned long)p->BufferSize, (unsigned long)max);
+  }
   if (p->MinimumBuffers < 2 || p->MaximumBuffers < p->MinimumBuffers)
     violation("StartTraceW(%s): MinimumBuffers %lu / MaximumBuffers %lu", c->name,
               (unsigned long)p->MinimumBuffers, (unsigned long)p->MaximumBuffers);
@@ -415,6 +522,8 @@ static ULONG WINAPI fake_start_trace(PTRACEHANDLE handle, LPCWSTR name,
               (unsigned long)p->LogFileMode);
   if (c->file[0] && !absolute(c->file))
     violation("StartTraceW(%s): LogFileName '%s' is not absolute", c->name, c->file);
+  /* "Configuring and Starting the NT Kernel Logger Session": Wnode.Guid is
+   * SystemTraceControlGuid, EnableFlags names the kernel events. */
   if (!_stricmp(c->name, "NT Kernel Logger")) {
     if (memcmp(&p->Wnode.Guid, &system_trace_control_guid, sizeof(GUID)) != 0)
       violation("StartTraceW(NT Kernel Logger): Wnode.Guid is not SystemTraceControlGuid");
@@ -422,14 +531,32 @@ static ULONG WINAPI fake_start_trace(PTRACEHANDLE handle, LPCWSTR name,
       violation("StartTraceW(NT Kernel Logger): EnableFlags is 0");
     if (p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE)
       violation("StartTraceW(NT Kernel Logger): SYSTEM_LOGGER_MODE on the kernel logger");
+  } else if (p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE) {
+    /* "Configuring and Starting a SystemTraceProvider Session": Windows 8
+     * and later; "Make sure the Wnode.Guid member ... is not set to
+     * SystemTraceControlGuid. You must assign a new GUID to this member";
+     * EnableFlags may be given at start (`tracelog -start MySession ...
+     * -eflag PROC_THREAD+LOADER+CSWITCH`). */
+    static const GUID zero_guid;
+    size_t i;
+    if (!os_at_least(6, 2, 0))
+      violation("StartTraceW(%s): SYSTEM_LOGGER_MODE before Windows 8", c->name);
+    if (!memcmp(&p->Wnode.Guid, &system_trace_control_guid, sizeof(GUID)) ||
+        !memcmp(&p->Wnode.Guid, &zero_guid, sizeof(GUID)))
+      violation("StartTraceW(%s): a system logger needs a new Wnode.Guid", c->name);
+    for (i = 0; i < F.session_count; i++)
+      if (!memcmp(&F.sessions[i].wnode_guid, &p->Wnode.Guid, sizeof(GUID)))
+        violation("StartTraceW(%s): Wnode.Guid is the one of '%s' (not new)", c->name,
+                  F.sessions[i].name);
   } else {
+    /* EVENT_TRACE_PROPERTIES.EnableFlags: flags for the kernel events of
+     * "the NT Kernel Logger session" (and system loggers). */
     if (!memcmp(&p->Wnode.Guid, &system_trace_control_guid, sizeof(GUID)))
       violation("StartTraceW(%s): SystemTraceControlGuid on a session that is not the NT "
                 "Kernel Logger",
                 c->name);
     if (p->EnableFlags)
-      violation("StartTraceW(%s): EnableFlags 0x%lx outside the NT Kernel Logger (a system "
-                "logger takes them through TraceSystemTraceEnableFlagsInfo)",
+      violation("StartTraceW(%s): EnableFlags 0x%lx on a session that is no kernel session",
                 c->name, (unsigned long)p->EnableFlags);
   }
   if (F.on_call)
@@ -454,6 +581,9 @@ static ULONG WINAPI fake_start_trace(PTRACEHANDLE handle, LPCWSTR name,
   s->flush_timer = p->FlushTimer;
   s->enable_flags = p->EnableFlags;
   s->client_context = p->Wnode.ClientContext;
+  s->wnode_guid = p->Wnode.Guid;
+  groups_of_flags(p->EnableFlags, s->group_mask);
+  apply_drops(s);
   *handle = s->handle;
   c->handle = s->handle;
   p->Wnode.HistoricalContext = s->handle;
@@ -501,7 +631,15 @@ static ULONG WINAPI fake_control_trace(TRACEHANDLE handle, LPCWSTR name,
       fake_etl_write(s->file, s->name, 5, seed_of(s->name));
     remove_session(s);
     save_state();
-  } else if (code_in == EVENT_TRACE_CONTROL_FLUSH && c->file[0]) {
+  } else if (code_in == EVENT_TRACE_CONTROL_FLUSH && s->file[0]) {
+    /* A file session's buffers go to its own file; a FLUSH names no new
+     * one (ControlTraceW: FLUSH "flushes the session's active buffers"). */
+    fake_etl_write(s->file, s->name, 5, seed_of(s->name));
+  } else if (code_in == EVENT_TRACE_CONTROL_FLUSH && c->file[0] &&
+             (s->log_file_mode & EVENT_TRACE_BUFFERING_MODE)) {
+    /* Only an in-memory (buffering) session writes its buffers to the file
+     * given with FLUSH (TraceEventSession.SetFileName: for "a in-memory
+     * circular buffer session ... simply writes the snapshot to the file"). */
     fake_etl_write(c->file, s->name, 5, seed_of(s->name));
   }
   return finish(c, ERROR_SUCCESS);
@@ -512,6 +650,35 @@ static ULONG WINAPI fake_control_trace(TRACEHANDLE handle, LPCWSTR name,
 #define KNOWN_PROPERTIES                                                                     \
   (EVENT_ENABLE_PROPERTY_SID | EVENT_ENABLE_PROPERTY_TS_ID | EVENT_ENABLE_PROPERTY_STACK_TRACE | \
    EVENT_ENABLE_PROPERTY_ENABLE_SILOS | EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING)
+
+/* EnableProperty bits this Windows lacks.  ENABLE_TRACE_PARAMETERS: SID,
+ * TS_ID, STACK_TRACE since Windows 7; IGNORE_KEYWORD_0 .. EXCLUDE_INPRIVATE
+ * (0x10..0x200) "Supported on Windows 10, version 1507 and later"; the page
+ * gives no version for ENABLE_SILOS and SOURCE_CONTAINER_TRACKING, which
+ * need containers (Windows Server 2016 / 10 1607, build 14393). */
+static ULONG missing_properties(ULONG property)
+{
+  ULONG missing = 0;
+  if (!os_at_least(10, 0, 10240))
+    missing |= property & 0x3F0u;
+  if (!os_at_least(10, 0, 14393))
+    missing |= property & (EVENT_ENABLE_PROPERTY_ENABLE_SILOS |
+                           EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING);
+  return missing;
+}
+
+/* EnableTraceEx2 remarks: "Up to eight trace sessions can enable and
+ * receive events from the same manifest-based provider"; the ninth gets
+ * ERROR_NO_SYSTEM_RESOURCES ("Exceeded the number of trace sessions that
+ * can enable the provider"). */
+static int provider_full(const GUID *g)
+{
+  size_t i;
+  for (i = 0; i < F.taken_count; i++)
+    if (!memcmp(&F.taken[i].guid, g, sizeof(*g)))
+      return F.taken[i].count >= 8;
+  return 0;
+}
 
 static void check_filter(const struct fake_advapi_call *c, const EVENT_FILTER_DESCRIPTOR *d,
                          ULONG version)
@@ -588,9 +755,6 @@ static ULONG WINAPI fake_enable_trace_ex2(TRACEHANDLE handle, LPCGUID provider, 
     violation("EnableTraceEx2(%s): no provider GUID", c->name);
   if (code_in > EVENT_CONTROL_CODE_CAPTURE_STATE)
     violation("EnableTraceEx2(%s): control code %lu", c->name, (unsigned long)code_in);
-  if (timeout != 0)
-    violation("EnableTraceEx2(%s): Timeout %lu (etwcap enables asynchronously, as TraceEvent)",
-              c->name, (unsigned long)timeout);
   if (!params) {
     violation("EnableTraceEx2(%s): no ENABLE_TRACE_PARAMETERS", c->name);
   } else {
@@ -634,11 +798,37 @@ static ULONG WINAPI fake_enable_trace_ex2(TRACEHANDLE handle, LPCGUID provider, 
   }
   if (!s)
     violation("EnableTraceEx2: handle 0x%llx is no running session", (unsigned long long)handle);
+  if (provider && is_system_provider(provider)) {
+    /* System Providers: "Beginning with Windows 10 SDK build 20348";
+     * "can only be enabled from a session with the
+     * EVENT_TRACE_SYSTEM_LOGGER_MODE set". */
+    if (!os_at_least(10, 0, 20348))
+      violation("EnableTraceEx2(%s): a System Provider before build 20348", c->name);
+    if (s && !(s->log_file_mode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
+      violation("EnableTraceEx2(%s): a System Provider in a session without "
+                "SYSTEM_LOGGER_MODE",
+                c->name);
+  }
   if (F.on_call)
     F.on_call(F.on_call_ctx, c);
   if ((code = scripted(FAKE_ENABLE_TRACE_EX2, c->name, -1, c->enable_property)) != ERROR_SUCCESS)
     return finish(c, code);
-  return finish(c, s ? ERROR_SUCCESS : ERROR_INVALID_HANDLE);
+  if (!s)
+    return finish(c, ERROR_INVALID_HANDLE);
+  if (missing_properties(c->enable_property))
+    return finish(c, ERROR_INVALID_PARAMETER);
+  if (provider && provider_full(provider))
+    return finish(c, ERROR_NO_SYSTEM_RESOURCES);
+  if (provider && is_system_provider(provider) && code_in == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
+    ULONG flags = 0;
+    for (i = 0; i < sizeof(system_keywords) / sizeof(system_keywords[0]); i++)
+      if (provider->Data1 == system_keywords[i].data1 && (any & system_keywords[i].keyword))
+        flags |= system_keywords[i].flag;
+    groups_of_flags(flags, s->group_mask);
+    apply_drops(s);
+    save_state();
+  }
+  return finish(c, ERROR_SUCCESS);
 }
 
 /* --- TraceSetInformation -------------------------------------------------------- */
@@ -678,11 +868,16 @@ static ULONG WINAPI fake_trace_set_information(TRACEHANDLE handle, TRACE_INFO_CL
     if (!s || !(s->log_file_mode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
       violation("TraceSystemTraceEnableFlagsInfo: handle 0x%llx is no system logger",
                 (unsigned long long)handle);
-    if (length < 4 || length > 32 || length % 4)
+    /* A PERFINFO_GROUPMASK, 8 ULONGs (krabsetw perfinfo_groupmask.hpp,
+     * PERF_NUM_MASKS 8); a shorter prefix leaves the other words 0. */
+    if (length < 4 || length > 32 || length % 4) {
       violation("TraceSystemTraceEnableFlagsInfo: %lu bytes (a PERFINFO_GROUPMASK prefix, 4..32)",
                 (unsigned long)length);
-    else if (s)
-      s->kernel_flags = *(const ULONG *)info;
+    } else if (s) {
+      memset(s->group_mask, 0, sizeof(s->group_mask));
+      memcpy(s->group_mask, info, length);
+      apply_drops(s);
+    }
     break;
   case TraceSampledProfileIntervalInfo: {
     const TRACE_PROFILE_INTERVAL *pi = info;
@@ -704,6 +899,12 @@ static ULONG WINAPI fake_trace_set_information(TRACEHANDLE handle, TRACE_INFO_CL
     if (length != sizeof(ETWCAP_TRACE_STACK_CACHING_INFO))
       violation("TraceStackCachingInfo: %lu bytes (TRACE_STACK_CACHING_INFO is %lu)",
                 (unsigned long)length, (unsigned long)sizeof(ETWCAP_TRACE_STACK_CACHING_INFO));
+    /* WPR's StackCaching element: "BucketCount ... Required: Yes",
+     * "CacheSize ... Required: Yes" (finding 7). */
+    else if (((const ETWCAP_TRACE_STACK_CACHING_INFO *)info)->Enabled &&
+             (!((const ETWCAP_TRACE_STACK_CACHING_INFO *)info)->CacheSize ||
+              !((const ETWCAP_TRACE_STACK_CACHING_INFO *)info)->BucketCount))
+      violation("TraceStackCachingInfo: caching on without CacheSize and BucketCount");
     break;
   default:
     violation("TraceSetInformation: class %d is not one etwcap uses", (int)cls);
@@ -713,6 +914,50 @@ static ULONG WINAPI fake_trace_set_information(TRACEHANDLE handle, TRACE_INFO_CL
   if ((code = scripted(FAKE_TRACE_SET_INFORMATION, c->name, (int)cls, 0)) != ERROR_SUCCESS)
     return finish(c, code);
   save_state();
+  return finish(c, ERROR_SUCCESS);
+}
+
+/* --- TraceQueryInformation ---------------------------------------------------------- */
+
+/* TraceQueryInformation (Windows 8 and later, its documented minimum; the
+ * table entry is NULL before): TraceSystemTraceEnableFlagsInfo returns the
+ * session's group mask, 8 ULONGs. */
+static ULONG WINAPI fake_trace_query_information(TRACEHANDLE handle, TRACE_INFO_CLASS cls,
+                                                 PVOID info, ULONG length, PULONG returned)
+{
+  struct fake_advapi_call *c = new_call(FAKE_TRACE_QUERY_INFORMATION);
+  struct fake_advapi_session *s;
+  ULONG code;
+  load_state();
+  s = handle ? by_handle(handle) : NULL;
+  snprintf(c->name, sizeof(c->name), "%s", s ? s->name : "");
+  c->handle = handle;
+  c->info_class = (int)cls;
+  c->info_length = length;
+  if (F.query_raises) {
+    /* Wine 8: "Call ... to unimplemented function TraceQueryInformation,
+     * aborting" — a non-continuable exception (toolchain.md §2.2). */
+    finish(c, ERROR_CALL_NOT_IMPLEMENTED);
+    RaiseException(0x80000100, EXCEPTION_NONCONTINUABLE, 0, NULL);
+  }
+  if (F.on_call)
+    F.on_call(F.on_call_ctx, c);
+  if ((code = scripted(FAKE_TRACE_QUERY_INFORMATION, c->name, (int)cls, 0)) != ERROR_SUCCESS)
+    return finish(c, code);
+  if ((int)cls != TraceSystemTraceEnableFlagsInfo) {
+    violation("TraceQueryInformation: class %d is not modelled", (int)cls);
+    return finish(c, ERROR_NOT_SUPPORTED);
+  }
+  if (!s)
+    return finish(c, ERROR_INVALID_HANDLE);
+  if (!info || length < sizeof(s->group_mask)) {
+    if (returned)
+      *returned = sizeof(s->group_mask);
+    return finish(c, ERROR_BAD_LENGTH);
+  }
+  memcpy(info, s->group_mask, sizeof(s->group_mask));
+  if (returned)
+    *returned = sizeof(s->group_mask);
   return finish(c, ERROR_SUCCESS);
 }
 
@@ -763,17 +1008,53 @@ static ULONG fake_enable_privilege(LPCWSTR privilege)
   return finish(c, ERROR_SUCCESS);
 }
 
-static const struct controller_advapi fake_table = {
+static struct controller_advapi fake_table = {
   fake_start_trace,      fake_control_trace,    fake_enable_trace_ex2,
-  fake_trace_set_information, fake_query_all_traces, fake_enable_privilege,
+  fake_trace_set_information, fake_query_all_traces, fake_trace_query_information,
+  fake_enable_privilege,
 };
 
 /* --- the test's side ------------------------------------------------------------- */
+
+void fake_advapi32_set_os(unsigned major, unsigned minor, unsigned build)
+{
+  F.os_major = major;
+  F.os_minor = minor;
+  F.os_build = build;
+  fake_table.trace_query_information = os_at_least(6, 2, 0) ? fake_trace_query_information : NULL;
+}
+
+void fake_advapi32_query_raises(int on)
+{
+  F.query_raises = on;
+}
+
+void fake_advapi32_provider_taken(const GUID *provider, unsigned count)
+{
+  if (F.taken_count < sizeof(F.taken) / sizeof(F.taken[0])) {
+    F.taken[F.taken_count].guid = *provider;
+    F.taken[F.taken_count++].count = count;
+  }
+}
+
+void fake_advapi32_drop_groups(const ULONG mask[FAKE_GROUP_WORDS])
+{
+  memcpy(F.drop_groups, mask, sizeof(F.drop_groups));
+}
+
+const ULONG *fake_advapi32_group_mask(const char *name)
+{
+  struct fake_advapi_session *s;
+  load_state();
+  s = find(name);
+  return s ? s->group_mask : NULL;
+}
 
 void fake_advapi32_install(const char *state_file)
 {
   etwcap_free(F.history);
   memset(&F, 0, sizeof(F));
+  fake_advapi32_set_os(10, 0, 20348);
   if (state_file) {
     snprintf(F.state_file, sizeof(F.state_file), "%s", state_file);
     load_state();

@@ -7,9 +7,12 @@
  * Every call is recorded with its decoded arguments and checked against
  * the documented contract (learn.microsoft.com: StartTraceW, ControlTraceW,
  * EVENT_TRACE_PROPERTIES, EnableTraceEx2, ENABLE_TRACE_PARAMETERS,
- * EVENT_FILTER_DESCRIPTOR, TraceSetInformation, QueryAllTracesW); each
- * breach is kept as a violation the tests assert is absent.  Failures can
- * be scripted per API (ERROR_ACCESS_DENIED, ERROR_ALREADY_EXISTS, ...).
+ * EVENT_FILTER_DESCRIPTOR, TraceSetInformation, TraceQueryInformation,
+ * QueryAllTracesW, "System Providers", "Configuring and Starting a
+ * SystemTraceProvider Session"); each breach is kept as a violation the
+ * tests assert is absent, and documented errors are returned as Windows
+ * would.  Every rule cites its source; tests/fakes/README.md lists them.
+ * Failures can also be scripted per API (ERROR_ACCESS_DENIED, ...).
  *
  * Sessions live in memory and, when a state file is given, in that file
  * too: a second process (`stop` after `start`) sees the first one's
@@ -33,8 +36,11 @@ enum fake_api {
   FAKE_ENABLE_TRACE_EX2,
   FAKE_TRACE_SET_INFORMATION,
   FAKE_QUERY_ALL_TRACES,
-  FAKE_ENABLE_PRIVILEGE
+  FAKE_ENABLE_PRIVILEGE,
+  FAKE_TRACE_QUERY_INFORMATION
 };
+
+#define FAKE_GROUP_WORDS 8 /* PERFINFO_GROUPMASK.Masks[] */
 
 struct fake_advapi_filter {
   ULONG type, size;
@@ -76,7 +82,8 @@ struct fake_advapi_session {
   TRACEHANDLE handle;
   ULONG log_file_mode, buffer_size, minimum_buffers, maximum_buffers, maximum_file_size;
   ULONG flush_timer, enable_flags, client_context;
-  ULONG kernel_flags;   /* from TraceSystemTraceEnableFlagsInfo */
+  ULONG group_mask[FAKE_GROUP_WORDS]; /* the kernel groups in effect */
+  GUID wnode_guid;
   int foreign;          /* another tool's */
 };
 
@@ -85,6 +92,20 @@ struct fake_advapi_session {
 void fake_advapi32_install(const char *state_file);
 /* Puts the real advapi32 back. */
 void fake_advapi32_uninstall(void);
+/* The Windows version the fake behaves as (10.0.20348 after install): the
+ * documented version rules (BufferSize limits, EnableProperty bits, System
+ * Providers, TraceQueryInformation from Windows 8) follow it. */
+void fake_advapi32_set_os(unsigned major, unsigned minor, unsigned build);
+/* TraceQueryInformation raises a non-continuable exception instead of
+ * returning, as Wine 8's stub does (toolchain.md §2.2). */
+void fake_advapi32_query_raises(int on);
+/* `count` sessions of other tools already enable `provider` (EnableTraceEx2
+ * then refuses a ninth). */
+void fake_advapi32_provider_taken(const GUID *provider, unsigned count);
+/* Kernel groups this "Windows" never applies (the read-back test). */
+void fake_advapi32_drop_groups(const ULONG mask[FAKE_GROUP_WORDS]);
+/* The session's group mask now, or NULL when it does not run. */
+const ULONG *fake_advapi32_group_mask(const char *name);
 
 /* Scripts a failure: calls of `api` (for session `name`, or any when NULL;
  * for TraceSetInformation only of `info_class` when >= 0; for

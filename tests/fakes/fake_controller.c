@@ -182,9 +182,38 @@ static int on_handle(struct controller *c, const char *op, uint64_t handle, uint
   return 0;
 }
 
-static int fake_kernel_flags(struct controller *c, uint64_t handle, uint32_t flags)
+static int fake_kernel_flags(struct controller *c, uint64_t handle,
+                             const uint32_t mask[PLAN_GROUP_MASK_WORDS])
 {
-  return on_handle(c, "kernel_flags", handle, flags);
+  struct fake_controller *f = self_of(c);
+  struct fake_session *s = by_handle(f, handle);
+  int rc = on_handle(c, "kernel_flags", handle, mask[0]);
+  size_t w;
+  memcpy(f->calls[f->call_count - 1].mask, mask, sizeof(f->calls[0].mask));
+  if (!rc && s) {
+    for (w = 0; w < PLAN_GROUP_MASK_WORDS; w++)
+      s->group_mask[w] = mask[w] & ~f->drop_groups[w];
+    s->mask_set = 1;
+  }
+  return rc;
+}
+
+static int fake_query_mask(struct controller *c, uint64_t handle,
+                           uint32_t mask[PLAN_GROUP_MASK_WORDS])
+{
+  struct fake_controller *f = self_of(c);
+  struct fake_session *s = by_handle(f, handle);
+  int rc = on_handle(c, "query_mask", handle, 0);
+  if (rc)
+    return rc;
+  /* Only a mask set by kernel_flags is known here (the System Providers
+   * route is modelled by the advapi32 fake, under Wine). */
+  if (!s || !s->mask_set)
+    return f->calls[f->call_count - 1].rc =
+               controller_fail(c, ETWCAP_E_UNSUPPORTED, "TraceQueryInformation", 0,
+                               "the fake knows no mask for this session");
+  memcpy(mask, s->group_mask, sizeof(s->group_mask));
+  return 0;
 }
 
 static int fake_stack_ids(struct controller *c, uint64_t handle, const struct plan_stack_id *ids,
@@ -199,9 +228,14 @@ static int fake_profile_interval(struct controller *c, uint32_t interval)
   return on_handle(c, "profile_interval", 0, interval);
 }
 
-static int fake_stack_caching(struct controller *c, uint64_t handle, int enabled)
+static int fake_stack_caching(struct controller *c, uint64_t handle, int enabled,
+                              uint32_t cache_size, uint32_t buckets)
 {
-  return on_handle(c, "stack_caching", handle, (uint32_t)enabled);
+  struct fake_controller *f = self_of(c);
+  int rc = on_handle(c, "stack_caching", handle, (uint32_t)enabled);
+  f->calls[f->call_count - 1].cache_size = cache_size;
+  f->calls[f->call_count - 1].buckets = buckets;
+  return rc;
 }
 
 static int fake_privilege(struct controller *c)
@@ -224,12 +258,14 @@ static int fake_query(struct controller *c, const char *name, struct controller_
   return 0;
 }
 
-static int fake_flush(struct controller *c, const char *name, const char *file)
+static int fake_flush(struct controller *c, const struct plan_session *props, const char *name,
+                      const char *file)
 {
   struct fake_controller *f = self_of(c);
   struct fake_call *call = record(f, "flush", name);
   struct fake_session *s;
   int rc;
+  call->flush_props = props != NULL;
   if ((rc = scripted(f, "flush", name, 0, 0)) != 0)
     return call->rc = rc;
   if (!(s = find(f, name)))
@@ -280,7 +316,7 @@ static int fake_list(struct controller *c, controller_list_fn fn, void *ctx)
 }
 
 static const struct controller_ops fake_ops = {
-  "fake",       fake_start,   fake_enable, fake_kernel_flags, fake_stack_ids,
+  "fake",       fake_start,   fake_enable, fake_kernel_flags, fake_query_mask, fake_stack_ids,
   fake_profile_interval, fake_stack_caching, fake_privilege, fake_query, fake_flush,
   fake_stop,    fake_list,
 };

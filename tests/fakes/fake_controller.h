@@ -20,8 +20,9 @@
 #define FAKE_MAX_FAILS 16
 
 struct fake_call {
-  char op[24];    /* "start", "enable", "kernel_flags", "stack_ids", "profile_interval",
-                     "stack_caching", "privilege", "query", "flush", "stop", "list" */
+  char op[24];    /* "start", "enable", "kernel_flags", "query_mask", "stack_ids",
+                     "profile_interval", "stack_caching", "privilege", "query", "flush",
+                     "stop", "list" */
   char session[PLAN_NAME_MAX];
   uint64_t handle;
   uint32_t value; /* flags, interval, id count, EnableProperty, LogFileMode */
@@ -30,6 +31,9 @@ struct fake_call {
   uint64_t any, all;
   size_t filter_count;
   unsigned params_version;
+  uint32_t mask[PLAN_GROUP_MASK_WORDS]; /* kernel_flags: the group mask */
+  uint32_t cache_size, buckets;         /* stack_caching */
+  int flush_props;                      /* flush: a plan session's block came with it */
   int rc;         /* what the fake answered */
 };
 
@@ -39,6 +43,8 @@ struct fake_session {
   uint32_t log_file_mode, buffer_size_kb, minimum_buffers, maximum_buffers;
   uint32_t maximum_file_size_mb, enable_flags;
   uint64_t handle;
+  uint32_t group_mask[PLAN_GROUP_MASK_WORDS]; /* as set by kernel_flags */
+  int mask_set;
   uint32_t events_lost;
   int foreign;    /* another tool's: ours must never stop it */
   int running;
@@ -67,6 +73,9 @@ struct fake_controller {
   fake_before_fn before;
   void *before_ctx;
   int write_files;       /* default 1 */
+  /* Groups this "Windows" leaves out of every group mask it is given, so a
+   * query_mask shows less than was asked (the read-back test). */
+  uint32_t drop_groups[PLAN_GROUP_MASK_WORDS];
   uint64_t next_handle;
 };
 

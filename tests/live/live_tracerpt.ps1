@@ -13,16 +13,8 @@ param(
   [string]$WorkDir = (Join-Path $env:TEMP "etwcap-live-tracerpt")
 )
 
-function Skip([string]$why) { Write-Output "SKIP: $why"; exit 77 }
-
-if ($env:OS -ne "Windows_NT") { Skip "not Windows" }
-if (Test-Path "HKLM:\Software\Wine") { Skip "Wine: its ETW functions are stubs that record nothing" }
-$me = New-Object Security.Principal.WindowsPrincipal([Security.Principal.WindowsIdentity]::GetCurrent())
-if (-not $me.IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)) {
-  Skip "not elevated: run from an elevated prompt"
-}
+. "$PSScriptRoot\common.ps1"
 if (-not (Get-Command tracerpt.exe -ErrorAction SilentlyContinue)) { Skip "tracerpt.exe is not on this system" }
-$Etwcap = (Resolve-Path $Etwcap).Path
 Remove-Item -Recurse -Force $WorkDir -ErrorAction SilentlyContinue
 New-Item -ItemType Directory -Force -Path $WorkDir | Out-Null
 Set-Location $WorkDir

@@ -16,29 +16,10 @@ param(
   [string]$WorkDir = (Join-Path $env:TEMP "etwcap-live-trigger")
 )
 
-function Skip([string]$why) { Write-Output "SKIP: $why"; exit 77 }
-
-if ($env:OS -ne "Windows_NT") { Skip "not Windows" }
-if (Test-Path "HKLM:\Software\Wine") { Skip "Wine: its real-time ETW delivers nothing" }
-$me = New-Object Security.Principal.WindowsPrincipal([Security.Principal.WindowsIdentity]::GetCurrent())
-if (-not $me.IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)) {
-  Skip "not elevated: run from an elevated prompt"
-}
+. "$PSScriptRoot\common.ps1"
 $ps = Join-Path $env:windir "System32\WindowsPowerShell\v1.0\powershell.exe"
 if (-not (Test-Path $ps)) { Skip "no Windows PowerShell (.NET Framework) to throw exceptions" }
-$Etwcap = (Resolve-Path $Etwcap).Path
-New-Item -ItemType Directory -Force -Path $WorkDir | Out-Null
-$failures = 0
 Add-Type -AssemblyName System.IO.Compression.FileSystem
-
-function Check([bool]$ok, [string]$what) {
-  if ($ok) { Write-Output "ok   $what" } else { Write-Output "FAIL $what"; $script:failures++ }
-}
-
-function Run([string[]]$arguments) {
-  $out = & $Etwcap @arguments 2>&1 | Out-String
-  return @{ Code = $LASTEXITCODE; Text = $out }
-}
 
 function ZipText([string]$zip, [string]$member) {
   $z = [IO.Compression.ZipFile]::OpenRead($zip)

@@ -621,9 +621,19 @@ static void process_name_makes_the_trigger_session_a_system_logger(void **state)
   assert_true(start != (size_t)-1);
   assert_true(w->fake.calls[start].value & PLAN_SYSTEM_LOGGER_MODE);
   assert_true(w->fake.calls[start].value & PLAN_REAL_TIME_MODE);
+  /* Its kernel events by the kernel's route: the group mask (Masks[0]
+   * PERF_PROCESS 0x1) before build 20348, SystemProcessProvider
+   * {151f55dc-...} with SYSTEM_PROCESS_KW_GENERAL 0x1 from it (the System
+   * Providers page). */
   flags = fake_controller_find(&w->fake, "kernel_flags", tname, start + 1);
-  assert_true(flags != (size_t)-1);
-  assert_true(w->fake.calls[flags].value & 0x1); /* EVENT_TRACE_FLAG_PROCESS */
+  if (flags != (size_t)-1) {
+    assert_true(w->fake.calls[flags].mask[0] & 0x1);
+  } else {
+    flags = fake_controller_find(&w->fake, "enable", tname, start + 1);
+    assert_true(flags != (size_t)-1);
+    assert_int_equal(w->fake.calls[flags].guid.data1, 0x151f55dc);
+    assert_true(w->fake.calls[flags].any & 0x1);
+  }
   every_start_stopped(w);
 }
 

@@ -1,6 +1,5 @@
-/* The portable part of the controller seam: error texts, and the enable
- * that adapts to an older Windows (container flags dropped first, then the
- * scope filters, the provider data kept; any other error passed through). */
+/* The portable part of the controller seam: error texts, a failed enable
+ * in words, and the kernel events switched on by their route. */
 #include "test_support.h"
 
 #include "controller.h"
@@ -27,24 +26,11 @@ static void error_texts_name_the_api_and_the_code(void **state)
                       "ControlTraceW: error 4201 (0x1069)");
 }
 
-struct warnings {
-  unsigned calls, last;
-  char text[600];
-};
-
-static void on_warn(void *ctx, unsigned dropped, const char *text)
-{
-  struct warnings *w = ctx;
-  w->calls++;
-  w->last = dropped;
-  snprintf(w->text, sizeof(w->text), "%s", text);
-}
-
 static uint8_t pid_bytes[4] = { 0xD2, 0x04, 0, 0 };
 static uint8_t data_bytes[8] = "k\0v\0";
 
-/* A provider as the plan makes it for /EnableEventsInContainers
- * /FocusProcess:1234 with EventSource arguments. */
+/* A provider as the plan makes it for /FocusProcess:1234 with EventSource
+ * arguments. */
 static void provider(struct plan_provider *p)
 {
   memset(p, 0, sizeof(*p));
@@ -53,7 +39,7 @@ static void provider(struct plan_provider *p)
   p->level = 5;
   p->match_any = 0xFF;
   p->control_code = PLAN_CONTROL_ENABLE_PROVIDER;
-  p->enable_property = PLAN_ENABLE_PROPERTY_STACK_TRACE | PLAN_ENABLE_PROPERTY_ENABLE_SILOS;
+  p->enable_property = PLAN_ENABLE_PROPERTY_STACK_TRACE;
   p->filters[0].type = PLAN_FILTER_PROVIDER_DATA;
   p->filters[0].data = data_bytes;
   p->filters[0].size = sizeof(data_bytes);
@@ -63,113 +49,87 @@ static void provider(struct plan_provider *p)
   p->filter_count = 2;
 }
 
-static uint64_t start_session(struct fake_controller *f)
+static uint64_t start_session(struct fake_controller *f, struct plan_session *s)
 {
-  struct plan_session s;
   uint64_t h = 0;
-  memset(&s, 0, sizeof(s));
-  snprintf(s.name, sizeof(s.name), "etwcap");
-  s.role = PLAN_ROLE_USER;
-  assert_int_equal(f->ctl.ops->start(&f->ctl, &s, &h, NULL, 0), 0);
+  snprintf(s->name, sizeof(s->name), "etwcapKernel");
+  s->role = PLAN_ROLE_KERNEL;
+  assert_int_equal(f->ctl.ops->start(&f->ctl, s, &h, NULL, 0), 0);
   return h;
 }
 
-static void containers_then_filters_are_dropped(void **state)
+/* Finding 4 and 5 of contract-review.md: a failed enable is reported for
+ * what it is, with the provider and its filters.  EnableTraceEx2's page:
+ * "ERROR_NO_SYSTEM_RESOURCES: Exceeded the number of trace sessions that can
+ * enable the provider"; ERROR_INVALID_PARAMETER: a parameter is wrong (the
+ * filter limits are EVENT_FILTER_DESCRIPTOR's: MAX_EVENT_FILTER_PID_COUNT 8,
+ * MAX_EVENT_FILTER_EVENT_ID_COUNT 64). */
+static void enable_failures_say_what_they_mean(void **state)
 {
   static struct fake_controller f; /* too big for a Windows stack */
   struct plan_provider p;
-  struct warnings w;
-  struct fake_fail *x;
-  unsigned dropped = 0;
+  char buf[1024];
+  (void)state;
+  fake_controller_init(&f);
+  provider(&p);
+  controller_fail(&f.ctl, ETWCAP_E_SESSION_LIMIT, "EnableTraceEx2", 1450,
+                  "ERROR_NO_SYSTEM_RESOURCES");
+  controller_enable_failure(&f.ctl, &p, ETWCAP_E_SESSION_LIMIT, buf, sizeof(buf));
+  assert_non_null(strstr(buf, "Test {12345678-"));
+  assert_non_null(strstr(buf, "ERROR_NO_SYSTEM_RESOURCES (1450)"));
+  assert_non_null(strstr(buf, "already enabled by as many trace sessions"));
+  assert_null(strstr(buf, "64 sessions"));
+  controller_fail(&f.ctl, ETWCAP_E_RANGE, "EnableTraceEx2", 87, "ERROR_INVALID_PARAMETER");
+  controller_enable_failure(&f.ctl, &p, ETWCAP_E_RANGE, buf, sizeof(buf));
+  assert_non_null(strstr(buf, "ERROR_INVALID_PARAMETER (87)"));
+  assert_non_null(strstr(buf, "process ids (4 bytes)"));
+  assert_non_null(strstr(buf, "at most 8 process ids"));
+}
+
+/* Finding 1: each route's calls.  GROUP_MASK: the 8-word mask to
+ * TraceSystemTraceEnableFlagsInfo; SYSTEM_PROVIDERS: one EnableTraceEx2 per
+ * System Provider with its SYSTEM_*_KW_* keywords (the System Providers
+ * page); NT Kernel Logger: nothing after the start. */
+static void kernel_on_follows_the_route(void **state)
+{
+  static struct fake_controller f;
+  static struct plan_session s;
+  struct os_version v10 = { 10, 0, 19045 }, v2022 = { 10, 0, 20348 }, v7 = { 6, 1, 7601 };
   uint64_t h;
   (void)state;
   fake_controller_init(&f);
   f.write_files = 0;
-  h = start_session(&f);
-  provider(&p);
-  memset(&w, 0, sizeof(w));
-  x = fake_controller_fail(&f, "enable", NULL, ETWCAP_E_UNSUPPORTED);
-  x->property_mask = PLAN_ENABLE_PROPERTY_ENABLE_SILOS;
-  x = fake_controller_fail(&f, "enable", NULL, ETWCAP_E_UNSUPPORTED);
-  x->filters = 1;
-  assert_int_equal(controller_enable_adapting(&f.ctl, h, &p, 2, &dropped, on_warn, &w), 0);
-  assert_int_equal(dropped, CONTROLLER_DROP_CONTAINERS | CONTROLLER_DROP_FILTERS);
-  assert_int_equal(w.calls, 2);
-  assert_non_null(strstr(w.text, "/FocusProcess"));
-  /* Three calls: as planned, without the container flag, without filters. */
+  memset(&s, 0, sizeof(s));
+  s.log_file_mode = PLAN_SYSTEM_LOGGER_MODE | PLAN_BUFFERING_MODE;
+  s.enable_flags = 0x01000817; /* Process|Thread|ImageLoad|CSwitch|Dispatcher|Profile */
+  s.role = PLAN_ROLE_KERNEL;
+  plan_kernel_route(&v10, &s);
+  h = start_session(&f, &s);
+  assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 2), 0);
+  assert_int_equal(fake_controller_count(&f, "kernel_flags", NULL), 1);
+  /* krabsetw perfinfo_groupmask.hpp: Masks[1] PERF_PROFILE 0x2,
+   * PERF_CONTEXT_SWITCH 0x4, PERF_DISPATCHER 0x200. */
+  assert_int_equal(f.calls[f.call_count - 1].mask[0], 0x7);
+  assert_int_equal(f.calls[f.call_count - 1].mask[1], 0x206);
+  plan_kernel_route(&v2022, &s);
+  assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 2), 0);
+  /* Process, Scheduler, Profile: three enables, no group mask. */
   assert_int_equal(fake_controller_count(&f, "enable", NULL), 3);
-  assert_int_equal(f.calls[1].value, PLAN_ENABLE_PROPERTY_STACK_TRACE | PLAN_ENABLE_PROPERTY_ENABLE_SILOS);
-  assert_int_equal(f.calls[2].value, PLAN_ENABLE_PROPERTY_STACK_TRACE);
-  assert_int_equal(f.calls[2].filter_count, 2);
-  assert_int_equal(f.calls[3].value, PLAN_ENABLE_PROPERTY_STACK_TRACE);
-  assert_int_equal(f.calls[3].filter_count, 1); /* the provider data stays */
-  /* The plan's provider is untouched. */
-  assert_int_equal(p.filter_count, 2);
-  assert_true(p.enable_property & PLAN_ENABLE_PROPERTY_ENABLE_SILOS);
-}
-
-static void known_drops_are_applied_up_front(void **state)
-{
-  static struct fake_controller f; /* too big for a Windows stack */
-  struct plan_provider p;
-  unsigned dropped = CONTROLLER_DROP_CONTAINERS | CONTROLLER_DROP_FILTERS;
-  uint64_t h;
-  (void)state;
-  fake_controller_init(&f);
-  f.write_files = 0;
-  h = start_session(&f);
-  provider(&p);
-  assert_int_equal(controller_enable_adapting(&f.ctl, h, &p, 2, &dropped, NULL, NULL), 0);
-  assert_int_equal(fake_controller_count(&f, "enable", NULL), 1);
-  assert_int_equal(f.calls[1].value, PLAN_ENABLE_PROPERTY_STACK_TRACE);
-  assert_int_equal(f.calls[1].filter_count, 1);
-}
-
-static void other_errors_are_not_retried(void **state)
-{
-  static struct fake_controller f; /* too big for a Windows stack */
-  struct plan_provider p;
-  unsigned dropped = 0;
-  uint64_t h;
-  (void)state;
-  fake_controller_init(&f);
-  f.write_files = 0;
-  h = start_session(&f);
-  provider(&p);
-  fake_controller_fail(&f, "enable", NULL, ETWCAP_E_ACCES);
-  assert_int_equal(controller_enable_adapting(&f.ctl, h, &p, 2, &dropped, NULL, NULL),
-                   ETWCAP_E_ACCES);
-  assert_int_equal(fake_controller_count(&f, "enable", NULL), 1);
-  assert_int_equal(dropped, 0);
-}
-
-static void unsupported_without_anything_to_drop_is_an_error(void **state)
-{
-  static struct fake_controller f; /* too big for a Windows stack */
-  struct plan_provider p;
-  unsigned dropped = 0;
-  uint64_t h;
-  (void)state;
-  fake_controller_init(&f);
-  f.write_files = 0;
-  h = start_session(&f);
-  provider(&p);
-  p.enable_property = 0;
-  p.filter_count = 1; /* provider data only */
-  fake_controller_fail(&f, "enable", NULL, ETWCAP_E_UNSUPPORTED);
-  assert_int_equal(controller_enable_adapting(&f.ctl, h, &p, 2, &dropped, NULL, NULL),
-                   ETWCAP_E_UNSUPPORTED);
-  assert_int_equal(fake_controller_count(&f, "enable", NULL), 1);
+  assert_int_equal(fake_controller_count(&f, "kernel_flags", NULL), 1);
+  s.log_file_mode = PLAN_FILE_MODE_SEQUENTIAL;
+  plan_kernel_route(&v7, &s);
+  assert_int_equal(s.route, PLAN_ROUTE_NT_KERNEL_LOGGER);
+  assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 1), 0);
+  assert_int_equal(fake_controller_count(&f, "enable", NULL), 3);
+  assert_int_equal(fake_controller_count(&f, "kernel_flags", NULL), 1);
 }
 
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(error_texts_name_the_api_and_the_code),
-    cmocka_unit_test(containers_then_filters_are_dropped),
-    cmocka_unit_test(known_drops_are_applied_up_front),
-    cmocka_unit_test(other_errors_are_not_retried),
-    cmocka_unit_test(unsupported_without_anything_to_drop_is_an_error),
+    cmocka_unit_test(enable_failures_say_what_they_mean),
+    cmocka_unit_test(kernel_on_follows_the_route),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

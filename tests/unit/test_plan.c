@@ -747,6 +747,142 @@ static void descriptions_render(void **state)
   plan_release(&plan);
 }
 
+/* Finding 1 (contract-review.md): the route by Windows build.  Expected
+ * words: krabsetw krabs/krabs/perfinfo_groupmask.hpp (Masks[0] groups are the
+ * EVENT_TRACE_FLAG_* bits; PERF_PROFILE 0x20000002, PERF_CONTEXT_SWITCH
+ * 0x20000004, PERF_DISPATCHER 0x20000200 live in Masks[1]).  /ThreadTime's
+ * flags 0x01012F1F are perfview-collect.md §4.1 (Default|CSwitch|Dispatcher). */
+static void kernel_route_group_mask_on_windows_10_before_20348(void **state)
+{
+  struct plan plan;
+  const struct plan_session *k;
+  char *json = NULL;
+  (void)state;
+  BUILD_OK(&plan, "/TargetOS:10.0.19045", "/ThreadTime");
+  k = session(&plan, PLAN_ROLE_KERNEL);
+  assert_int_equal(k->route, PLAN_ROUTE_GROUP_MASK);
+  /* EnableFlags at StartTraceW, as tracelog -eflag and krabsetw do. */
+  assert_int_equal(k->enable_flags_at_start, 0x01012F1F);
+  /* Masks[0]: Process 0x1, Thread 0x2, ImageLoad 0x4, ProcessCounters 0x8,
+   * DiskIO 0x100, DiskFileIO 0x200, DiskIOInit 0x400, HardFaults 0x2000,
+   * NetworkTCPIP 0x10000: the flags themselves, without CSwitch (0x10),
+   * Dispatcher (0x800) and Profile (0x01000000), which move to Masks[1]. */
+  assert_int_equal(k->group_mask[0], 0x1270F);
+  assert_int_equal(k->group_mask[1], 0x2 | 0x4 | 0x200);
+  for (size_t i = 2; i < PLAN_GROUP_MASK_WORDS; i++)
+    assert_int_equal(k->group_mask[i], 0);
+  assert_int_equal(k->system_provider_count, 0);
+  assert_int_equal(plan_to_json(&plan, &json), 0);
+  assert_non_null(strstr(json, "\"route\": \"groupMask\""));
+  assert_non_null(strstr(json, "\"enableFlagsAtStart\": \"0x01012F1F\""));
+  assert_non_null(strstr(json, "\"groupMask\": [\"0x0001270F\", \"0x00000206\", \"0x00000000\""));
+  etwcap_free(json);
+  plan_release(&plan);
+}
+
+/* The System Providers page (learn.microsoft.com windows/win32/etw/
+ * system-providers): SystemSchedulerProviderGuid {599a2a76-4d91-4910-9ac7-
+ * 7d33f2e97a6c} with SYSTEM_SCHEDULER_KW_CONTEXT_SWITCH (EVENT_TRACE_FLAG_
+ * CSWITCH) and _DISPATCHER (EVENT_TRACE_FLAG_DISPATCHER), SystemProfile
+ * ProviderGuid {bfeb0324-1cee-496f-a409-2ac2b48a6322} KW_GENERAL (PROFILE),
+ * SystemProcessProviderGuid {151f55dc-...} GENERAL|PERF_COUNTER|THREAD|
+ * LOADER; values from evntrace.h (windows-sys: CONTEXT_SWITCH = 512,
+ * DISPATCHER = 2, PROCESS_KW_THREAD = 0x800, LOADER = 0x1000). */
+static void kernel_route_system_providers_from_build_20348(void **state)
+{
+  struct plan plan;
+  const struct plan_session *k;
+  char *json = NULL;
+  size_t i;
+  int sched = 0, prof = 0, proc = 0;
+  (void)state;
+  BUILD_OK(&plan, SERVER, "/ThreadTime"); /* the default off Windows; Wine runs "6.x" */
+  k = session(&plan, PLAN_ROLE_KERNEL);
+  assert_int_equal(k->route, PLAN_ROUTE_SYSTEM_PROVIDERS);
+  assert_int_equal(k->enable_flags_at_start, 0);
+  for (i = 0; i < k->system_provider_count; i++) {
+    char g[PLAN_GUID_TEXT_SIZE];
+    plan_guid_format(&k->system_providers[i].guid, g);
+    if (!strcmp(g, "599a2a76-4d91-4910-9ac7-7d33f2e97a6c")) {
+      assert_int_equal(k->system_providers[i].keywords, 0x200 | 0x2);
+      sched = 1;
+    } else if (!strcmp(g, "bfeb0324-1cee-496f-a409-2ac2b48a6322")) {
+      assert_int_equal(k->system_providers[i].keywords, 0x1);
+      prof = 1;
+    } else if (!strcmp(g, "151f55dc-467d-471f-83b5-5f889d46ff66")) {
+      assert_int_equal(k->system_providers[i].keywords, 0x1 | 0x8 | 0x800 | 0x1000);
+      proc = 1;
+    }
+  }
+  assert_true(sched && prof && proc);
+  assert_int_equal(plan_to_json(&plan, &json), 0);
+  assert_non_null(strstr(json, "\"route\": \"systemProviders\""));
+  assert_non_null(strstr(json, "\"guid\": \"599a2a76-4d91-4910-9ac7-7d33f2e97a6c\", "
+                               "\"keywords\": \"0x202\""));
+  etwcap_free(json);
+  plan_release(&plan);
+  /* Windows 7: the NT Kernel Logger, EnableFlags at start, nothing else. */
+  BUILD_OK(&plan, "/TargetOS:6.1", "/ThreadTime");
+  k = session(&plan, PLAN_ROLE_KERNEL);
+  assert_int_equal(k->route, PLAN_ROUTE_NT_KERNEL_LOGGER);
+  assert_int_equal(k->enable_flags_at_start, 0x01012F1F);
+  plan_release(&plan);
+}
+
+/* Finding 7: WPR's StackCaching sizes (BucketCount 100, CacheSize 1024, the
+ * WPR system collector for large file traces as Microsoft Defender for
+ * Endpoint's WPR profile reproduces it); WPR's element requires both. */
+static void stack_caching_has_wpr_sizes(void **state)
+{
+  struct plan plan;
+  const struct plan_session *k;
+  (void)state;
+  BUILD_OK(&plan, SERVER, "/ThreadTime");
+  k = session(&plan, PLAN_ROLE_KERNEL);
+  assert_true(k->stack_caching);
+  assert_int_equal(k->stack_cache_size, 1024);
+  assert_int_equal(k->stack_cache_buckets, 100);
+  plan_release(&plan);
+}
+
+/* The names of lost groups, for the read-back warning: krabsetw's PERF_*
+ * names. */
+static void group_mask_names_name_each_group(void **state)
+{
+  uint32_t mask[PLAN_GROUP_MASK_WORDS] = { 0x1, 0x2 | 0x4, 0, 0, 0, 0, 0, 0x80 };
+  char buf[256];
+  (void)state;
+  plan_group_mask_names(mask, buf, sizeof(buf));
+  assert_string_equal(buf, "PERF_PROCESS|PERF_PROFILE|PERF_CONTEXT_SWITCH|Masks[7]:0x80");
+}
+
+/* Finding 9: container flags go on the trigger session's enables too (a
+ * trigger must see what its capture sees), and only where Windows has
+ * containers (Windows Server 2016 / Windows 10 1607, build 14393; the
+ * ENABLE_TRACE_PARAMETERS page gives no version of its own). */
+static void container_flags_on_the_trigger_session_by_version(void **state)
+{
+  struct plan plan;
+  const struct plan_session *t;
+  size_t i, n;
+  (void)state;
+  BUILD_OK(&plan, SERVER, "/EnableEventsInContainers", "/StopOnGen2GC");
+  t = session(&plan, PLAN_ROLE_TRIGGER);
+  assert_true(t->provider_count > 0);
+  for (i = 0; i < t->provider_count; i++)
+    assert_true(t->providers[i].enable_property & PLAN_ENABLE_PROPERTY_ENABLE_SILOS);
+  plan_release(&plan);
+  BUILD_OK(&plan, "/TargetOS:10.0.10586", "/EnableEventsInContainers", "/StopOnGen2GC");
+  for (n = 0; n < plan.session_count; n++)
+    for (i = 0; i < plan.sessions[n].provider_count; i++)
+      assert_false(plan.sessions[n].providers[i].enable_property &
+                   PLAN_ENABLE_PROPERTY_ENABLE_SILOS);
+  for (i = 0, n = 0; i < plan.note_count; i++)
+    n += strstr(plan.notes[i], "build 14393") != NULL;
+  assert_int_equal(n, 1);
+  plan_release(&plan);
+}
+
 static void allocation_failures_are_clean(void **state)
 {
   unsigned n, total;
@@ -797,6 +933,11 @@ int main(void)
     cmocka_unit_test(tpl_events),
     cmocka_unit_test(only_providers),
     cmocka_unit_test(descriptions_render),
+    cmocka_unit_test(kernel_route_group_mask_on_windows_10_before_20348),
+    cmocka_unit_test(kernel_route_system_providers_from_build_20348),
+    cmocka_unit_test(stack_caching_has_wpr_sizes),
+    cmocka_unit_test(group_mask_names_name_each_group),
+    cmocka_unit_test(container_flags_on_the_trigger_session_by_version),
     cmocka_unit_test(allocation_failures_are_clean),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,124 @@
+/* The EventSource provider-data hand-off (see eventsource_registry.h). */
+#include "eventsource_registry.h"
+
+#include "error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define VALUE_PREFIX "ControllerData_Session_"
+#define NAME_KEY "EtwSessionName"
+
+const struct plan_filter *eventsource_registry_data(const struct plan_provider *p)
+{
+  /* TraceEvent: "don't write anything to the registry for SendManifest
+   * commands"; the provider data is always the first descriptor. */
+  if (p->filter_count && p->filters[0].type == PLAN_FILTER_PROVIDER_DATA && p->filters[0].size)
+    return &p->filters[0];
+  return NULL;
+}
+
+void eventsource_registry_names(const struct plan_guid *provider, uint64_t session_handle,
+                                char *key, size_t key_size, char *value, size_t value_size)
+{
+  char g[PLAN_GUID_TEXT_SIZE];
+  plan_guid_format(provider, g);
+  snprintf(key, key_size, "%s\\{%s}", EVENTSOURCE_REGISTRY_BASE, g);
+  snprintf(value, value_size, VALUE_PREFIX "%d", (int)(int32_t)(uint32_t)session_handle);
+}
+
+int eventsource_registry_put(const struct registry *r, const struct plan_provider *p,
+                             uint64_t session_handle)
+{
+  const struct plan_filter *f = eventsource_registry_data(p);
+  char key[256], value[64];
+  if (!f)
+    return 0;
+  eventsource_registry_names(&p->guid, session_handle, key, sizeof(key), value, sizeof(value));
+  return r->ops->set_binary(r->impl, key, value, f->data, f->size);
+}
+
+/* The session name inside provider data: the string after the leading
+ * "EtwSessionName\0", or NULL. */
+static const char *session_of(const unsigned char *data, size_t size, size_t *len)
+{
+  size_t k = sizeof(NAME_KEY), n;
+  if (size <= k || memcmp(data, NAME_KEY, k) != 0)
+    return NULL;
+  for (n = 0; k + n < size && data[k + n]; n++)
+    ;
+  if (k + n == size)
+    return NULL;
+  *len = n;
+  return (const char *)data + k;
+}
+
+struct walk {
+  const struct registry *r;
+  const char *name;
+  int prefix;
+  size_t removed;
+  char key[256];
+  char doomed[16][64]; /* values to delete once the enumeration is over */
+  size_t doomed_count;
+  char emptied[64][256]; /* provider keys to remove if now empty, after the walk */
+  size_t emptied_count;
+};
+
+static int on_value(void *ctx, const char *value, const unsigned char *data, size_t size)
+{
+  struct walk *w = ctx;
+  size_t len, want = strlen(w->name);
+  const char *s;
+  if (strncmp(value, VALUE_PREFIX, sizeof(VALUE_PREFIX) - 1) != 0)
+    return 0;
+  if (!(s = session_of(data, size, &len)))
+    return 0;
+  if (w->prefix ? (len < want || memcmp(s, w->name, want) != 0)
+                : (len != want || memcmp(s, w->name, want) != 0))
+    return 0;
+  if (w->doomed_count < sizeof(w->doomed) / sizeof(w->doomed[0]))
+    snprintf(w->doomed[w->doomed_count++], sizeof(w->doomed[0]), "%s", value);
+  return 0;
+}
+
+static int on_provider(void *ctx, const char *sub)
+{
+  struct walk *w = ctx;
+  size_t i;
+  int rc;
+  if (sub[0] != '{')
+    return 0;
+  snprintf(w->key, sizeof(w->key), "%s\\%s", EVENTSOURCE_REGISTRY_BASE, sub);
+  w->doomed_count = 0;
+  if ((rc = w->r->ops->values(w->r->impl, w->key, on_value, w)) != 0 && rc != ETWCAP_E_NOENT)
+    return rc;
+  /* Deleting while enumerating would skip values: delete afterwards, as
+   * TraceEvent does. */
+  for (i = 0; i < w->doomed_count; i++)
+    if (w->r->ops->delete_value(w->r->impl, w->key, w->doomed[i]) == 0)
+      w->removed++;
+  if (w->doomed_count && w->emptied_count < sizeof(w->emptied) / sizeof(w->emptied[0]))
+    snprintf(w->emptied[w->emptied_count++], sizeof(w->emptied[0]), "%s", w->key);
+  return 0;
+}
+
+int eventsource_registry_remove(const struct registry *r, const char *name, int prefix,
+                                size_t *removed)
+{
+  static struct walk w; /* one walk at a time; too large for a thread's stack budget */
+  size_t i;
+  int rc;
+  memset(&w, 0, sizeof(w));
+  w.r = r;
+  w.name = name;
+  w.prefix = prefix;
+  rc = r->ops->subkeys(r->impl, EVENTSOURCE_REGISTRY_BASE, on_provider, &w);
+  /* Keys are removed after the walk: deleting one while enumerating would
+   * skip its neighbour. */
+  for (i = 0; i < w.emptied_count; i++)
+    r->ops->delete_key_if_empty(r->impl, w.emptied[i]);
+  if (removed)
+    *removed = w.removed;
+  return rc == ETWCAP_E_NOENT ? 0 : rc;
+}

@@ -1,0 +1,44 @@
+/* The registry seam: the few HKEY_LOCAL_MACHINE operations etwcap needs
+ * (the EventSource provider-data hand-off, eventsource_registry.h), as a
+ * table of operations.  registry_win32.c implements it with advapi32's Reg*
+ * functions (through a function table tests may replace); registry_posix.c
+ * answers ETWCAP_E_NEEDS_WINDOWS; tests/fakes/fake_registry.c keeps keys in
+ * memory.  Keys are paths under HKLM ("Software\\..."), names and values
+ * UTF-8; data is bytes (REG_BINARY). */
+#ifndef ETWCAP_REGISTRY_H
+#define ETWCAP_REGISTRY_H
+
+#include <stddef.h>
+
+/* Called per subkey name / per value; non-zero stops the walk and is
+ * returned. */
+typedef int (*registry_key_fn)(void *ctx, const char *name);
+typedef int (*registry_value_fn)(void *ctx, const char *name, const unsigned char *data,
+                                 size_t size);
+
+struct registry_ops {
+  /* Creates `key` (and its parents) as needed and sets `value` to `data`
+   * as REG_BINARY. */
+  int (*set_binary)(void *impl, const char *key, const char *value, const void *data,
+                    size_t size);
+  /* Every subkey name of `key`; ETWCAP_E_NOENT when `key` does not exist. */
+  int (*subkeys)(void *impl, const char *key, registry_key_fn fn, void *ctx);
+  /* Every value of `key` with its data; ETWCAP_E_NOENT when no such key. */
+  int (*values)(void *impl, const char *key, registry_value_fn fn, void *ctx);
+  /* Deletes one value; ETWCAP_E_NOENT when it is not there. */
+  int (*delete_value)(void *impl, const char *key, const char *value);
+  /* Deletes `key` when it has neither values nor subkeys (else leaves it,
+   * returning 0). */
+  int (*delete_key_if_empty)(void *impl, const char *key);
+};
+
+struct registry {
+  const struct registry_ops *ops;
+  void *impl;
+};
+
+/* This OS's registry (HKLM on Windows; elsewhere every operation returns
+ * ETWCAP_E_NEEDS_WINDOWS).  Needs no release. */
+void registry_system(struct registry *r);
+
+#endif

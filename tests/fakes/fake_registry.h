@@ -1,0 +1,37 @@
+/* An in-memory registry behind the registry.h seam, for the portable
+ * tests: keys exist while they have values (or were created by a set), as
+ * HKLM keys do; every operation is counted.  Lifetime: the caller's
+ * struct, no allocation. */
+#ifndef ETWCAP_FAKE_REGISTRY_H
+#define ETWCAP_FAKE_REGISTRY_H
+
+#include "registry.h"
+
+#include <stddef.h>
+
+#define FAKE_REGISTRY_MAX 32
+
+struct fake_registry_value {
+  char key[256];
+  char name[64];
+  unsigned char data[1024];
+  size_t size;
+};
+
+struct fake_registry {
+  struct registry reg; /* hand &reg to the code under test */
+  struct fake_registry_value values[FAKE_REGISTRY_MAX];
+  size_t count;
+  char keys[FAKE_REGISTRY_MAX][256]; /* keys that exist (possibly empty) */
+  size_t key_count;
+  int fail_set;                      /* set_binary returns this when non-zero */
+};
+
+void fake_registry_init(struct fake_registry *f);
+/* The value, or NULL. */
+const struct fake_registry_value *fake_registry_find(const struct fake_registry *f,
+                                                     const char *key, const char *name);
+/* 1 when the key exists. */
+int fake_registry_has_key(const struct fake_registry *f, const char *key);
+
+#endif

@@ -1,0 +1,70 @@
+/* registry_win32.c against the real registry of the Wine prefix (Wine keeps
+ * HKEY_LOCAL_MACHINE in the prefix, so the test writes and removes keys as
+ * a real Windows would), through the hand-off's own functions: TraceEvent's
+ * key and value names (TraceEventSession.cs SetFilterDataForEtwSession, see
+ * test_eventsource_registry.c) go in as REG_BINARY and come out again. */
+#include "test_support.h"
+
+#include <windows.h>
+
+#include "error.h"
+#include "eventsource_registry.h"
+#include "registry.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static unsigned char data_of_test[] = "EtwSessionName\0etwcapRegistryTest\0EtwSessionKeyword\00044\0"
+                                      "k\0v";
+
+struct seen {
+  int found;
+  size_t size;
+};
+
+static int on_value(void *ctx, const char *name, const unsigned char *data, size_t size)
+{
+  struct seen *s = ctx;
+  if (!strcmp(name, "ControllerData_Session_77") && size == sizeof(data_of_test) &&
+      !memcmp(data, data_of_test, size))
+    s->found = 1;
+  return 0;
+}
+
+static void hand_off_round_trip_in_the_real_registry(void **state)
+{
+  struct registry r;
+  struct plan_provider p;
+  struct seen seen = { 0, 0 };
+  char key[256], value[64];
+  size_t removed = 0;
+  int rc;
+  HKEY h;
+  (void)state;
+  registry_system(&r);
+  memset(&p, 0, sizeof(p));
+  assert_int_equal(plan_guid_parse("adb401e1-5296-51f8-c125-5fda75826144", &p.guid), 0);
+  p.filters[0].type = PLAN_FILTER_PROVIDER_DATA;
+  p.filters[0].data = data_of_test;
+  p.filters[0].size = sizeof(data_of_test);
+  p.filter_count = 1;
+  rc = eventsource_registry_put(&r, &p, 77);
+  if (rc == ETWCAP_E_ACCES)
+    skip(); /* a prefix without write access to HKLM */
+  assert_int_equal(rc, 0);
+  eventsource_registry_names(&p.guid, 77, key, sizeof(key), value, sizeof(value));
+  assert_int_equal(r.ops->values(r.impl, key, on_value, &seen), 0);
+  assert_true(seen.found);
+  assert_int_equal(eventsource_registry_remove(&r, "etwcapRegistryTest", 0, &removed), 0);
+  assert_int_equal(removed, 1);
+  /* The provider key, empty now, is gone too. */
+  assert_int_equal(RegOpenKeyExA(HKEY_LOCAL_MACHINE, key, 0, KEY_READ, &h), ERROR_FILE_NOT_FOUND);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(hand_off_round_trip_in_the_real_registry),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
