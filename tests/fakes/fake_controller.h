@@ -39,7 +39,9 @@ struct fake_session {
   uint32_t log_file_mode, buffer_size_kb, minimum_buffers, maximum_buffers;
   uint32_t maximum_file_size_mb, enable_flags;
   uint64_t handle;
-  uint32_t events_lost;
+  /* What a query answers (tests change them between queries); a started
+   * session has written 3 buffers. */
+  uint32_t buffers_written, events_lost, log_buffers_lost, realtime_buffers_lost;
   int foreign;    /* another tool's: ours must never stop it */
   int running;
 };
