@@ -2,13 +2,14 @@
  * (see collection_cmd.h).  Ours are recognised by name: the /SessionName
  * prefix ("etwcap" by default), plus whatever a session record names (the
  * shared "NT Kernel Logger" on Windows 7).  Another tool's session is never
- * touched. */
+ * touched, nor a session of an `etwcap selftest` that still runs. */
 #include "collection_cmd_internal.h"
 
 #include "cli.h"
 #include "error.h"
 #include "log.h"
 #include "os_file.h"
+#include "selftest_run.h"
 #include "session_record.h"
 #include "strutil.h"
 
@@ -45,8 +46,18 @@ struct gather {
 static int gather_ours(void *ctx, const struct controller_status *s)
 {
   struct gather *g = ctx;
-  if (is_ours(s->name, g->prefix))
-    add_name(g->names, s->name);
+  unsigned long owner;
+  if (!is_ours(s->name, g->prefix))
+    return 0;
+  /* A running `etwcap selftest` finishes and stops its own sessions; once
+   * its process is gone they are leftovers like any other. */
+  if (selftest_session_owner(s->name, &owner) && session_record_owner_alive(owner, 0)) {
+    log_info("left '%s' running: it belongs to 'etwcap selftest' (process %lu), which still "
+             "runs",
+             s->name, owner);
+    return 0;
+  }
+  add_name(g->names, s->name);
   return 0;
 }
 

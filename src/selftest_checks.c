@@ -289,6 +289,16 @@ static void verdict(struct selftest_result *r, enum selftest_verdict v, const ch
   va_end(ap);
 }
 
+/* A step of the workload that did not happen leaves nothing to find. */
+static int not_done(int rc, const struct selftest_outcome *o, struct selftest_result *r)
+{
+  if (!rc)
+    return 0;
+  verdict(r, SELFTEST_FAIL, "the workload could not do it (%s): %s", etwcap_err_name(rc),
+          o->workload_why);
+  return 1;
+}
+
 /* A check on the trace cannot hold without one. */
 static int no_trace(const struct selftest_facts *f, struct selftest_result *r)
 {
@@ -313,8 +323,7 @@ static void judge_process(const struct selftest_facts *f, const struct selftest_
                           struct selftest_result *r)
 {
   char who[48];
-  (void)o;
-  if (no_trace(f, r))
+  if (not_done(o->child_rc, o, r) || no_trace(f, r))
     return;
   if (f->expect.child_pid)
     snprintf(who, sizeof(who), "child process %lu", (unsigned long)f->expect.child_pid);
@@ -332,8 +341,7 @@ static void judge_image(const struct selftest_facts *f, const struct selftest_ou
                         struct selftest_result *r)
 {
   const char *dll = f->expect.dll_name ? f->expect.dll_name : "any image";
-  (void)o;
-  if (no_trace(f, r))
+  if (not_done(o->dll_rc, o, r) || no_trace(f, r))
     return;
   if (!f->image_loads)
     verdict(r, SELFTEST_FAIL, "%s: no Image/Load event", dll);
@@ -407,8 +415,7 @@ static void judge_own(const struct selftest_facts *f, const struct selftest_outc
                       struct selftest_result *r)
 {
   unsigned n = f->expect.own_events, i;
-  (void)o;
-  if (no_trace(f, r))
+  if (not_done(o->events_rc, o, r) || no_trace(f, r))
     return;
   for (i = 1; i <= n && i <= SELFTEST_MAX_OWN; i++) {
     if (f->own_count[i] != 1) {

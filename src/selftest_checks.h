@@ -41,6 +41,8 @@ struct selftest_expect {
 struct selftest_outcome {
   int capture_rc;              /* the capture's result (0 or ETWCAP_E_*) */
   char capture_detail[256];    /* what failed, or what was written */
+  int child_rc, dll_rc, events_rc; /* the workload's steps (0 done) */
+  char workload_why[256];      /* the first of its steps that failed */
   const char *trigger_expected;/* e.g. "StopOnEtwEvent" */
   char trigger_fired[64];      /* the manifest's trigger name; "" none */
   int manifest_read;           /* the capture manifest was read back */
