@@ -58,6 +58,14 @@ static void join(char *out, size_t size, const char *dir, const char *name)
 
 /* --- the capture ---------------------------------------------------------- */
 
+/* The first error the capture logged: what its FAIL line says. */
+static void first_error(void *ctx, enum log_level level, const char *line)
+{
+  char *keep = ctx;
+  if (level >= LOG_ERROR && !keep[0])
+    snprintf(keep, 200, "%s", line);
+}
+
 static int capture(const struct selftest_config *cfg, const char *prefix, const char *data)
 {
   char session[96], stop[96];
@@ -272,7 +280,7 @@ int selftest_run(const struct selftest_config *cfg)
   struct selftest_workload_report wr;
   struct log_memory log;
   struct strbuf txt;
-  char prefix[64], trigger[PLAN_NAME_MAX], data[1024], zip[1024], report[1024];
+  char prefix[64], trigger[PLAN_NAME_MAX], data[1024], zip[1024], report[1024], error[200] = "";
   char machine[128], os[128], when[40];
   unsigned passed, failed;
   int64_t size = 0;
@@ -293,12 +301,14 @@ int selftest_run(const struct selftest_config *cfg)
 
   selftest_workload_init(&work, cfg->os, cfg->work_env, trigger, (uint32_t)cfg->pid);
   selftest_workload_start(&work);
+  log_add_sink(first_error, error, LOG_ERROR);
   o.capture_rc = capture(cfg, prefix, data);
+  log_remove_sink(first_error, error);
   selftest_workload_join(&work, &wr);
   outcome_of_workload(&wr, &o);
   if (o.capture_rc)
     snprintf(o.capture_detail, sizeof(o.capture_detail), "the capture failed: %s",
-             etwcap_strerror(o.capture_rc));
+             error[0] ? error : etwcap_strerror(o.capture_rc));
   else if (os_file_size(zip, &size) != 0) {
     o.capture_rc = ETWCAP_E_NOENT;
     snprintf(o.capture_detail, sizeof(o.capture_detail), "the capture wrote no %.200s", zip);
