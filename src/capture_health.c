@@ -182,7 +182,9 @@ static void judge(struct capture_health_session *s, uint64_t elapsed_ms)
 {
   double sec = (double)elapsed_ms / 1000.0;
   if (s->kind == CAPTURE_HEALTH_TRIGGER) {
-    if (s->buffers_written > 0 && s->delivered == 0)
+    /* More than one buffer: the first may hold only the logfile header,
+     * which is not a trigger's event. */
+    if (s->buffers_written > 1 && s->delivered == 0)
       warn(s, "wrote %lu buffers in %.0f s but no event reached the trigger engine: the "
               "real-time reader is not reading, so no ETW trigger can fire",
            (unsigned long)s->buffers_written, sec);
