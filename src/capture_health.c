@@ -24,34 +24,24 @@ const char *capture_health_kind_name(enum capture_health_kind kind)
   return "?";
 }
 
-static void keep(char texts[][CAPTURE_HEALTH_TEXT_MAX], size_t *count, const char *text)
+enum { HEALTH_NOTE, HEALTH_WARNING };
+
+/* A warning (logged as one) or a note (logged as information), kept for
+ * the manifest. */
+static void say(struct capture_health_session *s, int is_warning, const char *fmt, ...)
+    LOG_PRINTF(3, 4);
+static void say(struct capture_health_session *s, int is_warning, const char *fmt, ...)
 {
+  char text[CAPTURE_HEALTH_TEXT_MAX];
+  size_t *count = is_warning ? &s->warning_count : &s->note_count;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof(text), fmt, ap);
+  va_end(ap);
   if (*count < CAPTURE_HEALTH_MAX_TEXTS)
-    snprintf(texts[(*count)++], CAPTURE_HEALTH_TEXT_MAX, "%s", text);
-}
-
-static void warn(struct capture_health_session *s, const char *fmt, ...) LOG_PRINTF(2, 3);
-static void warn(struct capture_health_session *s, const char *fmt, ...)
-{
-  char text[CAPTURE_HEALTH_TEXT_MAX];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof(text), fmt, ap);
-  va_end(ap);
-  keep(s->warnings, &s->warning_count, text);
-  log_warn("'%s' %s", s->name, text);
-}
-
-static void note(struct capture_health_session *s, const char *fmt, ...) LOG_PRINTF(2, 3);
-static void note(struct capture_health_session *s, const char *fmt, ...)
-{
-  char text[CAPTURE_HEALTH_TEXT_MAX];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof(text), fmt, ap);
-  va_end(ap);
-  keep(s->notes, &s->note_count, text);
-  log_info("'%s' %s", s->name, text);
+    snprintf((is_warning ? s->warnings : s->notes)[(*count)++], CAPTURE_HEALTH_TEXT_MAX, "%s",
+             text);
+  log_msg(is_warning ? LOG_WARN : LOG_INFO, "'%s' %s", s->name, text);
 }
 
 void capture_health_init(struct capture_health *h, uint64_t start_ms)
@@ -110,9 +100,10 @@ int capture_health_add(struct capture_health *h, const struct capture_health_spe
   if (s->mask.words > CAPTURE_HEALTH_MASK_WORDS)
     s->mask.words = CAPTURE_HEALTH_MASK_WORDS;
   if (s->mask.applied_known && missing_bits(&s->mask, lost, sizeof(lost)))
-    warn(s, "runs with a kernel mask that lacks bits that were asked (%s): the events of those "
-            "groups are not being recorded",
-         lost);
+    say(s, HEALTH_WARNING,
+        "runs with a kernel mask that lacks bits that were asked (%s): the events of those "
+        "groups are not being recorded",
+        lost);
   return 0;
 }
 
@@ -125,16 +116,17 @@ static void count_losses(struct capture_health_session *s)
 {
   if (s->events_lost && !s->warned_events_lost) {
     s->warned_events_lost = 1;
-    warn(s, "is losing events (%lu so far): its buffers fill faster than Windows writes them; a "
-            "larger /BufferSizeMB helps",
-         (unsigned long)s->events_lost);
+    say(s, HEALTH_WARNING,
+        "is losing events (%lu so far): its buffers fill faster than Windows writes them; a "
+        "larger /BufferSizeMB helps",
+        (unsigned long)s->events_lost);
   }
   if (s->buffers_lost && !s->warned_buffers_lost) {
     s->warned_buffers_lost = 1;
-    warn(s, "has lost %lu buffers so far: %s", (unsigned long)s->buffers_lost,
-         s->kind == CAPTURE_HEALTH_TRIGGER
-             ? "its real-time reader does not keep up, so triggers may miss their event"
-             : "the disk does not keep up with the session");
+    say(s, HEALTH_WARNING, "has lost %lu buffers so far: %s", (unsigned long)s->buffers_lost,
+        s->kind == CAPTURE_HEALTH_TRIGGER
+            ? "its real-time reader does not keep up, so triggers may miss their event"
+            : "the disk does not keep up with the session");
   }
 }
 
@@ -185,27 +177,30 @@ static void judge(struct capture_health_session *s, uint64_t elapsed_ms)
     /* More than one buffer: the first may hold only the logfile header,
      * which is not a trigger's event. */
     if (s->buffers_written > 1 && s->delivered == 0)
-      warn(s, "wrote %lu buffers in %.0f s but no event reached the trigger engine: the "
-              "real-time reader is not reading, so no ETW trigger can fire",
-           (unsigned long)s->buffers_written, sec);
+      say(s, HEALTH_WARNING,
+          "wrote %lu buffers in %.0f s but no event reached the trigger engine: the real-time "
+          "reader is not reading, so no ETW trigger can fire",
+          (unsigned long)s->buffers_written, sec);
     else if (!active(s))
-      note(s, "delivered no event in the first %.0f s: the watched providers have been quiet so far",
-           sec);
+      say(s, HEALTH_NOTE,
+          "delivered no event in the first %.0f s: the watched providers have been quiet so far",
+          sec);
     return;
   }
   if (active(s))
     return;
   if (!s->queried) {
-    warn(s, "answered no query in %.0f s: its health cannot be seen", sec);
+    say(s, HEALTH_WARNING, "answered no query in %.0f s: its health cannot be seen", sec);
     return;
   }
   if (s->kind == CAPTURE_HEALTH_KERNEL && s->busy)
-    warn(s, "wrote no buffer in %.0f s although context switches or CPU samples were asked: "
-            "the kernel events are probably not being recorded (run 'etwcap selftest' on this "
-            "host)",
-         sec);
+    say(s, HEALTH_WARNING,
+        "wrote no buffer in %.0f s although context switches or CPU samples were asked: the "
+        "kernel events are probably not being recorded (run 'etwcap selftest' on this host)",
+        sec);
   else
-    note(s, "wrote nothing in the first %.0f s: its providers have been idle so far", sec);
+    say(s, HEALTH_NOTE, "wrote nothing in the first %.0f s: its providers have been idle so far",
+        sec);
 }
 
 void capture_health_tick(struct capture_health *h, uint64_t now_ms)

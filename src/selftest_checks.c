@@ -15,6 +15,7 @@
 #include "image_identity.h"
 #include "log.h"
 #include "strutil.h"
+#include "trigger_builtin.h"
 #include "trigger_tl.h"
 
 #include <stdarg.h>
@@ -48,12 +49,6 @@ static const struct {
   { { 0xce1dbfb4, 0x137e, 0x4da6, { 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } }, 15 },
   { { 0xdef2fe46, 0x7bd6, 0x4b80, { 0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3 } }, 24 },
 };
-
-/* Microsoft-Windows-DotNETRuntime and its rundown provider (ClrEtwAll.man). */
-static const struct etw_guid clr_runtime = { 0xe13c0d23, 0xccbc, 0x4e12,
-                                             { 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 } };
-static const struct etw_guid clr_rundown = { 0xa669021c, 0xc450, 0x4609,
-                                             { 0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf, 0x18 } };
 
 /* The images a .NET process loads: the runtime of .NET Framework 4
  * (clr.dll), 2 (mscorwks.dll) and .NET Core (coreclr.dll). */
@@ -240,9 +235,9 @@ void selftest_scan_event(struct selftest_facts *f, const struct etw_event *ev)
     return;
   if (guid_equal(&ev->provider, &image_identity_guid) && ev->opcode == IMAGE_ID_INFO)
     f->identity_ts[ev->cpu % 256] = ev->timestamp + 1;
-  else if (guid_equal(&ev->provider, &clr_runtime))
+  else if (guid_equal(&ev->provider, &bi_guid_clr))
     f->clr_runtime_events++;
-  else if (guid_equal(&ev->provider, &clr_rundown))
+  else if (guid_equal(&ev->provider, &bi_guid_clr_rundown))
     f->clr_rundown_events++;
   else if (f->expect.own_events && guid_equal(&ev->provider, &f->expect.own_provider))
     scan_own(f, ev);
@@ -376,18 +371,18 @@ static uint64_t with_stacks(const struct selftest_facts *f, enum selftest_kernel
 static void judge_kernel(const struct selftest_facts *f, struct selftest_result *r,
                          enum selftest_kernel_kind kind, const char *what)
 {
+  unsigned long long n = f->kinds[kind];
   uint64_t stacked;
   if (no_trace(f, r))
     return;
   stacked = with_stacks(f, kind);
-  if (!f->kinds[kind])
+  if (!n)
     verdict(r, SELFTEST_FAIL, "no %s event: the kernel session did not record them", what);
   else if (!stacked)
-    verdict(r, SELFTEST_FAIL, "%llu %s events, none with a stack", (unsigned long long)f->kinds[kind],
-            what);
+    verdict(r, SELFTEST_FAIL, "%llu %s events, none with a stack", n, what);
   else
-    verdict(r, SELFTEST_PASS, "%llu %s events, %llu with stacks", (unsigned long long)f->kinds[kind],
-            what, (unsigned long long)stacked);
+    verdict(r, SELFTEST_PASS, "%llu %s events, %llu with stacks", n, what,
+            (unsigned long long)stacked);
 }
 
 static void judge_cswitch(const struct selftest_facts *f, const struct selftest_outcome *o,

@@ -212,10 +212,9 @@ static void sessions_left(const struct selftest_config *cfg, const char *prefix,
   o->sessions_listed = ctl->ops->list(ctl, gather_left, &l) == 0;
   o->sessions_left = l.count;
   for (i = 0; i < l.count && i < 16; i++) {
-    n += (size_t)snprintf(o->left_names + n, n < sizeof(o->left_names) ? sizeof(o->left_names) - n : 0,
-                          "%s%s", i ? ", " : "", l.list[i]);
-    if (n >= sizeof(o->left_names))
-      n = sizeof(o->left_names);
+    if (n < sizeof(o->left_names))
+      n += (size_t)snprintf(o->left_names + n, sizeof(o->left_names) - n, "%s%s",
+                            i ? ", " : "", l.list[i]);
     if (ctl->ops->stop(ctl, l.list[i], NULL) == 0)
       log_warn("selftest: stopped '%s', which the capture had left running", l.list[i]);
   }
