@@ -43,21 +43,23 @@ struct gather {
   const char *prefix;
 };
 
+/* A running `etwcap selftest` finishes and stops its own sessions; once
+ * its process is gone they are leftovers like any other. */
+static int spared(const char *name)
+{
+  unsigned long owner;
+  if (!selftest_session_owner(name, &owner) || !session_record_owner_alive(owner, 0))
+    return 0;
+  log_info("left '%s' running: it belongs to 'etwcap selftest' (process %lu), which still runs",
+           name, owner);
+  return 1;
+}
+
 static int gather_ours(void *ctx, const struct controller_status *s)
 {
   struct gather *g = ctx;
-  unsigned long owner;
-  if (!is_ours(s->name, g->prefix))
-    return 0;
-  /* A running `etwcap selftest` finishes and stops its own sessions; once
-   * its process is gone they are leftovers like any other. */
-  if (selftest_session_owner(s->name, &owner) && session_record_owner_alive(owner, 0)) {
-    log_info("left '%s' running: it belongs to 'etwcap selftest' (process %lu), which still "
-             "runs",
-             s->name, owner);
-    return 0;
-  }
-  add_name(g->names, s->name);
+  if (is_ours(s->name, g->prefix) && !spared(s->name))
+    add_name(g->names, s->name);
   return 0;
 }
 
@@ -108,7 +110,8 @@ int collection_cmd_abort(const struct cli *cli, const struct collection_env *env
   for (i = 0; suffixes[i]; i++) {
     char name[PLAN_NAME_MAX];
     snprintf(name, sizeof(name), "%s%s", prefix, suffixes[i]);
-    add_name(&names, name);
+    if (!spared(name))
+      add_name(&names, name);
   }
 
   for (i = 0; i < names.count; i++) {

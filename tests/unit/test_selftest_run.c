@@ -196,12 +196,14 @@ static void a_workload_whose_session_never_runs_gives_up_and_says_why(void **sta
 
 /* --- abort and a running selftest -------------------------------------------------- */
 
-static int run_abort(struct clocked *k)
+static int run_abort(struct clocked *k, const char *session_name)
 {
-  char *argv[] = { (char *)"etwcap", (char *)"abort", NULL };
+  char qualifier[PLAN_NAME_MAX + 16];
+  char *argv[] = { (char *)"etwcap", (char *)"abort", qualifier, NULL };
   struct cli cli;
   int rc;
-  assert_int_equal(cli_parse(&cli, 2, argv), 0);
+  snprintf(qualifier, sizeof(qualifier), "/SessionName:%s", session_name ? session_name : "");
+  assert_int_equal(cli_parse(&cli, session_name ? 3 : 2, argv), 0);
   rc = collection_cmd_abort(&cli, &k->env);
   cli_release(&cli);
   return rc;
@@ -224,9 +226,14 @@ static void abort_leaves_a_running_selftest_alone_and_clears_a_dead_ones(void **
   snprintf(dead, sizeof(dead), "etwcapSelftest_%luKernel", 99999999ul);
   fake_controller_add_foreign(&k.fake, mine);
   fake_controller_add_foreign(&k.fake, dead);
-  assert_int_equal(run_abort(&k), 0);
+  assert_int_equal(run_abort(&k, NULL), 0);
   assert_true(fake_controller_is_running(&k.fake, mine));
   assert_false(fake_controller_is_running(&k.fake, dead));
+  /* Named outright, as /SessionName's prefix, it is still spared. */
+  snprintf(mine, sizeof(mine), "etwcapSelftest_%lu", me);
+  assert_int_equal(run_abort(&k, mine), 0);
+  snprintf(mine, sizeof(mine), "etwcapSelftest_%luKernel", me);
+  assert_true(fake_controller_is_running(&k.fake, mine));
 }
 
 /* --- the whole selftest on fakes ----------------------------------------------------- */
