@@ -15,6 +15,10 @@
 #include <string.h>
 #include <wchar.h>
 
+/* A narrow string literal as a wide one, without a %hs conversion. */
+#define WIDE2(s) L##s
+#define WIDE(s) WIDE2(s)
+
 static const struct selftest_eventapi real_eventapi = {
   EventRegister,
   EventWriteTransfer,
@@ -52,7 +56,7 @@ static int run_child(void *ctx, uint32_t *pid, int *exit_code, char *why, size_t
   n = GetModuleFileNameW(NULL, exe, MAX_PATH);
   if (!n || n >= MAX_PATH)
     return os_fail(why, why_size, "GetModuleFileNameW", GetLastError());
-  _snwprintf(line, sizeof(line) / sizeof(line[0]), L"\"%ls\" %hs", exe, SELFTEST_CHILD_COMMAND);
+  _snwprintf(line, sizeof(line) / sizeof(line[0]), L"\"%ls\" " WIDE(SELFTEST_CHILD_COMMAND), exe);
   line[sizeof(line) / sizeof(line[0]) - 1] = 0;
   memset(&si, 0, sizeof(si));
   si.cb = sizeof(si);
@@ -83,7 +87,7 @@ static int load_dll(void *ctx, char *path, size_t path_size, char *why, size_t w
     path[0] = '\0';
   if (!n || n >= MAX_PATH)
     return os_fail(why, why_size, "GetSystemDirectoryW", GetLastError());
-  _snwprintf(full, sizeof(full) / sizeof(full[0]), L"%ls\\%hs", dir, SELFTEST_DLL);
+  _snwprintf(full, sizeof(full) / sizeof(full[0]), L"%ls\\" WIDE(SELFTEST_DLL), dir);
   full[sizeof(full) / sizeof(full[0]) - 1] = 0;
   if ((utf8 = utf16_to_utf8(full)) != NULL) {
     snprintf(path, path_size, "%s", utf8);
