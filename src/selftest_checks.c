@@ -271,6 +271,15 @@ int selftest_scan_file(struct selftest_facts *f, const char *path)
   return rc;
 }
 
+int selftest_scan_memory(struct selftest_facts *f, const void *data, size_t len)
+{
+  int rc = etl_source_foreach_memory(data, len, "trace", scan_reader, f, f->scan_error,
+                                     sizeof(f->scan_error));
+  if (rc)
+    f->scanned = 0;
+  return rc;
+}
+
 /* --- the judges -------------------------------------------------------------- */
 
 static void verdict(struct selftest_result *r, enum selftest_verdict v, const char *fmt, ...)

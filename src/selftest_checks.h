@@ -93,6 +93,8 @@ void selftest_scan_losses(struct selftest_facts *f, uint32_t events_lost, uint32
 /* Every ETL in `path` (an .etl or .etl.zip).  0, or ETWCAP_E_* with the
  * reader's message in f->scan_error. */
 int selftest_scan_file(struct selftest_facts *f, const char *path);
+/* The same over a whole .etl or .zip in memory (tests, fuzzing). */
+int selftest_scan_memory(struct selftest_facts *f, const void *data, size_t len);
 
 struct selftest_result {
   enum selftest_verdict verdict;
