@@ -112,11 +112,15 @@ static size_t refresh(struct collection *c, uint64_t now)
   return running;
 }
 
-/* The kernel session's mask for the health check: what the plan asked.
- * What Windows applied is filled where the collection reads it back. */
-static void health_kernel_mask_fill(const struct collection_session *cs,
+/* The kernel session's mask for the health check: the EnableFlags the plan
+ * asked.  Where the collection reads back what Windows applied (the group
+ * mask, after start), it goes in here as asked/applied words with
+ * applied_known set; until then the check has nothing to compare. */
+static void health_kernel_mask_fill(const struct collection *c,
+                                    const struct collection_session *cs,
                                     struct capture_health_mask *m)
 {
+  (void)c; /* the read-back lives in struct collection */
   memset(m, 0, sizeof(*m));
   if (cs->role != PLAN_ROLE_KERNEL || !cs->plan)
     return;
@@ -157,7 +161,7 @@ static void health_begin(struct collection *c, uint64_t start)
       spec.busy = (cs->plan->kernel_keywords &
                    (KW_KERNEL_CONTEXTSWITCH | KW_KERNEL_DISPATCHER | KW_KERNEL_PROFILE)) != 0;
     }
-    health_kernel_mask_fill(cs, &spec.mask);
+    health_kernel_mask_fill(c, cs, &spec.mask);
     capture_health_add(&c->health, &spec);
   }
 }

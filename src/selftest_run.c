@@ -58,12 +58,21 @@ static void join(char *out, size_t size, const char *dir, const char *name)
 
 /* --- the capture ---------------------------------------------------------- */
 
-/* The first error the capture logged: what its FAIL line says. */
-static void first_error(void *ctx, enum log_level level, const char *line)
+/* The selftest's log: every line, for etwcap-selftest.txt, and the first
+ * error the capture logged, for its FAIL line.  One sink, as sinks are few
+ * (LOG_MAX_SINKS) and the capture adds its own. */
+struct selftest_log {
+  struct log_memory all;
+  int capturing;
+  char first_error[200];
+};
+
+static void selftest_log_sink(void *ctx, enum log_level level, const char *line)
 {
-  char *keep = ctx;
-  if (level >= LOG_ERROR && !keep[0])
-    snprintf(keep, 200, "%s", line);
+  struct selftest_log *l = ctx;
+  log_memory_sink(&l->all, level, line);
+  if (l->capturing && level >= LOG_ERROR && !l->first_error[0])
+    snprintf(l->first_error, sizeof(l->first_error), "%s", line);
 }
 
 static int capture(const struct selftest_config *cfg, const char *prefix, const char *data)
@@ -277,19 +286,20 @@ int selftest_run(const struct selftest_config *cfg)
   struct selftest_expect x;
   struct selftest_workload work;
   struct selftest_workload_report wr;
-  struct log_memory log;
+  static struct selftest_log log;
   struct strbuf txt;
-  char prefix[64], trigger[PLAN_NAME_MAX], data[1024], zip[1024], report[1024], error[200] = "";
+  char prefix[64], trigger[PLAN_NAME_MAX], data[1024], zip[1024], report[1024];
   char machine[128], os[128], when[40];
   unsigned passed, failed;
   int64_t size = 0;
+  int have_zip;
 
   if (selftest_check_count > sizeof(results) / sizeof(results[0]))
     return ETWCAP_E_INTERNAL;
   memset(&log, 0, sizeof(log));
   memset(&txt, 0, sizeof(txt));
   memset(&o, 0, sizeof(o));
-  log_add_sink(log_memory_sink, &log, LOG_DEBUG);
+  log_add_sink(selftest_log_sink, &log, LOG_DEBUG);
   snprintf(prefix, sizeof(prefix), "%s%lu", SELFTEST_SESSION_PREFIX, cfg->pid);
   snprintf(trigger, sizeof(trigger), "%sTrigger_%lu", prefix, cfg->pid);
   join(data, sizeof(data), cfg->dir, SELFTEST_DATA_FILE);
@@ -300,15 +310,16 @@ int selftest_run(const struct selftest_config *cfg)
 
   selftest_workload_init(&work, cfg->os, cfg->work_env, trigger, (uint32_t)cfg->pid);
   selftest_workload_start(&work);
-  log_add_sink(first_error, error, LOG_ERROR);
+  log.capturing = 1;
   o.capture_rc = capture(cfg, prefix, data);
-  log_remove_sink(first_error, error);
+  log.capturing = 0;
   selftest_workload_join(&work, &wr);
   outcome_of_workload(&wr, &o);
+  have_zip = os_file_size(zip, &size) == 0;
   if (o.capture_rc)
     snprintf(o.capture_detail, sizeof(o.capture_detail), "the capture failed: %s",
-             error[0] ? error : etwcap_strerror(o.capture_rc));
-  else if (os_file_size(zip, &size) != 0) {
+             log.first_error[0] ? log.first_error : etwcap_strerror(o.capture_rc));
+  else if (!have_zip) {
     o.capture_rc = ETWCAP_E_NOENT;
     snprintf(o.capture_detail, sizeof(o.capture_detail), "the capture wrote no %.200s", zip);
   } else
@@ -322,10 +333,11 @@ int selftest_run(const struct selftest_config *cfg)
   x.own_events = SELFTEST_TL_STEPS + 1;
   x.own_last_name = SELFTEST_TL_STOP;
   selftest_facts_init(&facts, &x);
-  if (!o.capture_rc)
+  /* Whatever the capture wrote is read, even when it ended in an error. */
+  if (have_zip)
     selftest_scan_file(&facts, zip);
   o.trigger_expected = "StopOnEtwEvent";
-  if (!o.capture_rc)
+  if (have_zip)
     read_manifest(zip, &o);
   sessions_left(cfg, prefix, &o);
   selftest_judge_all(&facts, &o, results);
@@ -337,11 +349,11 @@ int selftest_run(const struct selftest_config *cfg)
   strbuf_printf(&txt, "workload: child %lu (exit %d), DLL %s, %u events written%s%s\n\n",
                 (unsigned long)wr.child_pid, wr.child_exit, wr.dll_path[0] ? wr.dll_path : "-",
                 wr.events_written, wr.why[0] ? "; " : "", wr.why);
-  log_info("selftest: for a bug report, attach %s and %s", report,
-           o.capture_rc ? "the log above" : zip);
+  log_info("selftest: for a bug report, attach %s%s%s", report, have_zip ? " and " : "",
+           have_zip ? zip : "");
   print_results(cfg->out, &txt, results, &passed, &failed);
-  log_remove_sink(log_memory_sink, &log);
-  write_report(report, &txt, &log);
-  log_memory_release(&log);
+  log_remove_sink(selftest_log_sink, &log);
+  write_report(report, &txt, &log.all);
+  log_memory_release(&log.all);
   return failed ? ETWCAP_E_SYSTEM : 0;
 }
