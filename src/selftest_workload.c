@@ -74,7 +74,12 @@ void selftest_workload_run(struct selftest_workload *w)
   int rc;
 
   if (!session_runs(w)) {
-    snprintf(r->why, sizeof(r->why), "the session '%s' never ran: no workload", w->session);
+    if (cancelled(w))
+      snprintf(r->why, sizeof(r->why), "the capture ended before '%s' ran: no workload",
+               w->session);
+    else
+      snprintf(r->why, sizeof(r->why), "'%s' did not run within %u s: no workload", w->session,
+               SELFTEST_WORKLOAD_WAIT_MS / 1000);
     r->child_rc = r->dll_rc = r->threads_rc = r->events_rc = ETWCAP_E_NO_SESSION;
     return;
   }
