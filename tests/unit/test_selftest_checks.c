@@ -5,6 +5,7 @@
  * what it needs and to fail on one that lacks it.  Also the TraceLogging
  * bytes the selftest writes, decoded by etwcap's own decoder. */
 #include "test_support.h"
+#include "test_etl_bytes.h"
 
 #include "error.h"
 #include "image_identity.h"
@@ -163,20 +164,6 @@ static uint8_t *new_payload(void)
   return payload[payload_used++];
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-  p[0] = (uint8_t)v;
-  p[1] = (uint8_t)(v >> 8);
-  p[2] = (uint8_t)(v >> 16);
-  p[3] = (uint8_t)(v >> 24);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-  put32(p, (uint32_t)v);
-  put32(p + 4, (uint32_t)(v >> 32));
-}
-
 /* A SYSTEM64 kernel event (etl-format.md §4): hook = group << 8 | opcode. */
 static struct etw_event kernel(uint8_t group, uint8_t opcode, uint8_t version, uint64_t ts,
                                const uint8_t *data, uint32_t len)
@@ -206,10 +193,10 @@ static void stack_for(uint64_t ts)
 {
   uint8_t *p = new_payload();
   struct etw_event ev;
-  put64(p, ts);
-  put32(p + 8, 100);
-  put32(p + 12, 200);
-  put64(p + 16, 0xFFFFF80000001234ull);
+  tb64(p, ts);
+  tb32(p + 8, 100);
+  tb32(p + 12, 200);
+  tb64(p + 16, 0xFFFFF80000001234ull);
   ev = kernel(24, 32, 2, ts, p, 24);
   selftest_scan_event(&facts, &ev);
 }
@@ -256,9 +243,9 @@ static void process_event(uint8_t opcode, uint32_t pid)
 {
   uint8_t *p = new_payload();
   struct etw_event ev;
-  put64(p, 0xFFFFB00000000000ull);
-  put32(p + 8, pid);
-  put32(p + 12, 4);
+  tb64(p, 0xFFFFB00000000000ull);
+  tb32(p + 8, pid);
+  tb32(p + 12, 4);
   ev = kernel(3, opcode, 4, 3000, p, 48);
   selftest_scan_event(&facts, &ev);
 }
@@ -285,9 +272,9 @@ static void image_load(uint64_t ts, const char *path)
   uint8_t *p = new_payload();
   size_t i, fixed = 3 * 8 + 32;
   struct etw_event ev;
-  put64(p, 0x7FF800000000ull);
-  put64(p + 8, 0x20000);
-  put32(p + 16, 100);
+  tb64(p, 0x7FF800000000ull);
+  tb64(p + 8, 0x20000);
+  tb32(p + 16, 100);
   for (i = 0; path[i]; i++)
     p[fixed + 2 * i] = (uint8_t)path[i];
   ev = kernel(3, 10, 2, ts, p, (uint32_t)(fixed + 2 * i + 2));
