@@ -109,6 +109,7 @@ static int zip_step(const struct capture_finish_params *p, const struct merge_in
   m.sessions = sessions;
   m.session_count = in->count;
   m.trigger = p->trigger;
+  m.health = p->health;
   m.merged_file = path_base_name(p->data_file);
   m.merged_bytes = (uint64_t)merged_size;
   m.merged_events = st->events_out;

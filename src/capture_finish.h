@@ -24,6 +24,7 @@ struct capture_finish_params {
   int low_priority;         /* one thread for deflate */
   const char *command_line; /* for the manifest */
   const struct manifest_trigger *trigger;
+  const struct capture_health *health; /* a live capture's self-check; NULL none */
   const struct log_memory *log; /* becomes LogFile.txt; NULL = none */
   struct identity_injector *identity; /* image identity; NULL = none */
   FILE *console;            /* progress on this console, or NULL for log lines */

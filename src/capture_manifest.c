@@ -43,6 +43,70 @@ static void sessions(struct strbuf *b, const struct capture_manifest *m)
   strbuf_puts(b, m->session_count ? "\n  ],\n" : "],\n");
 }
 
+static void hex_words(struct strbuf *b, const uint32_t *words, unsigned count)
+{
+  unsigned i;
+  strbuf_puts(b, "[");
+  for (i = 0; i < count; i++)
+    strbuf_printf(b, "%s\"0x%08lX\"", i ? ", " : "", (unsigned long)words[i]);
+  strbuf_puts(b, "]");
+}
+
+static void texts(struct strbuf *b, const char (*t)[CAPTURE_HEALTH_TEXT_MAX], size_t count)
+{
+  size_t i;
+  strbuf_puts(b, "[");
+  for (i = 0; i < count; i++) {
+    if (i)
+      strbuf_puts(b, ", ");
+    strbuf_json_string(b, t[i]);
+  }
+  strbuf_puts(b, "]");
+}
+
+/* One object per live session: what its queries showed (capture_health.h). */
+static void health(struct strbuf *b, const struct capture_health *h)
+{
+  size_t i;
+  char text[40];
+  if (!h) {
+    strbuf_puts(b, "  \"health\": null,\n");
+    return;
+  }
+  strbuf_puts(b, "  \"health\": [");
+  for (i = 0; i < h->count; i++) {
+    const struct capture_health_session *s = &h->sessions[i];
+    strbuf_puts(b, i ? ",\n    {\"session\": " : "\n    {\"session\": ");
+    strbuf_json_string(b, s->name);
+    strbuf_printf(b, ", \"role\": \"%s\", \"asked\": ", capture_health_kind_name(s->kind));
+    if (s->mask.words)
+      hex_words(b, s->mask.asked, s->mask.words);
+    else
+      strbuf_puts(b, "null");
+    strbuf_puts(b, ", \"applied\": ");
+    if (s->mask.words && s->mask.applied_known)
+      hex_words(b, s->mask.applied, s->mask.words);
+    else
+      strbuf_puts(b, "null");
+    strbuf_printf(b,
+                  ",\n     \"buffersWritten\": %lu, \"eventsLost\": %lu, \"buffersLost\": %lu, "
+                  "\"eventsDelivered\": %llu, \"firstEventUtc\": ",
+                  (unsigned long)s->buffers_written, (unsigned long)s->events_lost,
+                  (unsigned long)s->buffers_lost, (unsigned long long)s->delivered);
+    if (s->first_event_filetime) {
+      strbuf_json_string(b, filetime_format_iso7(s->first_event_filetime, text, sizeof(text)));
+    } else {
+      strbuf_puts(b, "null");
+    }
+    strbuf_puts(b, ",\n     \"warnings\": ");
+    texts(b, (const char (*)[CAPTURE_HEALTH_TEXT_MAX])s->warnings, s->warning_count);
+    strbuf_puts(b, ", \"notes\": ");
+    texts(b, (const char (*)[CAPTURE_HEALTH_TEXT_MAX])s->notes, s->note_count);
+    strbuf_puts(b, "}");
+  }
+  strbuf_puts(b, h->count ? "\n  ],\n" : "],\n");
+}
+
 int capture_manifest_json(const struct capture_manifest *m, char **json)
 {
   struct strbuf b;
@@ -68,6 +132,7 @@ int capture_manifest_json(const struct capture_manifest *m, char **json)
     strbuf_puts(&b, "  \"trigger\": null,\n");
   }
   sessions(&b, m);
+  health(&b, m->health);
   strbuf_puts(&b, "  \"merged\": {\"file\": ");
   strbuf_json_string(&b, m->merged_file ? m->merged_file : "");
   strbuf_printf(&b,

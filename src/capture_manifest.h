@@ -3,9 +3,11 @@
  * was made (the hand-off checklist of runbooks.md).  Schema
  * "etwcap-capture/1", documented in README.md.  The merge fills what it
  * knows; collection and triggers add their fields (sessions' losses, the
- * trigger that fired) through the same struct. */
+ * trigger that fired, each live session's health) through the same struct. */
 #ifndef ETWCAP_CAPTURE_MANIFEST_H
 #define ETWCAP_CAPTURE_MANIFEST_H
+
+#include "capture_health.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +37,7 @@ struct capture_manifest {
   const struct manifest_session *sessions;
   size_t session_count;
   const struct manifest_trigger *trigger; /* NULL when none fired */
+  const struct capture_health *health;    /* a live capture's self-check; NULL none */
   const char *merged_file;
   uint64_t merged_bytes, merged_events;
   uint64_t images_identified, images_unreadable;

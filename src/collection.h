@@ -18,6 +18,7 @@
 #ifndef ETWCAP_COLLECTION_H
 #define ETWCAP_COLLECTION_H
 
+#include "capture_health.h"
 #include "capture_manifest.h"
 #include "collection_env.h"
 #include "console.h"
@@ -76,7 +77,6 @@ struct collection_session {
   uint32_t log_file_mode;
   uint32_t maximum_file_size_mb;
   int running;                     /* started by us and not stopped yet */
-  int warned_lost;                 /* the first lost events were reported */
   int has_status;
   struct controller_status status; /* the last query, or the stop's counts */
   const struct plan_session *plan; /* NULL when known from a record only */
@@ -94,6 +94,7 @@ struct collection {
   size_t warning_count;
   int64_t start_filetime;
   uint64_t start_ms;
+  struct capture_health health;     /* judged by collection_wait */
 };
 
 void collection_init(struct collection *c, const struct collection_env *env);
@@ -148,6 +149,7 @@ struct collection_wait_options {
   FILE *console;                    /* status line here; NULL: log lines */
   int keyboard;                     /* read S and A */
   const char *disk_path;            /* watch this file's volume; NULL: don't */
+  const uint64_t *trigger_events;   /* events the trigger session delivered; NULL none */
 };
 
 struct collection_wait_result {
@@ -160,7 +162,8 @@ struct collection_wait_result {
 /* Waits until something ends the capture; shows the status line (elapsed
  * time, each session's file size and events lost from the query, free
  * disk) on the console once a second, or logs it every
- * COLLECTION_STATUS_LOG_SEC. */
+ * COLLECTION_STATUS_LOG_SEC.  Each session's health (capture_health.h) is
+ * judged from the same queries into c->health, problems logged at once. */
 void collection_wait(struct collection *c, const struct collection_wait_options *o,
                      struct collection_wait_result *r);
 

@@ -250,6 +250,7 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
   p.low_priority = cli_bool(cli, "LowPriority", 0);
   p.command_line = cli->command_line;
   p.trigger = trigger;
+  p.health = c->health.count ? &c->health : NULL; /* `stop` saw none of it */
   p.log = log;
   p.console = collection_cmd_console();
   frc = capture_finish(&p, &r, why, sizeof(why));

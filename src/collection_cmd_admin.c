@@ -2,13 +2,14 @@
  * (see collection_cmd.h).  Ours are recognised by name: the /SessionName
  * prefix ("etwcap" by default), plus whatever a session record names (the
  * shared "NT Kernel Logger" on Windows 7).  Another tool's session is never
- * touched. */
+ * touched, nor a session of an `etwcap selftest` that still runs. */
 #include "collection_cmd_internal.h"
 
 #include "cli.h"
 #include "error.h"
 #include "log.h"
 #include "os_file.h"
+#include "selftest_run.h"
 #include "session_record.h"
 #include "strutil.h"
 
@@ -42,10 +43,22 @@ struct gather {
   const char *prefix;
 };
 
+/* A running `etwcap selftest` finishes and stops its own sessions; once
+ * its process is gone they are leftovers like any other. */
+static int spared(const char *name)
+{
+  unsigned long owner;
+  if (!selftest_session_owner(name, &owner) || !session_record_owner_alive(owner, 0))
+    return 0;
+  log_info("left '%s' running: it belongs to 'etwcap selftest' (process %lu), which still runs",
+           name, owner);
+  return 1;
+}
+
 static int gather_ours(void *ctx, const struct controller_status *s)
 {
   struct gather *g = ctx;
-  if (is_ours(s->name, g->prefix))
+  if (is_ours(s->name, g->prefix) && !spared(s->name))
     add_name(g->names, s->name);
   return 0;
 }
@@ -97,7 +110,8 @@ int collection_cmd_abort(const struct cli *cli, const struct collection_env *env
   for (i = 0; suffixes[i]; i++) {
     char name[PLAN_NAME_MAX];
     snprintf(name, sizeof(name), "%s%s", prefix, suffixes[i]);
-    add_name(&names, name);
+    if (!spared(name))
+      add_name(&names, name);
   }
 
   for (i = 0; i < names.count; i++) {

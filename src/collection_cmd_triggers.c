@@ -471,6 +471,8 @@ static int run_one(struct live *l, const struct cli *cli, const char *data_file,
   wo.console = collection_cmd_console();
   wo.keyboard = 1;
   wo.disk_path = plan.data_file;
+  l->events = 0; /* this collection's, for its health check */
+  wo.trigger_events = &l->events;
   collection_wait(&c, &wo, &wr);
 
   if (consumer_open) {

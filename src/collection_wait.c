@@ -3,6 +3,7 @@
 #include "collection.h"
 
 #include "error.h"
+#include "keywords.h"
 #include "log.h"
 #include "session_record.h"
 #include "strutil.h"
@@ -84,9 +85,10 @@ static void status_text(const struct collection *c, uint64_t elapsed_ms, uint64_
 }
 
 /* Queries each running session; returns how many still run. */
-static size_t refresh(struct collection *c)
+static size_t refresh(struct collection *c, uint64_t now)
 {
   struct controller *ctl = c->env->ctl;
+  int64_t now_ft = c->env->utc_now(c->env->ctx);
   size_t i, running = 0;
   for (i = 0; i < c->count; i++) {
     struct collection_session *cs = &c->sessions[i];
@@ -96,15 +98,9 @@ static size_t refresh(struct collection *c)
       continue;
     rc = ctl->ops->query(ctl, cs->name, &st);
     if (rc == 0) {
-      /* Once: the status line and the final counts say the rest. */
-      if (st.events_lost && !cs->warned_lost) {
-        cs->warned_lost = 1;
-        log_warn("'%s' is losing events (%lu so far): its buffers fill faster than Windows "
-                 "writes them; a larger /BufferSizeMB helps",
-                 cs->name, (unsigned long)st.events_lost);
-      }
       cs->status = st;
       cs->has_status = 1;
+      capture_health_observe(&c->health, cs->name, now, now_ft, &st);
       running++;
     } else if (rc == ETWCAP_E_NO_SESSION) {
       cs->running = 0;
@@ -114,6 +110,84 @@ static size_t refresh(struct collection *c)
     }
   }
   return running;
+}
+
+/* The kernel session's mask for the health check: the EnableFlags the plan
+ * asked.  Where the collection reads back what Windows applied (the group
+ * mask, after start), it goes in here as asked/applied words with
+ * applied_known set; until then the check has nothing to compare. */
+/* The kernel session's mask for the health check: the group mask asked and,
+ * where Windows answered the read-back at start, the one it applied
+ * (collection_start fills cs->kernel_mask).  The NT Kernel Logger has no
+ * group mask: its classic EnableFlags are shown, applied unknown. */
+static void health_kernel_mask_fill(const struct collection_session *cs,
+                                    struct capture_health_mask *m)
+{
+  const struct collection_kernel_mask *km = &cs->kernel_mask;
+  memset(m, 0, sizeof(*m));
+  if (cs->role != PLAN_ROLE_KERNEL || !cs->plan)
+    return;
+  if (km->readback == COLLECTION_MASK_NOT_KERNEL) {
+    m->words = 1;
+    m->asked[0] = cs->plan->enable_flags;
+    return;
+  }
+  m->words = PLAN_GROUP_MASK_WORDS;
+  memcpy(m->asked, km->asked, sizeof(m->asked));
+  if (km->readback == COLLECTION_MASK_READ) {
+    memcpy(m->applied, km->applied, sizeof(m->applied));
+    m->applied_known = 1;
+  }
+}
+
+static enum capture_health_kind health_kind(enum plan_role role)
+{
+  switch (role) {
+  case PLAN_ROLE_KERNEL:
+    return CAPTURE_HEALTH_KERNEL;
+  case PLAN_ROLE_TRIGGER:
+    return CAPTURE_HEALTH_TRIGGER;
+  case PLAN_ROLE_RUNDOWN:
+  case PLAN_ROLE_KERNEL_RUNDOWN:
+    return CAPTURE_HEALTH_RUNDOWN;
+  case PLAN_ROLE_USER:
+    break;
+  }
+  return CAPTURE_HEALTH_USER;
+}
+
+/* The sessions the health check watches, as the plan made them. */
+static void health_begin(struct collection *c, uint64_t start)
+{
+  size_t i;
+  capture_health_init(&c->health, start);
+  for (i = 0; i < c->count; i++) {
+    const struct collection_session *cs = &c->sessions[i];
+    struct capture_health_spec spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.name = cs->name;
+    spec.kind = health_kind(cs->role);
+    spec.in_memory = (cs->log_file_mode & PLAN_BUFFERING_MODE) != 0;
+    if (cs->plan) {
+      spec.flush_timer_sec = cs->plan->flush_timer_sec;
+      spec.busy = (cs->plan->kernel_keywords &
+                   (KW_KERNEL_CONTEXTSWITCH | KW_KERNEL_DISPATCHER | KW_KERNEL_PROFILE)) != 0;
+    }
+    health_kernel_mask_fill(cs, &spec.mask);
+    capture_health_add(&c->health, &spec);
+  }
+}
+
+static void health_turn(struct collection *c, const struct collection_wait_options *o,
+                        uint64_t now)
+{
+  size_t i;
+  if (o->trigger_events)
+    for (i = 0; i < c->count; i++)
+      if (c->sessions[i].role == PLAN_ROLE_TRIGGER)
+        capture_health_delivered(&c->health, c->sessions[i].name,
+                                 c->env->utc_now(c->env->ctx), *o->trigger_events);
+  capture_health_tick(&c->health, now);
 }
 
 /* Bytes the circular files may still add. */
@@ -160,6 +234,7 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
   char line[1024];
 
   memset(r, 0, sizeof(*r));
+  health_begin(c, start);
   if (o->console)
     fprintf(o->console, "Collecting. Press S to stop and write the capture, A to abort%s.\n",
             o->max_collect_sec ? " (or wait for /MaxCollectSec)" : "");
@@ -196,10 +271,11 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
     if (!queried || now - last_query >= COLLECTION_QUERY_MS) {
       queried = 1;
       last_query = now;
-      if (c->count && refresh(c) == 0) {
+      if (c->count && refresh(c, now) == 0) {
         r->end = COLLECTION_END_SESSIONS_GONE;
         break;
       }
+      health_turn(c, o, now);
     }
     if (o->disk_path && (!disk_checked || now - last_disk >= COLLECTION_DISK_CHECK_MS)) {
       disk_checked = 1;

@@ -28,6 +28,9 @@ struct command {
   const char *summary;     /* one line for the command list */
   const char *description; /* paragraphs for `etwcap CMD /?` */
   const struct opt_group *const *groups; /* NULL-terminated */
+  /* More help after the description, generated from the command's own
+   * tables (NULL: none). */
+  void (*help_extra)(FILE *out);
 };
 
 /* The table, NULL-terminated (commands.c). */

@@ -26,11 +26,13 @@ static const struct opt_def common_defs[] = {
 const struct opt_group opt_group_common = OPT_GROUP("Qualifiers for every command", common_defs);
 
 extern const struct command cmd_collect, cmd_start, cmd_stop, cmd_abort, cmd_list_sessions,
-    cmd_merge, cmd_dump, cmd_info, cmd_replay, cmd_report, cmd_plan, cmd_version;
+    cmd_merge, cmd_dump, cmd_info, cmd_replay, cmd_report, cmd_plan, cmd_selftest,
+    cmd_selftest_child, cmd_version;
 
 const struct command *const etwcap_commands[] = {
-  &cmd_collect, &cmd_start, &cmd_stop, &cmd_abort, &cmd_list_sessions, &cmd_merge,
-  &cmd_dump,    &cmd_info,  &cmd_replay, &cmd_report, &cmd_plan, &cmd_version, NULL,
+  &cmd_collect, &cmd_start,  &cmd_stop,     &cmd_abort,          &cmd_list_sessions,
+  &cmd_merge,   &cmd_dump,   &cmd_info,     &cmd_replay,         &cmd_report,
+  &cmd_plan,    &cmd_selftest, &cmd_selftest_child, &cmd_version, NULL,
 };
 
 const struct command *command_find(const char *name)

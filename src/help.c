@@ -140,6 +140,8 @@ void cli_print_command_help(FILE *out, const struct command *cmd)
   fprintf(out, "Usage: etwcap %s%s%s [qualifiers]\n\n", cmd->name, cmd->args_usage ? " " : "",
           cmd->args_usage ? cmd->args_usage : "");
   wrap(out, cmd->description, 0, 0);
+  if (cmd->help_extra)
+    cmd->help_extra(out);
   if (cmd->flags & CMD_NEEDS_WINDOWS)
     fputs("\nRuns on Windows only (it talks to the operating system's ETW).\n", out);
   if (cmd->flags & CMD_NEEDS_ADMIN)

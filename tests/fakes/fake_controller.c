@@ -80,8 +80,10 @@ static void fill_status(const struct fake_session *s, struct controller_status *
   out->clock_type = 1;
   out->buffers = out->minimum_buffers;
   out->free_buffers = out->minimum_buffers / 2;
-  out->buffers_written = 3;
+  out->buffers_written = s->buffers_written;
   out->events_lost = s->events_lost;
+  out->log_buffers_lost = s->log_buffers_lost;
+  out->realtime_buffers_lost = s->realtime_buffers_lost;
   out->file_bytes = -1;
   if (s->file[0] && os_file_size(s->file, &out->file_bytes) != 0)
     out->file_bytes = -1;
@@ -124,6 +126,7 @@ static int fake_start(struct controller *c, const struct plan_session *ps, uint6
   s->enable_flags = ps->enable_flags;
   s->handle = ++f->next_handle + 0x1000;
   s->running = 1;
+  s->buffers_written = 3;
   if (f->write_files && ps->file)
     fake_etl_write(ps->file, ps->name, 0, seed_of(ps->name)); /* ETW writes the header at once */
   *handle = s->handle;

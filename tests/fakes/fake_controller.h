@@ -45,7 +45,9 @@ struct fake_session {
   uint64_t handle;
   uint32_t group_mask[PLAN_GROUP_MASK_WORDS]; /* as set by kernel_flags */
   int mask_set;
-  uint32_t events_lost;
+  /* What a query answers (tests change them between queries); a started
+   * session has written 3 buffers. */
+  uint32_t buffers_written, events_lost, log_buffers_lost, realtime_buffers_lost;
   int foreign;    /* another tool's: ours must never stop it */
   int running;
 };
