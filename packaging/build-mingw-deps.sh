@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the static Windows (mingw-w64) libraries etwcap.exe and its tests link:
 # minizip (Debian's source package, which carries the CVE-2023-45853 patch),
-# cmocka and PCRE2, all from Debian source packages.  zlib comes from Debian's
+# cmocka, PCRE2 and libdeflate, all from Debian source packages.  zlib comes from Debian's
 # libz-mingw-w64-dev.  Usage: build-mingw-deps.sh PREFIX
 # The result is cached: when PREFIX/.stamp names the same versions, nothing is
 # done, so a rebuild of etwcap costs nothing here.
@@ -10,7 +10,7 @@ set -eu
 PREFIX=$(mkdir -p "$1" && cd "$1" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOOLCHAIN="$HERE/mingw-w64-x86_64.cmake"
-STAMP_WANTED="minizip=1.1-8+deb12u1 cmocka=1.1.5 pcre2=10.42 v2"
+STAMP_WANTED="minizip=1.1-8+deb12u1 cmocka=1.1.5 pcre2=10.42 libdeflate=1.14 v3"
 
 if [ -f "$PREFIX/.stamp" ] && [ "$(cat "$PREFIX/.stamp")" = "$STAMP_WANTED" ]; then
   exit 0
@@ -43,7 +43,7 @@ WORK="$PREFIX/src"
 rm -rf "$WORK"
 mkdir -p "$WORK" "$PREFIX/lib" "$PREFIX/include"
 cd "$WORK"
-echo "build-mingw-deps: fetching Debian sources (minizip, cmocka, pcre2) into $WORK"
+echo "build-mingw-deps: fetching Debian sources (minizip, cmocka, pcre2, libdeflate) into $WORK"
 # Each package at the newest version the mirror serves: a security update can
 # be listed before its source reaches the mirror, so older listed versions are
 # tried next.  dpkg-source applies Debian's patches (CVE-2023-45853 for minizip).
@@ -61,6 +61,7 @@ fetch_source() {
 fetch_source minizip
 fetch_source cmocka
 fetch_source pcre2
+fetch_source libdeflate
 grep -q 'applying CVE-2023-45853.patch' source.log || {
   echo "build-mingw-deps: minizip's CVE-2023-45853 patch was not applied" >&2
   exit 1
@@ -95,6 +96,17 @@ cmake -S pcre2-*/ -B build-pcre2 -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" \
   -DPCRE2_SUPPORT_JIT=OFF >pcre2.log 2>&1
 cmake --build build-pcre2 -j2 >>pcre2.log 2>&1
 cmake --install build-pcre2 >>pcre2.log 2>&1
+
+echo "build-mingw-deps: libdeflate"
+# Its Makefile knows mingw (it names the static library libdeflatestatic.lib
+# there); only the library is built, installed under the usual name.
+(
+  cd libdeflate-*/
+  make -j2 CC=$CC AR=$AR DISABLE_SHARED=1 libdeflatestatic.lib >libdeflate.log 2>&1 ||
+    { cat libdeflate.log >&2; exit 1; }
+  cp libdeflatestatic.lib "$PREFIX/lib/libdeflate.a"
+  cp libdeflate.h "$PREFIX/include/"
+)
 
 cd "$PREFIX"
 rm -rf "$WORK"

@@ -7,7 +7,7 @@ set -eu
 
 PACKAGES="
   build-essential cmake ninja-build pkg-config python3 git file
-  zlib1g-dev libminizip-dev libcmocka-dev libpcre2-dev
+  zlib1g-dev libminizip-dev libcmocka-dev libpcre2-dev libdeflate-dev
   clang libclang-rt-14-dev
   gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 libz-mingw-w64-dev gcc-mingw-w64-i686
   wine64 nsis

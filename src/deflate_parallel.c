@@ -10,19 +10,20 @@
 #include "error.h"
 #include "os_thread.h"
 
+#include "deflate_seal.h"
+
+#include <libdeflate.h>
 #include <string.h>
 #include <zlib.h>
-
-#define DICT_BYTES 32768
 
 enum slot_state { SLOT_FREE, SLOT_FILLED, SLOT_BUSY, SLOT_DONE };
 
 struct slot {
   enum slot_state state;
   uint64_t seq;
-  int last;              /* compress with Z_FINISH */
-  unsigned char *in;     /* room for the dictionary, ending at DICT_BYTES, then the chunk */
-  size_t dict_len, in_len;
+  int last;              /* the empty slot that ends the stream */
+  unsigned char *in;
+  size_t in_len;
   unsigned char *out;
   size_t out_cap, out_len;
   uint32_t crc;
@@ -39,38 +40,31 @@ struct pool {
   int stop;
 };
 
-static int compress_slot(z_stream *zs, struct slot *s)
+/* A chunk becomes a whole deflate stream, then is sealed so the next chunk
+ * can follow it; the slot that ends the stream holds the empty final block.
+ * The seal's walk proves the chunk decodes to its own length. */
+static int compress_slot(struct libdeflate_compressor *c, struct slot *s)
 {
-  int flush = s->last ? Z_FINISH : Z_SYNC_FLUSH, rc;
-  if (deflateReset(zs) != Z_OK)
+  size_t len;
+  if (s->last) {
+    memcpy(s->out, deflate_seal_final_block, sizeof(deflate_seal_final_block));
+    s->out_len = sizeof(deflate_seal_final_block);
+    s->crc = 0;
+    return 0;
+  }
+  /* out_cap is the compressor's bound plus DEFLATE_SEAL_EXTRA: never short. */
+  len = libdeflate_deflate_compress(c, s->in, s->in_len, s->out,
+                                    s->out_cap - DEFLATE_SEAL_EXTRA);
+  if (len == 0 || deflate_seal(s->out, len, s->out_cap, s->in_len, &s->out_len) != 0)
     return ETWCAP_E_INTERNAL;
-  if (s->dict_len &&
-      deflateSetDictionary(zs, s->in + DICT_BYTES - s->dict_len, (uInt)s->dict_len) != Z_OK)
-    return ETWCAP_E_INTERNAL;
-  zs->next_in = s->in + DICT_BYTES;
-  zs->avail_in = (uInt)s->in_len;
-  zs->next_out = s->out;
-  zs->avail_out = (uInt)s->out_cap;
-  rc = deflate(zs, flush);
-  /* out_cap is deflateBound plus room for the flush marker: one call suffices. */
-  if ((flush == Z_FINISH && rc != Z_STREAM_END) || (flush != Z_FINISH && rc != Z_OK) ||
-      zs->avail_in != 0)
-    return ETWCAP_E_INTERNAL;
-  s->out_len = s->out_cap - zs->avail_out;
-  s->crc = (uint32_t)crc32(0L, s->in + DICT_BYTES, (uInt)s->in_len);
+  s->crc = libdeflate_crc32(0, s->in, s->in_len);
   return 0;
 }
 
 static void worker(void *arg)
 {
   struct pool *p = arg;
-  z_stream zs;
-  int init_error;
-  memset(&zs, 0, sizeof(zs));
-  init_error = deflateInit2(&zs, p->level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) ==
-                       Z_OK
-                   ? 0
-                   : ETWCAP_E_NOMEM;
+  struct libdeflate_compressor *c = libdeflate_alloc_compressor(p->level);
   os_mutex_lock(&p->lock);
   for (;;) {
     struct slot *s = NULL;
@@ -87,25 +81,25 @@ static void worker(void *arg)
     }
     s->state = SLOT_BUSY;
     os_mutex_unlock(&p->lock);
-    s->error = init_error ? init_error : compress_slot(&zs, s);
+    s->error = c ? compress_slot(c, s) : ETWCAP_E_NOMEM;
     os_mutex_lock(&p->lock);
     s->state = SLOT_DONE;
     os_cond_broadcast(&p->done);
   }
   os_mutex_unlock(&p->lock);
-  deflateEnd(&zs);
+  libdeflate_free_compressor(c);
 }
 
 static int alloc_slots(struct pool *p, size_t n)
 {
   size_t i;
-  uLong bound = compressBound(DEFLATE_CHUNK_BYTES) + 64;
+  size_t bound = libdeflate_deflate_compress_bound(NULL, DEFLATE_CHUNK_BYTES) + DEFLATE_SEAL_EXTRA;
   p->slots = etwcap_calloc(n, sizeof(*p->slots));
   if (!p->slots)
     return ETWCAP_E_NOMEM;
   p->nslots = n;
   for (i = 0; i < n; i++) {
-    p->slots[i].in = etwcap_malloc(DICT_BYTES + DEFLATE_CHUNK_BYTES);
+    p->slots[i].in = etwcap_malloc(DEFLATE_CHUNK_BYTES);
     p->slots[i].out = etwcap_malloc(bound);
     p->slots[i].out_cap = bound;
     if (!p->slots[i].in || !p->slots[i].out)
@@ -124,38 +118,15 @@ static void free_slots(struct pool *p)
   etwcap_free(p->slots);
 }
 
-/* Keeps the last DICT_BYTES of all input seen so far in `tail`. */
-static void update_tail(unsigned char *tail, size_t *tail_len, const unsigned char *data,
-                        size_t len)
-{
-  if (len >= DICT_BYTES) {
-    memcpy(tail, data + len - DICT_BYTES, DICT_BYTES);
-    *tail_len = DICT_BYTES;
-    return;
-  }
-  if (*tail_len + len > DICT_BYTES) {
-    size_t drop = *tail_len + len - DICT_BYTES;
-    memmove(tail, tail + drop, *tail_len - drop);
-    *tail_len -= drop;
-  }
-  memcpy(tail + *tail_len, data, len);
-  *tail_len += len;
-}
-
-/* Reads one chunk into a slot, looping over short reads; the dictionary (the
- * input just before the chunk) goes right in front of it. */
-static int fill_slot(const struct deflate_params *prm, struct slot *s, const unsigned char *tail,
-                     size_t tail_len, int *eof)
+/* Reads one chunk into a slot, looping over short reads. */
+static int fill_slot(const struct deflate_params *prm, struct slot *s, int *eof)
 {
   size_t got;
   int rc;
-  memcpy(s->in + DICT_BYTES - tail_len, tail, tail_len);
-  s->dict_len = tail_len;
   s->in_len = 0;
   s->last = 0;
   while (!*eof && s->in_len < DEFLATE_CHUNK_BYTES) {
-    rc = prm->read(prm->read_ctx, s->in + DICT_BYTES + s->in_len,
-                   DEFLATE_CHUNK_BYTES - s->in_len, &got);
+    rc = prm->read(prm->read_ctx, s->in + s->in_len, DEFLATE_CHUNK_BYTES - s->in_len, &got);
     if (rc)
       return rc;
     if (got == 0)
@@ -218,8 +189,6 @@ int deflate_parallel(const struct deflate_params *prm, struct deflate_result *ou
   struct pool p;
   os_thread threads[64];
   unsigned nthreads = prm->threads ? prm->threads : os_cpu_count(), started = 0, t;
-  unsigned char *tail = NULL;
-  size_t tail_len = 0;
   uint64_t next_fill = 0, next_write = 0;
   int eof = 0, queued_all = 0, rc = 0;
 
@@ -231,8 +200,7 @@ int deflate_parallel(const struct deflate_params *prm, struct deflate_result *ou
   os_mutex_init(&p.lock);
   os_cond_init(&p.work);
   os_cond_init(&p.done);
-  tail = etwcap_malloc(DICT_BYTES);
-  rc = tail ? alloc_slots(&p, (size_t)nthreads * 2 + 1) : ETWCAP_E_NOMEM;
+  rc = alloc_slots(&p, (size_t)nthreads * 2 + 1);
   for (t = 0; !rc && t < nthreads; t++) {
     rc = os_thread_create(&threads[t], worker, &p);
     if (!rc)
@@ -252,18 +220,17 @@ int deflate_parallel(const struct deflate_params *prm, struct deflate_result *ou
     }
     if (eof) {
       /* Input is exhausted: the stream ends with an empty final block. */
-      free_slot->in_len = free_slot->dict_len = 0;
+      free_slot->in_len = 0;
       free_slot->last = 1;
       queued_all = 1;
       queue_slot(&p, free_slot, &next_fill);
       continue;
     }
-    rc = fill_slot(prm, free_slot, tail, tail_len, &eof);
+    rc = fill_slot(prm, free_slot, &eof);
     if (rc)
       break;
     if (free_slot->in_len == 0)
       continue; /* nothing read: the slot stays free and takes the final block */
-    update_tail(tail, &tail_len, free_slot->in + DICT_BYTES, free_slot->in_len);
     queue_slot(&p, free_slot, &next_fill);
   }
 
@@ -274,7 +241,6 @@ int deflate_parallel(const struct deflate_params *prm, struct deflate_result *ou
   for (t = 0; t < started; t++)
     os_thread_join(&threads[t]);
   free_slots(&p);
-  etwcap_free(tail);
   os_cond_destroy(&p.done);
   os_cond_destroy(&p.work);
   os_mutex_destroy(&p.lock);

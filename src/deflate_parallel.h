@@ -1,20 +1,22 @@
 /* Raw deflate of one stream on several threads, for the zip writer.
  *
- * The input is cut into chunks that workers compress independently.  Each
- * chunk is primed with the last 32 KiB of the chunk before it as a preset
- * dictionary, so matches still reach back across chunk edges and the size
- * stays within a fraction of a percent of single-threaded deflate.  Chunks end
- * with a sync flush (byte aligned, not final) and the stream ends with an
- * empty final block, so the concatenation is one valid raw deflate stream
- * that any inflater reads.  The CRC-32 is computed per chunk and joined with
- * crc32_combine.  Memory is bounded: a few chunks per thread. */
+ * The input is cut into chunks that workers compress independently with
+ * libdeflate, each into a whole deflate stream.  Each stream is then sealed
+ * (deflate_seal.h): its last block loses the final bit and an empty stored
+ * block ends it on a byte boundary; the stream ends with an empty final
+ * block, so the concatenation is one valid raw deflate stream that any
+ * inflater reads.  Chunks are not primed with the previous chunk's tail
+ * (libdeflate's compressor takes no preset dictionary), so matches do not
+ * reach across chunk edges; chunks are large enough that this costs well
+ * under a percent of size.  The CRC-32 is computed per chunk and joined with
+ * zlib's crc32_combine.  Memory is bounded: a few chunks per thread. */
 #ifndef ETWCAP_DEFLATE_PARALLEL_H
 #define ETWCAP_DEFLATE_PARALLEL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define DEFLATE_CHUNK_BYTES (1024 * 1024)
+#define DEFLATE_CHUNK_BYTES (4 * 1024 * 1024)
 
 /* Reads up to `cap` bytes; *got = 0 at the end.  Returns 0 or ETWCAP_E_*. */
 typedef int (*deflate_read_fn)(void *ctx, void *buf, size_t cap, size_t *got);
@@ -30,7 +32,7 @@ struct deflate_result {
 };
 
 struct deflate_params {
-  int level;        /* zlib level 1..9 */
+  int level;        /* libdeflate level 1..12; 6 trades like zip -6 */
   unsigned threads; /* workers; 0 = one per CPU */
   deflate_read_fn read;
   void *read_ctx;

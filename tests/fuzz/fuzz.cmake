@@ -16,8 +16,8 @@ target_compile_definitions(etwcap_core_fuzz PUBLIC ETWCAP_VERSION="${PROJECT_VER
                            _FILE_OFFSET_BITS=64)
 target_compile_options(etwcap_core_fuzz PRIVATE -fsanitize=fuzzer-no-link,address,undefined
                        -fno-omit-frame-pointer -g -O1 ${ETWCAP_WARNINGS})
-target_link_libraries(etwcap_core_fuzz PUBLIC PkgConfig::MINIZIP PkgConfig::PCRE2 ZLIB::ZLIB
-                      Threads::Threads m)
+target_link_libraries(etwcap_core_fuzz PUBLIC PkgConfig::MINIZIP PkgConfig::PCRE2
+                      PkgConfig::LIBDEFLATE ZLIB::ZLIB Threads::Threads m)
 
 get_filename_component(fuzz_samples "${ETWCAP_SHARED_DIR}/samples" ABSOLUTE)
 file(GLOB FUZZ_TARGETS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/fuzz/fuzz_*.c)
