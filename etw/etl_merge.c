@@ -64,6 +64,12 @@ static void merged_header(struct source *src, size_t n, struct etl_writer_config
   h->events_lost = 0;
   h->buffers_lost = 0;
   cfg->buffer_size = ETL_WRITER_DEFAULT_BUFFER_SIZE;
+  /* The first input's time zone block and header event are kept whole:
+   * StandardDate, DaylightName, DaylightDate and DaylightBias are what a
+   * reader needs to show local times across a DST change. */
+  cfg->tz_raw = first->tz_raw;
+  cfg->header_pid = first->header_pid;
+  cfg->header_tid = first->header_tid;
   for (i = 0; i < n; i++) {
     const struct etl_logfile *lf = etl_reader_logfile(src[i].reader);
     if (lf->start_time < h->start_time) {

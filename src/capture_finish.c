@@ -167,6 +167,8 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
   int rc;
 
   memset(r, 0, sizeof(*r));
+  /* merge_step can fail before etl_merge fills st (opening an input). */
+  memset(&st, 0, sizeof(st));
   why[0] = '\0';
   rc = merge_inputs_find(p->data_file, &in);
   if (rc) {
