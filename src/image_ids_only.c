@@ -4,8 +4,9 @@
 #include "alloc.h"
 #include "archive_writer.h"
 #include "error.h"
-#include "etl_merge.h"
 #include "etl_io.h"
+#include "etl_merge.h"
+#include "byte_source.h"
 #include "log.h"
 #include "os_file.h"
 #include "progress.h"
@@ -64,7 +65,7 @@ static int write_chunk(void *ctx, const void *data, size_t len)
 }
 
 /* Extracts one member to `path`, checking its size and CRC on the way. */
-static int extract_member(const struct etl_io *io, const struct zip_entry *z, const char *path,
+static int extract_member(const struct byte_source *io, const struct zip_entry *z, const char *path,
                           char *why, size_t why_size)
 {
   struct file_sink k;
@@ -95,13 +96,13 @@ static int extract_member(const struct etl_io *io, const struct zip_entry *z, co
  * so a hostile name cannot point outside the folder). */
 static int extract_all(const char *zip_path, struct extracted *x, char *why, size_t why_size)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct zip_directory dir;
   char detail[256];
   size_t i;
   int rc;
   memset(x, 0, sizeof(*x));
-  rc = etl_io_open_file(&io, zip_path);
+  rc = byte_source_open_file(&io, zip_path);
   if (rc) {
     snprintf(why, why_size, "cannot open '%s': %s", zip_path, etwcap_strerror(rc));
     return rc;
@@ -109,7 +110,7 @@ static int extract_all(const char *zip_path, struct extracted *x, char *why, siz
   rc = zip_directory_read(&io, &dir, detail, sizeof(detail));
   if (rc) {
     snprintf(why, why_size, "'%s' is not a zip archive we can read: %s", zip_path, detail);
-    etl_io_close(&io);
+    byte_source_close(&io);
     return ETWCAP_E_FORMAT;
   }
   x->names = etwcap_calloc(dir.count ? dir.count : 1, sizeof(char *));
@@ -144,7 +145,7 @@ static int extract_all(const char *zip_path, struct extracted *x, char *why, siz
     }
   }
   zip_directory_release(&dir);
-  etl_io_close(&io);
+  byte_source_close(&io);
   if (!rc && x->etl_members != 1) {
     snprintf(why, why_size, "'%s' holds %d .etl members; /ImageIDsOnly needs exactly one",
              zip_path, x->etl_members);
@@ -203,6 +204,11 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity, int
   etl_io_close(&in.io);
   if (rc)
     goto cleanup;
+  if (st.events_out == st.events_in) {
+    /* Nothing to add: the archive stays exactly as it was. */
+    log_info("no image identity to add to '%s'; it is left unchanged", zip_path);
+    goto cleanup;
+  }
 
   for (i = 0; i < x.count; i++) {
     members[i].name = x.names[i];
