@@ -184,12 +184,21 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
     log_debug("input %lu: %s", (unsigned long)i + 1, in.paths[i]);
   }
   snprintf(r->output, sizeof(r->output), p->zip ? "%s.zip" : "%s", p->data_file);
-  merged_path = etwcap_malloc(strlen(p->data_file) + 16);
+  merged_path = etwcap_malloc(strlen(p->data_file) + 32);
   if (!merged_path) {
     merge_inputs_release(&in);
     return ETWCAP_E_NOMEM;
   }
-  sprintf(merged_path, p->zip ? "%s.merged.tmp" : "%s.new", p->data_file);
+  /* X.etl.<random>.tmp: created exclusively, under a name nobody can plant
+   * a link at in advance. */
+  rc = os_temp_name(p->data_file, merged_path, strlen(p->data_file) + 32);
+  if (rc) {
+    snprintf(why, why_size, "cannot name a temporary file beside '%s': %s", p->data_file,
+             etwcap_strerror(rc));
+    etwcap_free(merged_path);
+    merge_inputs_release(&in);
+    return rc;
+  }
 
   t0 = os_time_monotonic_ns();
   rc = merge_step(p, &in, merged_path, &st, why, why_size);

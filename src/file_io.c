@@ -24,7 +24,8 @@ static void *file_open(void *opaque, const char *path, int for_write, int *err)
     *err = ETWCAP_E_NOMEM;
     return NULL;
   }
-  s->f = os_fopen(path, for_write ? "wb" : "rb");
+  /* Outputs are created, never opened over something already there. */
+  s->f = for_write ? os_fcreate(path) : os_fopen(path, "rb");
   if (!s->f) {
     *err = os_last_error();
     etwcap_free(s);

@@ -73,7 +73,7 @@ static int extract_member(const struct byte_source *io, const struct zip_entry *
   uint64_t size;
   uint32_t crc;
   int rc;
-  k.f = os_fopen(path, "wb");
+  k.f = os_fcreate(path);
   if (!k.f) {
     rc = os_last_error();
     snprintf(why, why_size, "cannot create '%s': %s", path, etwcap_strerror(rc));
@@ -92,8 +92,7 @@ static int extract_member(const struct byte_source *io, const struct zip_entry *
   return rc;
 }
 
-/* Every member to ZIP.partN.tmp (named by position, never by member name,
- * so a hostile name cannot point outside the folder). */
+/* Every member to a temporary file beside the zip. */
 static int extract_all(const char *zip_path, struct extracted *x, char *why, size_t why_size)
 {
   struct byte_source io;
@@ -132,10 +131,13 @@ static int extract_all(const char *zip_path, struct extracted *x, char *why, siz
       rc = ETWCAP_E_NOMEM;
       break;
     }
-    /* Named by position, never by member name: a hostile name cannot point
-     * outside the folder. */
-    sprintf(x->paths[i], "%s.part%lu.tmp", zip_path, (unsigned long)i);
+    /* Named at random beside the zip, never by member name: a hostile name
+     * cannot point outside the folder, nobody can plant a link in advance. */
+    x->paths[i][0] = '\0';
     x->count++;
+    rc = os_temp_name(zip_path, x->paths[i], strlen(zip_path) + 32);
+    if (rc)
+      break;
     if (len && z->name[len - 1] == '/')
       continue; /* a folder entry has nothing to extract */
     rc = extract_member(&io, z, x->paths[i], why, why_size);
@@ -180,13 +182,15 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity, int
   rc = extract_all(zip_path, &x, why, why_size);
   if (rc)
     goto cleanup;
-  merged = etwcap_malloc(strlen(zip_path) + 16);
+  merged = etwcap_malloc(strlen(zip_path) + 32);
   members = etwcap_calloc(x.count, sizeof(*members));
   if (!merged || !members) {
     rc = ETWCAP_E_NOMEM;
     goto cleanup;
   }
-  sprintf(merged, "%s.merged.tmp", zip_path);
+  rc = os_temp_name(zip_path, merged, strlen(zip_path) + 32);
+  if (rc)
+    goto cleanup;
 
   memset(&in, 0, sizeof(in));
   in.name = x.names[x.etl_index];

@@ -250,13 +250,18 @@ int archive_write(const char *final_path, const struct archive_member *members, 
   tio.opaque = &tracker;
   file_io_to_minizip(&tio, &funcs);
 
-  tmp = etwcap_malloc(strlen(final_path) + 5);
+  tmp = etwcap_malloc(strlen(final_path) + 32);
   expect = etwcap_calloc(count ? count : 1, sizeof(*expect));
   if (!tmp || !expect) {
     rc = ETWCAP_E_NOMEM;
     goto cleanup;
   }
-  sprintf(tmp, "%s.tmp", final_path);
+  rc = os_temp_name(final_path, tmp, strlen(final_path) + 32);
+  if (rc) {
+    snprintf(why, why_size, "cannot name a temporary file beside '%s': %s", final_path,
+             etwcap_strerror(rc));
+    goto cleanup;
+  }
 
   zf = zipOpen2_64(tmp, APPEND_STATUS_CREATE, NULL, &funcs);
   if (!zf) {
