@@ -1,6 +1,7 @@
 /* The k-way merge of session files (see etl_merge.h). */
 #include "etl_merge.h"
 
+#include "cancel.h"
 #include "alloc.h"
 #include "error.h"
 #include "etl_reader.h"
@@ -191,6 +192,8 @@ int etl_merge(const struct etl_merge_input *inputs, size_t count, const char *ou
     }
     if (!rc)
       rc = advance(s, why, why_size);
+    if (!rc && (stats->events_in & 0xFFFu) == 0 && cancel_requested())
+      rc = ETWCAP_E_CANCELLED;
     if (options->progress && done >= next_report) {
       options->progress(options->progress_ctx, done, total);
       next_report = done + (4u << 20);

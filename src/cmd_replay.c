@@ -19,6 +19,7 @@
 #include "trigger_output.h"
 #include "trigger_replay.h"
 #include "trigger_window.h"
+#include "work_cancel.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -265,9 +266,14 @@ static int run_replay(const struct cli *cli)
            stats.stopped_early ? " (the last collection had stopped)" : "",
            (unsigned long)trigger_engine_fire_count(e));
   rc = trigger_engine_fire_count(e) ? 0 : ETWCAP_E_NOT_FIRED;
-  if (rc == 0 && out)
+  if (rc == 0 && out) {
+    work_cancel_begin();
     rc = write_outputs(cli, e, trace, out, window_sec, (int)opt.collect_multiple,
                        opt.stop_command);
+    if (rc == ETWCAP_E_CANCELLED && work_cancel_reason())
+      log_error("stopped by %s: the temporary files are removed", work_cancel_reason());
+    work_cancel_end();
+  }
 cleanup:
   etwcap_free(problems);
   trigger_csv_free(csv);

@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "archive_writer.h"
+#include "cancel.h"
 #include "error.h"
 #include "etl_io.h"
 #include "etl_merge.h"
@@ -61,6 +62,8 @@ struct file_sink {
 static int write_chunk(void *ctx, const void *data, size_t len)
 {
   struct file_sink *k = ctx;
+  if (cancel_requested())
+    return ETWCAP_E_CANCELLED;
   return fwrite(data, 1, len, k->f) == len ? 0 : os_last_error();
 }
 

@@ -2,6 +2,7 @@
 #include "trigger_window.h"
 
 #include "alloc.h"
+#include "cancel.h"
 #include "error.h"
 #include "etl_reader.h"
 #include "etl_source.h"
@@ -122,6 +123,8 @@ static int write_one(void *ctx, const char *display, struct etl_reader *r)
     rc = etl_writer_write(w, ev.cpu, ev.timestamp, ev.raw, ev.raw_size);
     if (!rc)
       j->stats->events_kept++;
+    if (!rc && (j->stats->events_kept & 0xFFFu) == 0 && cancel_requested())
+      rc = ETWCAP_E_CANCELLED;
   }
   etl_timeorder_free(t);
   if (rc < 0) {

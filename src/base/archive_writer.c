@@ -2,6 +2,7 @@
 #include "archive_writer.h"
 
 #include "alloc.h"
+#include "cancel.h"
 #include "archive_verify.h"
 #include "error.h"
 #include "os_file.h"
@@ -100,6 +101,8 @@ struct member_source {
 static int member_read(void *ctx, void *buf, size_t cap, size_t *got)
 {
   struct member_source *m = ctx;
+  if (cancel_requested())
+    return ETWCAP_E_CANCELLED;
   if (m->f) {
     *got = fread(buf, 1, cap, m->f);
     if (*got < cap && ferror(m->f))
