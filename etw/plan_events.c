@@ -127,7 +127,7 @@ int plan_parse_focus(struct plan *plan, struct plan_state *st)
     return plan_fail(plan, ETWCAP_E_UNSUPPORTED, "/FocusProcess:%s needs ETW scope filters, which "
                 "Windows 8.1 / Server 2012 R2 introduced (target is %u.%u.%u)", f,
                 plan->os.major, plan->os.minor, plan->os.build);
-  if (f[0] >= '0' && f[0] <= '9') {
+  if ((f[0] >= '0' && f[0] <= '9') || f[0] == '-' || f[0] == '+') {
     if (str_parse_uint64(f, &pid) != 0 || pid > 0xFFFFFFFFu)
       return plan_fail(plan, ETWCAP_E_USAGE, "/FocusProcess: '%s' is not a process id", f);
     st->focus_by_pid = 1;

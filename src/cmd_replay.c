@@ -261,6 +261,15 @@ static int run_replay(const struct cli *cli)
   }
   filetime_format_iso7(stats.first_ft, first, sizeof(first));
   filetime_format_iso7(stats.last_ft, last, sizeof(last));
+  if (csv && (trigger_csv_last_time(csv) < stats.first_ft ||
+              trigger_csv_first_time(csv) > stats.last_ft)) {
+    char from[40], to[40];
+    filetime_format_iso7(trigger_csv_first_time(csv), from, sizeof(from));
+    filetime_format_iso7(trigger_csv_last_time(csv), to, sizeof(to));
+    log_warn("the counter log %s covers %s to %s, the trace %s to %s: they do not overlap, so "
+             "the counter triggers saw no sample of the trace's time (is it the log of this "
+             "capture, and its time zone bias right?)", counter_log, from, to, first, last);
+  }
   log_info("replayed %llu events of %u file(s), %s to %s%s; %lu fire(s)",
            (unsigned long long)stats.events, stats.files, first, last,
            stats.stopped_early ? " (the last collection had stopped)" : "",
