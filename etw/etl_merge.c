@@ -1,9 +1,10 @@
 /* The k-way merge of session files (see etl_merge.h). */
 #include "etl_merge.h"
 
-#include "cancel.h"
 #include "alloc.h"
+#include "cancel.h"
 #include "error.h"
+#include "file_error.h"
 #include "etl_reader.h"
 #include "etl_timeorder.h"
 
@@ -170,7 +171,7 @@ int etl_merge(const struct etl_merge_input *inputs, size_t count, const char *ou
   cfg.io = options->io;
   rc = etl_writer_open(&w, out_path, &cfg);
   if (rc) {
-    snprintf(why, why_size, "cannot create '%s': %s", out_path, etwcap_strerror(rc));
+    file_create_error(why, why_size, out_path, rc);
     goto cleanup;
   }
 

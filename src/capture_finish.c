@@ -11,6 +11,7 @@
 #include "os_time.h"
 #include "path_name.h"
 #include "progress.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -167,6 +168,12 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
   int rc;
 
   memset(r, 0, sizeof(*r));
+  if (!utf8_valid((const uint8_t *)p->data_file, strlen(p->data_file))) {
+    /* Linux names are bytes; the zip's names and the manifest are UTF-8. */
+    snprintf(why, why_size, "the name '%s' is not valid UTF-8: rename the file (the zip and its "
+             "manifest name it in UTF-8)", p->data_file);
+    return ETWCAP_E_USAGE;
+  }
   /* merge_step can fail before etl_merge fills st (opening an input). */
   memset(&st, 0, sizeof(st));
   why[0] = '\0';

@@ -99,6 +99,11 @@ static int run_merge(const struct cli *cli)
       return ETWCAP_E_USAGE;
     }
     snprintf(data_file, sizeof(data_file), "%s", cli->args[0]);
+  } else if (str_ends_with_case(cli->args[0], ".zip")) {
+    log_error("'%s' is already merged and zipped. To add image identity to it, run: "
+              "etwcap merge %s /ImageIDsOnly (with /PathMap where the images are elsewhere)",
+              cli->args[0], cli->args[0]);
+    return ETWCAP_E_USAGE;
   } else {
     char *name;
     if (data_file_name(cli->args[0], &name) != 0)

@@ -28,6 +28,10 @@ static void *file_open(void *opaque, const char *path, int for_write, int *err)
   s->f = for_write ? os_fcreate(path) : os_fopen(path, "rb");
   if (!s->f) {
     *err = os_last_error();
+    /* Refused by the folder's permissions: a file error, not a need for an
+     * elevated prompt. */
+    if (for_write && *err == ETWCAP_E_ACCES)
+      *err = ETWCAP_E_DENIED;
     etwcap_free(s);
     return NULL;
   }

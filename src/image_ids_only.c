@@ -7,6 +7,7 @@
 #include "error.h"
 #include "etl_io.h"
 #include "etl_merge.h"
+#include "file_error.h"
 #include "byte_source.h"
 #include "log.h"
 #include "os_file.h"
@@ -79,7 +80,7 @@ static int extract_member(const struct byte_source *io, const struct zip_entry *
   k.f = os_fcreate(path);
   if (!k.f) {
     rc = os_last_error();
-    snprintf(why, why_size, "cannot create '%s': %s", path, etwcap_strerror(rc));
+    file_create_error(why, why_size, path, rc);
     return rc;
   }
   rc = zip_entry_read(io, z, write_chunk, &k, &size, &crc, detail, sizeof(detail));

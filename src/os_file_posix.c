@@ -36,6 +36,10 @@ static int translate(int e)
     return ETWCAP_E_ACCES;
   case ENOMEM:
     return ETWCAP_E_NOMEM;
+  case ENAMETOOLONG:
+    return ETWCAP_E_NAMETOOLONG;
+  case EISDIR:
+    return ETWCAP_E_ISDIR;
   default:
     return ETWCAP_E_IO;
   }

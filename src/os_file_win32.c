@@ -41,6 +41,8 @@ static int translate(DWORD e)
   case ERROR_NOT_ENOUGH_MEMORY:
   case ERROR_OUTOFMEMORY:
     return ETWCAP_E_NOMEM;
+  case ERROR_FILENAME_EXCED_RANGE:
+    return ETWCAP_E_NAMETOOLONG;
   default:
     return ETWCAP_E_IO;
   }

@@ -8,6 +8,7 @@
 #include "etl_source.h"
 #include "etl_timeorder.h"
 #include "etl_writer.h"
+#include "file_error.h"
 #include "os_file.h"
 #include "strutil.h"
 
@@ -98,7 +99,7 @@ static int write_one(void *ctx, const char *display, struct etl_reader *r)
                       : 65536;
   rc = etl_writer_open(&w, path, &cfg);
   if (rc) {
-    snprintf(j->err, j->cap, "%s: cannot create: %s", path, etwcap_strerror(rc));
+    file_create_error(j->err, j->cap, path, rc);
     return rc;
   }
   j->count++;

@@ -2,11 +2,13 @@
 #include "archive_writer.h"
 
 #include "alloc.h"
-#include "cancel.h"
 #include "archive_verify.h"
+#include "cancel.h"
 #include "error.h"
+#include "file_error.h"
 #include "os_file.h"
 #include "os_time.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -235,6 +237,12 @@ int archive_write(const char *final_path, const struct archive_member *members, 
   }
   why[0] = '\0';
   memset(stats, 0, sizeof(*stats));
+  for (i = 0; i < count; i++)
+    if (!utf8_valid((const uint8_t *)members[i].name, strlen(members[i].name))) {
+      /* Names are flagged UTF-8 in the zip: bytes that are not would lie. */
+      snprintf(why, why_size, "the name '%s' is not valid UTF-8: rename it", members[i].name);
+      return ETWCAP_E_USAGE;
+    }
   if (!options) {
     memset(&defaults, 0, sizeof(defaults));
     options = &defaults;
@@ -269,7 +277,7 @@ int archive_write(const char *final_path, const struct archive_member *members, 
   zf = zipOpen2_64(tmp, APPEND_STATUS_CREATE, NULL, &funcs);
   if (!zf) {
     rc = tracker.first_error ? tracker.first_error : ETWCAP_E_IO;
-    snprintf(why, why_size, "cannot create '%s': %s", tmp, etwcap_strerror(rc));
+    file_create_error(why, why_size, tmp, rc);
     goto cleanup;
   }
   created = 1;

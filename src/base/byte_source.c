@@ -54,7 +54,7 @@ int byte_source_open_file(struct byte_source *s, const char *path)
   if (rc)
     return rc;
   if (os_is_directory(path))
-    return ETWCAP_E_FORMAT;
+    return ETWCAP_E_ISDIR;
   fc = etwcap_calloc(1, sizeof(*fc));
   if (!fc)
     return ETWCAP_E_NOMEM;

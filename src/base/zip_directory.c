@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -210,41 +211,6 @@ static int apply_extra(const uint8_t *extra, size_t len, struct zip_entry *z)
   return 0;
 }
 
-/* RFC 3629 UTF-8 (no overlongs, no surrogates, at most U+10FFFF). */
-static int valid_utf8(const uint8_t *s, size_t n)
-{
-  size_t i = 0;
-  while (i < n) {
-    uint8_t c = s[i];
-    size_t k, len;
-    uint32_t cp;
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    if (c >= 0xC2 && c <= 0xDF)
-      len = 2, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-      len = 3, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-      len = 4, cp = c & 0x07;
-    else
-      return 0;
-    if (i + len > n)
-      return 0;
-    for (k = 1; k < len; k++) {
-      if ((s[i + k] & 0xC0) != 0x80)
-        return 0;
-      cp = cp << 6 | (s[i + k] & 0x3F);
-    }
-    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-      return 0;
-    i += len;
-  }
-  return 1;
-}
-
 /* One central header at cd + p (cd_size bytes in all): fills z and names,
  * advances *p. */
 static int parse_central(const uint8_t *cd, uint64_t cd_size, size_t *p, struct zip_entry *z,
@@ -272,7 +238,7 @@ static int parse_central(const uint8_t *cd, uint64_t cd_size, size_t *p, struct 
   z->name = name_out;
   if (memchr(name_out, '\0', name_len) || !name_len)
     return bad(ETWCAP_E_CORRUPT, why, why_size, "a member has an empty name or a NUL in it");
-  if ((z->flags & FLAG_UTF8) && !valid_utf8(h + CENTRAL_SIZE, name_len))
+  if ((z->flags & FLAG_UTF8) && !utf8_valid(h + CENTRAL_SIZE, name_len))
     return bad(ETWCAP_E_CORRUPT, why, why_size, "member name flagged UTF-8 is not UTF-8");
   if (apply_extra(h + CENTRAL_SIZE + name_len, extra_len, z) != 0)
     return bad(ETWCAP_E_CORRUPT, why, why_size, "member %s: bad extra field", name_out);
