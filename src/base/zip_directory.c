@@ -171,7 +171,10 @@ static int locate_directory(const struct byte_source *src, struct directory_plac
   if (at->shift)
     return bad(ETWCAP_E_CORRUPT, why, why_size, "%llu bytes before the archive that its offsets "
                "do not count (repair it with zip -A)", (unsigned long long)at->shift);
-  if (at->entries > ZIP_MAX_ENTRIES || at->size > MAX_DIRECTORY)
+  /* Every entry takes at least a central header: a count the directory
+   * cannot hold is refused before anything is allocated for it. */
+  if (at->entries > ZIP_MAX_ENTRIES || at->size > MAX_DIRECTORY ||
+      at->entries > at->size / CENTRAL_SIZE)
     return bad(ETWCAP_E_CORRUPT, why, why_size, "the central directory is too large "
                "(%llu entries, %llu bytes)", (unsigned long long)at->entries,
                (unsigned long long)at->size);

@@ -46,7 +46,7 @@ for qualifier, known in (("KernelEvents", ("ContextSwitch", "ImageLoad", "Proces
     rc, out, err = t.run("plan", "collect", "X.etl", "/%s:NoSuchName" % qualifier)
     t.check(rc == 2 and "etwcap plan /?" in err, "%s: points to plan /?: %r" % (qualifier, err))
     rc, out, err = t.run("plan", "/?")
-    names = [line for line in out.split("\n\n") if line.startswith("Names for /%s:" % qualifier)]
+    names = [line for line in out.replace("\r\n", "\n").split("\n\n") if line.startswith("Names for /%s:" % qualifier)]
     t.check(names and all(k in names[0].split() for k in known),
             "plan /? prints the %s names: %r" % (qualifier, names))
 
