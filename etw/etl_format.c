@@ -112,6 +112,7 @@ int etl_logfile_decode(const uint8_t *p, size_t len, int is64, struct etl_logfil
   lf->cpu_mhz = etl_le32(p + 0x34);
   /* TIME_ZONE_INFORMATION: Bias, then StandardName[32] (WCHAR). */
   lf->tz_bias = (int32_t)etl_le32(p + tz);
+  memcpy(lf->tz_raw, p + tz, sizeof(lf->tz_raw));
   etl_utf16_to_utf8(p + tz + 4, 64, lf->tz_standard_name, sizeof(lf->tz_standard_name));
   /* 172 bytes of time zone, then the 4-byte pad all parsers but A know. */
   lf->boot_time = (int64_t)etl_le64(p + late);

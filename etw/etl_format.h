@@ -75,6 +75,7 @@ struct etl_logfile {
   uint32_t cpu_mhz;
   int32_t tz_bias;                 /* minutes, UTC = local + bias */
   char tz_standard_name[96];       /* UTF-8 */
+  uint8_t tz_raw[172];             /* the whole TIME_ZONE_INFORMATION, as written */
   int64_t boot_time;
   int64_t perf_freq;
   int64_t start_time;
@@ -83,6 +84,7 @@ struct etl_logfile {
   char logger_name[ETL_NAME_MAX];  /* UTF-8 */
   char log_file_name[ETL_NAME_MAX];
   uint64_t header_timestamp;       /* raw timestamp of the logfile-header event */
+  uint32_t header_pid, header_tid; /* the logfile-header event's process and thread */
   int header_is_64;                /* SYSTEM64 (x64 layout) or SYSTEM32 */
 };
 

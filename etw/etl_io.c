@@ -1,117 +1,37 @@
-/* The file and memory implementations of etl_io (see etl_io.h).  The file
- * one goes through os_fopen/os_fseek64 so UTF-8 paths and >2 GB files work
- * on every OS; it seeks only when a read is not where the last one ended. */
+/* etl_io over the base layer's byte sources (byte_source.h): the same
+ * four fields, so opening one is opening the other and copying them. */
 #include "etl_io.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "os_file.h"
+#include "byte_source.h"
 
-#include <stdio.h>
 #include <string.h>
 
-struct file_ctx {
-  FILE *f;
-  uint64_t pos; /* where the stream is, to skip needless seeks */
-};
-
-static int file_read_at(void *ctx, uint64_t offset, void *buf, size_t len, size_t *got)
+static void from_source(struct etl_io *io, const struct byte_source *s)
 {
-  struct file_ctx *fc = ctx;
-  size_t n;
-  *got = 0;
-  if (offset > (uint64_t)INT64_MAX)
-    return ETWCAP_E_RANGE;
-  if (offset != fc->pos) {
-    if (os_fseek64(fc->f, (int64_t)offset, SEEK_SET) != 0)
-      return ETWCAP_E_IO;
-    fc->pos = offset;
-  }
-  n = len ? fread(buf, 1, len, fc->f) : 0;
-  fc->pos += n;
-  *got = n;
-  if (n < len && ferror(fc->f))
-    return ETWCAP_E_IO;
-  return 0;
-}
-
-static void file_close(void *ctx)
-{
-  struct file_ctx *fc = ctx;
-  if (fc) {
-    fclose(fc->f);
-    etwcap_free(fc);
-  }
+  io->read_at = s->read_at;
+  io->close = s->close;
+  io->ctx = s->ctx;
+  io->size = s->size;
 }
 
 int etl_io_open_file(struct etl_io *io, const char *path)
 {
-  struct file_ctx *fc;
-  int64_t size = -1;
-  int rc;
+  struct byte_source s;
+  int rc = byte_source_open_file(&s, path);
   memset(io, 0, sizeof(*io));
-  rc = os_file_size(path, &size);
-  if (rc)
-    return rc;
-  if (os_is_directory(path))
-    return ETWCAP_E_FORMAT;
-  fc = etwcap_calloc(1, sizeof(*fc));
-  if (!fc)
-    return ETWCAP_E_NOMEM;
-  fc->f = os_fopen(path, "rb");
-  if (!fc->f) {
-    rc = os_last_error();
-    etwcap_free(fc);
-    return rc ? rc : ETWCAP_E_IO;
-  }
-  /* The reader asks for big chunks or exactly the bytes it needs: stdio's
-   * own buffering would only add a copy and, on a seek, a wasted read. */
-  setvbuf(fc->f, NULL, _IONBF, 0);
-  io->read_at = file_read_at;
-  io->close = file_close;
-  io->ctx = fc;
-  io->size = size;
-  return 0;
-}
-
-struct mem_ctx {
-  const uint8_t *data;
-  size_t len;
-};
-
-static int mem_read_at(void *ctx, uint64_t offset, void *buf, size_t len, size_t *got)
-{
-  struct mem_ctx *mc = ctx;
-  size_t n = 0;
-  if (offset < mc->len) {
-    n = mc->len - (size_t)offset;
-    if (n > len)
-      n = len;
-    memcpy(buf, mc->data + offset, n);
-  }
-  *got = n;
-  return 0;
-}
-
-static void mem_close(void *ctx)
-{
-  etwcap_free(ctx);
+  if (!rc)
+    from_source(io, &s);
+  return rc;
 }
 
 int etl_io_open_memory(struct etl_io *io, const void *data, size_t len)
 {
-  struct mem_ctx *mc;
+  struct byte_source s;
+  int rc = byte_source_open_memory(&s, data, len);
   memset(io, 0, sizeof(*io));
-  mc = etwcap_calloc(1, sizeof(*mc));
-  if (!mc)
-    return ETWCAP_E_NOMEM;
-  mc->data = data;
-  mc->len = len;
-  io->read_at = mem_read_at;
-  io->close = mem_close;
-  io->ctx = mc;
-  io->size = (int64_t)len;
-  return 0;
+  if (!rc)
+    from_source(io, &s);
+  return rc;
 }
 
 void etl_io_close(struct etl_io *io)
@@ -124,20 +44,10 @@ void etl_io_close(struct etl_io *io)
 int etl_io_read_exact(const struct etl_io *io, uint64_t offset, void *buf, size_t len,
                       size_t *got)
 {
-  size_t total = 0;
-  while (total < len) {
-    size_t n = 0;
-    int rc = io->read_at(io->ctx, offset + total, (uint8_t *)buf + total, len - total, &n);
-    if (rc) {
-      if (got)
-        *got = total;
-      return rc;
-    }
-    if (n == 0)
-      break;
-    total += n;
-  }
-  if (got)
-    *got = total;
-  return total == len ? 0 : ETWCAP_E_TRUNCATED;
+  struct byte_source s;
+  s.read_at = io->read_at;
+  s.close = NULL;
+  s.ctx = io->ctx;
+  s.size = io->size;
+  return byte_source_read_exact(&s, offset, buf, len, got);
 }

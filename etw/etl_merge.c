@@ -2,7 +2,9 @@
 #include "etl_merge.h"
 
 #include "alloc.h"
+#include "cancel.h"
 #include "error.h"
+#include "file_error.h"
 #include "etl_reader.h"
 #include "etl_timeorder.h"
 
@@ -64,6 +66,12 @@ static void merged_header(struct source *src, size_t n, struct etl_writer_config
   h->events_lost = 0;
   h->buffers_lost = 0;
   cfg->buffer_size = ETL_WRITER_DEFAULT_BUFFER_SIZE;
+  /* The first input's time zone block and header event are kept whole:
+   * StandardDate, DaylightName, DaylightDate and DaylightBias are what a
+   * reader needs to show local times across a DST change. */
+  cfg->tz_raw = first->tz_raw;
+  cfg->header_pid = first->header_pid;
+  cfg->header_tid = first->header_tid;
   for (i = 0; i < n; i++) {
     const struct etl_logfile *lf = etl_reader_logfile(src[i].reader);
     if (lf->start_time < h->start_time) {
@@ -163,7 +171,7 @@ int etl_merge(const struct etl_merge_input *inputs, size_t count, const char *ou
   cfg.io = options->io;
   rc = etl_writer_open(&w, out_path, &cfg);
   if (rc) {
-    snprintf(why, why_size, "cannot create '%s': %s", out_path, etwcap_strerror(rc));
+    file_create_error(why, why_size, out_path, rc);
     goto cleanup;
   }
 
@@ -185,6 +193,8 @@ int etl_merge(const struct etl_merge_input *inputs, size_t count, const char *ou
     }
     if (!rc)
       rc = advance(s, why, why_size);
+    if (!rc && (stats->events_in & 0xFFFu) == 0 && cancel_requested())
+      rc = ETWCAP_E_CANCELLED;
     if (options->progress && done >= next_report) {
       options->progress(options->progress_ctx, done, total);
       next_report = done + (4u << 20);

@@ -370,6 +370,8 @@ int etl_reader_open(struct etl_reader **out, const struct etl_io *io, const char
     return fail(r, ETWCAP_E_CORRUPT, ETL_BUFFER_HEADER_SIZE,
                 "the logfile header is too short (%u bytes)", ev.user_len);
   r->lf.header_timestamp = ev.timestamp;
+  r->lf.header_pid = ev.pid;
+  r->lf.header_tid = ev.tid;
   etl_clock_init(&r->clock, &r->lf);
   if (r->lf.log_file_mode & ETL_MODE_COMPRESSED)
     r->compression = r->cur.h.state & 0xFFFFu;

@@ -41,6 +41,8 @@ static int run_zip(struct etl_zip *z, const char *label, etl_source_fn fn, void 
       return rc;
     }
     rc = run_reader(&io, display, fn, ctx, err, errcap);
+    if (rc < 0 && etl_zip_error(z)[0])
+      snprintf(err, errcap, "%s", etl_zip_error(z)); /* the zip's own damage, by name */
     if (rc)
       return rc;
   }
@@ -75,7 +77,7 @@ int etl_source_foreach(const char *path, etl_source_fn fn, void *ctx, char *err,
     etl_io_close(&io);
     return rc;
   }
-  if (etl_zip_magic(magic, got)) {
+  if (etl_zip_detect(&io)) {
     struct etl_zip *z = NULL;
     etl_io_close(&io);
     rc = etl_zip_open_file(&z, path);
@@ -97,7 +99,7 @@ int etl_source_foreach_memory(const void *data, size_t len, const char *label,
   struct etl_io io;
   int rc;
   err[0] = '\0';
-  if (etl_zip_magic(data, len)) {
+  if (etl_zip_detect_memory(data, len)) {
     struct etl_zip *z = NULL;
     rc = etl_zip_open_memory(&z, data, len);
     if (rc)

@@ -1,37 +1,31 @@
-/* Zip archive access for the ETL reader (see etl_zip.h).  minizip reads the
- * archive through our own ioapi table, over os_fopen (UTF-8 paths on every
- * OS, no iowin32) or over memory (tests and fuzzing). */
+/* Zip archive access for the ETL reader (see etl_zip.h): the ETL glue over
+ * the base layer's zip reader (zip_directory.h).  Members that are not read
+ * as ETL files are checked when the archive is opened; an ETL member's size
+ * and CRC-32 are checked as it streams, and at the latest when the next
+ * member is asked for. */
 #include "etl_zip.h"
 
-#include "file_io.h"
-
 #include "alloc.h"
+#include "byte_source.h"
 #include "error.h"
-#include "os_file.h"
 #include "strutil.h"
+#include "zip_directory.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unzip.h>
 
 #define SKIP_CHUNK (64u * 1024u)
 #define HISTORY_SIZE (8u * 1024u * 1024u)
 
-struct mem_stream {
-  const uint8_t *data;
-  size_t len;
-  uint64_t pos;
-};
-
 struct etl_zip {
-  unzFile uf;
+  struct byte_source src;
+  struct zip_directory dir;
   char *path;             /* for messages */
-  struct mem_stream mem;  /* the memory source (when opened from memory) */
-  int started;
-  unz64_file_pos member;  /* position of the current member in the directory */
-  uint64_t member_size;
-  int member_open;
+  size_t next;            /* the next directory entry to consider */
+  const struct zip_entry *member; /* the current member */
+  struct zip_stream *stream;
+  int member_checked;     /* its size and CRC-32 were proven */
   uint64_t pos;           /* bytes of the member consumed so far */
   uint8_t *scratch;
   /* The last bytes streamed, as a ring indexed by member offset: a read
@@ -63,137 +57,117 @@ int etl_zip_magic(const uint8_t *p, size_t len)
          ((p[2] == 3 && p[3] == 4) || (p[2] == 5 && p[3] == 6));
 }
 
-/* A zip on disk is read through file_io's minizip bridge (UTF-8 paths on
- * every OS); only memory needs its own ioapi functions here. */
-
-static uLong ZCALLBACK no_write(voidpf opaque, voidpf stream, const void *buf, uLong size)
+int etl_zip_detect(const struct etl_io *io)
 {
-  (void)opaque;
-  (void)stream;
-  (void)buf;
-  (void)size;
-  return 0;
+  struct byte_source src;
+  struct zip_directory dir;
+  uint8_t magic[4];
+  size_t got = 0;
+  char why[300];
+  etl_io_read_exact(io, 0, magic, sizeof(magic), &got);
+  if (etl_zip_magic(magic, got))
+    return 1;
+  /* A self-extractor's stub first: the end of the file says it is a zip. */
+  src.read_at = io->read_at;
+  src.close = NULL;
+  src.ctx = io->ctx;
+  src.size = io->size;
+  if (zip_directory_read(&src, &dir, why, sizeof(why)) != 0)
+    return 0;
+  zip_directory_release(&dir);
+  return 1;
 }
 
-/* --- ioapi over memory ----------------------------------------------------- */
-
-static voidpf ZCALLBACK mem_open(voidpf opaque, const void *filename, int mode)
+int etl_zip_detect_memory(const void *data, size_t len)
 {
-  struct mem_stream *m = opaque;
-  (void)filename;
-  if ((mode & ZLIB_FILEFUNC_MODE_READWRITEFILTER) != ZLIB_FILEFUNC_MODE_READ)
-    return NULL;
-  m->pos = 0;
-  return m;
+  struct etl_io io;
+  int zip;
+  if (etl_io_open_memory(&io, data, len) != 0)
+    return etl_zip_magic(data, len);
+  zip = etl_zip_detect(&io);
+  etl_io_close(&io);
+  return zip;
 }
 
-static uLong ZCALLBACK mem_read(voidpf opaque, voidpf stream, void *buf, uLong size)
+/* Is entry i one the ETL reader will stream (an .etl file, not shadowed by
+ * a later entry of the same name)? */
+static int is_etl_member(const struct etl_zip *z, size_t i)
 {
-  struct mem_stream *m = stream;
-  uint64_t n = 0;
-  (void)opaque;
-  if (m->pos < m->len) {
-    n = m->len - m->pos;
-    if (n > size)
-      n = size;
-    memcpy(buf, m->data + m->pos, (size_t)n);
-    m->pos += n;
+  return str_ends_with_case(z->dir.entries[i].name, ".etl") &&
+         !zip_directory_is_shadowed(&z->dir, i);
+}
+
+/* Every member the ETL reader will not stream is read and checked now, so
+ * a damaged archive is refused whichever member holds the damage. */
+static int check_other_members(struct etl_zip *z)
+{
+  char why[300];
+  size_t i;
+  for (i = 0; i < z->dir.count; i++) {
+    uint64_t size;
+    uint32_t crc;
+    int rc;
+    if (is_etl_member(z, i))
+      continue;
+    rc = zip_entry_measure(&z->src, &z->dir.entries[i], &size, &crc, why, sizeof(why));
+    if (rc)
+      return fail(z, rc, "%s", why);
   }
-  return (uLong)n;
-}
-
-static ZPOS64_T ZCALLBACK mem_tell(voidpf opaque, voidpf stream)
-{
-  (void)opaque;
-  return ((struct mem_stream *)stream)->pos;
-}
-
-static long ZCALLBACK mem_seek(voidpf opaque, voidpf stream, ZPOS64_T offset, int origin)
-{
-  struct mem_stream *m = stream;
-  uint64_t base = origin == ZLIB_FILEFUNC_SEEK_CUR   ? m->pos
-                  : origin == ZLIB_FILEFUNC_SEEK_END ? m->len
-                                                     : 0;
-  (void)opaque;
-  if (offset > UINT64_MAX - base || base + offset > m->len)
-    return -1;
-  m->pos = base + offset;
   return 0;
 }
 
-static int ZCALLBACK mem_close(voidpf opaque, voidpf stream)
+static int open_common(struct etl_zip **out, const char *label)
 {
-  (void)opaque;
-  (void)stream;
-  return 0;
-}
-
-static int ZCALLBACK mem_error(voidpf opaque, voidpf stream)
-{
-  (void)opaque;
-  (void)stream;
-  return 0;
-}
-
-/* --- archive ---------------------------------------------------------------- */
-
-static int open_common(struct etl_zip **out, const char *label, int memory, const char *path,
-                       const void *data, size_t len)
-{
-  struct etl_zip *z = etwcap_calloc(1, sizeof(*z));
-  zlib_filefunc64_def ff;
-  *out = NULL;
-  if (!z)
-    return ETWCAP_E_NOMEM;
+  struct etl_zip *z = *out;
+  char why[300];
+  int rc;
   z->path = etwcap_strdup(label);
   z->scratch = etwcap_malloc(SKIP_CHUNK);
-  *out = z;
   if (!z->path || !z->scratch)
     return ETWCAP_E_NOMEM;
-  memset(&ff, 0, sizeof(ff));
-  if (memory) {
-    z->mem.data = data;
-    z->mem.len = len;
-    ff.zopen64_file = mem_open;
-    ff.zread_file = mem_read;
-    ff.zwrite_file = no_write;
-    ff.ztell64_file = mem_tell;
-    ff.zseek64_file = mem_seek;
-    ff.zclose_file = mem_close;
-    ff.zerror_file = mem_error;
-    ff.opaque = &z->mem;
-  } else {
-    file_io_to_minizip(&file_io_plain, &ff);
-  }
-  z->uf = unzOpen2_64(memory ? (const void *)"memory" : (const void *)path, &ff);
-  if (!z->uf)
-    return fail(z, ETWCAP_E_FORMAT, "not a readable zip archive (no valid central directory)");
-  return 0;
+  rc = zip_directory_read(&z->src, &z->dir, why, sizeof(why));
+  if (rc)
+    return fail(z, rc, "not a readable zip archive: %s", why);
+  return check_other_members(z);
 }
 
 int etl_zip_open_file(struct etl_zip **out, const char *path)
 {
-  int64_t size;
-  int rc = os_file_size(path, &size);
-  if (rc)
+  int rc;
+  *out = etwcap_calloc(1, sizeof(**out));
+  if (!*out)
+    return ETWCAP_E_NOMEM;
+  rc = byte_source_open_file(&(*out)->src, path);
+  if (rc) {
+    etwcap_free(*out);
+    *out = NULL;
     return rc;
-  return open_common(out, path, 0, path, NULL, 0);
+  }
+  return open_common(out, path);
 }
 
 int etl_zip_open_memory(struct etl_zip **out, const void *data, size_t len)
 {
-  return open_common(out, "(memory zip)", 1, NULL, data, len);
+  int rc;
+  *out = etwcap_calloc(1, sizeof(**out));
+  if (!*out)
+    return ETWCAP_E_NOMEM;
+  rc = byte_source_open_memory(&(*out)->src, data, len);
+  if (rc) {
+    etwcap_free(*out);
+    *out = NULL;
+    return rc;
+  }
+  return open_common(out, "(memory zip)");
 }
 
 void etl_zip_close(struct etl_zip *z)
 {
   if (!z)
     return;
-  if (z->uf) {
-    if (z->member_open)
-      unzCloseCurrentFile(z->uf);
-    unzClose(z->uf);
-  }
+  zip_stream_close(z->stream);
+  zip_directory_release(&z->dir);
+  byte_source_close(&z->src);
   etwcap_free(z->scratch);
   etwcap_free(z->history);
   etwcap_free(z->path);
@@ -238,77 +212,29 @@ void etl_zip_sanitize_name(char *name)
     strcpy(name, "_");
 }
 
-int etl_zip_next_etl(struct etl_zip *z, char *name, size_t cap)
-{
-  int rc;
-  if (z->member_open) {
-    unzCloseCurrentFile(z->uf);
-    z->member_open = 0;
-  }
-  for (;;) {
-    unz_file_info64 info;
-    char raw[1024];
-    rc = z->started ? unzGoToNextFile(z->uf) : unzGoToFirstFile(z->uf);
-    z->started = 1;
-    if (rc == UNZ_END_OF_LIST_OF_FILE)
-      return 0;
-    if (rc != UNZ_OK)
-      return fail(z, ETWCAP_E_CORRUPT, "the zip directory is damaged (minizip error %d)", rc);
-    rc = unzGetCurrentFileInfo64(z->uf, &info, raw, sizeof(raw), NULL, 0, NULL, 0);
-    if (rc != UNZ_OK)
-      return fail(z, ETWCAP_E_CORRUPT, "a zip directory entry is damaged (minizip error %d)",
-                  rc);
-    raw[sizeof(raw) - 1] = '\0';
-    if (!str_ends_with_case(raw, ".etl"))
-      continue;
-    etl_zip_sanitize_name(raw);
-    if (info.flag & 1) /* general purpose bit 0: encrypted */
-      return fail(z, ETWCAP_E_UNSUPPORTED, "member %s is encrypted; etwcap reads only plain "
-                  "zip members", raw);
-    if (info.compression_method != 0 && info.compression_method != Z_DEFLATED)
-      return fail(z, ETWCAP_E_UNSUPPORTED, "member %s uses zip compression method %lu; etwcap "
-                  "reads stored and deflated members", raw, (unsigned long)info.compression_method);
-    if (info.uncompressed_size > ETL_ZIP_MAX_MEMBER_SIZE)
-      return fail(z, ETWCAP_E_UNSUPPORTED, "member %s is too large (%llu bytes)", raw,
-                  (unsigned long long)info.uncompressed_size);
-    if (unzGetFilePos64(z->uf, &z->member) != UNZ_OK)
-      return fail(z, ETWCAP_E_CORRUPT, "cannot locate member %s", raw);
-    z->member_size = info.uncompressed_size;
-    z->pos = 0;
-    snprintf(name, cap, "%s", raw);
-    return 1;
-  }
-}
-
-/* (Re)opens the current member at its start. */
+/* (Re)opens the current member's stream at its start. */
 static int member_restart(struct etl_zip *z)
 {
+  char why[300];
+  size_t want;
   int rc;
-  if (z->member_open) {
-    unzCloseCurrentFile(z->uf);
-    z->member_open = 0;
-  }
-  if (unzGoToFilePos64(z->uf, &z->member) != UNZ_OK)
-    return ETWCAP_E_CORRUPT;
-  /* The history ring, sized for this member (without it, backward reads
-   * restart the member: slower, still correct). */
-  {
-    size_t want = z->member_size < HISTORY_SIZE ? (size_t)z->member_size : HISTORY_SIZE;
-    if (want < SKIP_CHUNK)
-      want = SKIP_CHUNK;
-    if (want != z->history_cap) {
-      etwcap_free(z->history);
-      z->history = etwcap_malloc(want);
-      z->history_cap = z->history ? want : 0;
-    }
-  }
-  rc = unzOpenCurrentFile(z->uf);
-  if (rc != UNZ_OK)
-    return rc == UNZ_BADZIPFILE ? ETWCAP_E_UNSUPPORTED : ETWCAP_E_CORRUPT;
-  z->member_open = 1;
+  zip_stream_close(z->stream);
+  z->stream = NULL;
   z->pos = 0;
   z->history_len = 0;
-  return 0;
+  /* The history ring, sized for this member (without it, backward reads
+   * restart the member: slower, still correct). */
+  want = z->member->uncompressed_size < HISTORY_SIZE ? (size_t)z->member->uncompressed_size
+                                                     : HISTORY_SIZE;
+  if (want < SKIP_CHUNK)
+    want = SKIP_CHUNK;
+  if (want != z->history_cap) {
+    etwcap_free(z->history);
+    z->history = etwcap_malloc(want);
+    z->history_cap = z->history ? want : 0;
+  }
+  rc = zip_stream_open(&z->stream, &z->src, z->member, why, sizeof(why));
+  return rc ? fail(z, rc, "%s", why) : 0;
 }
 
 /* Remembers bytes just streamed at offsets [pos - n, pos). */
@@ -347,26 +273,82 @@ static void history_get(const struct etl_zip *z, uint64_t offset, uint8_t *out, 
   }
 }
 
-/* Reads up to len bytes at the member's current position. */
+/* Reads up to len bytes at the member's current position; reaching the
+ * member's end proves its size and CRC-32. */
 static int member_read(struct etl_zip *z, uint8_t *buf, size_t len, size_t *got)
 {
+  char why[300];
+  int rc = 0;
   *got = 0;
-  while (*got < len) {
-    size_t want = len - *got;
-    int n;
-    if (want > (size_t)1 << 30)
-      want = (size_t)1 << 30;
-    n = unzReadCurrentFile(z->uf, buf + *got, (unsigned)want);
-    if (n < 0)
-      return ETWCAP_E_CORRUPT; /* bad deflate data or a CRC mismatch */
-    if (n == 0)
+  while (*got < len && !rc) {
+    size_t n = 0;
+    rc = zip_stream_read(z->stream, buf + *got, len - *got, &n, why, sizeof(why));
+    if (rc || n == 0)
       break;
-    z->pos += (uint64_t)n;
-    history_add(z, buf + *got, (size_t)n);
-    z->history_len += (uint64_t)n;
+    z->pos += n;
+    history_add(z, buf + *got, n);
+    z->history_len += n;
     if (z->history_len > z->history_cap)
       z->history_len = z->history_cap;
-    *got += (size_t)n;
+    *got += n;
+  }
+  if (!rc && z->pos == z->member->uncompressed_size && !z->member_checked) {
+    size_t n;
+    /* At the declared end: one more read meets the end of the data and
+     * checks it (more data than declared is an error there too). */
+    rc = zip_stream_read(z->stream, z->scratch, 1, &n, why, sizeof(why));
+    z->member_checked = !rc;
+  }
+  return rc ? fail(z, rc, "%s", why) : 0;
+}
+
+/* Streams the current member to its end if the reader stopped short, so
+ * every member handed out is proven before the next one. */
+static int finish_member(struct etl_zip *z)
+{
+  size_t n = 1;
+  int rc = 0;
+  if (!z->member || z->member_checked)
+    return 0;
+  if (!z->stream)
+    rc = member_restart(z);
+  while (!rc && !z->member_checked && n)
+    rc = member_read(z, z->scratch, SKIP_CHUNK, &n);
+  return rc;
+}
+
+int etl_zip_finish_member(struct etl_zip *z)
+{
+  return finish_member(z);
+}
+
+int etl_zip_next_etl(struct etl_zip *z, char *name, size_t cap)
+{
+  char why[300];
+  int rc = finish_member(z);
+  if (rc)
+    return rc;
+  zip_stream_close(z->stream);
+  z->stream = NULL;
+  z->member = NULL;
+  for (; z->next < z->dir.count; z->next++) {
+    const struct zip_entry *e = &z->dir.entries[z->next];
+    char shown[ZIP_NAME_MAX];
+    if (!is_etl_member(z, z->next))
+      continue;
+    snprintf(shown, sizeof(shown), "%s", e->name);
+    etl_zip_sanitize_name(shown);
+    rc = zip_entry_supported(e, why, sizeof(why));
+    if (rc)
+      return fail(z, rc, "%s", why);
+    if (e->uncompressed_size > ETL_ZIP_MAX_MEMBER_SIZE)
+      return fail(z, ETWCAP_E_UNSUPPORTED, "member %s is too large (%llu bytes)", shown,
+                  (unsigned long long)e->uncompressed_size);
+    z->member = e;
+    z->member_checked = 0;
+    z->next++;
+    snprintf(name, cap, "%s", shown);
+    return 1;
   }
   return 0;
 }
@@ -377,7 +359,7 @@ static int member_read_at(void *ctx, uint64_t offset, void *buf, size_t len, siz
   uint8_t *out = buf;
   int rc;
   *got = 0;
-  if (z->member_open && offset < z->pos && z->pos - offset <= z->history_len) {
+  if (z->stream && offset < z->pos && z->pos - offset <= z->history_len) {
     /* Behind the stream but still remembered. */
     size_t n = z->pos - offset < len ? (size_t)(z->pos - offset) : len;
     history_get(z, offset, out, n);
@@ -387,7 +369,7 @@ static int member_read_at(void *ctx, uint64_t offset, void *buf, size_t len, siz
     out += n;
     len -= n;
     offset += n;
-  } else if (!z->member_open || offset < z->pos) {
+  } else if (!z->stream || offset < z->pos) {
     rc = member_restart(z);
     if (rc)
       return rc;
@@ -414,14 +396,14 @@ int etl_zip_member_io(struct etl_zip *z, struct etl_io *io)
 {
   int rc;
   memset(io, 0, sizeof(*io));
+  if (!z->member)
+    return fail(z, ETWCAP_E_INTERNAL, "no current member");
   rc = member_restart(z);
-  if (rc == ETWCAP_E_UNSUPPORTED)
-    return fail(z, rc, "a member uses a compression method or encryption minizip cannot read");
   if (rc)
-    return fail(z, rc, "cannot open a member (damaged local header)");
+    return rc;
   io->read_at = member_read_at;
   io->close = NULL; /* the archive owns the member */
   io->ctx = z;
-  io->size = (int64_t)z->member_size;
+  io->size = (int64_t)z->member->uncompressed_size;
   return 0;
 }

@@ -1,7 +1,11 @@
 /* ETL files inside zip archives (.etl.zip from PerfView or etwcap, and any
- * zip holding .etl members), read through minizip's unzip API without
- * extracting anything to disk: a member is streamed through a bounded
- * buffer and offered to the ETL reader as an etl_io.
+ * zip holding .etl members), read through the base layer's zip reader
+ * (zip_directory.h) without extracting anything to disk: a member is
+ * streamed through a bounded buffer and offered to the ETL reader as an
+ * etl_io.  Every member's size and CRC-32 is checked: the others' when the
+ * archive is opened, an ETL member's as it streams (ETWCAP_E_CORRUPT naming
+ * it).  Of members sharing a name the last one counts, as extracting the
+ * archive would leave it.
  *
  * Member names are sanitised for display (no absolute paths, no "..", no
  * control characters); sizes are bounded before anything is read.
@@ -22,6 +26,10 @@ struct etl_zip;
 
 /* 1 when the 4 bytes at p start a zip archive ("PK\3\4" or an empty "PK\5\6"). */
 int etl_zip_magic(const uint8_t *p, size_t len);
+/* 1 when io holds a zip archive: it starts like one, or its end holds a
+ * zip directory that reads (an archive behind a self-extractor's stub). */
+int etl_zip_detect(const struct etl_io *io);
+int etl_zip_detect_memory(const void *data, size_t len);
 
 /* Opens an archive from a file (UTF-8 path) or from memory (not copied).
  * On failure *out may still be set so etl_zip_error can be read; free it
@@ -37,6 +45,9 @@ int etl_zip_next_etl(struct etl_zip *z, char *name, size_t cap);
 /* An etl_io reading the current member.  Forward reads stream; a read
  * before the current position restarts the member. */
 int etl_zip_member_io(struct etl_zip *z, struct etl_io *io);
+/* Reads the current member to its end if the reader stopped short and
+ * checks its size and CRC-32 (etl_zip_next_etl does it too). */
+int etl_zip_finish_member(struct etl_zip *z);
 
 const char *etl_zip_error(const struct etl_zip *z);
 

@@ -215,9 +215,8 @@ int keywords_parse(const struct keyword_set *set, const char *text, uint64_t *ou
         snprintf(err, err_size, "/%s: '%.*s' is not a valid hex number", set->qualifier,
                  (int)len, p);
       else
-        snprintf(err, err_size, "/%s: '%.*s' is not a %s keyword name. Run 'etwcap plan /?' "
-                 "or see docs/plan-json.md for the names", set->qualifier, (int)len, p,
-                 set->qualifier);
+        snprintf(err, err_size, "/%s: '%.*s' is not a %s keyword name. 'etwcap plan /?' prints "
+                 "the names (at its end)", set->qualifier, (int)len, p, set->qualifier);
       return ETWCAP_E_USAGE;
     }
     if (negate)

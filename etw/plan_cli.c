@@ -80,6 +80,12 @@ int plan_options_from_cli(const struct cli *cli, struct plan_options *o, char *e
   o->rundown_timeout_sec = cli_int(cli, "RundownTimeout", 120);
   o->min_rundown_sec = cli_int(cli, "MinRundownTime", 0);
   o->rundown_max_mb = cli_int(cli, "RundownMaxMB", -1);
+  if (o->min_rundown_sec > o->rundown_timeout_sec) {
+    snprintf(err, err_size, "/MinRundownTime:%lld is longer than /RundownTimeout:%lld: the "
+             "shortest wait cannot exceed the longest", (long long)o->min_rundown_sec,
+             (long long)o->rundown_timeout_sec);
+    return ETWCAP_E_USAGE;
+  }
   o->merge = cli_is_set(cli, "Merge") ? cli_bool(cli, "Merge", 1) : -1;
   o->zip = cli_is_set(cli, "Zip") ? cli_bool(cli, "Zip", 1) : -1;
 

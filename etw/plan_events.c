@@ -123,6 +123,8 @@ int plan_parse_focus(struct plan *plan, struct plan_state *st)
     return 0;
   if (!*f)
     return plan_fail(plan, ETWCAP_E_USAGE, "/FocusProcess needs a process id or an exe name");
+  if ((f[0] == '-' || f[0] == '+') && f[1] >= '0' && f[1] <= '9')
+    return plan_fail(plan, ETWCAP_E_USAGE, "/FocusProcess: '%s' is not a process id", f);
   if (!plan_at_least(plan, 6, 3, 0))
     return plan_fail(plan, ETWCAP_E_UNSUPPORTED, "/FocusProcess:%s needs ETW scope filters, which "
                 "Windows 8.1 / Server 2012 R2 introduced (target is %u.%u.%u)", f,

@@ -11,7 +11,7 @@ PACKAGES="
   clang libclang-rt-14-dev
   gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 libz-mingw-w64-dev gcc-mingw-w64-i686
   wine64 nsis
-  zip unzip hyperfine wimtools bc time dpkg-dev patch xz-utils bzip2
+  zip unzip strace hyperfine wimtools bc time dpkg-dev patch xz-utils bzip2
   chromium
 "
 

@@ -11,6 +11,7 @@
 #include "os_time.h"
 #include "path_name.h"
 #include "progress.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -168,6 +169,14 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
   int rc;
 
   memset(r, 0, sizeof(*r));
+  if (!utf8_valid((const uint8_t *)p->data_file, strlen(p->data_file))) {
+    /* Linux names are bytes; the zip's names and the manifest are UTF-8. */
+    snprintf(why, why_size, "the name '%s' is not valid UTF-8: rename the file (the zip and its "
+             "manifest name it in UTF-8)", p->data_file);
+    return ETWCAP_E_USAGE;
+  }
+  /* merge_step can fail before etl_merge fills st (opening an input). */
+  memset(&st, 0, sizeof(st));
   why[0] = '\0';
   rc = merge_inputs_find(p->data_file, &in);
   if (rc) {
@@ -183,12 +192,21 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
     log_debug("input %lu: %s", (unsigned long)i + 1, in.paths[i]);
   }
   snprintf(r->output, sizeof(r->output), p->zip ? "%s.zip" : "%s", p->data_file);
-  merged_path = etwcap_malloc(strlen(p->data_file) + 16);
+  merged_path = etwcap_malloc(strlen(p->data_file) + 32);
   if (!merged_path) {
     merge_inputs_release(&in);
     return ETWCAP_E_NOMEM;
   }
-  sprintf(merged_path, p->zip ? "%s.merged.tmp" : "%s.new", p->data_file);
+  /* X.etl.<random>.tmp: created exclusively, under a name nobody can plant
+   * a link at in advance. */
+  rc = os_temp_name(p->data_file, merged_path, strlen(p->data_file) + 32);
+  if (rc) {
+    snprintf(why, why_size, "cannot name a temporary file beside '%s': %s", p->data_file,
+             etwcap_strerror(rc));
+    etwcap_free(merged_path);
+    merge_inputs_release(&in);
+    return rc;
+  }
 
   t0 = os_time_monotonic_ns();
   rc = merge_step(p, &in, merged_path, &st, why, why_size);

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,8 +199,14 @@ static int convert_value(struct cli *cli, struct opt_value *v, const char *shown
     }
     return 0;
   case OPT_FLOAT:
-    if (!v->text || str_parse_double(v->text, &v->float_value) != 0) {
+    if (!v->text || str_parse_double(v->text, &v->float_value) != 0 ||
+        !isfinite(v->float_value)) {
       set_error(cli, "qualifier %s: '%s' is not a number", shown, v->text ? v->text : "");
+      return ETWCAP_E_USAGE;
+    }
+    if ((d->min || d->max) && (v->float_value < (double)d->min || v->float_value > (double)d->max)) {
+      set_error(cli, "qualifier %s: %g is out of range (%lld to %lld)", shown, v->float_value,
+                (long long)d->min, (long long)d->max);
       return ETWCAP_E_USAGE;
     }
     return 0;
@@ -208,7 +215,7 @@ static int convert_value(struct cli *cli, struct opt_value *v, const char *shown
       return ETWCAP_E_NOMEM;
     return 0;
   case OPT_STRING:
-    if (!v->text) {
+    if (!v->text || strlen(v->text) < (size_t)d->min) {
       set_error(cli, "qualifier %s needs a value: %s:%s", shown, shown,
                 d->value_name ? d->value_name : "VALUE");
       return ETWCAP_E_USAGE;

@@ -13,6 +13,7 @@
 #include "os_proc.h"
 #include "qualifiers.h"
 #include "strutil.h"
+#include "work_cancel.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -98,6 +99,11 @@ static int run_merge(const struct cli *cli)
       return ETWCAP_E_USAGE;
     }
     snprintf(data_file, sizeof(data_file), "%s", cli->args[0]);
+  } else if (str_ends_with_case(cli->args[0], ".zip")) {
+    log_error("'%s' is already merged and zipped. To add image identity to it, run: "
+              "etwcap merge %s /ImageIDsOnly (with /PathMap where the images are elsewhere)",
+              cli->args[0], cli->args[0]);
+    return ETWCAP_E_USAGE;
   } else {
     char *name;
     if (data_file_name(cli->args[0], &name) != 0)
@@ -135,10 +141,15 @@ static int run_merge(const struct cli *cli)
   p.log = &log;
   p.console = os_stderr_is_terminal() ? stderr : NULL;
   p.identity = identity;
+  work_cancel_begin();
   if (cli_bool(cli, "ImageIDsOnly", 0))
     rc = run_image_ids_only(data_file, identity, p.low_priority, p.console, why, sizeof(why));
   else
     rc = capture_finish(&p, &r, why, sizeof(why));
+  if (rc == ETWCAP_E_CANCELLED && work_cancel_reason())
+    snprintf(why, sizeof(why), "stopped by %s: the temporary files are removed and the inputs "
+             "are as they were", work_cancel_reason());
+  work_cancel_end();
   log_remove_sink(log_memory_sink, &log);
   if (rc) {
     log_error("%s", why);

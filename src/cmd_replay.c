@@ -20,6 +20,7 @@
 #include "trigger_output.h"
 #include "trigger_replay.h"
 #include "trigger_window.h"
+#include "work_cancel.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -268,14 +269,28 @@ static int run_replay(const struct cli *cli)
   }
   filetime_format_iso7(stats.first_ft, first, sizeof(first));
   filetime_format_iso7(stats.last_ft, last, sizeof(last));
+  if (csv && (trigger_csv_last_time(csv) < stats.first_ft ||
+              trigger_csv_first_time(csv) > stats.last_ft)) {
+    char from[40], to[40];
+    filetime_format_iso7(trigger_csv_first_time(csv), from, sizeof(from));
+    filetime_format_iso7(trigger_csv_last_time(csv), to, sizeof(to));
+    log_warn("the counter log %s covers %s to %s, the trace %s to %s: they do not overlap, so "
+             "the counter triggers saw no sample of the trace's time (is it the log of this "
+             "capture, and its time zone bias right?)", counter_log, from, to, first, last);
+  }
   log_info("replayed %llu events of %u file(s), %s to %s%s; %lu fire(s)",
            (unsigned long long)stats.events, stats.files, first, last,
            stats.stopped_early ? " (the last collection had stopped)" : "",
            (unsigned long)trigger_engine_fire_count(e));
   rc = trigger_engine_fire_count(e) ? 0 : ETWCAP_E_NOT_FIRED;
-  if (rc == 0 && out)
+  if (rc == 0 && out) {
+    work_cancel_begin();
     rc = write_outputs(cli, e, trace, out, window_sec, (int)opt.collect_multiple,
                        opt.stop_command);
+    if (rc == ETWCAP_E_CANCELLED && work_cancel_reason())
+      log_error("stopped by %s: the temporary files are removed", work_cancel_reason());
+    work_cancel_end();
+  }
 cleanup:
   etwcap_free(problems);
   trigger_csv_free(csv);

@@ -27,7 +27,10 @@
   X(RANGE,      -18, 2, "value out of range")                                   \
   X(NOT_FIRED,  -19, 9, "no trigger fired")                                     \
   X(INTERNAL,   -20, 1, "internal error")                                      \
-  X(SESSION_LIMIT,-21, 7, "no free trace session slot (too many sessions)")
+  X(SESSION_LIMIT,-21, 7, "no free trace session slot (too many sessions)")     \
+  X(DENIED,     -22, 6, "permission denied")                                    \
+  X(NAMETOOLONG,-23, 6, "name too long")                                        \
+  X(ISDIR,      -24, 6, "is a folder, not a file")
 
 enum etwcap_error {
   ETWCAP_OK = 0,

@@ -24,9 +24,14 @@ static void *file_open(void *opaque, const char *path, int for_write, int *err)
     *err = ETWCAP_E_NOMEM;
     return NULL;
   }
-  s->f = os_fopen(path, for_write ? "wb" : "rb");
+  /* Outputs are created, never opened over something already there. */
+  s->f = for_write ? os_fcreate(path) : os_fopen(path, "rb");
   if (!s->f) {
     *err = os_last_error();
+    /* Refused by the folder's permissions: a file error, not a need for an
+     * elevated prompt. */
+    if (for_write && *err == ETWCAP_E_ACCES)
+      *err = ETWCAP_E_DENIED;
     etwcap_free(s);
     return NULL;
   }

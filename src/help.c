@@ -1,5 +1,6 @@
 /* `/?` help, generated from the command and qualifier tables. */
 #include "cli.h"
+#include "keywords.h"
 
 #include "version.h"
 
@@ -134,6 +135,32 @@ void cli_print_tool_help(FILE *out)
   fputs("\nRun 'etwcap COMMAND /?' for a command's qualifiers.\n", out);
 }
 
+/* 1 when a command's groups hold the qualifier `name`. */
+static int takes(const struct command *cmd, const char *name)
+{
+  const struct opt_group *const *g;
+  size_t i;
+  for (g = cmd->groups; g && *g; g++)
+    for (i = 0; i < (*g)->count; i++)
+      if (!strcmp((*g)->defs[i].name, name))
+        return 1;
+  return 0;
+}
+
+/* The names a keyword qualifier takes, from the table that parses them. */
+static void print_keyword_names(FILE *out, const struct keyword_set *set)
+{
+  char text[4096];
+  size_t i, n = 0;
+  n += (size_t)snprintf(text + n, sizeof(text) - n, "Names for /%s:", set->qualifier);
+  for (i = 0; i < set->composite_count && n < sizeof(text); i++)
+    n += (size_t)snprintf(text + n, sizeof(text) - n, " %s", set->composites[i].name);
+  for (i = 0; i < set->bit_count && n < sizeof(text); i++)
+    n += (size_t)snprintf(text + n, sizeof(text) - n, " %s", set->bits[i].name);
+  fputc('\n', out);
+  wrap(out, text, 0, 0);
+}
+
 void cli_print_command_help(FILE *out, const struct command *cmd)
 {
   const struct opt_group *const *g;
@@ -149,4 +176,10 @@ void cli_print_command_help(FILE *out, const struct command *cmd)
   for (g = cmd->groups; g && *g; g++)
     print_group(out, *g);
   print_group(out, &opt_group_common);
+  if (takes(cmd, "KernelEvents"))
+    print_keyword_names(out, &keywords_kernel);
+  if (takes(cmd, "ClrEvents"))
+    print_keyword_names(out, &keywords_clr);
+  if (takes(cmd, "TplEvents"))
+    print_keyword_names(out, &keywords_tpl);
 }

@@ -3,9 +3,12 @@
 
 #include "alloc.h"
 #include "archive_writer.h"
+#include "cancel.h"
 #include "error.h"
-#include "etl_merge.h"
 #include "etl_io.h"
+#include "etl_merge.h"
+#include "file_error.h"
+#include "byte_source.h"
 #include "log.h"
 #include "os_file.h"
 #include "progress.h"
@@ -60,11 +63,13 @@ struct file_sink {
 static int write_chunk(void *ctx, const void *data, size_t len)
 {
   struct file_sink *k = ctx;
+  if (cancel_requested())
+    return ETWCAP_E_CANCELLED;
   return fwrite(data, 1, len, k->f) == len ? 0 : os_last_error();
 }
 
 /* Extracts one member to `path`, checking its size and CRC on the way. */
-static int extract_member(const struct etl_io *io, const struct zip_entry *z, const char *path,
+static int extract_member(const struct byte_source *io, const struct zip_entry *z, const char *path,
                           char *why, size_t why_size)
 {
   struct file_sink k;
@@ -72,10 +77,10 @@ static int extract_member(const struct etl_io *io, const struct zip_entry *z, co
   uint64_t size;
   uint32_t crc;
   int rc;
-  k.f = os_fopen(path, "wb");
+  k.f = os_fcreate(path);
   if (!k.f) {
     rc = os_last_error();
-    snprintf(why, why_size, "cannot create '%s': %s", path, etwcap_strerror(rc));
+    file_create_error(why, why_size, path, rc);
     return rc;
   }
   rc = zip_entry_read(io, z, write_chunk, &k, &size, &crc, detail, sizeof(detail));
@@ -91,17 +96,16 @@ static int extract_member(const struct etl_io *io, const struct zip_entry *z, co
   return rc;
 }
 
-/* Every member to ZIP.partN.tmp (named by position, never by member name,
- * so a hostile name cannot point outside the folder). */
+/* Every member to a temporary file beside the zip. */
 static int extract_all(const char *zip_path, struct extracted *x, char *why, size_t why_size)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct zip_directory dir;
   char detail[256];
   size_t i;
   int rc;
   memset(x, 0, sizeof(*x));
-  rc = etl_io_open_file(&io, zip_path);
+  rc = byte_source_open_file(&io, zip_path);
   if (rc) {
     snprintf(why, why_size, "cannot open '%s': %s", zip_path, etwcap_strerror(rc));
     return rc;
@@ -109,7 +113,7 @@ static int extract_all(const char *zip_path, struct extracted *x, char *why, siz
   rc = zip_directory_read(&io, &dir, detail, sizeof(detail));
   if (rc) {
     snprintf(why, why_size, "'%s' is not a zip archive we can read: %s", zip_path, detail);
-    etl_io_close(&io);
+    byte_source_close(&io);
     return ETWCAP_E_FORMAT;
   }
   x->names = etwcap_calloc(dir.count ? dir.count : 1, sizeof(char *));
@@ -131,10 +135,13 @@ static int extract_all(const char *zip_path, struct extracted *x, char *why, siz
       rc = ETWCAP_E_NOMEM;
       break;
     }
-    /* Named by position, never by member name: a hostile name cannot point
-     * outside the folder. */
-    sprintf(x->paths[i], "%s.part%lu.tmp", zip_path, (unsigned long)i);
+    /* Named at random beside the zip, never by member name: a hostile name
+     * cannot point outside the folder, nobody can plant a link in advance. */
+    x->paths[i][0] = '\0';
     x->count++;
+    rc = os_temp_name(zip_path, x->paths[i], strlen(zip_path) + 32);
+    if (rc)
+      break;
     if (len && z->name[len - 1] == '/')
       continue; /* a folder entry has nothing to extract */
     rc = extract_member(&io, z, x->paths[i], why, why_size);
@@ -144,7 +151,7 @@ static int extract_all(const char *zip_path, struct extracted *x, char *why, siz
     }
   }
   zip_directory_release(&dir);
-  etl_io_close(&io);
+  byte_source_close(&io);
   if (!rc && x->etl_members != 1) {
     snprintf(why, why_size, "'%s' holds %d .etl members; /ImageIDsOnly needs exactly one",
              zip_path, x->etl_members);
@@ -179,13 +186,15 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity, int
   rc = extract_all(zip_path, &x, why, why_size);
   if (rc)
     goto cleanup;
-  merged = etwcap_malloc(strlen(zip_path) + 16);
+  merged = etwcap_malloc(strlen(zip_path) + 32);
   members = etwcap_calloc(x.count, sizeof(*members));
   if (!merged || !members) {
     rc = ETWCAP_E_NOMEM;
     goto cleanup;
   }
-  sprintf(merged, "%s.merged.tmp", zip_path);
+  rc = os_temp_name(zip_path, merged, strlen(zip_path) + 32);
+  if (rc)
+    goto cleanup;
 
   memset(&in, 0, sizeof(in));
   in.name = x.names[x.etl_index];
@@ -203,6 +212,11 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity, int
   etl_io_close(&in.io);
   if (rc)
     goto cleanup;
+  if (st.events_out == st.events_in) {
+    /* Nothing to add: the archive stays exactly as it was. */
+    log_info("no image identity to add to '%s'; it is left unchanged", zip_path);
+    goto cleanup;
+  }
 
   for (i = 0; i < x.count; i++) {
     members[i].name = x.names[i];

@@ -35,7 +35,8 @@ struct opt_def {
   const char *value_name;   /* shown in help: /Name:VALUE_NAME */
   const char *default_text; /* shown in help, or NULL */
   const char *help;
-  int64_t min, max;         /* OPT_INT bounds; both 0 = no bounds */
+  int64_t min, max;         /* OPT_INT and OPT_FLOAT bounds (both 0 = no bounds);
+                             * OPT_STRING: min is the shortest value (1 = not empty) */
   const char *rejected;     /* non-NULL: a PerfView qualifier etwcap refuses, and why */
 };
 

@@ -5,16 +5,27 @@
 #ifndef ETWCAP_OS_FILE_H
 #define ETWCAP_OS_FILE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 /* fopen with a UTF-8 path; binary modes only ("rb", "wb", "r+b", "ab"). */
 FILE *os_fopen(const char *path, const char *mode);
+/* Creates `path` for writing ("wb"), exclusively: NULL (os_last_error:
+ * ETWCAP_E_EXIST) when anything is there, a symbolic link or junction
+ * included, which is never followed.  Every file etwcap writes in a user's
+ * folder is created so: a planted link cannot redirect the write. */
+FILE *os_fcreate(const char *path);
+/* Fills out (cap bytes) with `base` + "." + 16 random hex digits + ".tmp":
+ * a temporary name beside `base` that another user cannot predict. */
+int os_temp_name(const char *base, char *out, size_t cap);
 /* 64-bit seek/tell on a FILE* from os_fopen. */
 int os_fseek64(FILE *f, int64_t offset, int whence);
 int64_t os_ftell64(FILE *f);
 
-/* Atomically replaces `to` with `from` (same volume). */
+/* Atomically replaces `to` with `from` (same volume).  `to` must be a
+ * regular file or nothing: a link, junction or folder there is refused
+ * (ETWCAP_E_EXIST), never replaced or followed. */
 int os_rename_replace(const char *from, const char *to);
 int os_remove(const char *path);
 /* 0 and *size, or ETWCAP_E_NOENT / ETWCAP_E_IO. */

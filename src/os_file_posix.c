@@ -1,16 +1,20 @@
 /* os_file.h on POSIX. */
 #define _FILE_OFFSET_BITS 64
+#define _DEFAULT_SOURCE 1 /* O_NOFOLLOW, getrandom */
 #define _POSIX_C_SOURCE 200809L
 #include "os_file.h"
 
 #include "error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 static int translate(int e)
 {
@@ -32,6 +36,10 @@ static int translate(int e)
     return ETWCAP_E_ACCES;
   case ENOMEM:
     return ETWCAP_E_NOMEM;
+  case ENAMETOOLONG:
+    return ETWCAP_E_NAMETOOLONG;
+  case EISDIR:
+    return ETWCAP_E_ISDIR;
   default:
     return ETWCAP_E_IO;
   }
@@ -54,6 +62,38 @@ FILE *os_fopen(const char *path, const char *mode)
   return fopen(path, mode);
 }
 
+FILE *os_fcreate(const char *path)
+{
+  FILE *f;
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0)
+    return NULL;
+  f = fdopen(fd, "wb");
+  if (!f) {
+    int e = errno;
+    close(fd);
+    errno = e;
+  }
+  return f;
+}
+
+int os_temp_name(const char *base, char *out, size_t cap)
+{
+  unsigned char r[8];
+  size_t got = 0;
+  int n;
+  while (got < sizeof(r)) {
+    ssize_t k = getrandom(r + got, sizeof(r) - got, 0);
+    if (k < 0 && errno != EINTR)
+      return ETWCAP_E_SYSTEM;
+    if (k > 0)
+      got += (size_t)k;
+  }
+  n = snprintf(out, cap, "%s.%02x%02x%02x%02x%02x%02x%02x%02x.tmp", base, r[0], r[1], r[2], r[3],
+               r[4], r[5], r[6], r[7]);
+  return n < 0 || (size_t)n >= cap ? ETWCAP_E_RANGE : 0;
+}
+
 int os_fseek64(FILE *f, int64_t offset, int whence)
 {
   return fseeko(f, (off_t)offset, whence) == 0 ? 0 : translate(errno);
@@ -66,6 +106,9 @@ int64_t os_ftell64(FILE *f)
 
 int os_rename_replace(const char *from, const char *to)
 {
+  struct stat st;
+  if (lstat(to, &st) == 0 && !S_ISREG(st.st_mode))
+    return ETWCAP_E_EXIST;
   return rename(from, to) == 0 ? 0 : translate(errno);
 }
 

@@ -1,4 +1,5 @@
 /* os_file.h on Windows: UTF-8 paths converted to UTF-16 for the W APIs. */
+#define _CRT_RAND_S /* rand_s */
 #include <windows.h>
 
 #include "os_file.h"
@@ -8,6 +9,10 @@
 #include "utf16_win32.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <io.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +41,8 @@ static int translate(DWORD e)
   case ERROR_NOT_ENOUGH_MEMORY:
   case ERROR_OUTOFMEMORY:
     return ETWCAP_E_NOMEM;
+  case ERROR_FILENAME_EXCED_RANGE:
+    return ETWCAP_E_NAMETOOLONG;
   default:
     return ETWCAP_E_IO;
   }
@@ -95,6 +102,49 @@ FILE *os_fopen(const char *path, const char *mode)
   return f;
 }
 
+FILE *os_fcreate(const char *path)
+{
+  wchar_t *w = utf8_to_utf16(path);
+  HANDLE h;
+  FILE *f = NULL;
+  int fd;
+  if (!w) {
+    last_win32_error = ERROR_NOT_ENOUGH_MEMORY;
+    return NULL;
+  }
+  /* CREATE_NEW fails on anything already there, a link included;
+   * FILE_FLAG_OPEN_REPARSE_POINT keeps it from following one. */
+  h = CreateFileW(w, GENERIC_WRITE, FILE_SHARE_READ, NULL, CREATE_NEW,
+                  FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+  etwcap_free(w);
+  if (h == INVALID_HANDLE_VALUE) {
+    last_win32_error = GetLastError();
+    return NULL;
+  }
+  fd = _open_osfhandle((intptr_t)h, _O_WRONLY | _O_BINARY);
+  if (fd >= 0)
+    f = _fdopen(fd, "wb");
+  if (!f) {
+    last_win32_error = ERROR_NOT_ENOUGH_MEMORY;
+    if (fd >= 0)
+      _close(fd);
+    else
+      CloseHandle(h);
+  }
+  return f;
+}
+
+int os_temp_name(const char *base, char *out, size_t cap)
+{
+  unsigned int r[2];
+  int n;
+  /* rand_s draws from the system's cryptographic generator (RtlGenRandom). */
+  if (rand_s(&r[0]) != 0 || rand_s(&r[1]) != 0)
+    return ETWCAP_E_SYSTEM;
+  n = snprintf(out, cap, "%s.%08x%08x.tmp", base, r[0], r[1]);
+  return n < 0 || (size_t)n >= cap ? ETWCAP_E_RANGE : 0;
+}
+
 int os_fseek64(FILE *f, int64_t offset, int whence)
 {
   if (_fseeki64(f, offset, whence) == 0)
@@ -111,7 +161,11 @@ int os_rename_replace(const char *from, const char *to)
 {
   wchar_t *wfrom = utf8_to_utf16(from), *wto = utf8_to_utf16(to);
   int rc = ETWCAP_E_NOMEM;
-  if (wfrom && wto)
+  DWORD attributes = wto ? GetFileAttributesW(wto) : INVALID_FILE_ATTRIBUTES;
+  if (attributes != INVALID_FILE_ATTRIBUTES &&
+      (attributes & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY)))
+    rc = ETWCAP_E_EXIST; /* only a regular file is replaced */
+  else if (wfrom && wto)
     rc = MoveFileExW(wfrom, wto, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)
              ? 0
              : translate(GetLastError());

@@ -20,7 +20,7 @@ static const struct opt_def defs[] = {
   { "DecayToZeroHours", NULL, OPT_FLOAT, "HOURS", "0",
     "Counter and duration (*OverMsec, TriggerMSec) thresholds decay linearly to zero over "
     "this many hours, so a long capture eventually stops on its worst case.",
-    0, 0, NULL },
+    0, 24 * 365 * 10, NULL },
   { "TriggerPollMSec", NULL, OPT_INT, "MSEC", "1000",
     "How often counters are sampled (PerfView's is fixed at one second); also the "
     "EventCounterIntervalSec asked of EventSources for /StopOnEventCounter.",
@@ -74,7 +74,7 @@ static const struct opt_def defs[] = {
   { "Process", NULL, OPT_STRING, "PID|NAME", NULL,
     "Only events of this process fire the event triggers: a process id, or an exe name as the "
     "kernel's process events give it (with or without .exe).",
-    0, 0, NULL },
+    1, 0, NULL },
   { "DelayAfterTriggerSec", NULL, OPT_INT, "SEC", "5",
     "Keep collecting this long after a stop trigger fires.", 0, 86400, NULL },
   { "CollectMultiple", NULL, OPT_INT, "N", "0",

@@ -11,10 +11,15 @@
 
 int token_list_push(struct token_list *out, const char *s, size_t n)
 {
-  char **grown = etwcap_reallocarray(out->items, out->count + 1, sizeof(char *));
-  if (!grown)
-    return ETWCAP_E_NOMEM;
-  out->items = grown;
+  if (out->count >= out->cap) {
+    /* Doubling: a megabyte of one-letter tokens stays linear. */
+    size_t cap = out->cap ? 2 * out->cap : 16;
+    char **grown = etwcap_reallocarray(out->items, cap, sizeof(char *));
+    if (!grown)
+      return ETWCAP_E_NOMEM;
+    out->items = grown;
+    out->cap = cap;
+  }
   out->items[out->count] = etwcap_strndup(s, n);
   if (!out->items[out->count])
     return ETWCAP_E_NOMEM;
@@ -27,10 +32,12 @@ static int is_space(char c)
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
 }
 
-int response_split(struct token_list *out, const char *text, size_t len)
+/* response_split, telling on which line a quote was left open. */
+static int split(struct token_list *out, const char *text, size_t len, size_t *line)
 {
   size_t i = 0;
   int line_start = 1, rc;
+  *line = 1;
   char *buf = etwcap_malloc(len + 1);
   if (!buf)
     return ETWCAP_E_NOMEM;
@@ -38,8 +45,10 @@ int response_split(struct token_list *out, const char *text, size_t len)
     size_t n = 0;
     int quoted = 0, have_token = 0;
     while (i < len && is_space(text[i])) {
-      if (text[i] == '\n')
+      if (text[i] == '\n') {
         line_start = 1;
+        ++*line;
+      }
       i++;
     }
     if (i == len)
@@ -51,6 +60,8 @@ int response_split(struct token_list *out, const char *text, size_t len)
     }
     line_start = 0;
     while (i < len && (quoted || !is_space(text[i]))) {
+      if (text[i] == '\n')
+        ++*line;
       if (text[i] == '"') {
         quoted = !quoted;
         have_token = 1; /* "" is an empty token */
@@ -58,6 +69,10 @@ int response_split(struct token_list *out, const char *text, size_t len)
         buf[n++] = text[i];
       }
       i++;
+    }
+    if (quoted) {
+      etwcap_free(buf);
+      return ETWCAP_E_USAGE;
     }
     if (n || have_token) {
       rc = token_list_push(out, buf, n);
@@ -69,6 +84,12 @@ int response_split(struct token_list *out, const char *text, size_t len)
   }
   etwcap_free(buf);
   return 0;
+}
+
+int response_split(struct token_list *out, const char *text, size_t len)
+{
+  size_t line;
+  return split(out, text, len, &line);
 }
 
 static int read_whole(const char *path, char **text, size_t *len, char *why, size_t why_size)
@@ -84,6 +105,12 @@ static int read_whole(const char *path, char **text, size_t *len, char *why, siz
   if (rc) {
     snprintf(why, why_size, "cannot open response file '%s': %s", path, etwcap_strerror(rc));
     return rc;
+  }
+  if (memchr(buf, '\0', n)) {
+    snprintf(why, why_size, "response file '%s' holds a NUL byte: it must be text (UTF-8; "
+             "a UTF-16 file must be saved as UTF-8)", path);
+    etwcap_free(buf);
+    return ETWCAP_E_USAGE;
   }
   /* Skip a UTF-8 byte-order mark, which Notepad writes. */
   if (n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
@@ -118,7 +145,13 @@ static int expand(struct token_list *out, size_t argc, char **argv, int depth, c
     rc = read_whole(argv[i] + 1, &text, &len, why, why_size);
     if (rc)
       return rc;
-    rc = response_split(&inner, text, len);
+    {
+      size_t line;
+      rc = split(&inner, text, len, &line);
+      if (rc == ETWCAP_E_USAGE)
+        snprintf(why, why_size, "response file '%s', line %lu: a \"quoted\" argument is not "
+                 "closed", argv[i] + 1, (unsigned long)line);
+    }
     etwcap_free(text);
     if (!rc)
       rc = expand(out, inner.count, inner.items, depth + 1, why, why_size);
@@ -134,6 +167,7 @@ int response_expand(struct token_list *out, int argc, char **argv, char *why, si
   int rc;
   out->items = NULL;
   out->count = 0;
+  out->cap = 0;
   why[0] = '\0';
   rc = expand(out, argc > 0 ? (size_t)argc : 0, argv, 0, why, why_size);
   if (rc) {
@@ -152,4 +186,5 @@ void token_list_release(struct token_list *list)
   etwcap_free(list->items);
   list->items = NULL;
   list->count = 0;
+  list->cap = 0;
 }

@@ -35,7 +35,11 @@ if(WIN32 AND CMAKE_CROSSCOMPILING)
   find_program(WINE64_EXECUTABLE NAMES wine64 wine PATHS /usr/lib/wine REQUIRED)
   find_program(WINESERVER_EXECUTABLE NAMES wineserver PATHS /usr/lib/wine REQUIRED)
   set(WINE_PREFIX ${CMAKE_CURRENT_BINARY_DIR}/wineprefix)
-  set(WINE_ENV WINEPREFIX=${WINE_PREFIX} WINEDEBUG=-all WINEDLLOVERRIDES=mscoree,mshtml=)
+  # Wine maps non-ASCII Windows names to Unix ones through the locale's
+  # charset: with no LANG (a fresh machine, env -i) it falls back to ASCII and
+  # the tests' non-ASCII paths fail.  C.UTF-8 is built into Debian's libc.
+  set(WINE_ENV WINEPREFIX=${WINE_PREFIX} WINEDEBUG=-all WINEDLLOVERRIDES=mscoree,mshtml=
+      LC_ALL=C.UTF-8)
   set(CMAKE_CROSSCOMPILING_EMULATOR /usr/bin/env ${WINE_ENV} ${WINE64_EXECUTABLE})
   # Wine's first process starts services that inherit the test's output pipe and
   # make ctest wait for ever (toolchain.md §4.2): start them here, detached.

@@ -203,23 +203,27 @@ static int parse_path(const char *path, struct csv_column *c)
   return 0;
 }
 
-static int32_t header_bias(const char *first)
+/* The bias of a PDH header ("(PDH-CSV 4.0) (Zone)(BIAS)"): 0 and *bias, or
+ * -1 when the last parenthesis does not hold whole minutes within a day. */
+static int header_bias(const char *first, int32_t *bias)
 {
   const char *open = strrchr(first, '(');
   int64_t v;
   char num[16];
   const char *close;
   size_t n;
+  *bias = 0;
   if (!open || !(close = strchr(open, ')')))
-    return 0;
+    return -1;
   n = (size_t)(close - open - 1);
   if (n == 0 || n >= sizeof(num))
-    return 0;
+    return -1;
   memcpy(num, open + 1, n);
   num[n] = '\0';
   if (str_parse_int64(num, &v) != 0 || v < -24 * 60 || v > 24 * 60)
-    return 0;
-  return (int32_t)v;
+    return -1;
+  *bias = (int32_t)v;
+  return 0;
 }
 
 void trigger_csv_free(struct trigger_csv *c)
@@ -271,6 +275,18 @@ int trigger_csv_parse(struct trigger_csv **out, const char *text, size_t len, co
     return ETWCAP_E_NOMEM;
   }
   tv_copy(c->name, sizeof(c->name), name);
+  {
+    const char *nul = memchr(text, '\0', len), *q;
+    if (nul) {
+      for (q = text; q < nul; q++)
+        line += *q == '\n';
+      snprintf(err, cap, "%s: line %lu: a NUL byte; a typeperf CSV is text (UTF-16 files: "
+               "save them as UTF-8)", name, (unsigned long)line);
+      etwcap_free(buf);
+      trigger_csv_free(c);
+      return ETWCAP_E_FORMAT;
+    }
+  }
   memcpy(buf, text, len);
   buf[len] = '\0';
   p = buf;
@@ -302,10 +318,16 @@ int trigger_csv_parse(struct trigger_csv **out, const char *text, size_t len, co
     rc = ETWCAP_E_FORMAT;
     goto cleanup;
   }
-  bias = header_bias(fields[0]);
-  if (!strstr(fields[0], "PDH-CSV"))
-    log_info("%s: the header has no \"(PDH-CSV 4.0) (zone)(bias)\" field: times are taken as UTC",
-             name);
+  if (!strstr(fields[0], "PDH-CSV") || strrchr(fields[0], '(') == strstr(fields[0], "(PDH-CSV")) {
+    bias = 0;
+    log_info("%s: the header has no \"(PDH-CSV 4.0) (zone)(bias)\" field: times are taken as "
+             "UTC", name);
+  } else if (header_bias(fields[0], &bias) != 0) {
+    snprintf(err, cap, "%s: line 1: '%.100s' ends without a time zone bias in minutes "
+             "(\"(PDH-CSV 4.0) (Zone)(BIAS)\", BIAS from -1440 to 1440)", name, fields[0]);
+    rc = ETWCAP_E_FORMAT;
+    goto cleanup;
+  }
   c->ncols = (size_t)nf - 1;
   c->cols = etwcap_calloc(c->ncols, sizeof(*c->cols));
   if (!c->cols) {
@@ -366,11 +388,14 @@ int trigger_csv_parse(struct trigger_csv **out, const char *text, size_t len, co
         while (n && f[n - 1] == ' ')
           n--;
         if (n >= sizeof(num)) {
-          n = sizeof(num) - 1;
+          snprintf(err, cap, "%s: line %lu, column %lu: '%.60s...' is too long for a number",
+                   name, (unsigned long)line, (unsigned long)(i + 2), f);
+          rc = ETWCAP_E_FORMAT;
+          goto cleanup;
         }
         memcpy(num, f, n);
         num[n] = '\0';
-        if (str_parse_double(num, &v) != 0) {
+        if (str_parse_double(num, &v) != 0 || !isfinite(v)) {
           snprintf(err, cap, "%s: line %lu, column %lu: '%.60s' is not a number", name,
                    (unsigned long)line, (unsigned long)(i + 2), f);
           rc = ETWCAP_E_FORMAT;
@@ -380,6 +405,10 @@ int trigger_csv_parse(struct trigger_csv **out, const char *text, size_t len, co
       c->values[c->nrows * c->ncols + i] = v;
     }
     c->nrows++;
+  }
+  if (!c->nrows) {
+    snprintf(err, cap, "%s: the counter log holds no samples (only its header)", name);
+    rc = ETWCAP_E_FORMAT;
   }
 cleanup:
   etwcap_free(fields);

@@ -78,7 +78,9 @@ static void close_source(struct source *s)
 
 static int reader_error(struct source *s, int rc, char *err, size_t cap)
 {
-  if (s->r && etl_reader_error(s->r)[0])
+  if (s->zip && etl_zip_error(s->zip)[0])
+    snprintf(err, cap, "%s", etl_zip_error(s->zip)); /* the zip's own damage, by name */
+  else if (s->r && etl_reader_error(s->r)[0])
     snprintf(err, cap, "%s", etl_reader_error(s->r));
   else
     snprintf(err, cap, "%s: %s", s->display, etwcap_strerror(rc));
@@ -124,23 +126,28 @@ static int open_member(struct replay *rp, const char *path, const void *data, si
   int rc = path ? etl_zip_open_file(&s->zip, path) : etl_zip_open_memory(&s->zip, data, len);
   if (rc) {
     snprintf(err, cap, "%s", s->zip ? etl_zip_error(s->zip) : etwcap_strerror(rc));
-    return rc;
+    goto fail;
   }
   for (i = 0; i <= k; i++) {
     rc = etl_zip_next_etl(s->zip, member, sizeof(member));
     if (rc != 1) {
       snprintf(err, cap, "%s", rc < 0 ? etl_zip_error(s->zip) : "zip member vanished");
-      return rc < 0 ? rc : ETWCAP_E_FORMAT;
+      rc = rc < 0 ? rc : ETWCAP_E_FORMAT;
+      goto fail;
     }
   }
   snprintf(s->display, sizeof(s->display), "%s!%s", label, member);
   rc = etl_zip_member_io(s->zip, &s->io);
   if (rc) {
     snprintf(err, cap, "%s: %s", s->display, etl_zip_error(s->zip));
-    return rc;
+    goto fail;
   }
   rp->n++;
   return start_source(s, err, cap);
+fail:
+  /* Not counted in rp->n yet, so the replay's cleanup would not close it. */
+  close_source(s);
+  return rc;
 }
 
 static int open_zip(struct replay *rp, const char *path, const void *data, size_t len,
@@ -227,6 +234,13 @@ static int run(struct replay *rp, int64_t run_until, struct trigger_replay_stats
       return rc;
   }
   stats->last_ft = last;
+  /* A zip member the replay did not read to its end is read now: its CRC-32
+   * proves what was replayed. */
+  for (i = 0; i < rp->n; i++)
+    if (rp->src[i].zip && (rc = etl_zip_finish_member(rp->src[i].zip)) != 0) {
+      snprintf(err, cap, "%s", etl_zip_error(rp->src[i].zip));
+      return rc;
+    }
   if (!started) {
     snprintf(err, cap, "the trace holds no events");
     return ETWCAP_E_FORMAT;
@@ -294,7 +308,7 @@ int trigger_replay_run(const char *path, struct trigger_engine *e, int64_t run_u
   rc = etl_io_read_exact(&rp->src[0].io, 0, magic, sizeof(magic), &got);
   if (rc && rc != ETWCAP_E_TRUNCATED) {
     snprintf(err, cap, "%s: cannot read: %s", path, etwcap_strerror(rc));
-  } else if (etl_zip_magic(magic, got)) {
+  } else if (etl_zip_detect(&rp->src[0].io)) {
     etl_io_close(&rp->src[0].io);
     rp->src[0].io_open = 0;
     rc = open_zip(rp, path, NULL, 0, path, err, cap);
@@ -330,7 +344,7 @@ int trigger_replay_run_memory(const void *data, size_t len, const char *label,
     etwcap_free(rp);
     return rc;
   }
-  if (etl_zip_magic(data, len)) {
+  if (etl_zip_detect_memory(data, len)) {
     rc = open_zip(rp, NULL, data, len, label, err, cap);
   } else {
     rc = etl_io_open_memory(&rp->src[0].io, data, len);

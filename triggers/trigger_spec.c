@@ -555,7 +555,8 @@ int trig_parse_gc_spec(const char *text, struct trig_gc_spec *out, char *err, si
     while (end > start && is_space(text[end - 1]))
       end--;
     if (start == end)
-      continue;
+      return fail_at(err, cap, text, start, "an empty item: give Gen2, Induced, OverMsec=N, "
+                     "SuspendOverMsec=N or Process=P, joined with ';'");
     if (copy_span(item, text, start, end))
       return fail_at(err, cap, text, start, "item too long");
     eq = (size_t)(strchr(item, '=') ? strchr(item, '=') - item : -1);
@@ -680,8 +681,9 @@ int trig_parse_http_spec(const char *text, struct trig_http_spec *out, char *err
       return fail_at(err, cap, text, start, "expected a status code (503), a class (5xx) or a "
                      "range (500-599), several joined with ','");
     }
-    if (lo < 100 || hi > 999)
-      return fail_at(err, cap, text, start, "HTTP status codes are 100-999");
+    /* RFC 9110 §15: a status code is a three-digit integer from 100 to 599. */
+    if (lo < 100 || hi > 599)
+      return fail_at(err, cap, text, start, "HTTP status codes are 100-599");
     if (out->count == TRIG_MAX_STATUS_RANGES)
       return fail_at(err, cap, text, start, "at most %d codes or ranges",
                      TRIG_MAX_STATUS_RANGES);

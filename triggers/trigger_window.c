@@ -2,11 +2,13 @@
 #include "trigger_window.h"
 
 #include "alloc.h"
+#include "cancel.h"
 #include "error.h"
 #include "etl_reader.h"
 #include "etl_source.h"
 #include "etl_timeorder.h"
 #include "etl_writer.h"
+#include "file_error.h"
 #include "os_file.h"
 #include "strutil.h"
 
@@ -97,7 +99,7 @@ static int write_one(void *ctx, const char *display, struct etl_reader *r)
                       : 65536;
   rc = etl_writer_open(&w, path, &cfg);
   if (rc) {
-    snprintf(j->err, j->cap, "%s: cannot create: %s", path, etwcap_strerror(rc));
+    file_create_error(j->err, j->cap, path, rc);
     return rc;
   }
   j->count++;
@@ -122,6 +124,8 @@ static int write_one(void *ctx, const char *display, struct etl_reader *r)
     rc = etl_writer_write(w, ev.cpu, ev.timestamp, ev.raw, ev.raw_size);
     if (!rc)
       j->stats->events_kept++;
+    if (!rc && (j->stats->events_kept & 0xFFFu) == 0 && cancel_requested())
+      rc = ETWCAP_E_CANCELLED;
   }
   etl_timeorder_free(t);
   if (rc < 0) {

@@ -190,8 +190,13 @@ if os.path.isdir(wine_dlls):
     with zipfile.ZipFile(late) as z:
         t.check(z.testzip() is None and sorted(z.namelist()) ==
                 ["LogFile.txt", "etwcap-capture.json", "late.etl"], "members kept: %r" % z.namelist())
+    with open(late, "rb") as f:
+        zipped = f.read()
     rc, out, err = t.run("merge", to_target_path(t, late), "/ImageIDsOnly", pathmap)
     t.check(rc == 0 and identity_count(late) == first, "a second run adds nothing")
+    with open(late, "rb") as f:
+        t.check(f.read() == zipped, "a run that adds nothing leaves the zip byte for byte")
+    t.check("left unchanged" in out + err, "and says so: %r %r" % (out, err))
     t.check(not [f for f in os.listdir(work) if f.endswith(".tmp")], "no temporary files left")
 
 # Bad archives are refused and left exactly as they were.

@@ -17,6 +17,8 @@ const char *test_samples_dir(void);
 const char *test_sample_path(const char *name, char *buf, size_t size);
 /* "<scratch>/<name>": a writable folder inside the build tree. */
 const char *test_tmp_path(const char *name, char *buf, size_t size);
+/* Creates a folder (0 also when it exists). */
+int test_mkdir(const char *path);
 
 /* From now on the Nth allocation (1-based) and every later one fail;
  * 0 turns failures off.  Returns how many allocations happened so far. */

@@ -1,16 +1,19 @@
 # libFuzzer targets: every tests/fuzz/fuzz_<name>.c (it defines
 # LLVMFuzzerTestOneInput) is built with clang in the fuzz tree that the
 # superbuild drives, and registered twice: fuzz.<name> (a short run, in the
-# default test set) and fuzz-long.<name> (5 minutes, label `long`).
-# Seeds: tests/fuzz/corpus/<name>/ when present, and the real samples for
-# targets that read traces (the samples folder is only read, never written).
+# default test set) and fuzz-long.<name> (10 minutes under ASan, label `long`;
+# ETWCAP_FUZZ_SECONDS in the environment shortens it to try it).
+# Seeds: tests/fuzz/corpus/<name>/, and the real samples for targets that
+# read traces (the samples folder is only read, never written).  The long run
+# merges what reached new code back into tests/fuzz/corpus/<name>/, so a
+# campaign spanning sessions keeps its corpus (commit it).
 set(FUZZ_SHORT_SECONDS 15 CACHE STRING "Length of each short fuzz run in ctest")
-set(FUZZ_LONG_SECONDS 300 CACHE STRING "Length of each long fuzz run")
+set(FUZZ_LONG_SECONDS 600 CACHE STRING "Length of each long fuzz run")
 
 set(FUZZ_FLAGS -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer -g -O1)
 add_library(etwcap_core_fuzz STATIC ${CORE_SOURCES})
-target_include_directories(etwcap_core_fuzz PUBLIC src etw triggers)
+target_include_directories(etwcap_core_fuzz PUBLIC src/base src etw triggers)
 target_compile_definitions(etwcap_core_fuzz PUBLIC ETWCAP_VERSION="${PROJECT_VERSION}"
                            ETWCAP_TARGET="${ETWCAP_TARGET}" ${PCRE2_DEFINES}
                            _FILE_OFFSET_BITS=64)
@@ -31,18 +34,20 @@ foreach(src ${FUZZ_TARGETS})
     if(kind STREQUAL "short")
       set(test_name fuzz.${name})
       set(seconds ${FUZZ_SHORT_SECONDS})
+      set(keep "")
     else()
       set(test_name fuzz-long.${name})
       set(seconds ${FUZZ_LONG_SECONDS})
+      set(keep --keep)
     endif()
     add_test(NAME ${test_name}
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tests/fuzz/run_fuzz.sh
                      $<TARGET_FILE:${name}> ${seconds}
-                     ${CMAKE_CURRENT_BINARY_DIR}/fuzz-work/${name}
+                     ${CMAKE_CURRENT_BINARY_DIR}/fuzz-work/${name} ${keep}
                      ${CMAKE_CURRENT_SOURCE_DIR}/tests/fuzz/corpus/${name} ${fuzz_samples})
     set_tests_properties(${test_name} PROPERTIES TIMEOUT 900)
     if(kind STREQUAL "long")
-      set_tests_properties(${test_name} PROPERTIES LABELS long)
+      set_tests_properties(${test_name} PROPERTIES LABELS long RUN_SERIAL ON)
     endif()
   endforeach()
 endforeach()

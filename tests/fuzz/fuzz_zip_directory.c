@@ -1,6 +1,6 @@
 /* libFuzzer target: the zip central-directory reader and member check over
  * arbitrary bytes (src/zip_directory.c). */
-#include "etl_io.h"
+#include "byte_source.h"
 #include "zip_directory.h"
 
 #include <stdint.h>
@@ -9,11 +9,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct zip_directory dir;
   char why[256];
   size_t i;
-  if (etl_io_open_memory(&io, data, size) != 0)
+  if (byte_source_open_memory(&io, data, size) != 0)
     return 0;
   if (zip_directory_read(&io, &dir, why, sizeof(why)) == 0) {
     for (i = 0; i < dir.count && i < 16; i++) {
@@ -23,6 +23,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     zip_directory_release(&dir);
   }
-  etl_io_close(&io);
+  byte_source_close(&io);
   return 0;
 }

@@ -1,11 +1,21 @@
 #!/bin/sh
 # Runs one libFuzzer target for a fixed time and prints its figures.
-# Usage: run_fuzz.sh TARGET SECONDS WORKDIR [SEED_DIR...]
+# Usage: run_fuzz.sh TARGET SECONDS WORKDIR [--keep] [SEED_DIR...]
 # WORKDIR keeps the growing corpus between runs; seed folders that do not exist
 # are left out.  A crash fails the test and leaves the input in WORKDIR.
+# --keep (the long runs): the inputs that reached new code are merged into the
+# first SEED_DIR (tests/fuzz/corpus/<target>, committed), so a campaign goes on
+# where the last one stopped; libFuzzer's -merge keeps that folder small.
+# ETWCAP_FUZZ_SECONDS overrides SECONDS (to try a long test briefly).
 set -eu
-target=$1 seconds=$2 work=$3
+target=$1 seconds=${ETWCAP_FUZZ_SECONDS:-$2} work=$3
 shift 3
+keep=""
+if [ "${1:-}" = "--keep" ]; then
+  keep=$2
+  shift
+  mkdir -p "$keep"
+fi
 mkdir -p "$work/corpus"
 seeds=""
 for d in "$@"; do
@@ -19,4 +29,10 @@ cd "$work"
   exit 1
 }
 grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)' fuzz.log || true
+if [ -n "$keep" ]; then
+  before=$(ls "$keep" | wc -l)
+  # Inputs over 64 KiB are left out: the committed corpus stays small.
+  "$target" -merge=1 -max_len=65536 "$keep" corpus 2>merge.log >/dev/null || { tail -20 merge.log; exit 1; }
+  echo "fuzz: corpus $keep: $before -> $(ls "$keep" | wc -l) inputs"
+fi
 echo "fuzz: $(basename "$target") ran ${seconds}s without a crash"

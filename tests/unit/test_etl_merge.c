@@ -213,6 +213,46 @@ static void a_file_merged_with_itself_has_every_event_twice(void **state)
   remove(out);
 }
 
+/* The first 72 + 32 + 0x48 + 172 bytes of an ETL: the header buffer's
+ * header, the logfile-header event's SYSTEM64 header (ThreadId at +8,
+ * ProcessId at +12) and TRACE_LOGFILE_HEADER up to the end of its
+ * TIME_ZONE_INFORMATION (at 0x48 in the x64 layout; etl-format.md §3,
+ * MS-DTYP 2.3.13 TIME_ZONE_INFORMATION: 172 bytes). */
+#define HEADER_EVENT 72
+#define TZ_AT (HEADER_EVENT + 32 + 0x48)
+static void read_head(const char *path, uint8_t *out, size_t len)
+{
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  assert_int_equal(fread(out, 1, len, f), len);
+  fclose(f);
+}
+
+/* The merged header keeps the input's whole time zone block (StandardDate,
+ * DaylightName, DaylightDate and DaylightBias, not only Bias and
+ * StandardName) and the header event's process and thread ids, byte for
+ * byte as the sample has them. */
+static void the_header_keeps_time_zone_and_header_event_ids(void **state)
+{
+  uint8_t in[TZ_AT + 172], out_bytes[TZ_AT + 172], zero[88];
+  char out[512], sample[512], why[512];
+  const char *paths[2];
+  struct etl_merge_stats st;
+  (void)state;
+  test_sample_path("ms-Tx__Process.etl", sample, sizeof(sample));
+  test_tmp_path("merged-header.etl", out, sizeof(out));
+  paths[0] = paths[1] = sample;
+  assert_int_equal(merge_paths(paths, 2, out, why, sizeof(why), &st), 0);
+  read_head(sample, in, sizeof(in));
+  read_head(out, out_bytes, sizeof(out_bytes));
+  /* The sample's DST half is not empty, so losing it would show. */
+  memset(zero, 0, sizeof(zero));
+  assert_memory_not_equal(in + TZ_AT + 68, zero, sizeof(zero));
+  assert_memory_equal(out_bytes + TZ_AT, in + TZ_AT, 172);
+  assert_memory_equal(out_bytes + HEADER_EVENT + 8, in + HEADER_EVENT + 8, 8);
+  remove(out);
+}
+
 static struct etl_logfile header_like(const struct etl_logfile *model, int pointer_size)
 {
   struct etl_logfile lf = *model;
@@ -362,6 +402,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(diaghub_sessions_merge),
     cmocka_unit_test(a_file_merged_with_itself_has_every_event_twice),
+    cmocka_unit_test(the_header_keeps_time_zone_and_header_event_ids),
     cmocka_unit_test(an_empty_session_adds_nothing),
     cmocka_unit_test(thirty_two_bit_sessions),
     cmocka_unit_test(different_clocks_are_refused),

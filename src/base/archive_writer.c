@@ -3,9 +3,12 @@
 
 #include "alloc.h"
 #include "archive_verify.h"
+#include "cancel.h"
 #include "error.h"
+#include "file_error.h"
 #include "os_file.h"
 #include "os_time.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -100,6 +103,8 @@ struct member_source {
 static int member_read(void *ctx, void *buf, size_t cap, size_t *got)
 {
   struct member_source *m = ctx;
+  if (cancel_requested())
+    return ETWCAP_E_CANCELLED;
   if (m->f) {
     *got = fread(buf, 1, cap, m->f);
     if (*got < cap && ferror(m->f))
@@ -232,6 +237,12 @@ int archive_write(const char *final_path, const struct archive_member *members, 
   }
   why[0] = '\0';
   memset(stats, 0, sizeof(*stats));
+  for (i = 0; i < count; i++)
+    if (!utf8_valid((const uint8_t *)members[i].name, strlen(members[i].name))) {
+      /* Names are flagged UTF-8 in the zip: bytes that are not would lie. */
+      snprintf(why, why_size, "the name '%s' is not valid UTF-8: rename it", members[i].name);
+      return ETWCAP_E_USAGE;
+    }
   if (!options) {
     memset(&defaults, 0, sizeof(defaults));
     options = &defaults;
@@ -250,18 +261,23 @@ int archive_write(const char *final_path, const struct archive_member *members, 
   tio.opaque = &tracker;
   file_io_to_minizip(&tio, &funcs);
 
-  tmp = etwcap_malloc(strlen(final_path) + 5);
+  tmp = etwcap_malloc(strlen(final_path) + 32);
   expect = etwcap_calloc(count ? count : 1, sizeof(*expect));
   if (!tmp || !expect) {
     rc = ETWCAP_E_NOMEM;
     goto cleanup;
   }
-  sprintf(tmp, "%s.tmp", final_path);
+  rc = os_temp_name(final_path, tmp, strlen(final_path) + 32);
+  if (rc) {
+    snprintf(why, why_size, "cannot name a temporary file beside '%s': %s", final_path,
+             etwcap_strerror(rc));
+    goto cleanup;
+  }
 
   zf = zipOpen2_64(tmp, APPEND_STATUS_CREATE, NULL, &funcs);
   if (!zf) {
     rc = tracker.first_error ? tracker.first_error : ETWCAP_E_IO;
-    snprintf(why, why_size, "cannot create '%s': %s", tmp, etwcap_strerror(rc));
+    file_create_error(why, why_size, tmp, rc);
     goto cleanup;
   }
   created = 1;

@@ -2,13 +2,13 @@
 #include "archive_verify.h"
 
 #include "error.h"
-#include "etl_io.h"
+#include "byte_source.h"
 #include "zip_directory.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static int check_member(const struct etl_io *io, const struct zip_entry *z,
+static int check_member(const struct byte_source *io, const struct zip_entry *z,
                         const struct archive_expect *e, char *why, size_t why_size)
 {
   char detail[256];
@@ -36,11 +36,11 @@ static int check_member(const struct etl_io *io, const struct zip_entry *z,
 int archive_verify(const char *path, const struct archive_expect *expect, size_t count,
                    char *why, size_t why_size)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct zip_directory dir;
   char detail[256];
   size_t i;
-  int rc = etl_io_open_file(&io, path);
+  int rc = byte_source_open_file(&io, path);
   if (rc) {
     snprintf(why, why_size, "cannot reopen '%s' to verify it: %s", path, etwcap_strerror(rc));
     return rc;
@@ -48,7 +48,7 @@ int archive_verify(const char *path, const struct archive_expect *expect, size_t
   rc = zip_directory_read(&io, &dir, detail, sizeof(detail));
   if (rc) {
     snprintf(why, why_size, "'%s' does not read back as a zip: %s", path, detail);
-    etl_io_close(&io);
+    byte_source_close(&io);
     return ETWCAP_E_CORRUPT;
   }
   if (dir.count != count) {
@@ -59,6 +59,6 @@ int archive_verify(const char *path, const struct archive_expect *expect, size_t
   for (i = 0; i < count && !rc; i++)
     rc = check_member(&io, &dir.entries[i], &expect[i], why, why_size);
   zip_directory_release(&dir);
-  etl_io_close(&io);
+  byte_source_close(&io);
   return rc;
 }
