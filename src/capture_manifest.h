@@ -13,6 +13,9 @@
 #include <stdint.h>
 
 #define CAPTURE_MANIFEST_NAME "etwcap-capture.json"
+/* The most a manifest read back from a zip may hold: a real one is a few
+ * KiB, and this bounds what a damaged archive can make a reader allocate. */
+#define CAPTURE_MANIFEST_MAX_BYTES (1u << 20)
 
 struct manifest_session {
   const char *file;    /* file name as merged */

@@ -33,7 +33,7 @@ static int write_page(const struct report *r, const char *tmp, char *err, size_t
   struct report_writer w;
   char why[256];
   int rc;
-  w.f = os_fopen(tmp, "wb");
+  w.f = os_fcreate(tmp);
   w.error = 0;
   if (!w.f) {
     rc = os_last_error();
@@ -69,7 +69,14 @@ int report_write_file(const char *trace, const char *out, char *written, size_t 
     report_release(&r);
     return rc;
   }
-  snprintf(tmp, sizeof(tmp), "%s.partial", out);
+  /* A name no other user can predict, created exclusively: a link planted
+   * beside the page cannot redirect the write (os_file.h). */
+  rc = os_temp_name(out, tmp, sizeof(tmp));
+  if (rc) {
+    snprintf(err, errcap, "%s: the path is too long for a temporary name", out);
+    report_release(&r);
+    return rc;
+  }
   rc = write_page(&r, tmp, err, errcap);
   report_release(&r);
   if (rc == 0 && (rc = os_rename_replace(tmp, out)) != 0)

@@ -1,7 +1,9 @@
 /* `etwcap report` as one call, for the report command and for the /Report
  * qualifier of collect and replay: read a trace in one pass and write its
- * page.  The page is written to OUT.partial and renamed to OUT when it is
- * complete, so a failure never leaves a half page under the final name. */
+ * page.  The page is written to a temporary created exclusively beside OUT
+ * (os_temp_name, os_fcreate) and renamed to OUT when it is complete, so a
+ * failure never leaves a half page under the final name and a planted link
+ * is never followed. */
 #ifndef ETWCAP_REPORT_FILE_H
 #define ETWCAP_REPORT_FILE_H
 

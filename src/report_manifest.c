@@ -5,9 +5,8 @@
 #include "alloc.h"
 #include "capture_manifest.h"
 #include "error.h"
-#include "etl_io.h"
 #include "session_record_json.h"
-#include "zip_directory.h"
+#include "zip_member_text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -98,68 +97,20 @@ int report_manifest_parse(const char *text, size_t len, struct report_manifest *
   return 0;
 }
 
-struct sink {
-  char *text;
-  size_t len;
-};
-
-static int to_text(void *ctx, const void *data, size_t len)
-{
-  struct sink *s = ctx;
-  if (len > REPORT_MANIFEST_MAX_BYTES - s->len)
-    return ETWCAP_E_RANGE;
-  memcpy(s->text + s->len, data, len);
-  s->len += len;
-  return 0;
-}
-
 int report_manifest_read(const char *path, struct report_manifest *m, char *why,
                          size_t why_size)
 {
-  struct etl_io io;
-  struct zip_directory dir;
-  struct sink s = { NULL, 0 };
-  uint64_t size;
-  uint32_t crc;
-  size_t i;
+  char *text;
+  size_t len;
   int rc;
   memset(m, 0, sizeof(*m));
-  why[0] = '\0';
-  if (etl_io_open_file(&io, path) != 0)
-    return 0;
-  memset(&dir, 0, sizeof(dir));
-  /* Not a zip, or not one we can list: the trace reader says what is wrong. */
-  if (zip_directory_read(&io, &dir, why, why_size) != 0) {
-    why[0] = '\0';
-    etl_io_close(&io);
-    return 0;
-  }
-  rc = 0;
-  for (i = 0; i < dir.count; i++) {
-    if (strcmp(dir.entries[i].name, CAPTURE_MANIFEST_NAME) != 0)
-      continue;
-    if (dir.entries[i].uncompressed_size > REPORT_MANIFEST_MAX_BYTES) {
-      snprintf(why, why_size, "%s!%s: larger than %u bytes", path, CAPTURE_MANIFEST_NAME,
-               REPORT_MANIFEST_MAX_BYTES);
-      rc = ETWCAP_E_RANGE;
-      break;
-    }
-    s.text = etwcap_malloc(REPORT_MANIFEST_MAX_BYTES);
-    if (!s.text) {
-      rc = ETWCAP_E_NOMEM;
-      break;
-    }
-    rc = zip_entry_read(&io, &dir.entries[i], to_text, &s, &size, &crc, why, why_size);
-    if (rc == 0 && crc != dir.entries[i].crc32) {
-      snprintf(why, why_size, "%s!%s: CRC-32 mismatch", path, CAPTURE_MANIFEST_NAME);
-      rc = ETWCAP_E_CORRUPT;
-    }
-    if (rc == 0)
-      rc = report_manifest_parse(s.text, s.len, m, why, why_size);
-    break;
-  }
-  etwcap_free(s.text);
-  zip_directory_release(&dir);
-  etl_io_close(&io);
+  rc = zip_member_text(path, CAPTURE_MANIFEST_NAME, CAPTURE_MANIFEST_MAX_BYTES, &text, &len, why,
+                       why_size);
+  if (rc == ETWCAP_E_NOENT)
+    return 0; /* no manifest: the trace reader says what else is wrong */
+  if (rc)
+    return rc;
+  rc = report_manifest_parse(text, len, m, why, why_size);
+  etwcap_free(text);
   return rc;
 }

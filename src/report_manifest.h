@@ -9,7 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define REPORT_MANIFEST_MAX_BYTES (1u << 20)
 #define REPORT_MANIFEST_TEXT_MAX 2048
 
 struct report_manifest {

@@ -2,10 +2,10 @@
 #include "selftest_run.h"
 
 #include "alloc.h"
+#include "capture_manifest.h"
 #include "cli.h"
 #include "collection_cmd.h"
 #include "error.h"
-#include "etl_io.h"
 #include "log.h"
 #include "log_memory.h"
 #include "os_file.h"
@@ -17,7 +17,7 @@
 #include "strbuf.h"
 #include "strutil.h"
 #include "version.h"
-#include "zip_directory.h"
+#include "zip_member_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,63 +109,17 @@ static int capture(const struct selftest_config *cfg, const char *prefix, const 
 
 /* --- reading the result back ------------------------------------------------ */
 
-static int to_strbuf(void *ctx, const void *data, size_t len)
-{
-  struct strbuf *b = ctx;
-  char chunk[4097];
-  size_t off = 0;
-  while (off < len) {
-    size_t n = len - off < sizeof(chunk) - 1 ? len - off : sizeof(chunk) - 1;
-    memcpy(chunk, (const char *)data + off, n);
-    chunk[n] = '\0';
-    strbuf_puts(b, chunk);
-    off += n;
-  }
-  return 0;
-}
-
-/* The member `name` of the zip as text (etwcap_free), or NULL. */
-static char *zip_member_text(const char *zip, const char *name)
-{
-  struct etl_io io;
-  struct zip_directory dir;
-  struct strbuf b;
-  char why[256], *text = NULL;
-  uint64_t size;
-  uint32_t crc;
-  size_t i;
-  int rc;
-  if (etl_io_open_file(&io, zip) != 0)
-    return NULL;
-  memset(&dir, 0, sizeof(dir));
-  if (zip_directory_read(&io, &dir, why, sizeof(why)) == 0) {
-    for (i = 0; i < dir.count; i++) {
-      if (strcmp(dir.entries[i].name, name) != 0)
-        continue;
-      memset(&b, 0, sizeof(b));
-      rc = zip_entry_read(&io, &dir.entries[i], to_strbuf, &b, &size, &crc, why, sizeof(why));
-      strbuf_finish(&b, &text);
-      if (rc) {
-        etwcap_free(text);
-        text = NULL;
-      }
-      break;
-    }
-    zip_directory_release(&dir);
-  }
-  etl_io_close(&io);
-  return text;
-}
-
 static void read_manifest(const char *zip, struct selftest_outcome *o)
 {
-  char *text = zip_member_text(zip, "etwcap-capture.json"), why[200];
+  char *text, why[200];
   struct record_json *doc = NULL;
   const struct record_json *trigger, *sessions, *health;
   size_t i, j;
-  if (!text)
+  size_t len;
+  if (zip_member_text(zip, CAPTURE_MANIFEST_NAME, CAPTURE_MANIFEST_MAX_BYTES, &text, &len, why,
+                      sizeof(why)) != 0)
     return;
-  if (record_json_parse(text, strlen(text), &doc, why, sizeof(why)) == 0) {
+  if (record_json_parse(text, len, &doc, why, sizeof(why)) == 0) {
     o->manifest_read = 1;
     trigger = record_json_get(doc, "trigger");
     if (trigger && trigger->type == RECORD_JSON_OBJECT)

@@ -20,6 +20,7 @@ Log, Network), with flags that let it run in a minimal chroot (no dbus, no
 /dev/shm) and on a closed network (a proxy to nowhere, a resolver that
 refuses every name)."""
 import base64
+import glob
 import json
 import os
 import re
@@ -61,7 +62,7 @@ def report(sample, *extra):
     name = re.sub(r"(\.etl\.zip|\.etl|\.zip)$", "", sample) + ".report.html"
     page = os.path.join(out_dir, name)
     t.check(os.path.isfile(page), "the page is %s, next to the trace" % name)
-    t.check(not os.path.exists(page + ".partial"), "no temporary file is left")
+    t.check(not glob.glob(page + ".*.tmp"), "no temporary file is left")
     os.remove(local)
     if not os.path.isfile(page):
         return page, "", {}
@@ -133,7 +134,7 @@ for path, code in ((cut, 5), (text, 5), (os.path.join(out_dir, "missing.etl"), 6
     first = lambda s: s.strip().splitlines()[0] if s.strip() else ""  # noqa: E731
     t.check(first(err) == first(derr), "%s: the message dump gives: %r vs %r" % (name, err, derr))
     page = path[:-4] + ".report.html"
-    t.check(not os.path.exists(page) and not os.path.exists(page + ".partial"),
+    t.check(not os.path.exists(page) and not glob.glob(page + ".*.tmp"),
             "%s: no page is left" % name)
 
 
