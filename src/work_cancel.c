@@ -21,9 +21,11 @@ void work_cancel_begin(void)
 
 void work_cancel_end(void)
 {
+  /* The handler stays: a signal after the work is done (the output is
+   * complete, the inputs are gone) must not kill the process and turn a
+   * success into a death by signal.  The command ends soon after. */
   cancel_set_poll(NULL);
   console_stop_done();
-  console_close();
 }
 
 const char *work_cancel_reason(void)

@@ -7,7 +7,8 @@
 
 /* Installs the console's signal handler and makes cancel_requested() see it. */
 void work_cancel_begin(void);
-/* Removes them again; tells a waiting console-close handler we are done. */
+/* Stops asking; tells a waiting console-close handler we are done.  The
+ * handler stays installed until the process ends (see work_cancel.c). */
 void work_cancel_end(void);
 /* "Ctrl+C", "console close", ... for the message, or NULL when none came. */
 const char *work_cancel_reason(void);

@@ -33,7 +33,6 @@
 #define CHUNK (256u * 1024u)
 
 #define FLAG_ENCRYPTED 0x0001u
-#define FLAG_DESCRIPTOR 0x0008u
 #define FLAG_UTF8 0x0800u
 #define FLAG_STRONG_ENCRYPTION 0x0040u
 #define FLAG_MASKED_DIRECTORY 0x2000u
@@ -287,14 +286,6 @@ static int check_places(const struct byte_source *src, struct zip_directory *dir
     }
     local_name = le16(local + 26);
     local_extra = le16(local + 28);
-    /* Sizes marked as Zip64 in the directory without a Zip64 field to say
-     * them: the local header's own, when it has them (as unzip reads it). */
-    if ((z->compressed_size == 0xFFFFFFFFu || z->uncompressed_size == 0xFFFFFFFFu) &&
-        !(le16(local + 6) & FLAG_DESCRIPTOR) && le32(local + 18) != 0xFFFFFFFFu &&
-        le32(local + 22) != 0xFFFFFFFFu) {
-      z->compressed_size = le32(local + 18);
-      z->uncompressed_size = le32(local + 22);
-    }
     data = at_local + LOCAL_SIZE + local_name + local_extra;
     if (local_name != name_len || data > at->start ||
         read_at(src, at_local + LOCAL_SIZE, name, name_len) || memcmp(name, z->name, name_len)) {
@@ -302,12 +293,6 @@ static int check_places(const struct byte_source *src, struct zip_directory *dir
                "file", z->name);
       break;
     }
-    /* Still marked and said nowhere: the data runs at most up to the
-     * directory, and its deflate stream says where it ends (unzip -t and
-     * Python's zipfile both read it so). */
-    if (z->compressed_size == 0xFFFFFFFFu && z->method != 0 &&
-        z->compressed_size > at->start - data)
-      z->compressed_size = at->start - data;
     if (z->compressed_size > at->start - data) {
       rc = bad(ETWCAP_E_CORRUPT, why, why_size, "member %s: its %llu bytes run past the start "
                "of the central directory", z->name, (unsigned long long)z->compressed_size);
