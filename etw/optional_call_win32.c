@@ -1,43 +1,59 @@
-/* optional_call (see optional_call_win32.h).  How: a vectored exception
- * handler, installed only for the duration of the call, sees the exception
- * first (before any frame handler) and, when it is one that would end the
- * process and it was raised on the guarded thread, jumps back to the point
- * before the call (__builtin_setjmp / __builtin_longjmp: GCC's own pair,
- * which restores the stack and frame pointers without unwinding through the
- * exception dispatcher).  Benign first-chance exceptions (debug output,
- * C++ exceptions a function catches itself) are continuable and of
- * informational or warning severity, so they pass through untouched. */
+/* optional_call (see optional_call_win32.h for how and why). */
 #include "optional_call_win32.h"
 
-static void *jump_buffer[5];
-static volatile DWORD guarded_thread;
+#include <string.h>
+
+/* MSVC's C++ exception: 0xE0000000 | 'msc'. */
+#define MSVC_CPP_EXCEPTION 0xE06D7363u
+
+struct guard {
+  void *jump[5]; /* __builtin_setjmp's buffer */
+  DWORD code;
+  void *address;
+};
+
+/* The guard of the call this thread is in, NULL outside fn. */
+static __thread struct guard *thread_guard;
+
+int optional_call_catches(DWORD code, DWORD flags)
+{
+  return (flags & EXCEPTION_NONCONTINUABLE) && code != MSVC_CPP_EXCEPTION;
+}
 
 static LONG CALLBACK on_exception(PEXCEPTION_POINTERS info)
 {
   const EXCEPTION_RECORD *r = info->ExceptionRecord;
-  int fatal = (r->ExceptionFlags & EXCEPTION_NONCONTINUABLE) ||
-              (r->ExceptionCode & 0xC0000000u) == 0xC0000000u;
-  if (!fatal || guarded_thread != GetCurrentThreadId())
+  struct guard *g = thread_guard;
+  if (!g || !optional_call_catches(r->ExceptionCode, r->ExceptionFlags))
     return EXCEPTION_CONTINUE_SEARCH;
-  guarded_thread = 0;
-  __builtin_longjmp(jump_buffer, 1);
+  g->code = r->ExceptionCode;
+  g->address = r->ExceptionAddress;
+  thread_guard = NULL;
+  __builtin_longjmp(g->jump, 1);
 }
 
-int optional_call(ULONG (*fn)(void *ctx), void *ctx, ULONG *result)
+int optional_call(ULONG (*fn)(void *ctx), void *ctx, ULONG *result,
+                  struct optional_call_fault *fault)
 {
-  PVOID handler = AddVectoredExceptionHandler(1, on_exception);
+  struct guard g;
+  PVOID handler;
   volatile int returned = 0;
+  memset(&g, 0, sizeof(g));
+  memset(fault, 0, sizeof(*fault));
   *result = ERROR_CALL_NOT_IMPLEMENTED;
-  if (!handler)
+  if (!(handler = AddVectoredExceptionHandler(1, on_exception)))
     return -1;
-  if (__builtin_setjmp(jump_buffer) == 0) {
-    guarded_thread = GetCurrentThreadId();
+  if (__builtin_setjmp(g.jump) == 0) {
+    thread_guard = &g;
     *result = fn(ctx);
-    guarded_thread = 0;
+    thread_guard = NULL;
     returned = 1;
   }
   RemoveVectoredExceptionHandler(handler);
-  if (!returned)
-    *result = ERROR_CALL_NOT_IMPLEMENTED;
-  return returned ? 0 : -1;
+  if (returned)
+    return 0;
+  *result = ERROR_CALL_NOT_IMPLEMENTED;
+  fault->code = g.code;
+  fault->address = g.address;
+  return -1;
 }
