@@ -58,6 +58,20 @@ static uint64_t start_session(struct fake_controller *f, struct plan_session *s)
   return h;
 }
 
+/* A kernel system logger with Process|Thread|ImageLoad|CSwitch|Dispatcher|
+ * Profile on Windows 10 (the group-mask route), started on a fresh fake. */
+static uint64_t start_windows_10_kernel(struct fake_controller *f, struct plan_session *s)
+{
+  struct os_version v10 = { 10, 0, 19045 };
+  fake_controller_init(f);
+  f->write_files = 0;
+  memset(s, 0, sizeof(*s));
+  s->log_file_mode = PLAN_SYSTEM_LOGGER_MODE | PLAN_BUFFERING_MODE;
+  s->enable_flags = 0x01000817;
+  plan_kernel_route(&v10, PLAN_ROUTE_NONE, s);
+  return start_session(f, s);
+}
+
 /* Finding 4 and 5 of contract-review.md: a failed enable is reported for
  * what it is, with the provider and its filters.  EnableTraceEx2's page:
  * "ERROR_NO_SYSTEM_RESOURCES: Exceeded the number of trace sessions that can
@@ -94,17 +108,10 @@ static void kernel_on_follows_the_route(void **state)
 {
   static struct fake_controller f;
   static struct plan_session s;
-  struct os_version v10 = { 10, 0, 19045 }, v2022 = { 10, 0, 20348 }, v7 = { 6, 1, 7601 };
+  struct os_version v2022 = { 10, 0, 20348 }, v7 = { 6, 1, 7601 };
   uint64_t h;
   (void)state;
-  fake_controller_init(&f);
-  f.write_files = 0;
-  memset(&s, 0, sizeof(s));
-  s.log_file_mode = PLAN_SYSTEM_LOGGER_MODE | PLAN_BUFFERING_MODE;
-  s.enable_flags = 0x01000817; /* Process|Thread|ImageLoad|CSwitch|Dispatcher|Profile */
-  s.role = PLAN_ROLE_KERNEL;
-  plan_kernel_route(&v10, PLAN_ROUTE_NONE, &s);
-  h = start_session(&f, &s);
+  h = start_windows_10_kernel(&f, &s);
   /* Without a query: the plan's whole mask, as before.  krabsetw
    * perfinfo_groupmask.hpp: Masks[1] PERF_PROFILE 0x2, PERF_CONTEXT_SWITCH
    * 0x4, PERF_DISPATCHER 0x200. */
@@ -137,16 +144,9 @@ static void group_mask_is_read_before_it_is_set(void **state)
 {
   static struct fake_controller f;
   static struct plan_session s;
-  struct os_version v10 = { 10, 0, 19045 };
   uint64_t h;
   (void)state;
-  fake_controller_init(&f);
-  f.write_files = 0;
-  memset(&s, 0, sizeof(s));
-  s.log_file_mode = PLAN_SYSTEM_LOGGER_MODE | PLAN_BUFFERING_MODE;
-  s.enable_flags = 0x01000817; /* Process|Thread|ImageLoad|CSwitch|Dispatcher|Profile */
-  plan_kernel_route(&v10, PLAN_ROUTE_NONE, &s);
-  h = start_session(&f, &s);
+  h = start_windows_10_kernel(&f, &s);
   /* Windows applied every group from EnableFlags at start: no Set. */
   assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 2), 0);
   assert_int_equal(fake_controller_count(&f, "query_mask", NULL), 1);

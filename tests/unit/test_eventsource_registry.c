@@ -89,18 +89,25 @@ static void remove_takes_only_the_named_sessions(void **state)
   assert_true(fake_registry_has_key(&f, KEY));
 }
 
+/* Values of sessions 'etwcap' (id 3) and 'etwcapTrigger_77' (id 9) in a
+ * fresh registry. */
+static void put_etwcap_and_trigger(struct fake_registry *f)
+{
+  static unsigned char trig[] = "EtwSessionName\0etwcapTrigger_77\0EtwSessionKeyword\00044\0";
+  struct plan_provider p;
+  fake_registry_init(f);
+  provider(&p, data_etwcap, sizeof(data_etwcap), PLAN_FILTER_PROVIDER_DATA);
+  assert_int_equal(eventsource_registry_put(&f->reg, &p, 3), 0);
+  provider(&p, trig, sizeof(trig), PLAN_FILTER_PROVIDER_DATA);
+  assert_int_equal(eventsource_registry_put(&f->reg, &p, 9), 0);
+}
+
 static void abort_by_prefix_cleans_a_killed_capture_and_the_empty_key(void **state)
 {
   static struct fake_registry f;
-  struct plan_provider p;
-  static unsigned char trig[] = "EtwSessionName\0etwcapTrigger_77\0EtwSessionKeyword\00044\0";
   size_t removed = 0;
   (void)state;
-  fake_registry_init(&f);
-  provider(&p, data_etwcap, sizeof(data_etwcap), PLAN_FILTER_PROVIDER_DATA);
-  assert_int_equal(eventsource_registry_put(&f.reg, &p, 3), 0);
-  provider(&p, trig, sizeof(trig), PLAN_FILTER_PROVIDER_DATA);
-  assert_int_equal(eventsource_registry_put(&f.reg, &p, 9), 0);
+  put_etwcap_and_trigger(&f);
   assert_int_equal(eventsource_registry_remove(&f.reg, ETWCAP, 1, 1, &removed), 0);
   assert_int_equal(removed, 2);
   assert_int_equal(f.count, 0);
@@ -124,15 +131,10 @@ static void one_walk_removes_every_named_session(void **state)
 {
   static struct fake_registry f;
   struct plan_provider p;
-  static unsigned char trig[] = "EtwSessionName\0etwcapTrigger_77\0EtwSessionKeyword\00044\0";
   static const char *const names[] = { "etwcapKernel", "etwcap", "etwcapTrigger_77" };
   size_t removed = 0;
   (void)state;
-  fake_registry_init(&f);
-  provider(&p, data_etwcap, sizeof(data_etwcap), PLAN_FILTER_PROVIDER_DATA);
-  assert_int_equal(eventsource_registry_put(&f.reg, &p, 3), 0);
-  provider(&p, trig, sizeof(trig), PLAN_FILTER_PROVIDER_DATA);
-  assert_int_equal(eventsource_registry_put(&f.reg, &p, 9), 0);
+  put_etwcap_and_trigger(&f);
   provider(&p, data_other, sizeof(data_other), PLAN_FILTER_PROVIDER_DATA);
   assert_int_equal(eventsource_registry_put(&f.reg, &p, 4), 0);
   assert_int_equal(eventsource_registry_remove(&f.reg, names, 3, 0, &removed), 0);
