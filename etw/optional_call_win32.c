@@ -8,12 +8,15 @@
 
 struct guard {
   void *jump[5]; /* __builtin_setjmp's buffer */
+  DWORD thread;  /* the thread inside fn */
   DWORD code;
   void *address;
 };
 
-/* The guard of the call this thread is in, NULL outside fn. */
-static __thread struct guard *thread_guard;
+/* One optional_call at a time in the process; `active` is its guard while
+ * fn runs, NULL otherwise (read by the handler on any thread). */
+static SRWLOCK call_lock = SRWLOCK_INIT;
+static struct guard *volatile active;
 
 int optional_call_catches(DWORD code, DWORD flags)
 {
@@ -23,12 +26,13 @@ int optional_call_catches(DWORD code, DWORD flags)
 static LONG CALLBACK on_exception(PEXCEPTION_POINTERS info)
 {
   const EXCEPTION_RECORD *r = info->ExceptionRecord;
-  struct guard *g = thread_guard;
-  if (!g || !optional_call_catches(r->ExceptionCode, r->ExceptionFlags))
+  struct guard *g = active;
+  if (!g || g->thread != GetCurrentThreadId() ||
+      !optional_call_catches(r->ExceptionCode, r->ExceptionFlags))
     return EXCEPTION_CONTINUE_SEARCH;
   g->code = r->ExceptionCode;
   g->address = r->ExceptionAddress;
-  thread_guard = NULL;
+  active = NULL;
   __builtin_longjmp(g->jump, 1);
 }
 
@@ -41,15 +45,20 @@ int optional_call(ULONG (*fn)(void *ctx), void *ctx, ULONG *result,
   memset(&g, 0, sizeof(g));
   memset(fault, 0, sizeof(*fault));
   *result = ERROR_CALL_NOT_IMPLEMENTED;
-  if (!(handler = AddVectoredExceptionHandler(1, on_exception)))
+  g.thread = GetCurrentThreadId();
+  AcquireSRWLockExclusive(&call_lock);
+  if (!(handler = AddVectoredExceptionHandler(1, on_exception))) {
+    ReleaseSRWLockExclusive(&call_lock);
     return -1;
+  }
   if (__builtin_setjmp(g.jump) == 0) {
-    thread_guard = &g;
+    active = &g;
     *result = fn(ctx);
-    thread_guard = NULL;
+    active = NULL;
     returned = 1;
   }
   RemoveVectoredExceptionHandler(handler);
+  ReleaseSRWLockExclusive(&call_lock);
   if (returned)
     return 0;
   *result = ERROR_CALL_NOT_IMPLEMENTED;

@@ -8,8 +8,10 @@
  *
  * How: a vectored exception handler, added for the call and removed after
  * it, sees an exception before any frame handler.  It acts only on the
- * thread that is inside optional_call, only while fn runs (a thread-local
- * guard, so calls on several threads do not meet), and only on exceptions
+ * thread that is inside optional_call, only while fn runs (calls take a
+ * lock, so calls on several threads run one at a time and never share the
+ * guard; a thread-local guard would pull in the runtime's TLS emulation and
+ * its imports), and only on exceptions
  * nothing can continue from (EXCEPTION_NONCONTINUABLE) other than MSVC's C++
  * exception 0xE06D7363, which a callee may catch itself; everything else
  * goes on to the callee's own handlers.  It then jumps back to the point

@@ -249,8 +249,9 @@ int plan_note_kernel_route(struct plan *plan)
                        "later). Not yet proven on a real Windows: that a system logger started "
                        "this way still writes the Process/Thread/Image DCStart rundown and the "
                        "SystemConfig events (CPU, disks) that EnableFlags at start brings. "
-                       "/KernelRoute:groupMask takes the Windows 8-10 route instead; 'etwcap "
-                       "selftest' and tests/live/live_contract.ps1 compare the two.",
+                       "/KernelRoute:groupMask takes the Windows 8-10 route instead. 'etwcap "
+                       "selftest' checks this route's events on a host; "
+                       "tests/live/live_contract.ps1 compares the two.",
                        PLAN_SYSTEM_PROVIDERS_BUILD);
   return 0;
 }
