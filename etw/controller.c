@@ -29,13 +29,33 @@ const char *controller_error_text(const struct controller *c, char *buf, size_t 
   return buf;
 }
 
+/* The GROUP_MASK route's second step.  TraceSetInformation(
+ * TraceSystemTraceEnableFlagsInfo) "Sets the Group Mask state" (evntrace.h):
+ * it replaces the whole mask Windows built from the EnableFlags at start,
+ * groups it couples to them included (krabsetw perfinfo_groupmask.hpp:
+ * PERF_DISK_IO = DISK_FILE_IO|DISK_IO).  So read first and only add what is
+ * missing (live13 review, finding 3); without a query, Set the plan's mask
+ * as before. */
+static int group_mask_on(struct controller *c, uint64_t handle, const struct plan_session *s)
+{
+  uint32_t applied[PLAN_GROUP_MASK_WORDS], missing = 0;
+  size_t w;
+  if (c->ops->query_group_mask(c, handle, applied) != 0)
+    return c->ops->set_group_mask(c, handle, s->group_mask);
+  for (w = 0; w < PLAN_GROUP_MASK_WORDS; w++) {
+    missing |= s->group_mask[w] & ~applied[w];
+    applied[w] |= s->group_mask[w];
+  }
+  return missing ? c->ops->set_group_mask(c, handle, applied) : 0;
+}
+
 int controller_kernel_on(struct controller *c, uint64_t handle, const struct plan_session *s,
                          unsigned params_version)
 {
   size_t i;
   int rc;
   if (s->route == PLAN_ROUTE_GROUP_MASK)
-    return c->ops->set_group_mask(c, handle, s->group_mask);
+    return group_mask_on(c, handle, s);
   if (s->route != PLAN_ROUTE_SYSTEM_PROVIDERS)
     return 0;
   for (i = 0; i < s->system_provider_count; i++) {

@@ -138,7 +138,9 @@ void controller_system(struct controller *c);
 const char *controller_error_text(const struct controller *c, char *buf, size_t size);
 
 /* Switches a kernel session's events on by its route (plan.h, enum
- * plan_kernel_route): the group mask (GROUP_MASK), one EnableTraceEx2 per
+ * plan_kernel_route): the group mask (GROUP_MASK: read back first and Set
+ * the applied groups plus the missing ones only when some are missing; Set
+ * the plan's mask when there is no query), one EnableTraceEx2 per
  * System Provider (SYSTEM_PROVIDERS; level 5, the keywords as
  * MatchAnyKeyword), nothing for the NT Kernel Logger (its flags went in at
  * StartTraceW).  Returns 0 or the first failing call's error. */

@@ -258,11 +258,14 @@ static void status_of(const EVENT_TRACE_PROPERTIES *p, struct controller_status 
 /* A private system logger's Wnode.Guid: "You must assign a new GUID to this
  * member" (Microsoft, "Configuring and Starting a SystemTraceProvider
  * Session"), as krabsetw does.  A random (version 4) GUID. */
-static int new_session_guid(GUID *g)
+/* A fresh RFC 4122 version 4 GUID.  Returns BCryptGenRandom's NTSTATUS
+ * (0 on success): it reports its failure there, not in GetLastError. */
+static NTSTATUS new_session_guid(GUID *g)
 {
   unsigned char b[16];
-  if (!BCRYPT_SUCCESS(BCryptGenRandom(NULL, b, sizeof(b), BCRYPT_USE_SYSTEM_PREFERRED_RNG)))
-    return -1;
+  NTSTATUS status = BCryptGenRandom(NULL, b, sizeof(b), BCRYPT_USE_SYSTEM_PREFERRED_RNG);
+  if (!BCRYPT_SUCCESS(status))
+    return status;
   b[7] = (unsigned char)((b[7] & 0x0F) | 0x40); /* version 4 (Data3's high byte) */
   b[8] = (unsigned char)((b[8] & 0x3F) | 0x80); /* RFC 4122 variant */
   memcpy(g, b, sizeof(*g));
@@ -288,6 +291,8 @@ static int start(struct controller *c, const struct plan_session *s, uint64_t *h
 {
   EVENT_TRACE_PROPERTIES *p = new_props();
   TRACEHANDLE h = 0;
+  NTSTATUS status;
+  char status_text[48];
   ULONG code;
   int rc;
 
@@ -312,10 +317,13 @@ static int start(struct controller *c, const struct plan_session *s, uint64_t *h
   p->EnableFlags = s->enable_flags_at_start;
   if (s->route == PLAN_ROUTE_NT_KERNEL_LOGGER) {
     p->Wnode.Guid = system_trace_control_guid;
-  } else if ((s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE) && new_session_guid(&p->Wnode.Guid)) {
+  } else if ((s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE) &&
+             (status = new_session_guid(&p->Wnode.Guid)) != 0) {
     etwcap_free(p);
-    return controller_fail(c, ETWCAP_E_SYSTEM, "BCryptGenRandom", GetLastError(),
-                           "no random GUID for Wnode.Guid");
+    snprintf(status_text, sizeof(status_text), "NTSTATUS 0x%08lX, no GUID for Wnode.Guid",
+             (unsigned long)status);
+    return controller_fail(c, ETWCAP_E_SYSTEM, "BCryptGenRandom", (unsigned long)status,
+                           status_text);
   }
   {
     wchar_t *wname = utf8_to_utf16(s->name);
@@ -404,6 +412,8 @@ static int query_group_mask(struct controller *c, uint64_t handle,
                             uint32_t mask[PLAN_GROUP_MASK_WORDS])
 {
   struct query_call q;
+  struct optional_call_fault fault;
+  char raised[48];
   ULONG code;
   resolve_optional();
   if (!advapi->trace_query_information)
@@ -411,9 +421,12 @@ static int query_group_mask(struct controller *c, uint64_t handle,
                            "not exported by advapi32");
   memset(&q, 0, sizeof(q));
   q.handle = (TRACEHANDLE)handle;
-  if (optional_call(call_query, &q, &code) != 0)
-    return controller_fail(c, ETWCAP_E_UNSUPPORTED, "TraceQueryInformation", code,
-                           "raised an exception instead of returning (a stub)");
+  if (optional_call(call_query, &q, &code, &fault) != 0) {
+    snprintf(raised, sizeof(raised), "raised 0x%08lX at %p", (unsigned long)fault.code,
+             fault.address);
+    return controller_fail(c, ETWCAP_E_UNSUPPORTED, "TraceQueryInformation", fault.code,
+                           raised);
+  }
   if (code != ERROR_SUCCESS)
     return win32_fail(c, "TraceQueryInformation", code);
   memcpy(mask, q.masks, sizeof(q.masks));

@@ -38,6 +38,19 @@ int eventsource_registry_put(const struct registry *r, const struct plan_provide
   return r->ops->set_binary(r->impl, key, value, f->data, f->size);
 }
 
+int eventsource_registry_drop(const struct registry *r, const struct plan_provider *p,
+                              uint64_t session_handle)
+{
+  char key[256], value[64];
+  int rc;
+  if (!eventsource_registry_data(p))
+    return 0;
+  eventsource_registry_names(&p->guid, session_handle, key, sizeof(key), value, sizeof(value));
+  rc = r->ops->delete_value(r->impl, key, value);
+  r->ops->delete_key_if_empty(r->impl, key);
+  return rc == ETWCAP_E_NOENT ? 0 : rc;
+}
+
 /* The session name inside provider data: the string after the leading
  * "EtwSessionName\0", or NULL. */
 static const char *session_of(const unsigned char *data, size_t size, size_t *len)
@@ -55,7 +68,8 @@ static const char *session_of(const unsigned char *data, size_t size, size_t *le
 
 struct walk {
   const struct registry *r;
-  const char *name;
+  const char *const *names;
+  size_t name_count;
   int prefix;
   size_t removed;
   char key[256];
@@ -68,14 +82,19 @@ struct walk {
 static int on_value(void *ctx, const char *value, const unsigned char *data, size_t size)
 {
   struct walk *w = ctx;
-  size_t len, want = strlen(w->name);
+  size_t len, i;
   const char *s;
   if (strncmp(value, VALUE_PREFIX, sizeof(VALUE_PREFIX) - 1) != 0)
     return 0;
   if (!(s = session_of(data, size, &len)))
     return 0;
-  if (w->prefix ? (len < want || memcmp(s, w->name, want) != 0)
-                : (len != want || memcmp(s, w->name, want) != 0))
+  for (i = 0; i < w->name_count; i++) {
+    size_t want = strlen(w->names[i]);
+    if (w->prefix ? (len >= want && !memcmp(s, w->names[i], want))
+                  : (len == want && !memcmp(s, w->names[i], want)))
+      break;
+  }
+  if (i == w->name_count)
     return 0;
   if (w->doomed_count < sizeof(w->doomed) / sizeof(w->doomed[0]))
     snprintf(w->doomed[w->doomed_count++], sizeof(w->doomed[0]), "%s", value);
@@ -103,15 +122,16 @@ static int on_provider(void *ctx, const char *sub)
   return 0;
 }
 
-int eventsource_registry_remove(const struct registry *r, const char *name, int prefix,
-                                size_t *removed)
+int eventsource_registry_remove(const struct registry *r, const char *const *names, size_t count,
+                                int prefix, size_t *removed)
 {
   static struct walk w; /* one walk at a time; too large for a thread's stack budget */
   size_t i;
   int rc;
   memset(&w, 0, sizeof(w));
   w.r = r;
-  w.name = name;
+  w.names = names;
+  w.name_count = count;
   w.prefix = prefix;
   rc = r->ops->subkeys(r->impl, EVENTSOURCE_REGISTRY_BASE, on_provider, &w);
   /* Keys are removed after the walk: deleting one while enumerating would

@@ -39,12 +39,19 @@ void eventsource_registry_names(const struct plan_guid *provider, uint64_t sessi
 int eventsource_registry_put(const struct registry *r, const struct plan_provider *p,
                              uint64_t session_handle);
 
-/* Removes every ControllerData_Session_* value whose data names the
- * session `name` (exactly) or, with `prefix`, a session whose name starts
- * with `name`; a provider key left empty is removed too (TraceEvent's
- * "hygiene").  *removed counts the values.  0, or the registry's error
- * (ETWCAP_E_NOENT when there is no Publishers key counts as 0). */
-int eventsource_registry_remove(const struct registry *r, const char *name, int prefix,
-                                size_t *removed);
+/* Removes what eventsource_registry_put stored for p and the session (an
+ * enable that failed after the put), and the provider key if now empty.  0
+ * when there was nothing to store; the registry's error otherwise. */
+int eventsource_registry_drop(const struct registry *r, const struct plan_provider *p,
+                              uint64_t session_handle);
+
+/* Removes, in one walk of the Publishers key, every ControllerData_Session_*
+ * value whose data names one of the `count` sessions `names` (exactly) or,
+ * with `prefix`, a session whose name starts with one of them; a provider
+ * key left empty is removed too (TraceEvent's "hygiene").  *removed counts
+ * the values.  0, or the registry's error (ETWCAP_E_NOENT when there is no
+ * Publishers key counts as 0). */
+int eventsource_registry_remove(const struct registry *r, const char *const *names, size_t count,
+                                int prefix, size_t *removed);
 
 #endif

@@ -1,43 +1,68 @@
-/* optional_call (see optional_call_win32.h).  How: a vectored exception
- * handler, installed only for the duration of the call, sees the exception
- * first (before any frame handler) and, when it is one that would end the
- * process and it was raised on the guarded thread, jumps back to the point
- * before the call (__builtin_setjmp / __builtin_longjmp: GCC's own pair,
- * which restores the stack and frame pointers without unwinding through the
- * exception dispatcher).  Benign first-chance exceptions (debug output,
- * C++ exceptions a function catches itself) are continuable and of
- * informational or warning severity, so they pass through untouched. */
+/* optional_call (see optional_call_win32.h for how and why). */
 #include "optional_call_win32.h"
 
-static void *jump_buffer[5];
-static volatile DWORD guarded_thread;
+#include <string.h>
+
+/* MSVC's C++ exception: 0xE0000000 | 'msc'. */
+#define MSVC_CPP_EXCEPTION 0xE06D7363u
+
+struct guard {
+  void *jump[5]; /* __builtin_setjmp's buffer */
+  DWORD thread;  /* the thread inside fn */
+  DWORD code;
+  void *address;
+};
+
+/* One optional_call at a time in the process; `active` is its guard while
+ * fn runs, NULL otherwise (read by the handler on any thread). */
+static SRWLOCK call_lock = SRWLOCK_INIT;
+static struct guard *volatile active;
+
+int optional_call_catches(DWORD code, DWORD flags)
+{
+  return (flags & EXCEPTION_NONCONTINUABLE) && code != MSVC_CPP_EXCEPTION;
+}
 
 static LONG CALLBACK on_exception(PEXCEPTION_POINTERS info)
 {
   const EXCEPTION_RECORD *r = info->ExceptionRecord;
-  int fatal = (r->ExceptionFlags & EXCEPTION_NONCONTINUABLE) ||
-              (r->ExceptionCode & 0xC0000000u) == 0xC0000000u;
-  if (!fatal || guarded_thread != GetCurrentThreadId())
+  struct guard *g = active;
+  if (!g || g->thread != GetCurrentThreadId() ||
+      !optional_call_catches(r->ExceptionCode, r->ExceptionFlags))
     return EXCEPTION_CONTINUE_SEARCH;
-  guarded_thread = 0;
-  __builtin_longjmp(jump_buffer, 1);
+  g->code = r->ExceptionCode;
+  g->address = r->ExceptionAddress;
+  active = NULL;
+  __builtin_longjmp(g->jump, 1);
 }
 
-int optional_call(ULONG (*fn)(void *ctx), void *ctx, ULONG *result)
+int optional_call(ULONG (*fn)(void *ctx), void *ctx, ULONG *result,
+                  struct optional_call_fault *fault)
 {
-  PVOID handler = AddVectoredExceptionHandler(1, on_exception);
+  struct guard g;
+  PVOID handler;
   volatile int returned = 0;
+  memset(&g, 0, sizeof(g));
+  memset(fault, 0, sizeof(*fault));
   *result = ERROR_CALL_NOT_IMPLEMENTED;
-  if (!handler)
+  g.thread = GetCurrentThreadId();
+  AcquireSRWLockExclusive(&call_lock);
+  if (!(handler = AddVectoredExceptionHandler(1, on_exception))) {
+    ReleaseSRWLockExclusive(&call_lock);
     return -1;
-  if (__builtin_setjmp(jump_buffer) == 0) {
-    guarded_thread = GetCurrentThreadId();
+  }
+  if (__builtin_setjmp(g.jump) == 0) {
+    active = &g;
     *result = fn(ctx);
-    guarded_thread = 0;
+    active = NULL;
     returned = 1;
   }
   RemoveVectoredExceptionHandler(handler);
-  if (!returned)
-    *result = ERROR_CALL_NOT_IMPLEMENTED;
-  return returned ? 0 : -1;
+  ReleaseSRWLockExclusive(&call_lock);
+  if (returned)
+    return 0;
+  *result = ERROR_CALL_NOT_IMPLEMENTED;
+  fault->code = g.code;
+  fault->address = g.address;
+  return -1;
 }

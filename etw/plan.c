@@ -297,7 +297,8 @@ int plan_build(const struct plan_options *o, struct plan *plan)
     rc = ETWCAP_E_NOMEM;
     goto done;
   }
-  if ((rc = plan_choose_events(plan, &st)) != 0 || (rc = plan_parse_focus(plan, &st)) != 0 ||
+  if ((rc = plan_choose_kernel_route(plan, o->kernel_route)) != 0 ||
+      (rc = plan_choose_events(plan, &st)) != 0 || (rc = plan_parse_focus(plan, &st)) != 0 ||
       (rc = plan_parse_specs(plan, &st)) != 0 || (rc = plan_kernel_session(plan, &st)) != 0 ||
       (rc = plan_user_session(plan, &st)) != 0 || (rc = plan_rundown_session(plan, &st)) != 0 ||
       (rc = plan_kernel_rundown_session(plan, &st)) != 0 || (rc = plan_trigger_session(plan, &st)) != 0)
@@ -305,8 +306,10 @@ int plan_build(const struct plan_options *o, struct plan *plan)
   for (i = 0; i < plan->session_count; i++) {
     if ((rc = finish_session(plan, &plan->sessions[i], &st)) != 0)
       goto done;
-    plan_kernel_route(&plan->os, &plan->sessions[i]);
+    plan_kernel_route(&plan->os, plan->kernel_route_asked, &plan->sessions[i]);
   }
+  if ((rc = plan_note_kernel_route(plan)) != 0)
+    goto done;
   if ((o->containers || o->container_tracking) && !containers_supported(plan) &&
       (rc = plan_note(plan, "/EnableEventsInContainers and /EnableSourceContainerTracking need "
                       "Windows containers (Windows 10 1607 / Server 2016, build %u); this "

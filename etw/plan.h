@@ -72,6 +72,9 @@ enum plan_kernel_route {
   PLAN_ROUTE_SYSTEM_PROVIDERS
 };
 #define PLAN_GROUP_MASK_WORDS 8 /* PERFINFO_GROUPMASK.Masks[] */
+/* The first build of the System Providers route ("System Providers": "Beginning
+ * in Windows 10 SDK build 20348"). */
+#define PLAN_SYSTEM_PROVIDERS_BUILD 20348u
 #define PLAN_MAX_SYSTEM_PROVIDERS 12
 
 /* One System Provider enable (SYSTEM_PROVIDERS route): level 0 (all), the
@@ -182,7 +185,12 @@ struct plan_session {
  * <StackCaching BucketCount="100" CacheSize="1024" />).  WPR's StackCaching
  * element requires both (learn.microsoft.com windows-hardware/test/wpt/
  * stackcaching; its unit for CacheSize is KB).  The value goes to
- * TRACE_STACK_CACHING_INFO as WPR writes it. */
+ * TRACE_STACK_CACHING_INFO as WPR writes it.  UNCERTAIN (live13 review,
+ * finding 9): the API documents no unit; if Windows reads CacheSize as bytes
+ * the cache is 1 KB and evicts all the time.  PerfView, the one public
+ * caller, passes Enabled 1 with both sizes 0, and that works.
+ * tests/live/live_contract.ps1 compares file size and StackWalk
+ * Reference/Delete counts. */
 #define PLAN_STACK_CACHE_SIZE 1024u
 #define PLAN_STACK_CACHE_BUCKETS 100u
 
@@ -191,6 +199,8 @@ struct plan_session {
 struct plan {
   struct os_version os;
   int os_assumed;             /* not the running Windows: default or /TargetOS */
+  /* /KernelRoute: PLAN_ROUTE_NONE lets the build choose (plan_kernel_route). */
+  enum plan_kernel_route kernel_route_asked;
   /* ENABLE_TRACE_PARAMETERS.Version: 2 where filters exist (8.1+), else 1. */
   unsigned enable_parameters_version;
   const char *command;        /* "collect" or "start" (static) */
@@ -222,6 +232,9 @@ struct plan_options {
   int64_t max_collect_sec;
   double cpu_sample_msec;     /* 1.0 */
   const char *kernel_events;
+  /* /KernelRoute: NULL or "auto" (by build), "systemProviders", "groupMask"
+   * (see enum plan_kernel_route). */
+  const char *kernel_route;
   const char *clr_events;
   const char *clr_event_level;
   const char *tpl_events;
@@ -271,10 +284,19 @@ void plan_provider_release(struct plan_provider *p);
  * ETWCAP_E_RANGE (more than PLAN_MAX_FILTERS) or ETWCAP_E_NOMEM. */
 int plan_provider_build_filters(struct plan_provider *p, const char *session_name);
 
+/* /KernelRoute's value (NULL or "auto", "systemProviders", "groupMask",
+ * any case) -> plan->kernel_route_asked.  Returns 0, ETWCAP_E_USAGE (an
+ * unknown value) or ETWCAP_E_UNSUPPORTED (the plan's Windows has no such
+ * route: groupMask needs 6.2, systemProviders build 20348); plan->error says
+ * why. */
+int plan_choose_kernel_route(struct plan *plan, const char *text);
 /* Fills s->route, enable_flags_at_start, group_mask and system_providers
  * from s->enable_flags for the plan's Windows version (see enum
- * plan_kernel_route).  Pure. */
-void plan_kernel_route(const struct os_version *os, struct plan_session *s);
+ * plan_kernel_route), or by `asked` (PLAN_ROUTE_GROUP_MASK or
+ * PLAN_ROUTE_SYSTEM_PROVIDERS, already checked against the version by
+ * plan_choose_kernel_route; PLAN_ROUTE_NONE: by build).  Pure. */
+void plan_kernel_route(const struct os_version *os, enum plan_kernel_route asked,
+                       struct plan_session *s);
 /* The PERFINFO_GROUPMASK for classic EnableFlags: each flag in its group and
  * Masks[] word (krabsetw perfinfo_groupmask.hpp; the System Providers page's
  * "legacy flags and groups" column).  Flags in Masks[0] keep their bit. */

@@ -56,6 +56,7 @@ int plan_options_from_cli(const struct cli *cli, struct plan_options *o, char *e
   o->cpu_sample_msec = cli_float(cli, "CpuSampleMSec", 1.0);
 
   o->kernel_events = cli_string(cli, "KernelEvents", NULL);
+  o->kernel_route = cli_string(cli, "KernelRoute", NULL);
   o->clr_events = cli_string(cli, "ClrEvents", NULL);
   o->clr_event_level = cli_string(cli, "ClrEventLevel", NULL);
   o->tpl_events = cli_string(cli, "TplEvents", NULL);

@@ -54,6 +54,11 @@ int plan_rundown_session(struct plan *plan, struct plan_state *st);
 int plan_kernel_rundown_session(struct plan *plan, struct plan_state *st);
 int plan_trigger_session(struct plan *plan, struct plan_state *st);
 
+/* plan_kernel_route.c: a note when the kernel goes by the System Providers
+ * route, whose start-time rundown is not proven yet (README, "Kernel
+ * route"). */
+int plan_note_kernel_route(struct plan *plan);
+
 /* plan_defaults.c: PerfView's default user-mode providers. */
 int plan_default_providers(struct plan_session *s, struct plan_state *st);
 

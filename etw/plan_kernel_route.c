@@ -3,8 +3,11 @@
  * translation and the flag -> System Provider keyword translation.  Pure
  * tables; the sources are cited at each table. */
 #include "plan.h"
+#include "plan_internal.h"
 
+#include "error.h"
 #include "os_version.h"
+#include "strutil.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -142,9 +145,17 @@ static const struct sysprov sysprovs[SP_COUNT] = {
 };
 
 /* flag -> (provider, keyword), one row per line of the page's tables that
- * names an EVENT_TRACE_FLAG_*.  The page pairs EVENT_TRACE_FLAG_FILE_IO_INIT
- * with SYSTEM_IO_KW_OPTICAL; etwcap follows the page (tests/live checks
- * FileIO init events on a build >= 20348). */
+ * names an EVENT_TRACE_FLAG_*.  One row of the page is self-contradictory:
+ * it pairs EVENT_TRACE_FLAG_FILE_IO_INIT with SYSTEM_IO_KW_OPTICAL and
+ * PERF_OPTICAL_IO (0x80000001, optical-disk I/O in Masks[4]), while
+ * FILE_IO_INIT is PERF_FILE_IO_INIT in Masks[0] (krabsetw
+ * perfinfo_groupmask.hpp).  evntrace.h (Windows SDK; a public copy in the
+ * code corpus defines "SYSTEM_IO_KW_FILE_INIT 0x0000000000000400" next to
+ * SYSTEM_IO_KW_TIMER 0x800; its ports agree: windows-sys
+ * SYSTEM_IO_KW_FILE_INIT: u32 = 1024, holy-tao/AhkWin32Projection Apis.ahk
+ * SYSTEM_IO_KW_FILE_INIT := 1024) has the keyword for it, so FILE_IO_INIT
+ * maps there (live13 review, finding 2; tests/live/live_contract.ps1 counts
+ * FileIo Create events on a build >= 20348). */
 static const struct {
   uint32_t flag;
   int provider;
@@ -168,7 +179,7 @@ static const struct {
   { F_DISK_FILE_IO, SP_IO, 0x0004 },          /* SYSTEM_IO_KW_FILENAME */
   { F_SPLIT_IO, SP_IO, 0x0008 },              /* SYSTEM_IO_KW_SPLIT */
   { F_FILE_IO, SP_IO, 0x0010 },               /* SYSTEM_IO_KW_FILE */
-  { F_FILE_IO_INIT, SP_IO, 0x0020 },          /* SYSTEM_IO_KW_OPTICAL (see above) */
+  { F_FILE_IO_INIT, SP_IO, 0x0400 },          /* SYSTEM_IO_KW_FILE_INIT (see above) */
   { F_DRIVER, SP_IO, 0x0080 },                /* SYSTEM_IO_KW_DRIVERS */
   { F_NETWORK_TCPIP, SP_IO, 0x0200 },         /* SYSTEM_IO_KW_NETWORK */
   { F_MEMORY_HARD_FAULTS, SP_MEMORY, 0x0002 },/* SYSTEM_MEMORY_KW_HARD_FAULTS */
@@ -200,7 +211,53 @@ static void system_providers_of(struct plan_session *s)
   }
 }
 
-void plan_kernel_route(const struct os_version *os, struct plan_session *s)
+int plan_choose_kernel_route(struct plan *plan, const char *text)
+{
+  plan->kernel_route_asked = PLAN_ROUTE_NONE;
+  if (!text || str_caseeq(text, "auto"))
+    return 0;
+  if (str_caseeq(text, "groupMask")) {
+    /* Private system loggers, and so the group mask, start with Windows 8
+     * (EVENT_TRACE_SYSTEM_LOGGER_MODE, "Logging Mode Constants"). */
+    if (!plan_at_least(plan, 6, 2, 0))
+      return plan_fail(plan, ETWCAP_E_UNSUPPORTED,
+                       "/KernelRoute:groupMask needs Windows 8 / Server 2012 (6.2) or later: "
+                       "older Windows has only the NT Kernel Logger");
+    plan->kernel_route_asked = PLAN_ROUTE_GROUP_MASK;
+    return 0;
+  }
+  if (str_caseeq(text, "systemProviders")) {
+    if (!plan_at_least(plan, 10, 0, PLAN_SYSTEM_PROVIDERS_BUILD))
+      return plan_fail(plan, ETWCAP_E_UNSUPPORTED,
+                       "/KernelRoute:systemProviders needs Windows build %u (Windows 11, "
+                       "Server 2022) or later: the System Providers do not exist before it",
+                       PLAN_SYSTEM_PROVIDERS_BUILD);
+    plan->kernel_route_asked = PLAN_ROUTE_SYSTEM_PROVIDERS;
+    return 0;
+  }
+  return plan_fail(plan, ETWCAP_E_USAGE,
+                   "/KernelRoute: '%s' is not auto, systemProviders or groupMask", text);
+}
+
+int plan_note_kernel_route(struct plan *plan)
+{
+  size_t i;
+  for (i = 0; i < plan->session_count; i++)
+    if (plan->sessions[i].route == PLAN_ROUTE_SYSTEM_PROVIDERS)
+      return plan_note(plan,
+                       "The kernel events go by the System Providers route (build %u and "
+                       "later). Not yet proven on a real Windows: that a system logger started "
+                       "this way still writes the Process/Thread/Image DCStart rundown and the "
+                       "SystemConfig events (CPU, disks) that EnableFlags at start brings. "
+                       "/KernelRoute:groupMask takes the Windows 8-10 route instead. 'etwcap "
+                       "selftest' checks this route's events on a host; "
+                       "tests/live/live_contract.ps1 compares the two.",
+                       PLAN_SYSTEM_PROVIDERS_BUILD);
+  return 0;
+}
+
+void plan_kernel_route(const struct os_version *os, enum plan_kernel_route asked,
+                       struct plan_session *s)
 {
   memset(s->group_mask, 0, sizeof(s->group_mask));
   s->system_provider_count = 0;
@@ -215,7 +272,8 @@ void plan_kernel_route(const struct os_version *os, struct plan_session *s)
       s->enable_flags_at_start = s->enable_flags;
     return;
   }
-  if (os_version_cmp(os, 10, 0, 20348) >= 0) {
+  if (asked == PLAN_ROUTE_SYSTEM_PROVIDERS ||
+      (asked == PLAN_ROUTE_NONE && os_version_cmp(os, 10, 0, PLAN_SYSTEM_PROVIDERS_BUILD) >= 0)) {
     s->route = PLAN_ROUTE_SYSTEM_PROVIDERS;
     system_providers_of(s);
     return;

@@ -268,6 +268,15 @@ static void read_back_mask(struct collection *c, const struct plan *plan,
              cs->name, controller_error_text(ctl, detail, sizeof(detail)));
     return;
   }
+  if (s->route == PLAN_ROUTE_SYSTEM_PROVIDERS) {
+    m->readback = COLLECTION_MASK_INFORMATIONAL;
+    plan_group_mask_names(m->applied, names, sizeof(names));
+    log_info("the kernel group mask of '%s' reads %s. On the System Providers route this is "
+             "for information only: whether keyword enables show in it is not proven, so "
+             "groups it lacks are not reported as missing",
+             cs->name, names[0] ? names : "empty");
+    return;
+  }
   m->readback = COLLECTION_MASK_READ;
   for (w = 0; w < PLAN_GROUP_MASK_WORDS; w++) {
     m->lost[w] = m->asked[w] & ~m->applied[w];
@@ -363,14 +372,21 @@ static const struct registry *registry_of(const struct collection_env *env)
 }
 
 /* Finding 2 (contract-review.md): EventSource arguments for processes that
- * start after the enable, where TraceEvent puts them.  A failure costs only
- * those later processes' arguments: a warning. */
+ * start after the enable, where TraceEvent puts them, and before the enable,
+ * as TraceEvent does (SetFilterDataForEtwSession precedes EnableTraceEx2):
+ * an EventSource that registers between the two and reads the registry then
+ * finds them (live13 review, finding 8).  A failure costs only those later
+ * processes' arguments: a warning. */
 static void hand_off(struct collection *c, const struct plan_provider *p, uint64_t handle,
                      const char *session)
 {
-  int rc = eventsource_registry_put(registry_of(c->env), p, handle);
+  int rc;
+  if (!eventsource_registry_data(p))
+    return;
+  rc = eventsource_registry_put(registry_of(c->env), p, handle);
   if (rc == ETWCAP_E_NEEDS_WINDOWS)
     return; /* no registry here: nothing to hand off */
+  c->provider_data_stored = 1; /* even a failed put may have made the key */
   if (rc)
     warn_dropped(c, COLLECTION_DROPPED_PROVIDER_DATA,
                  "cannot store the arguments of %s for processes that start later (HKLM\%s, "
@@ -378,19 +394,56 @@ static void hand_off(struct collection *c, const struct plan_provider *p, uint64
                  p->name, EVENTSOURCE_REGISTRY_BASE, etwcap_strerror(rc), session);
 }
 
+/* The enable the hand-off was for failed: nothing must point at it. */
+static void take_back(struct collection *c, const struct plan_provider *p, uint64_t handle)
+{
+  int rc = eventsource_registry_drop(registry_of(c->env), p, handle);
+  if (rc && rc != ETWCAP_E_NEEDS_WINDOWS)
+    log_warn("cannot remove the stored arguments of %s from HKLM\%s (%s); 'etwcap abort' "
+             "tries again",
+             p->name, EVENTSOURCE_REGISTRY_BASE, etwcap_strerror(rc));
+}
+
+static size_t remove_provider_data(const struct collection_env *env, const char *const *names,
+                                   size_t count, int prefix)
+{
+  size_t removed = 0;
+  int rc = eventsource_registry_remove(registry_of(env), names, count, prefix, &removed);
+  if (rc && rc != ETWCAP_E_NEEDS_WINDOWS)
+    log_warn("cannot remove the EventSource arguments of '%s%s'%s from HKLM\%s (%s); 'etwcap "
+             "abort' tries again",
+             names[0], prefix ? "*" : "", count > 1 ? " and its other sessions" : "",
+             EVENTSOURCE_REGISTRY_BASE, etwcap_strerror(rc));
+  else if (removed)
+    log_info("removed %lu stored EventSource argument set%s of '%s%s'%s",
+             (unsigned long)removed, removed == 1 ? "" : "s", names[0], prefix ? "*" : "",
+             count > 1 ? " and its other sessions" : "");
+  return removed;
+}
+
 size_t collection_remove_provider_data(const struct collection_env *env, const char *name,
                                        int prefix)
 {
-  size_t removed = 0;
-  int rc = eventsource_registry_remove(registry_of(env), name, prefix, &removed);
-  if (rc && rc != ETWCAP_E_NEEDS_WINDOWS)
-    log_warn("cannot remove the EventSource arguments of '%s%s' from HKLM\%s (%s); 'etwcap "
-             "abort' tries again",
-             name, prefix ? "*" : "", EVENTSOURCE_REGISTRY_BASE, etwcap_strerror(rc));
-  else if (removed)
-    log_info("removed %lu stored EventSource argument set%s of '%s%s'", (unsigned long)removed,
-             removed == 1 ? "" : "s", name, prefix ? "*" : "");
-  return removed;
+  return remove_provider_data(env, &name, 1, prefix);
+}
+
+/* At stop, once every session is stopped (live13 review, finding 6): one
+ * walk of the Publishers key for all the capture's stopped sessions, and
+ * only when this process stored a hand-off or stops sessions it knows from
+ * a record (`stop` after `start`: whether `start` stored one is unknown). */
+static void remove_capture_provider_data(struct collection *c)
+{
+  const char *names[PLAN_MAX_SESSIONS];
+  size_t i, n = 0, adopted = 0;
+  for (i = 0; i < c->count; i++) {
+    if (c->sessions[i].running)
+      continue; /* still running (its stop failed): 'abort' cleans up after it */
+    names[n++] = c->sessions[i].name;
+    adopted += !c->sessions[i].plan;
+  }
+  if (n && (c->provider_data_stored || adopted))
+    remove_provider_data(c->env, names, n, 0);
+  c->provider_data_stored = 0;
 }
 
 /* A provider of the default set may fail to enable (already enabled by as
@@ -441,10 +494,10 @@ static int start_user(struct collection *c, const struct plan *plan,
     char why[1024];
     if (cancelled())
       return ETWCAP_E_CANCELLED;
-    if ((rc = ctl->ops->enable_provider(ctl, handle, p, c->params_version)) == 0) {
-      hand_off(c, p, handle, s->name);
+    hand_off(c, p, handle, s->name);
+    if ((rc = ctl->ops->enable_provider(ctl, handle, p, c->params_version)) == 0)
       continue;
-    }
+    take_back(c, p, handle);
     controller_enable_failure(ctl, p, rc, why, sizeof(why));
     if (essential(p) || rc == ETWCAP_E_ACCES) {
       log_error("cannot enable provider %s in '%s'", why, s->name);
@@ -553,9 +606,6 @@ int collection_stop(struct collection *c)
       log_warn("cannot write the in-memory buffers of '%s' to '%s' (%s): %s", s->name, s->file,
                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
     rc = ctl->ops->stop(ctl, s->name, &st);
-    /* TraceEvent removes a session's stored arguments at its stop. */
-    if (rc == 0 || rc == ETWCAP_E_NO_SESSION)
-      collection_remove_provider_data(c->env, s->name, 0);
     if (rc == 0) {
       s->running = 0;
       s->status = st;
@@ -578,6 +628,10 @@ int collection_stop(struct collection *c)
         first = rc;
     }
   }
+  /* TraceEvent removes a session's stored arguments at its stop; here after
+   * every stop, so a slow registry never delays one (the console handler's
+   * few seconds at logoff or shutdown). */
+  remove_capture_provider_data(c);
   if (c->profile_interval_100ns && c->profile_interval_100ns != DEFAULT_PROFILE_INTERVAL) {
     /* The interval is machine-wide: put Windows' default back, as
      * TraceEvent does at every stop. */

@@ -56,11 +56,17 @@ enum collection_dropped {
  * health report (and tests).  `asked` is the PERFINFO_GROUPMASK of the
  * session's flags whatever the route (plan_group_mask_of_flags); `applied`
  * and `lost` (asked & ~applied) are valid only when readback is
- * COLLECTION_MASK_READ.  Group names: plan_group_mask_names. */
+ * COLLECTION_MASK_READ (`applied` also for INFORMATIONAL).  Group names:
+ * plan_group_mask_names. */
 enum collection_mask_readback {
   COLLECTION_MASK_NOT_KERNEL = 0, /* not a system logger, or the NT Kernel Logger */
-  COLLECTION_MASK_READ,           /* TraceQueryInformation answered */
-  COLLECTION_MASK_NO_QUERY        /* Windows offers no query (before 8, missing, stub, error) */
+  COLLECTION_MASK_READ,           /* TraceQueryInformation answered (group-mask route) */
+  COLLECTION_MASK_NO_QUERY,       /* Windows offers no query (before 8, missing, stub, error) */
+  /* It answered on the System Providers route, where no source says that
+   * keyword enables show in that query (live13 review, finding 4): logged,
+   * never a warning, applied unknown for the health check, until tests/live
+   * confirms it. */
+  COLLECTION_MASK_INFORMATIONAL
 };
 
 struct collection_kernel_mask {
@@ -90,6 +96,7 @@ struct collection {
   unsigned params_version;          /* ENABLE_TRACE_PARAMETERS.Version */
   uint32_t profile_interval_100ns;  /* what we set machine-wide; 0 none */
   unsigned dropped;                 /* COLLECTION_DROPPED_* */
+  int provider_data_stored;         /* an EventSource hand-off went to the registry */
   char warnings[8][1024];           /* what each dropped feature costs */
   size_t warning_count;
   int64_t start_filetime;

@@ -134,6 +134,8 @@ static void health_kernel_mask_fill(const struct collection_session *cs,
   }
   m->words = PLAN_GROUP_MASK_WORDS;
   memcpy(m->asked, km->asked, sizeof(m->asked));
+  /* Only a read-back that proves something is compared: NO_QUERY and
+   * INFORMATIONAL (the System Providers route) leave applied unknown. */
   if (km->readback == COLLECTION_MASK_READ) {
     memcpy(m->applied, km->applied, sizeof(m->applied));
     m->applied_known = 1;

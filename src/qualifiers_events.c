@@ -10,6 +10,12 @@ static const struct opt_def defs[] = {
     "Kernel event groups: names joined with ',' '+' or '|' (and '-' to remove), or hex. "
     "None disables the kernel session.",
     0, 0, NULL },
+  { "KernelRoute", NULL, OPT_STRING, "auto|systemProviders|groupMask", "auto",
+    "How kernel events are switched on in etwcap's private kernel sessions. auto: by build "
+    "(System Providers from build 20348, EnableFlags at start plus the group mask on Windows "
+    "8 to 10). groupMask (Windows 8 and later) is the older, long-proven route; "
+    "systemProviders needs build 20348. 'plan' shows the route; README, \"Kernel route\".",
+    0, 0, NULL },
   { "ThreadTime", NULL, OPT_BOOL, NULL, NULL,
     "Add context switches and ready-thread events with stacks (/KernelEvents:ThreadTime) and "
     "the network and anti-malware providers PerfView adds with it.",

@@ -63,6 +63,7 @@ struct fake_advapi_call {
   ULONG logger_name_offset, log_file_name_offset;
   /* EnableTraceEx2 */
   GUID provider;
+  GUID source_id; /* EnableTraceEx2: ENABLE_TRACE_PARAMETERS.SourceId */
   UCHAR level;
   ULONGLONG any, all;
   ULONG timeout;

@@ -124,6 +124,18 @@ static int fake_start(struct controller *c, const struct plan_session *ps, uint6
   s->maximum_buffers = ps->maximum_buffers;
   s->maximum_file_size_mb = ps->maximum_file_size_mb;
   s->enable_flags = ps->enable_flags;
+  /* A system logger's mask starts as the groups of its EnableFlags at start
+   * (TRACE_QUERY_INFO_CLASS: TraceSystemTraceEnableFlagsInfo queries "the
+   * setting for the EnableFlags for the system trace provider"; each flag's
+   * group: krabsetw perfinfo_groupmask.hpp, as plan_group_mask_of_flags),
+   * so an empty mask when they were 0 (the System Providers route). */
+  if (ps->log_file_mode & PLAN_SYSTEM_LOGGER_MODE) {
+    size_t w;
+    plan_group_mask_of_flags(ps->enable_flags_at_start, s->group_mask);
+    for (w = 0; w < PLAN_GROUP_MASK_WORDS; w++)
+      s->group_mask[w] &= ~f->drop_groups[w];
+    s->mask_set = 1;
+  }
   s->handle = ++f->next_handle + 0x1000;
   s->running = 1;
   s->buffers_written = 3;
@@ -209,8 +221,9 @@ static int fake_query_mask(struct controller *c, uint64_t handle,
   int rc = on_handle(c, "query_mask", handle, 0);
   if (rc)
     return rc;
-  /* Only a mask set by kernel_flags is known here (the System Providers
-   * route is modelled by the advapi32 fake, under Wine). */
+  /* Only a mask from EnableFlags at start or kernel_flags is known here
+   * (the System Providers route is modelled by the advapi32 fake, under
+   * Wine). */
   if (!s || !s->mask_set)
     return f->calls[f->call_count - 1].rc =
                controller_fail(c, ETWCAP_E_UNSUPPORTED, "TraceQueryInformation", 0,

@@ -43,7 +43,7 @@ struct fake_session {
   uint32_t log_file_mode, buffer_size_kb, minimum_buffers, maximum_buffers;
   uint32_t maximum_file_size_mb, enable_flags;
   uint64_t handle;
-  uint32_t group_mask[PLAN_GROUP_MASK_WORDS]; /* as set by kernel_flags */
+  uint32_t group_mask[PLAN_GROUP_MASK_WORDS]; /* from EnableFlags at start, or kernel_flags */
   int mask_set;
   /* What a query answers (tests change them between queries); a started
    * session has written 3 buffers. */

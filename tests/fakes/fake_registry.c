@@ -72,6 +72,7 @@ static int subkeys(void *impl, const char *key, registry_key_fn fn, void *ctx)
   char seen[FAKE_REGISTRY_MAX][256];
   size_t i, j, n = 0, len;
   int rc;
+  f->subkey_walks++;
   for (i = 0; i < f->key_count; i++) {
     const char *c = child_of(key, f->keys[i], &len);
     char name[256];

@@ -25,6 +25,7 @@ struct fake_registry {
   char keys[FAKE_REGISTRY_MAX][256]; /* keys that exist (possibly empty) */
   size_t key_count;
   int fail_set;                      /* set_binary returns this when non-zero */
+  size_t subkey_walks;               /* subkeys calls (walks of a key's children) */
 };
 
 void fake_registry_init(struct fake_registry *f);

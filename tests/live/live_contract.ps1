@@ -9,7 +9,15 @@
 #      ControllerData_Session_<id> value under
 #      HKLM\Software\Wow6432Node\...\Winevt\Publishers\{guid} while the
 #      capture runs, gone after stop;
-#   3. /InMemoryCircularBuffer: the FLUSH at stop writes X.kernel.etl and X.etl.
+#   3. /InMemoryCircularBuffer: the FLUSH at stop writes X.kernel.etl and X.etl;
+#   4. /KernelRoute (live13 review, findings 1, 2, 9): on build 20348 and later
+#      the same /ThreadTime capture once by each route, systemProviders and
+#      groupMask, and the census of kernel event types of each, diffed:
+#      SystemConfig, Process/Thread/Image DCStart and DCEnd, SampledProfile,
+#      CSwitch, ReadyThread, FileIo Create (with FileIOInit), StackWalk; plus
+#      each file's size and its StackWalk Reference/Delete counts (what stack
+#      caching with WPR's sizes does). A type one route has and the other lacks
+#      is a failure: the default route must not lose what the old one gives.
 # Unrun here (no PowerShell and no real ETW on the build machine): written for
 # a real, elevated Windows. Exit 0 = passed, 1 = failed, 77 = skipped.
 #
@@ -86,6 +94,51 @@ Check ($r.Code -eq 0) "collect /InMemoryCircularBuffer exits 0 ($($r.Code))"
 Check (Test-Path (Join-Path $WorkDir "ring.kernel.etl")) "FLUSH wrote ring.kernel.etl"
 Check (Test-Path $data) "FLUSH wrote ring.etl"
 Check (-not ((Run @("listSessions")).Text -match "(?m)^\*")) "no etwcap session left"
+
+# --- 4. /KernelRoute: the census of each route ----------------------------------------
+# Kernel events print in `etwcap dump` as kernel:<Group><TAB>hook=0x....(grp=G,op=O); the
+# types below by group and opcode (TraceEvent's KernelTraceEventParser: Process, Thread and
+# Image DCStart 3, DCEnd 4; Thread CSwitch 36, ReadyThread 50; PerfInfo SampledProfile 46;
+# FileIo Create 64; StackWalk Stack 32, Reference/Delete by key 37/38 with caching).
+$types = [ordered]@{
+  "SystemConfig" = "^Config/";         "Process/DCStart" = "^Process/3$"; "Process/DCEnd" = "^Process/4$"
+  "Thread/DCStart" = "^Thread/3$";     "Thread/DCEnd" = "^Thread/4$";     "Image/DCStart" = "^Image/3$"
+  "Image/DCEnd" = "^Image/4$";         "SampledProfile" = "^PerfInfo/46$"; "CSwitch" = "^Thread/36$"
+  "ReadyThread" = "^Thread/50$";       "FileIo/Create" = "^FileIo/64$";  "StackWalk/Stack" = "^StackWalk/32$"
+  "StackWalk/KeyReference" = "^StackWalk/37$"; "StackWalk/KeyDelete" = "^StackWalk/38$"
+}
+function Census([string]$zip) {
+  $counts = @{}
+  foreach ($name in $types.Keys) { $counts[$name] = 0 }
+  foreach ($m in [regex]::Matches((Run @("dump", $zip)).Text, "kernel:(\w+)\s+hook=0x[0-9A-Fa-f]+\(grp=\d+,op=(\d+)\)")) {
+    $key = "$($m.Groups[1].Value)/$($m.Groups[2].Value)"
+    foreach ($name in $types.Keys) { if ($key -match $types[$name]) { $counts[$name]++ } }
+  }
+  return $counts
+}
+$build = [Environment]::OSVersion.Version.Build
+if ($build -lt 20348) {
+  Write-Output "info build $build has one route only (systemProviders needs 20348): section 4 skipped"
+} else {
+  $census = @{}
+  foreach ($route in @("systemProviders", "groupMask")) {
+    $data = Join-Path $WorkDir "route-$route.etl"
+    Remove-Item "$data*" -Force -ErrorAction SilentlyContinue
+    $busy = Start-Job { 1..200000 | ForEach-Object { [Math]::Sqrt($_); Get-Item $env:TEMP | Out-Null } | Out-Null }
+    $r = Run @("collect", $data, "/ThreadTime", "/KernelEvents:ThreadTime+FileIOInit", "/KernelRoute:$route", "/MaxCollectSec:10", "/CircularMB:128")
+    Wait-Job $busy | Remove-Job
+    Check ($r.Code -eq 0) "collect /KernelRoute:$route exits 0 ($($r.Code))"
+    $census[$route] = Census "$data.zip"
+    $size = (Get-Item "$data.zip").Length
+    $line = ($types.Keys | ForEach-Object { "$_=$($census[$route][$_])" }) -join " "
+    Write-Output "info $route`: $size bytes; $line"
+  }
+  foreach ($name in $types.Keys) {
+    $sp = $census["systemProviders"][$name]; $gm = $census["groupMask"][$name]
+    if ($name -like "StackWalk/Key*") { continue } # counts, not presence: printed above
+    Check ((($sp -gt 0) -eq ($gm -gt 0))) "$name in both routes or in neither (systemProviders $sp, groupMask $gm)"
+  }
+}
 
 if ($failures) { Write-Output "$failures check(s) failed"; exit 1 }
 Write-Output "all live contract checks passed"

@@ -5,6 +5,13 @@
 # off: give its id (`query session`) with -LogoffSessionId; without it the
 # script skips (77). Unrun here: written for a real, elevated Windows.
 #
+# HandlerRoutine's page: a console program that loads user32.dll or gdi32.dll
+# gets no CTRL_LOGOFF_EVENT / CTRL_SHUTDOWN_EVENT (live13 review, finding 10).
+# etwcap.exe imports neither, but loads pdh.dll, wevtapi.dll and tdh.dll at
+# run time; the capture here runs a /StopOnPerfCounter trigger (pdh) so the
+# script can record the modules loaded then (modules.txt) and fail if
+# user32 or gdi32 is among them.
+#
 #   powershell -ExecutionPolicy Bypass -File tests\live\live_logoff.ps1 -Etwcap C:\etwcap\etwcap.exe -LogoffSessionId 3
 param(
   [string]$Etwcap = "etwcap.exe",
@@ -22,9 +29,14 @@ Remove-Item "$data*" -Force -ErrorAction SilentlyContinue
 
 $task = "etwcapLiveLogoff"
 schtasks /Delete /TN $task /F 2>$null | Out-Null
-schtasks /Create /TN $task /RU SYSTEM /SC ONCE /ST 00:00 /F /TR "`"$Etwcap`" collect `"$data`" /MaxCollectSec:40 /CircularMB:64" | Out-Null
+# A counter that never reaches its threshold: the trigger only loads pdh.dll.
+schtasks /Create /TN $task /RU SYSTEM /SC ONCE /ST 00:00 /F /TR "`"$Etwcap`" collect `"$data`" /MaxCollectSec:40 /CircularMB:64 `"/StopOnPerfCounter:Processor:% Processor Time:_Total>1000`"" | Out-Null
 schtasks /Run /TN $task | Out-Null
 Start-Sleep 10
+$modules = @(Get-Process etwcap -ErrorAction SilentlyContinue | ForEach-Object { $_.Modules } | ForEach-Object { $_.ModuleName } | Sort-Object -Unique)
+$modules | Set-Content (Join-Path $WorkDir "modules.txt")
+Write-Output "info modules of the running capture: $($modules -join ', ')"
+Check (-not ($modules | Where-Object { $_ -match "^(user32|gdi32)\.dll$" })) "no user32.dll or gdi32.dll in the capture (its logoff/shutdown handler would not be called)"
 logoff $LogoffSessionId
 Start-Sleep 5
 $running = (Get-Process etwcap -ErrorAction SilentlyContinue) -ne $null

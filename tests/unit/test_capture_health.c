@@ -405,6 +405,30 @@ static void the_read_back_mask_reaches_the_health_check(void **state)
   finish(&w);
 }
 
+/* live13 review, finding 4: on the System Providers route (build 20348,
+ * EnableFlags 0 at start) no source says the group-mask query shows the
+ * keyword enables; the query answers the EnableFlags setting
+ * (TRACE_QUERY_INFO_CLASS page), here empty.  That read-back is
+ * informational: no "missing groups" warning, applied unknown. */
+static void a_system_providers_read_back_is_no_warning(void **state)
+{
+  static struct world w;
+  const struct capture_health_session *s;
+  size_t k;
+  (void)state;
+  start_thread_time(&w);
+  wait_seconds(&w, 1);
+  k = session_index(&w, PLAN_ROLE_KERNEL);
+  assert_int_equal(w.c.sessions[k].kernel_mask.readback, COLLECTION_MASK_INFORMATIONAL);
+  assert_int_equal(w.c.dropped & COLLECTION_DROPPED_KERNEL_GROUPS, 0);
+  s = capture_health_find(&w.c.health, w.c.sessions[k].name);
+  assert_non_null(s);
+  assert_false(s->mask.applied_known);
+  assert_int_equal(s->warning_count, 0);
+  assert_non_null(strstr(logged_text, "for information only"));
+  finish(&w);
+}
+
 /* --- the manifest's health section --------------------------------------- */
 
 static const struct record_json *item(const struct record_json *arr, size_t i)
@@ -495,6 +519,7 @@ int main(void)
     T(the_wait_flags_a_thread_time_kernel_session_that_writes_nothing),
     T(the_wait_counts_losses_from_the_query),
     T(the_read_back_mask_reaches_the_health_check),
+    T(a_system_providers_read_back_is_no_warning),
     T(the_manifest_health_section_parses_with_each_session),
     T(a_manifest_without_a_live_capture_has_null_health),
 #undef T

@@ -43,6 +43,10 @@ struct world {
   /* Ctrl+C at the Nth call of an op */
   const char *ctrl_c_op;
   unsigned ctrl_c_nth, ctrl_c_seen;
+  /* Registry values seen by the last enable in 'etwcap' and the first stop
+   * (-1: none yet), and the walks of the registry before the first stop. */
+  long values_at_enable, values_at_stop;
+  long walks_at_stop;
 };
 
 static struct world *W;
@@ -104,9 +108,14 @@ static void on_sleep(void *ctx, uint64_t now)
 static void before_call(void *ctx, const char *op, const char *session)
 {
   struct world *w = ctx;
-  (void)session;
   if (w->ctrl_c_op && !strcmp(op, w->ctrl_c_op) && ++w->ctrl_c_seen == w->ctrl_c_nth)
     console_deliver(CONSOLE_CTRL_C);
+  if (!strcmp(op, "enable") && session && !strcmp(session, "etwcap"))
+    w->values_at_enable = (long)w->registry.count;
+  if (!strcmp(op, "stop") && w->values_at_stop < 0) {
+    w->values_at_stop = (long)w->registry.count;
+    w->walks_at_stop = (long)w->registry.subkey_walks;
+  }
 }
 
 static int setup(void **state)
@@ -122,6 +131,7 @@ static int setup(void **state)
   fake_env_init(&w->env, &w->fake.ctl, &w->clock);
   fake_registry_init(&w->registry);
   w->env.registry = &w->registry.reg;
+  w->values_at_enable = w->values_at_stop = w->walks_at_stop = -1;
   test_tmp_path("coll.etl", w->data, sizeof(w->data));
   snprintf(w->zip, sizeof(w->zip), "%.480s.zip", w->data);
   snprintf(w->record, sizeof(w->record), "%.480s%s", w->data, SESSION_RECORD_SUFFIX);
@@ -832,6 +842,57 @@ static void eventsource_arguments_are_handed_off_and_removed(void **state)
   assert_int_equal(w->registry.count, 0);
 }
 
+/* live13 review, finding 8: the hand-off is in the registry before the
+ * EnableTraceEx2 it goes with (TraceEventSession.cs: SetFilterDataForEtw
+ * Session precedes EnableTraceEx2), so an EventSource that registers in
+ * between finds it.  /Providers are enabled last in 'etwcap': at that
+ * enable every value the start stores is already there, its own included. */
+static void eventsource_arguments_are_stored_before_the_enable(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "start", w->data, "/Providers:*MyCompany-MySource::EventCounterIntervalSec=1",
+                         NULL };
+  const char *stop_args[] = { "stop", w->data, NULL };
+  assert_int_equal(run(w, args), 0);
+  assert_true(w->registry.count >= 1);
+  assert_int_equal(w->values_at_enable, (long)w->registry.count);
+  assert_int_equal(run(w, stop_args), 0);
+  assert_int_equal(w->registry.count, 0);
+}
+
+/* ... and an enable that fails takes its hand-off back at once, before any
+ * stop (nothing may point at an enable that did not happen). */
+static void a_failed_enable_takes_its_arguments_back(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:3",
+                         "/Providers:*MyCompany-MySource::EventCounterIntervalSec=1", NULL };
+  fake_controller_fail(&w->fake, "enable", "etwcap", ETWCAP_E_SESSION_LIMIT);
+  assert_int_not_equal(run(w, args), 0);
+  assert_int_equal(w->values_at_stop, 0);
+  every_start_stopped(w);
+}
+
+/* live13 review, finding 6: the stored arguments go in one walk of the
+ * Publishers key after every session has stopped, and a capture that stored
+ * none (no provider with arguments: /OnlyProviders leaves out the defaults,
+ * DiagnosticSource's FilterAndPayloadSpecs among them) does not walk it. */
+static void the_stop_walks_the_registry_once_and_only_after_a_hand_off(void **state)
+{
+  struct world *w = *state;
+  const char *plain[] = { "collect", w->data, "/MaxCollectSec:3", "/OnlyProviders:*Acme-App",
+                          NULL };
+  const char *with_args[] = { "collect", w->data, "/MaxCollectSec:3",
+                              "/Providers:*MyCompany-MySource::EventCounterIntervalSec=1", NULL };
+  assert_int_equal(run(w, plain), 0);
+  assert_int_equal(w->registry.subkey_walks, 0);
+  w->values_at_stop = w->walks_at_stop = -1;
+  assert_int_equal(run(w, with_args), 0);
+  assert_int_equal(w->walks_at_stop, 0); /* none before the first stop */
+  assert_int_equal(w->registry.subkey_walks, 1);
+  assert_int_equal(w->registry.count, 0);
+}
+
 /* Abort removes what a killed capture left (by the session name inside the
  * data), and nothing of another tool's. */
 static void abort_removes_stored_arguments_a_killed_capture_left(void **state)
@@ -857,6 +918,9 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     T(collect_runs_to_a_zip_and_stops_everything),
+    T(eventsource_arguments_are_stored_before_the_enable),
+    T(a_failed_enable_takes_its_arguments_back),
+    T(the_stop_walks_the_registry_once_and_only_after_a_hand_off),
     T(start_then_stop_through_the_record),
     T(stop_without_a_capture_says_so),
     T(stop_without_record_finds_sessions_by_name),

@@ -58,6 +58,20 @@ static uint64_t start_session(struct fake_controller *f, struct plan_session *s)
   return h;
 }
 
+/* A kernel system logger with Process|Thread|ImageLoad|CSwitch|Dispatcher|
+ * Profile on Windows 10 (the group-mask route), started on a fresh fake. */
+static uint64_t start_windows_10_kernel(struct fake_controller *f, struct plan_session *s)
+{
+  struct os_version v10 = { 10, 0, 19045 };
+  fake_controller_init(f);
+  f->write_files = 0;
+  memset(s, 0, sizeof(*s));
+  s->log_file_mode = PLAN_SYSTEM_LOGGER_MODE | PLAN_BUFFERING_MODE;
+  s->enable_flags = 0x01000817;
+  plan_kernel_route(&v10, PLAN_ROUTE_NONE, s);
+  return start_session(f, s);
+}
+
 /* Finding 4 and 5 of contract-review.md: a failed enable is reported for
  * what it is, with the provider and its filters.  EnableTraceEx2's page:
  * "ERROR_NO_SYSTEM_RESOURCES: Exceeded the number of trace sessions that can
@@ -94,34 +108,56 @@ static void kernel_on_follows_the_route(void **state)
 {
   static struct fake_controller f;
   static struct plan_session s;
-  struct os_version v10 = { 10, 0, 19045 }, v2022 = { 10, 0, 20348 }, v7 = { 6, 1, 7601 };
+  struct os_version v2022 = { 10, 0, 20348 }, v7 = { 6, 1, 7601 };
   uint64_t h;
   (void)state;
-  fake_controller_init(&f);
-  f.write_files = 0;
-  memset(&s, 0, sizeof(s));
-  s.log_file_mode = PLAN_SYSTEM_LOGGER_MODE | PLAN_BUFFERING_MODE;
-  s.enable_flags = 0x01000817; /* Process|Thread|ImageLoad|CSwitch|Dispatcher|Profile */
-  s.role = PLAN_ROLE_KERNEL;
-  plan_kernel_route(&v10, &s);
-  h = start_session(&f, &s);
+  h = start_windows_10_kernel(&f, &s);
+  /* Without a query: the plan's whole mask, as before.  krabsetw
+   * perfinfo_groupmask.hpp: Masks[1] PERF_PROFILE 0x2, PERF_CONTEXT_SWITCH
+   * 0x4, PERF_DISPATCHER 0x200. */
+  fake_controller_fail(&f, "query_mask", NULL, ETWCAP_E_UNSUPPORTED);
   assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 2), 0);
   assert_int_equal(fake_controller_count(&f, "kernel_flags", NULL), 1);
-  /* krabsetw perfinfo_groupmask.hpp: Masks[1] PERF_PROFILE 0x2,
-   * PERF_CONTEXT_SWITCH 0x4, PERF_DISPATCHER 0x200. */
   assert_int_equal(f.calls[f.call_count - 1].mask[0], 0x7);
   assert_int_equal(f.calls[f.call_count - 1].mask[1], 0x206);
-  plan_kernel_route(&v2022, &s);
+  f.fail_count = 0;
+  plan_kernel_route(&v2022, PLAN_ROUTE_NONE, &s);
   assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 2), 0);
   /* Process, Scheduler, Profile: three enables, no group mask. */
   assert_int_equal(fake_controller_count(&f, "enable", NULL), 3);
   assert_int_equal(fake_controller_count(&f, "kernel_flags", NULL), 1);
   s.log_file_mode = PLAN_FILE_MODE_SEQUENTIAL;
-  plan_kernel_route(&v7, &s);
+  plan_kernel_route(&v7, PLAN_ROUTE_NONE, &s);
   assert_int_equal(s.route, PLAN_ROUTE_NT_KERNEL_LOGGER);
   assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 1), 0);
   assert_int_equal(fake_controller_count(&f, "enable", NULL), 3);
   assert_int_equal(fake_controller_count(&f, "kernel_flags", NULL), 1);
+}
+
+/* live13 review, finding 3: TraceSetInformation(TraceSystemTraceEnableFlags
+ * Info) "Sets the Group Mask state" (evntrace.h), replacing the mask
+ * Windows built from EnableFlags at start.  So the mask is read first: all
+ * groups there, no Set; a group missing, Set what Windows applied plus what
+ * was asked (a group Windows coupled to the flags, PERF_DISK_IO 0x100 here,
+ * survives).  Masks[1] bits: krabsetw perfinfo_groupmask.hpp. */
+static void group_mask_is_read_before_it_is_set(void **state)
+{
+  static struct fake_controller f;
+  static struct plan_session s;
+  uint64_t h;
+  (void)state;
+  h = start_windows_10_kernel(&f, &s);
+  /* Windows applied every group from EnableFlags at start: no Set. */
+  assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 2), 0);
+  assert_int_equal(fake_controller_count(&f, "query_mask", NULL), 1);
+  assert_int_equal(fake_controller_count(&f, "kernel_flags", NULL), 0);
+  /* Windows's mask lacks PERF_CONTEXT_SWITCH and has PERF_DISK_IO besides. */
+  f.sessions[0].group_mask[0] = 0x7 | 0x100;
+  f.sessions[0].group_mask[1] = 0x202;
+  assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 2), 0);
+  assert_int_equal(fake_controller_count(&f, "kernel_flags", NULL), 1);
+  assert_int_equal(f.calls[f.call_count - 1].mask[0], 0x107);
+  assert_int_equal(f.calls[f.call_count - 1].mask[1], 0x206);
 }
 
 int main(void)
@@ -130,6 +166,7 @@ int main(void)
     cmocka_unit_test(error_texts_name_the_api_and_the_code),
     cmocka_unit_test(enable_failures_say_what_they_mean),
     cmocka_unit_test(kernel_on_follows_the_route),
+    cmocka_unit_test(group_mask_is_read_before_it_is_set),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,7 @@
 #include "fake_advapi32_win32.h"
 #include "fake_controller.h"
 #include "log.h"
+#include "optional_call_win32.h"
 #include "os_file.h"
 #include "plan.h"
 #include "plan_cli.h"
@@ -314,6 +315,9 @@ static void check_enable(const struct fake_advapi_call *c, const char *session,
   assert_int_equal(c->level, w->level);
   assert_int_equal(c->any, w->any);
   assert_int_equal(c->timeout, 0);
+  /* SourceId: etwcap's choice (zero, as TraceEvent leaves it), asserted
+   * here rather than made a rule of the fake (live13 review, finding 11). */
+  assert_true(same_guid(&c->source_id, "00000000-0000-0000-0000-000000000000"));
   assert_int_equal(c->version, o->version);
   assert_int_equal(c->enable_property, property);
   if (same_guid(&c->provider, DIAGNOSTIC_SOURCE) && !strcmp(session, "etwcap")) {
@@ -378,12 +382,13 @@ static void check_stacks(const struct fake_advapi_call *c, const struct want_sta
 
 /* Finding 1: the whole PERFINFO_GROUPMASK, 8 ULONGs (krabsetw
  * perfinfo_groupmask.hpp PERF_NUM_MASKS), Masks[0] and Masks[1] as given,
- * the rest 0. */
+ * the rest 0: as a query answered it. */
 static void check_flags(const struct fake_advapi_call *c, ULONG m0, ULONG m1)
 {
   ULONG expect[8] = { m0, m1, 0, 0, 0, 0, 0, 0 };
   assert_int_equal(c->info_class, TraceSystemTraceEnableFlagsInfo);
   assert_int_equal(c->info_length, 32);
+  assert_int_equal(c->result, ERROR_SUCCESS);
   assert_memory_equal(c->info, expect, 32);
 }
 
@@ -500,8 +505,9 @@ static void check_rundown(const struct options *o, const char *const *event_sour
 
 /* The kernel session of §4.6 for a named system logger on the group-mask
  * route: privilege and interval first, then StartTraceW with EnableFlags
- * and a new Wnode.Guid, stack ids, the group mask, its read-back, stack
- * caching. */
+ * and a new Wnode.Guid, stack ids, the group mask read before any Set (the
+ * groups Windows built from EnableFlags, all there: no Set, live13 review
+ * finding 3), its read-back, stack caching. */
 static void check_kernel(ULONG flags, ULONG m0, ULONG m1, int profile, int threadtime,
                          ULONG circular, ULONG pool)
 {
@@ -525,10 +531,8 @@ static void check_kernel(ULONG flags, ULONG m0, ULONG m1, int profile, int threa
     check_stacks(next(FAKE_TRACE_SET_INFORMATION), default_stacks,
                  sizeof(default_stacks) / sizeof(default_stacks[0]), threadtime_stacks,
                  threadtime ? 2 : 0);
-  check_flags(next(FAKE_TRACE_SET_INFORMATION), m0, m1);
-  c = next(FAKE_TRACE_QUERY_INFORMATION);
-  assert_int_equal(c->info_class, TraceSystemTraceEnableFlagsInfo);
-  assert_int_equal(c->result, ERROR_SUCCESS);
+  check_flags(next(FAKE_TRACE_QUERY_INFORMATION), m0, m1);
+  check_flags(next(FAKE_TRACE_QUERY_INFORMATION), m0, m1);
   check_caching(next(FAKE_TRACE_SET_INFORMATION));
 }
 
@@ -790,6 +794,78 @@ static void a_query_that_raises_does_not_end_the_capture(void **state)
   assert_int_equal(collection_stop(&r.c), 0);
   plan_release(&r.plan);
   every_start_stopped();
+}
+
+/* The handle StartTraceW gave the kernel session, by the fake's record. */
+static uint64_t kernel_handle(void)
+{
+  size_t i;
+  for (i = 0; i < fake_advapi32_call_count(); i++)
+    if (fake_advapi32_call(i)->api == FAKE_START_TRACE &&
+        !strcmp(fake_advapi32_call(i)->name, "etwcapKernel"))
+      return fake_advapi32_call(i)->handle;
+  fail_msg("no etwcapKernel was started");
+  return 0;
+}
+
+/* live13 review, finding 5: the controller's error names what was raised.
+ * Wine's stubs raise EXCEPTION_WINE_STUB 0x80000100, non-continuable
+ * ("Call ... to unimplemented function", toolchain.md §2.2); the fake
+ * raises the same. */
+static void a_raising_query_reports_the_exception_code(void **state)
+{
+  static struct rig r;
+  struct plan_options o;
+  uint32_t mask[PLAN_GROUP_MASK_WORDS];
+  uint64_t kernel;
+  char text[200];
+  (void)state;
+  plan_options_init(&o);
+  rig_up(&r, &o);
+  assert_int_equal(collection_start(&r.c, &r.plan), 0);
+  kernel = kernel_handle();
+  fake_advapi32_query_raises(1);
+  assert_int_equal(r.ctl.ops->query_group_mask(&r.ctl, kernel, mask), ETWCAP_E_UNSUPPORTED);
+  controller_error_text(&r.ctl, text, sizeof(text));
+  assert_non_null(strstr(text, "TraceQueryInformation: raised 0x80000100 at "));
+  fake_advapi32_query_raises(0);
+  assert_int_equal(collection_stop(&r.c), 0);
+  plan_release(&r.plan);
+}
+
+/* live13 review, findings 9 and 11: stack caching with both sizes 0 is no
+ * breach of the contract: PerfView's working call passes Enabled 1,
+ * CacheSize 0, BucketCount 0 (TraceEventSession.cs, TraceStackCachingInfo);
+ * only WPR's XML requires sizes. */
+static void stack_caching_without_sizes_is_accepted(void **state)
+{
+  static struct rig r;
+  struct plan_options o;
+  uint64_t kernel;
+  (void)state;
+  plan_options_init(&o);
+  rig_up(&r, &o);
+  assert_int_equal(collection_start(&r.c, &r.plan), 0);
+  kernel = kernel_handle();
+  assert_int_equal(r.ctl.ops->set_stack_caching(&r.ctl, kernel, 1, 0, 0), 0);
+  assert_int_equal(collection_stop(&r.c), 0);
+  plan_release(&r.plan);
+  no_violations();
+}
+
+/* Which exceptions optional_call takes over: only non-continuable ones
+ * (Wine's stub: 0x80000100 with EXCEPTION_NONCONTINUABLE), never MSVC's C++
+ * exception 0xE06D7363 (raised non-continuable, caught by the callee's own
+ * catch; Microsoft, "Exception handling in MSVC" / the 'msc' code) and
+ * never a continuable one such as a first-chance access violation
+ * 0xC0000005 that the callee may handle with __try. */
+static void optional_call_catches_only_what_nothing_continues_from(void **state)
+{
+  (void)state;
+  assert_true(optional_call_catches(0x80000100, EXCEPTION_NONCONTINUABLE));
+  assert_false(optional_call_catches(0xE06D7363, EXCEPTION_NONCONTINUABLE));
+  assert_false(optional_call_catches(0xC0000005, 0));
+  assert_false(optional_call_catches(0x40010006, 0)); /* DBG_PRINTEXCEPTION_C */
 }
 
 /* Wine's real advapi32: TraceQueryInformation is not exported (or is a
@@ -1283,6 +1359,9 @@ int main(int argc, char **argv)
     T(a_lost_group_is_named_and_recorded),
     T(a_query_that_raises_does_not_end_the_capture),
     T(the_real_query_under_wine_is_survivable),
+    T(a_raising_query_reports_the_exception_code),
+    T(stack_caching_without_sizes_is_accepted),
+    T(optional_call_catches_only_what_nothing_continues_from),
     T(in_memory_flush_sends_perfviews_block),
     T(buffer_size_limit_follows_the_windows_version),
     T(enable_property_bits_follow_the_windows_version),

@@ -67,6 +67,9 @@ static void send_manifest_and_no_arguments_store_nothing(void **state)
   assert_int_equal(f.count, 0);
 }
 
+/* The one name most tests remove by. */
+static const char *const ETWCAP[] = { "etwcap" };
+
 static void remove_takes_only_the_named_sessions(void **state)
 {
   static struct fake_registry f;
@@ -78,7 +81,7 @@ static void remove_takes_only_the_named_sessions(void **state)
   assert_int_equal(eventsource_registry_put(&f.reg, &p, 3), 0);
   provider(&p, data_other, sizeof(data_other), PLAN_FILTER_PROVIDER_DATA);
   assert_int_equal(eventsource_registry_put(&f.reg, &p, 4), 0);
-  assert_int_equal(eventsource_registry_remove(&f.reg, "etwcap", 0, &removed), 0);
+  assert_int_equal(eventsource_registry_remove(&f.reg, ETWCAP, 1, 0, &removed), 0);
   assert_int_equal(removed, 1);
   assert_null(fake_registry_find(&f, KEY, "ControllerData_Session_3"));
   /* Another tool's session keeps its value, and the key with it. */
@@ -86,19 +89,26 @@ static void remove_takes_only_the_named_sessions(void **state)
   assert_true(fake_registry_has_key(&f, KEY));
 }
 
+/* Values of sessions 'etwcap' (id 3) and 'etwcapTrigger_77' (id 9) in a
+ * fresh registry. */
+static void put_etwcap_and_trigger(struct fake_registry *f)
+{
+  static unsigned char trig[] = "EtwSessionName\0etwcapTrigger_77\0EtwSessionKeyword\00044\0";
+  struct plan_provider p;
+  fake_registry_init(f);
+  provider(&p, data_etwcap, sizeof(data_etwcap), PLAN_FILTER_PROVIDER_DATA);
+  assert_int_equal(eventsource_registry_put(&f->reg, &p, 3), 0);
+  provider(&p, trig, sizeof(trig), PLAN_FILTER_PROVIDER_DATA);
+  assert_int_equal(eventsource_registry_put(&f->reg, &p, 9), 0);
+}
+
 static void abort_by_prefix_cleans_a_killed_capture_and_the_empty_key(void **state)
 {
   static struct fake_registry f;
-  struct plan_provider p;
-  static unsigned char trig[] = "EtwSessionName\0etwcapTrigger_77\0EtwSessionKeyword\00044\0";
   size_t removed = 0;
   (void)state;
-  fake_registry_init(&f);
-  provider(&p, data_etwcap, sizeof(data_etwcap), PLAN_FILTER_PROVIDER_DATA);
-  assert_int_equal(eventsource_registry_put(&f.reg, &p, 3), 0);
-  provider(&p, trig, sizeof(trig), PLAN_FILTER_PROVIDER_DATA);
-  assert_int_equal(eventsource_registry_put(&f.reg, &p, 9), 0);
-  assert_int_equal(eventsource_registry_remove(&f.reg, "etwcap", 1, &removed), 0);
+  put_etwcap_and_trigger(&f);
+  assert_int_equal(eventsource_registry_remove(&f.reg, ETWCAP, 1, 1, &removed), 0);
   assert_int_equal(removed, 2);
   assert_int_equal(f.count, 0);
   assert_false(fake_registry_has_key(&f, KEY));
@@ -110,14 +120,50 @@ static void no_publishers_key_is_nothing_to_remove(void **state)
   size_t removed = 5;
   (void)state;
   fake_registry_init(&f);
-  assert_int_equal(eventsource_registry_remove(&f.reg, "etwcap", 1, &removed), 0);
+  assert_int_equal(eventsource_registry_remove(&f.reg, ETWCAP, 1, 1, &removed), 0);
   assert_int_equal(removed, 0);
+}
+
+/* live13 review, finding 6: the stop removes all of a capture's sessions in
+ * one walk; a session that is not named keeps its value (TraceEvent removes
+ * only its own session's, TraceEventSession.cs). */
+static void one_walk_removes_every_named_session(void **state)
+{
+  static struct fake_registry f;
+  struct plan_provider p;
+  static const char *const names[] = { "etwcapKernel", "etwcap", "etwcapTrigger_77" };
+  size_t removed = 0;
+  (void)state;
+  put_etwcap_and_trigger(&f);
+  provider(&p, data_other, sizeof(data_other), PLAN_FILTER_PROVIDER_DATA);
+  assert_int_equal(eventsource_registry_put(&f.reg, &p, 4), 0);
+  assert_int_equal(eventsource_registry_remove(&f.reg, names, 3, 0, &removed), 0);
+  assert_int_equal(removed, 2);
+  assert_int_equal(f.subkey_walks, 1);
+  assert_non_null(fake_registry_find(&f, KEY, "ControllerData_Session_4"));
+}
+
+/* live13 review, finding 8: an enable that failed after the hand-off takes
+ * its value back, and the key when that left it empty. */
+static void drop_takes_back_one_hand_off(void **state)
+{
+  static struct fake_registry f;
+  struct plan_provider p;
+  (void)state;
+  fake_registry_init(&f);
+  provider(&p, data_etwcap, sizeof(data_etwcap), PLAN_FILTER_PROVIDER_DATA);
+  assert_int_equal(eventsource_registry_put(&f.reg, &p, 3), 0);
+  assert_int_equal(eventsource_registry_drop(&f.reg, &p, 3), 0);
+  assert_int_equal(f.count, 0);
+  assert_false(fake_registry_has_key(&f, KEY));
 }
 
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(put_stores_traceevents_value),
+    cmocka_unit_test(one_walk_removes_every_named_session),
+    cmocka_unit_test(drop_takes_back_one_hand_off),
     cmocka_unit_test(send_manifest_and_no_arguments_store_nothing),
     cmocka_unit_test(remove_takes_only_the_named_sessions),
     cmocka_unit_test(abort_by_prefix_cleans_a_killed_capture_and_the_empty_key),

@@ -829,6 +829,76 @@ static void kernel_route_system_providers_from_build_20348(void **state)
   plan_release(&plan);
 }
 
+/* live13 review, finding 1: /KernelRoute.  The System Providers route
+ * stays the default from build 20348 (issue 13's acceptance) with a note on
+ * what is unproven; groupMask takes the Windows 8-10 route on any build from
+ * 6.2 (private system loggers: "Logging Mode Constants",
+ * EVENT_TRACE_SYSTEM_LOGGER_MODE, Windows 8); systemProviders is refused
+ * below 20348 ("System Providers": "Beginning in Windows 10 SDK build
+ * 20348").  Expected words: krabsetw perfinfo_groupmask.hpp, as above. */
+static void kernel_route_qualifier_picks_or_refuses_a_route(void **state)
+{
+  struct plan plan;
+  const struct plan_session *k;
+  (void)state;
+  BUILD_OK(&plan, SERVER, "/ThreadTime");
+  assert_int_equal(session(&plan, PLAN_ROLE_KERNEL)->route, PLAN_ROUTE_SYSTEM_PROVIDERS);
+  assert_true(has_note(&plan, "/KernelRoute:groupMask"));
+  assert_true(has_note(&plan, "SystemConfig"));
+  plan_release(&plan);
+  BUILD_OK(&plan, SERVER, "/ThreadTime", "/KernelRoute:groupMask");
+  k = session(&plan, PLAN_ROLE_KERNEL);
+  assert_int_equal(k->route, PLAN_ROUTE_GROUP_MASK);
+  assert_int_equal(k->enable_flags_at_start, 0x01012F1F);
+  assert_int_equal(k->group_mask[0], 0x1270F);
+  assert_int_equal(k->group_mask[1], 0x2 | 0x4 | 0x200);
+  assert_int_equal(k->system_provider_count, 0);
+  assert_false(has_note(&plan, "/KernelRoute:groupMask"));
+  plan_release(&plan);
+  BUILD_OK(&plan, SERVER, "/KernelRoute:Auto");
+  assert_int_equal(session(&plan, PLAN_ROLE_KERNEL)->route, PLAN_ROUTE_SYSTEM_PROVIDERS);
+  plan_release(&plan);
+  assert_int_equal(build(&plan, "/TargetOS:10.0.19045", "/KernelRoute:systemProviders", NULL),
+                   ETWCAP_E_UNSUPPORTED);
+  assert_non_null(strstr(plan.error, "20348"));
+  plan_release(&plan);
+  assert_int_equal(build(&plan, "/TargetOS:6.1", "/KernelRoute:groupMask", NULL),
+                   ETWCAP_E_UNSUPPORTED);
+  assert_non_null(strstr(plan.error, "NT Kernel Logger"));
+  plan_release(&plan);
+  assert_int_equal(build(&plan, SERVER, "/KernelRoute:ntKernelLogger", NULL), ETWCAP_E_USAGE);
+  assert_non_null(strstr(plan.error, "ntKernelLogger"));
+  plan_release(&plan);
+}
+
+/* live13 review, finding 2: /KernelEvents:FileIOInit (EVENT_TRACE_FLAG_
+ * FILE_IO_INIT 0x04000000) on the System Providers route is SystemIoProvider
+ * {3d5c43e3-0f1c-4202-b817-174c0070dc79} with SYSTEM_IO_KW_FILE_INIT 0x400
+ * (evntrace.h of the Windows SDK, "#define SYSTEM_IO_KW_FILE_INIT
+ * 0x0000000000000400"; windows-sys and holy-tao/AhkWin32Projection's ports:
+ * 1024), not SYSTEM_IO_KW_OPTICAL 0x20 (optical-disk I/O). */
+static void file_io_init_is_system_io_kw_file_init(void **state)
+{
+  struct plan plan;
+  const struct plan_session *k;
+  size_t i;
+  int found = 0;
+  (void)state;
+  BUILD_OK(&plan, SERVER, "/KernelEvents:Process+FileIOInit");
+  k = session(&plan, PLAN_ROLE_KERNEL);
+  assert_int_equal(k->route, PLAN_ROUTE_SYSTEM_PROVIDERS);
+  for (i = 0; i < k->system_provider_count; i++) {
+    char g[PLAN_GUID_TEXT_SIZE];
+    plan_guid_format(&k->system_providers[i].guid, g);
+    if (!strcmp(g, "3d5c43e3-0f1c-4202-b817-174c0070dc79")) {
+      assert_int_equal(k->system_providers[i].keywords, 0x400);
+      found = 1;
+    }
+  }
+  assert_true(found);
+  plan_release(&plan);
+}
+
 /* Finding 7: WPR's StackCaching sizes (BucketCount 100, CacheSize 1024, the
  * WPR system collector for large file traces as Microsoft Defender for
  * Endpoint's WPR profile reproduces it); WPR's element requires both. */
@@ -935,6 +1005,8 @@ int main(void)
     cmocka_unit_test(descriptions_render),
     cmocka_unit_test(kernel_route_group_mask_on_windows_10_before_20348),
     cmocka_unit_test(kernel_route_system_providers_from_build_20348),
+    cmocka_unit_test(file_io_init_is_system_io_kw_file_init),
+    cmocka_unit_test(kernel_route_qualifier_picks_or_refuses_a_route),
     cmocka_unit_test(stack_caching_has_wpr_sizes),
     cmocka_unit_test(group_mask_names_name_each_group),
     cmocka_unit_test(container_flags_on_the_trigger_session_by_version),

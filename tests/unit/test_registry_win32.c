@@ -37,6 +37,7 @@ static void hand_off_round_trip_in_the_real_registry(void **state)
   struct plan_provider p;
   struct seen seen = { 0, 0 };
   char key[256], value[64];
+  static const char *const names[] = { "etwcapRegistryTest" };
   size_t removed = 0;
   int rc;
   HKEY h;
@@ -55,7 +56,7 @@ static void hand_off_round_trip_in_the_real_registry(void **state)
   eventsource_registry_names(&p.guid, 77, key, sizeof(key), value, sizeof(value));
   assert_int_equal(r.ops->values(r.impl, key, on_value, &seen), 0);
   assert_true(seen.found);
-  assert_int_equal(eventsource_registry_remove(&r, "etwcapRegistryTest", 0, &removed), 0);
+  assert_int_equal(eventsource_registry_remove(&r, names, 1, 0, &removed), 0);
   assert_int_equal(removed, 1);
   /* The provider key, empty now, is gone too. */
   assert_int_equal(RegOpenKeyExA(HKEY_LOCAL_MACHINE, key, 0, KEY_READ, &h), ERROR_FILE_NOT_FOUND);
