@@ -47,7 +47,10 @@ static void wait_for_file(const struct collection_env *env, const struct plan_se
   uint64_t start = env->now_ms(env->ctx);
   uint64_t timeout_ms = (uint64_t)s->rundown_timeout_sec * 1000u;
   uint64_t min_ms = (uint64_t)s->min_rundown_sec * 1000u;
+  uint64_t next_progress = RUNDOWN_PROGRESS_MS;
   int64_t previous = -1;
+  const char *what = s->file ? s->file : s->name;
+  r->never_appeared = 1;
   for (;;) {
     uint64_t elapsed = env->now_ms(env->ctx) - start;
     int64_t size = 0;
@@ -60,6 +63,22 @@ static void wait_for_file(const struct collection_env *env, const struct plan_se
     if (!s->file || env->file_size(env->ctx, s->file, &size) != 0)
       size = 0;
     r->file_bytes = size;
+    if (size > 0)
+      r->never_appeared = 0;
+    /* A rundown of a busy machine takes tens of seconds: say where it is,
+     * so a console (or LogFile.txt) does not look hung. */
+    if (elapsed >= next_progress) {
+      next_progress += RUNDOWN_PROGRESS_MS;
+      if (size > 0)
+        log_info("rundown: waiting for '%s' to stop growing: %.1f MB after %.0f s (at most %u "
+                 "s, /RundownTimeout)",
+                 what, (double)size / 1048576.0, (double)elapsed / 1000.0,
+                 (unsigned)s->rundown_timeout_sec);
+      else
+        log_info("rundown: waiting for '%s' to appear: nothing yet after %.0f s (at most %u s, "
+                 "/RundownTimeout)",
+                 what, (double)elapsed / 1000.0, (unsigned)s->rundown_timeout_sec);
+    }
     if (size > 0 && size == previous && elapsed >= min_ms)
       break;
     if (cut && cut(cut_ctx)) {
@@ -69,16 +88,20 @@ static void wait_for_file(const struct collection_env *env, const struct plan_se
     previous = size;
   }
   r->waited_ms = env->now_ms(env->ctx) - start;
-  if (r->timed_out)
+  if (r->timed_out && r->never_appeared)
+    log_warn("rundown: '%s' never appeared (or stayed empty) in %u s (/RundownTimeout): the "
+             "rundown session wrote nothing, so methods of code compiled at run time may have "
+             "no names in this trace; 'etwcap selftest' checks the CLR rundown on this host",
+             what, (unsigned)s->rundown_timeout_sec);
+  else if (r->timed_out)
     log_warn("rundown: '%s' was still growing after /RundownTimeout (%u s); stopping it "
              "anyway (%.1f MB)",
-             s->file ? s->file : s->name, (unsigned)s->rundown_timeout_sec,
-             (double)r->file_bytes / 1048576.0);
+             what, (unsigned)s->rundown_timeout_sec, (double)r->file_bytes / 1048576.0);
   else if (r->cut_short)
     log_warn("rundown cut short after %.1f s (a second Ctrl+C)", (double)r->waited_ms / 1000.0);
   else
-    log_info("rundown: '%s' stopped growing after %.1f s (%.1f MB)",
-             s->file ? s->file : s->name, (double)r->waited_ms / 1000.0,
+    log_info("rundown: '%s' stopped growing after %.1f s (%.1f MB)", what,
+             (double)r->waited_ms / 1000.0,
              (double)r->file_bytes / 1048576.0);
 }
 

@@ -20,6 +20,8 @@
 #include <stdint.h>
 
 #define RUNDOWN_POLL_MS 1000u
+/* How often a long wait says where it is (console and LogFile.txt). */
+#define RUNDOWN_PROGRESS_MS 5000u
 
 struct rundown_result {
   int started;                   /* the session ran */
@@ -27,6 +29,7 @@ struct rundown_result {
   int64_t file_bytes;            /* the file's size when the wait ended */
   int timed_out;                 /* /RundownTimeout ended the wait */
   int cut_short;                 /* the caller's cut function ended it */
+  int never_appeared;            /* the file was never there, or stayed empty */
   unsigned providers_failed;
   struct controller_status final; /* the stop's counts */
 };

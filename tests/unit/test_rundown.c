@@ -7,9 +7,11 @@
 
 #include "error.h"
 #include "fake_controller.h"
+#include "log.h"
 #include "plan.h"
 #include "rundown.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* The CLR rundown provider, Microsoft-Windows-DotNETRuntimeRundown. */
@@ -202,6 +204,27 @@ static void a_file_that_keeps_growing_times_out(void **state)
   plan_release(&s->plan);
 }
 
+/* What the wait logged, as a user reads it on the console or in LogFile.txt. */
+static char logged[8192];
+static size_t logged_len;
+
+static void keep_log(void *ctx, enum log_level level, const char *line)
+{
+  int n;
+  (void)ctx;
+  n = snprintf(logged + logged_len, sizeof(logged) - logged_len, "%s %s\n",
+               log_level_name(level), line);
+  if (n > 0 && logged_len + (size_t)n < sizeof(logged))
+    logged_len += (size_t)n;
+}
+
+static void start_log(void)
+{
+  logged_len = 0;
+  logged[0] = '\0';
+  log_add_sink(keep_log, NULL, LOG_DEBUG);
+}
+
 static void an_empty_file_never_counts_as_done(void **state)
 {
   struct script *s = new_script();
@@ -210,9 +233,37 @@ static void an_empty_file_never_counts_as_done(void **state)
   setup_plan(s, 0, 0, 3, 0);
   s->step = 0;
   ready(s);
+  start_log();
   assert_int_equal(rundown_run(&s->env, s->rundown, 2, NULL, NULL, &r), 0);
+  log_remove_sink(keep_log, NULL);
   assert_true(r.timed_out);
+  assert_true(r.never_appeared);
   assert_int_equal(r.waited_ms, 3000);
+  /* Said plainly, not as "still growing". */
+  assert_non_null(strstr(logged, "never appeared"));
+  assert_null(strstr(logged, "still growing"));
+  plan_release(&s->plan);
+}
+
+/* A long wait says every RUNDOWN_PROGRESS_MS how far the file has come:
+ * 4 KiB a second for 12 s is 20 KiB at 5 s and 40 KiB at 10 s. */
+static void a_long_wait_shows_progress(void **state)
+{
+  struct script *s = new_script();
+  struct rundown_result r;
+  (void)state;
+  setup_plan(s, 0, 0, 60, 0);
+  s->step = 4096;
+  s->grow_until_ms = 12000;
+  ready(s);
+  start_log();
+  assert_int_equal(rundown_run(&s->env, s->rundown, 2, NULL, NULL, &r), 0);
+  log_remove_sink(keep_log, NULL);
+  assert_false(r.timed_out);
+  assert_false(r.never_appeared);
+  assert_non_null(strstr(logged, "to stop growing: 0.0 MB after 5 s (at most 60 s"));
+  assert_non_null(strstr(logged, "after 10 s (at most 60 s"));
+  assert_non_null(strstr(logged, "stopped growing"));
   plan_release(&s->plan);
 }
 
@@ -315,6 +366,7 @@ int main(void)
     cmocka_unit_test(min_rundown_time_is_waited),
     cmocka_unit_test(a_file_that_keeps_growing_times_out),
     cmocka_unit_test(an_empty_file_never_counts_as_done),
+    cmocka_unit_test(a_long_wait_shows_progress),
     cmocka_unit_test(a_second_ctrl_c_cuts_it_short),
     cmocka_unit_test(a_leftover_rundown_session_is_restarted),
     cmocka_unit_test(a_rundown_that_cannot_start_is_skipped),
