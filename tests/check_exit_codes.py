@@ -1,4 +1,4 @@
-"""Checks README.md's exit-code table against the error list in src/error.h:
+"""Checks README.md's exit-code table against the error list in src/base/error.h:
 every error name appears in the row of its exit code, no row names an error
 that does not exist, and a row for a single error says what that error's
 message says (its words before any parenthesis).
@@ -7,12 +7,12 @@ import re
 import sys
 
 root = sys.argv[1]
-header = open(root + "/src/error.h").read()
+header = open(root + "/src/base/error.h").read()
 entries = re.findall(r'X\((\w+),\s*-\d+,\s*(\d+),\s*"([^"]*)"', header)
 codes = {name: int(exit_code) for name, exit_code, _ in entries}
 messages = {name: message.split("(")[0].strip() for name, _, message in entries}
 if len(codes) < 5:
-    print("FAIL: could not read the error list from src/error.h")
+    print("FAIL: could not read the error list from src/base/error.h")
     sys.exit(1)
 
 readme = open(root + "/README.md").read()
@@ -27,11 +27,11 @@ for line in section.splitlines():
 failures = 0
 for name, exit_code in codes.items():
     if name not in rows.get(exit_code, set()):
-        print("FAIL: %s (exit %d in src/error.h) is not in README's row %d" % (name, exit_code, exit_code))
+        print("FAIL: %s (exit %d in src/base/error.h) is not in README's row %d" % (name, exit_code, exit_code))
         failures += 1
 for exit_code, names in rows.items():
     for name in names - set(codes):
-        print("FAIL: README's row %d names %s, which src/error.h does not have" % (exit_code, name))
+        print("FAIL: README's row %d names %s, which src/base/error.h does not have" % (exit_code, name))
         failures += 1
 for exit_code, names in rows.items():
     if len(names) == 1 and next(iter(names)) in messages:
