@@ -27,9 +27,17 @@ class Etwcap:
 
     def run(self, *args, input_bytes=None, cwd=None):
         """Runs etwcap with args; returns (exit code, stdout, stderr) as text."""
-        proc = subprocess.run(self.command + list(args), input=input_bytes,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              cwd=cwd, timeout=600)
+        def once():
+            return subprocess.run(self.command + list(args), input=input_bytes,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  cwd=cwd, timeout=600)
+        proc = once()
+        # Under a loaded machine Wine has now and then ended a start-up with
+        # exit 1 and no output at all.  etwcap never fails silently (every
+        # error is printed), so that is Wine's, and the run is tried once more.
+        if self.windows and proc.returncode == 1 and not proc.stdout and not proc.stderr:
+            print("note: Wine ended etwcap.exe with exit 1 and no output; running it again")
+            proc = once()
         return (proc.returncode, proc.stdout.decode("utf-8", "replace"),
                 proc.stderr.decode("utf-8", "replace"))
 
