@@ -11,6 +11,7 @@
 #include "error.h"
 #include "report_gc.h"
 #include "report_model.h"
+#include "test_report_collect.h"
 #include "trigger_builtin.h"
 
 #include <string.h>
@@ -21,17 +22,6 @@
 /* The baseline prints times to 0.001 ms; differences of two of them are
  * good to 0.002 ms. */
 #define TOL 0.002
-
-static void collect(const char *sample, struct report *r)
-{
-  char path[1024], err[1024];
-  int rc;
-  test_sample_path(sample, path, sizeof(path));
-  rc = report_collect(r, path, err, sizeof(err));
-  if (rc)
-    print_error("%s\n", err);
-  assert_int_equal(rc, 0);
-}
 
 static void gcevents_has_two_gcs_with_perfview_pauses(void **state)
 {

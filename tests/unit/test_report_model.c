@@ -11,22 +11,12 @@
 #include "test_support.h"
 
 #include "report_model.h"
+#include "test_report_collect.h"
 
 #include <string.h>
 
 #define NET_SAMPLE "ms-perfview__net.4.5.2.x64.etl.zip"
 #define GC_SAMPLE "ms-perfview__gcevents.etl.zip"
-
-static void collect(const char *sample, struct report *r)
-{
-  char path[1024], err[1024];
-  int rc;
-  test_sample_path(sample, path, sizeof(path));
-  rc = report_collect(r, path, err, sizeof(err));
-  if (rc)
-    print_error("%s\n", err);
-  assert_int_equal(rc, 0);
-}
 
 static uint64_t series_total(const struct report *r, int series)
 {
