@@ -21,13 +21,6 @@ static void on_merge_progress(void *ctx, uint64_t done, uint64_t total)
   progress_update(ctx, done, total);
 }
 
-static void on_zip_progress(void *ctx, uint64_t in_bytes, uint64_t out_bytes)
-{
-  struct progress *p = ctx;
-  (void)out_bytes;
-  progress_update(p, in_bytes, p->total_hint);
-}
-
 /* Session descriptions for the manifest, from what the merge read. */
 static void describe_sessions(const struct merge_inputs *in, const struct etl_merge_stats *st,
                               struct manifest_session *out)
@@ -47,8 +40,8 @@ static void describe_sessions(const struct merge_inputs *in, const struct etl_me
 }
 
 static int merge_step(const struct capture_finish_params *p, const struct merge_inputs *in,
-                      const char *merged_path, struct etl_merge_stats *st, char *why,
-                      size_t why_size)
+                      const char *merged_path, const struct file_io *out,
+                      struct etl_merge_stats *st, char *why, size_t why_size)
 {
   struct etl_merge_input inputs[ETL_MERGE_MAX_INPUTS];
   struct etl_merge_options o;
@@ -65,13 +58,14 @@ static int merge_step(const struct capture_finish_params *p, const struct merge_
   }
   if (!rc) {
     memset(&o, 0, sizeof(o));
+    o.io = out;
     if (p->identity) {
       o.inject = identity_inject;
       o.inject_ctx = p->identity;
     }
     o.progress = on_merge_progress;
     o.progress_ctx = &prog;
-    progress_start(&prog, "merging", p->console);
+    progress_start(&prog, p->zip ? "merging and compressing" : "merging", p->console);
     rc = etl_merge(inputs, in->count, merged_path, &o, st, why, why_size);
     progress_end(&prog);
   }
@@ -81,24 +75,31 @@ static int merge_step(const struct capture_finish_params *p, const struct merge_
   return rc;
 }
 
-static int zip_step(const struct capture_finish_params *p, const struct merge_inputs *in,
-                    const char *merged_path, const struct etl_merge_stats *st,
-                    struct capture_finish_result *r, char *why, size_t why_size)
+/* The merge, as the producer of the zip's first member: one pass, the
+ * merged ETL is compressed as it is written and never lands on disk. */
+struct merge_job {
+  const struct capture_finish_params *p;
+  const struct merge_inputs *in;
+  struct etl_merge_stats *st;
+};
+
+static int produce_merged(void *ctx, const struct file_io *io, const char *path, char *why,
+                          size_t why_size)
+{
+  struct merge_job *j = ctx;
+  return merge_step(j->p, j->in, path, io, j->st, why, why_size);
+}
+
+/* The manifest, from what the merge did. */
+static int manifest_json(const struct capture_finish_params *p, const struct merge_inputs *in,
+                         const struct etl_merge_stats *st, uint64_t merged_bytes, char **json)
 {
   struct manifest_session sessions[ETL_MERGE_MAX_INPUTS];
   char machine[256], os[128];
   struct capture_manifest m;
-  struct archive_member members[3];
-  struct archive_options o;
-  struct archive_stats zs;
-  struct progress prog;
-  char *json = NULL;
-  int64_t merged_size = 0;
-  int rc;
 
   memset(&m, 0, sizeof(m));
   describe_sessions(in, st, sessions);
-  os_file_size(merged_path, &merged_size);
   m.command_line = p->command_line;
   m.machine = os_hostname(machine, sizeof(machine));
   m.os = os_describe(os, sizeof(os));
@@ -112,7 +113,7 @@ static int zip_step(const struct capture_finish_params *p, const struct merge_in
   m.trigger = p->trigger;
   m.health = p->health;
   m.merged_file = path_base_name(p->data_file);
-  m.merged_bytes = (uint64_t)merged_size;
+  m.merged_bytes = merged_bytes;
   m.merged_events = st->events_out;
   if (p->identity) {
     struct identity_counts c;
@@ -121,30 +122,113 @@ static int zip_step(const struct capture_finish_params *p, const struct merge_in
     m.images_unreadable = c.unreadable;
   }
   m.written_filetime = os_time_now_utc_filetime();
-  rc = capture_manifest_json(&m, &json);
-  if (rc)
-    return rc;
+  return capture_manifest_json(&m, json);
+}
 
-  memset(members, 0, sizeof(members));
-  members[0].name = path_base_name(p->data_file);
-  members[0].path = merged_path;
-  members[1].name = "LogFile.txt";
-  members[1].data = p->log && p->log->text ? p->log->text : "";
-  members[1].size = p->log ? p->log->len : 0;
-  members[2].name = CAPTURE_MANIFEST_NAME;
-  members[2].data = json;
-  members[2].size = strlen(json);
+static void log_merged(const struct capture_finish_params *p, const struct capture_finish_result *r)
+{
+  log_info("merged %lu files (%.1f MB, %llu events) in %.1f s", (unsigned long)r->inputs,
+           (double)r->in_bytes / 1048576.0, (unsigned long long)r->events, r->merge_seconds);
+  if (p->identity) {
+    struct identity_counts c;
+    identity_injector_counts(p->identity, &c);
+    log_info("image identity: %llu of %llu image events identified; %llu named files that "
+             "could not be read as images (give /PathMap when the images are elsewhere)",
+             (unsigned long long)c.identified, (unsigned long long)c.image_events,
+             (unsigned long long)c.unreadable);
+  }
+}
+
+/* Merges into the zip, then adds LogFile.txt (which by then says how the
+ * merge went) and the manifest, verifies and renames. */
+static int merge_into_zip(const struct capture_finish_params *p, const struct merge_inputs *in,
+                          struct etl_merge_stats *st, struct capture_finish_result *r, char *why,
+                          size_t why_size)
+{
+  struct merge_job job = { p, in, st };
+  struct archive_member m;
+  struct archive_options o;
+  struct archive_stats zs;
+  struct archive *a;
+  uint64_t merged_bytes = 0, t0 = os_time_monotonic_ns(), t1;
+  char *json = NULL;
+  int rc;
+
   memset(&o, 0, sizeof(o));
   o.threads = p->low_priority ? 1 : 0;
-  o.progress = on_zip_progress;
-  o.progress_ctx = &prog;
-  progress_start(&prog, "zipping", p->console);
-  prog.total_hint = (uint64_t)merged_size;
-  rc = archive_write(r->output, members, 3, &o, &zs, why, why_size);
-  progress_end(&prog);
+  rc = archive_open(&a, r->output, &o, why, why_size);
+  if (rc)
+    return rc;
+  memset(&m, 0, sizeof(m));
+  m.name = path_base_name(p->data_file);
+  m.produce = produce_merged;
+  m.produce_ctx = &job;
+  m.size_hint = r->in_bytes;
+  rc = archive_add(a, &m, &merged_bytes, why, why_size);
+  t1 = os_time_monotonic_ns();
+  r->merge_seconds = (double)(t1 - t0) / 1e9;
+  r->events = st->events_out;
+  if (!rc) {
+    log_merged(p, r);
+    rc = manifest_json(p, in, st, merged_bytes, &json);
+  }
+  if (!rc) {
+    memset(&m, 0, sizeof(m));
+    m.name = "LogFile.txt";
+    m.data = p->log && p->log->text ? p->log->text : "";
+    m.size = p->log ? p->log->len : 0;
+    rc = archive_add(a, &m, NULL, why, why_size);
+  }
+  if (!rc) {
+    m.name = CAPTURE_MANIFEST_NAME;
+    m.data = json;
+    m.size = strlen(json);
+    rc = archive_add(a, &m, NULL, why, why_size);
+  }
+  if (rc) {
+    archive_abort(a);
+  } else {
+    rc = archive_commit(a, &zs, why, why_size);
+    if (!rc)
+      r->out_bytes = zs.zip_bytes;
+  }
+  r->verify_seconds = (double)(os_time_monotonic_ns() - t1) / 1e9;
   etwcap_free(json);
+  return rc;
+}
+
+/* Without /Zip: a merged X.etl.  Replace X.etl first, then the siblings go:
+ * a failure in between keeps every event somewhere. */
+static int merge_into_etl(const struct capture_finish_params *p, const struct merge_inputs *in,
+                          struct etl_merge_stats *st, struct capture_finish_result *r, char *why,
+                          size_t why_size)
+{
+  char *merged_path = etwcap_malloc(strlen(p->data_file) + 32);
+  uint64_t t0 = os_time_monotonic_ns();
+  int64_t size = 0;
+  int rc = merged_path ? 0 : ETWCAP_E_NOMEM;
+
+  /* X.etl.<random>.tmp: created exclusively, under a name nobody can plant
+   * a link at in advance. */
+  if (!rc && (rc = os_temp_name(p->data_file, merged_path, strlen(p->data_file) + 32)) != 0)
+    snprintf(why, why_size, "cannot name a temporary file beside '%s': %s", p->data_file,
+             etwcap_strerror(rc));
   if (!rc)
-    r->out_bytes = zs.zip_bytes;
+    rc = merge_step(p, in, merged_path, NULL, st, why, why_size);
+  r->merge_seconds = (double)(os_time_monotonic_ns() - t0) / 1e9;
+  r->events = st->events_out;
+  if (!rc) {
+    log_merged(p, r);
+    rc = os_rename_replace(merged_path, p->data_file);
+    if (rc) {
+      snprintf(why, why_size, "cannot rename '%s' to '%s': %s", merged_path, p->data_file,
+               etwcap_strerror(rc));
+      os_remove(merged_path);
+    }
+  }
+  if (!rc && os_file_size(p->data_file, &size) == 0)
+    r->out_bytes = (uint64_t)size;
+  etwcap_free(merged_path);
   return rc;
 }
 
@@ -163,8 +247,6 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
 {
   struct merge_inputs in;
   struct etl_merge_stats st;
-  char *merged_path = NULL;
-  uint64_t t0, t1;
   size_t i;
   int rc;
 
@@ -185,6 +267,7 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
     return rc;
   }
   r->inputs = in.count;
+  r->zipped = p->zip;
   for (i = 0; i < in.count; i++) {
     int64_t size;
     if (os_file_size(in.paths[i], &size) == 0)
@@ -192,62 +275,26 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
     log_debug("input %lu: %s", (unsigned long)i + 1, in.paths[i]);
   }
   snprintf(r->output, sizeof(r->output), p->zip ? "%s.zip" : "%s", p->data_file);
-  merged_path = etwcap_malloc(strlen(p->data_file) + 32);
-  if (!merged_path) {
-    merge_inputs_release(&in);
-    return ETWCAP_E_NOMEM;
-  }
-  /* X.etl.<random>.tmp: created exclusively, under a name nobody can plant
-   * a link at in advance. */
-  rc = os_temp_name(p->data_file, merged_path, strlen(p->data_file) + 32);
-  if (rc) {
-    snprintf(why, why_size, "cannot name a temporary file beside '%s': %s", p->data_file,
-             etwcap_strerror(rc));
-    etwcap_free(merged_path);
-    merge_inputs_release(&in);
-    return rc;
-  }
-
-  t0 = os_time_monotonic_ns();
-  rc = merge_step(p, &in, merged_path, &st, why, why_size);
-  t1 = os_time_monotonic_ns();
-  r->merge_seconds = (double)(t1 - t0) / 1e9;
-  r->events = st.events_out;
-  if (!rc)
-    log_info("merged %lu files (%.1f MB, %llu events) in %.1f s", (unsigned long)in.count,
-             (double)r->in_bytes / 1048576.0, (unsigned long long)st.events_out,
-             r->merge_seconds);
-  if (!rc && p->identity) {
-    struct identity_counts c;
-    identity_injector_counts(p->identity, &c);
-    log_info("image identity: %llu of %llu image events identified; %llu named files that "
-             "could not be read as images (give /PathMap when the images are elsewhere)",
-             (unsigned long long)c.identified, (unsigned long long)c.image_events,
-             (unsigned long long)c.unreadable);
-  }
-
-  if (!rc && p->zip) {
-    rc = zip_step(p, &in, merged_path, &st, r, why, why_size);
-    r->zip_seconds = (double)(os_time_monotonic_ns() - t1) / 1e9;
-    os_remove(merged_path); /* the zip holds it now, or it failed: either way it goes */
+  if (p->zip) {
+    rc = merge_into_zip(p, &in, &st, r, why, why_size);
     if (!rc)
       delete_inputs(&in, 0);
-  } else if (!rc) {
-    /* Replace X.etl first, then the siblings go: a failure in between keeps
-     * every event somewhere. */
-    rc = os_rename_replace(merged_path, p->data_file);
-    if (rc) {
-      snprintf(why, why_size, "cannot rename '%s' to '%s': %s", merged_path, p->data_file,
-               etwcap_strerror(rc));
-      os_remove(merged_path);
-    } else {
-      int64_t size = 0;
-      os_file_size(p->data_file, &size);
-      r->out_bytes = (uint64_t)size;
+  } else {
+    rc = merge_into_etl(p, &in, &st, r, why, why_size);
+    if (!rc)
       delete_inputs(&in, 1);
-    }
   }
-  etwcap_free(merged_path);
   merge_inputs_release(&in);
   return rc;
+}
+
+void capture_finish_print(const struct capture_finish_result *r)
+{
+  printf("Wrote %s: %.1f MB from %lu session file%s (%.1f MB, %llu events); ", r->output,
+         (double)r->out_bytes / 1048576.0, (unsigned long)r->inputs, r->inputs == 1 ? "" : "s",
+         (double)r->in_bytes / 1048576.0, (unsigned long long)r->events);
+  if (r->zipped)
+    printf("merge and compress %.1f s, verify %.1f s.\n", r->merge_seconds, r->verify_seconds);
+  else
+    printf("merge %.1f s.\n", r->merge_seconds);
 }

@@ -156,11 +156,7 @@ static int run_merge(const struct cli *cli)
   } else if (cli_bool(cli, "ImageIDsOnly", 0)) {
     /* run_image_ids_only reported the result */
   } else {
-    printf("Wrote %s: %.1f MB from %lu session file%s (%.1f MB, %llu events); merge %.1f s, "
-           "zip %.1f s.\n",
-           r.output, (double)r.out_bytes / 1048576.0, (unsigned long)r.inputs,
-           r.inputs == 1 ? "" : "s", (double)r.in_bytes / 1048576.0,
-           (unsigned long long)r.events, r.merge_seconds, r.zip_seconds);
+    capture_finish_print(&r);
   }
   log_memory_release(&log);
   identity_injector_free(identity);

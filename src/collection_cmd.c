@@ -259,11 +259,7 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
               plan->data_file);
     return frc;
   }
-  printf("Wrote %s: %.1f MB from %lu session file%s (%.1f MB, %llu events); merge %.1f s, "
-         "zip %.1f s.\n",
-         r.output, (double)r.out_bytes / 1048576.0, (unsigned long)r.inputs,
-         r.inputs == 1 ? "" : "s", (double)r.in_bytes / 1048576.0,
-         (unsigned long long)r.events, r.merge_seconds, r.zip_seconds);
+  capture_finish_print(&r);
   if (cli_bool(cli, "Report", 0))
     report_after_capture(r.output);
   return rc;

@@ -10,7 +10,6 @@ void progress_start(struct progress *p, const char *what, FILE *console)
   p->console = console;
   p->start_ns = p->last_ns = os_time_monotonic_ns();
   p->printed = 0;
-  p->total_hint = 0;
 }
 
 void progress_update(struct progress *p, uint64_t done, uint64_t total)

@@ -11,10 +11,9 @@
 #define PROGRESS_LOG_SECONDS 10
 
 struct progress {
-  const char *what;      /* "merging", "zipping" */
+  const char *what;      /* "merging and compressing", "merging" */
   FILE *console;         /* NULL: log lines instead */
   uint64_t start_ns, last_ns;
-  uint64_t total_hint;   /* total for callers whose callback lacks it */
   int printed;
 };
 

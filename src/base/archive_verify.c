@@ -1,15 +1,188 @@
 /* Verification of a freshly written zip (see archive_verify.h). */
 #include "archive_verify.h"
 
-#include "error.h"
+#include "alloc.h"
 #include "byte_source.h"
+#include "deflate_seal.h"
+#include "error.h"
+#include "os_thread.h"
 #include "zip_directory.h"
 
+#include <libdeflate.h>
 #include <stdio.h>
 #include <string.h>
 
-static int check_member(const struct byte_source *io, const struct zip_entry *z,
-                        const struct archive_expect *e, char *why, size_t why_size)
+#define MAX_DECODERS 64
+
+/* --- a chunked member, decoded chunk by chunk on all cores ----------------- */
+
+struct chunk_check {
+  const char *path;
+  const struct archive_expect *e;
+  const uint64_t *offsets; /* where each chunk starts in the file */
+  os_mutex lock;
+  size_t next;     /* the next chunk to take */
+  size_t bad;      /* the first chunk that failed (count when none) */
+  int rc;
+};
+
+/* Decodes one chunk from `in` (its bytes, then room for the final block)
+ * into `out` and checks its size and CRC-32. */
+static int decode_chunk(struct libdeflate_decompressor *dec, const struct deflate_chunk *c,
+                        uint8_t *in, uint8_t *out)
+{
+  size_t in_used = 0, out_got = 0;
+  /* The chunk ends with a non-final block on a byte boundary: an empty
+   * final block after it makes it a whole stream. */
+  memcpy(in + c->out_len, deflate_seal_final_block, sizeof(deflate_seal_final_block));
+  if (libdeflate_deflate_decompress_ex(dec, in, (size_t)c->out_len + 2, out, (size_t)c->in_len,
+                                      &in_used, &out_got) != LIBDEFLATE_SUCCESS ||
+      in_used != c->out_len + 2 || out_got != c->in_len ||
+      libdeflate_crc32(0, out, out_got) != c->crc)
+    return ETWCAP_E_CORRUPT;
+  return 0;
+}
+
+/* Takes the next chunk, or returns 0 when none is left or one failed. */
+static int take_chunk(struct chunk_check *k, size_t *i)
+{
+  int more;
+  os_mutex_lock(&k->lock);
+  more = !k->rc && k->next < k->e->chunk_count;
+  if (more)
+    *i = k->next++;
+  os_mutex_unlock(&k->lock);
+  return more;
+}
+
+static void record_failure(struct chunk_check *k, size_t i, int rc)
+{
+  os_mutex_lock(&k->lock);
+  if (!k->rc || i < k->bad) {
+    k->rc = rc;
+    k->bad = i;
+  }
+  os_mutex_unlock(&k->lock);
+}
+
+/* Grows *buf to at least `need` bytes. */
+static int reserve(uint8_t **buf, size_t *cap, size_t need)
+{
+  uint8_t *grown;
+  if (need <= *cap)
+    return 0;
+  grown = etwcap_realloc(*buf, need);
+  if (!grown)
+    return ETWCAP_E_NOMEM;
+  *buf = grown;
+  *cap = need;
+  return 0;
+}
+
+static void decoder_thread(void *arg)
+{
+  struct chunk_check *k = arg;
+  struct libdeflate_decompressor *dec = libdeflate_alloc_decompressor();
+  struct byte_source src;
+  uint8_t *in = NULL, *out = NULL;
+  size_t in_cap = 0, out_cap = 0, i;
+  int rc = dec ? byte_source_open_file(&src, k->path) : ETWCAP_E_NOMEM, opened = !rc;
+
+  if (rc)
+    record_failure(k, 0, rc);
+  while (!rc && take_chunk(k, &i)) {
+    const struct deflate_chunk *c = &k->e->chunks[i];
+    rc = reserve(&in, &in_cap, (size_t)c->out_len + 2);
+    if (!rc)
+      rc = reserve(&out, &out_cap, c->in_len ? (size_t)c->in_len : 1);
+    if (!rc)
+      rc = byte_source_read_exact(&src, k->offsets[i], in, (size_t)c->out_len, NULL);
+    if (!rc)
+      rc = decode_chunk(dec, c, in, out);
+    if (rc)
+      record_failure(k, i, rc == ETWCAP_E_TRUNCATED ? ETWCAP_E_CORRUPT : rc);
+  }
+  if (opened)
+    byte_source_close(&src);
+  etwcap_free(in);
+  etwcap_free(out);
+  libdeflate_free_decompressor(dec);
+}
+
+/* The chunk map must tile the member: its chunks, then the final block. */
+static int check_map(const struct byte_source *io, const struct zip_entry *z,
+                     const struct archive_expect *e, uint64_t *offsets, char *why,
+                     size_t why_size)
+{
+  uint64_t at = 0, decoded = 0;
+  uint8_t tail[2];
+  size_t i;
+  for (i = 0; i < e->chunk_count; i++) {
+    offsets[i] = z->data_offset + at;
+    at += e->chunks[i].out_len;
+    decoded += e->chunks[i].in_len;
+  }
+  if (z->method != 8 || at + 2 != z->compressed_size || decoded != e->size ||
+      deflate_chunks_crc(e->chunks, e->chunk_count) != e->crc32) {
+    snprintf(why, why_size, "member '%s' is not the %llu deflated bytes that were written",
+             e->name, (unsigned long long)at + 2);
+    return ETWCAP_E_CORRUPT;
+  }
+  if (byte_source_read_exact(io, z->data_offset + at, tail, 2, NULL) != 0 ||
+      memcmp(tail, deflate_seal_final_block, 2) != 0) {
+    snprintf(why, why_size, "member '%s' does not end with its final block", e->name);
+    return ETWCAP_E_CORRUPT;
+  }
+  return 0;
+}
+
+static int check_chunks(const char *path, const struct byte_source *io,
+                        const struct zip_entry *z, const struct archive_expect *e,
+                        unsigned threads, char *why, size_t why_size)
+{
+  struct chunk_check k;
+  os_thread t[MAX_DECODERS];
+  unsigned n = threads ? threads : os_cpu_count(), started = 0, i;
+  uint64_t *offsets = etwcap_calloc(e->chunk_count ? e->chunk_count : 1, sizeof(*offsets));
+  int rc = offsets ? check_map(io, z, e, offsets, why, why_size) : ETWCAP_E_NOMEM;
+
+  if (rc) {
+    etwcap_free(offsets);
+    return rc;
+  }
+  memset(&k, 0, sizeof(k));
+  k.path = path;
+  k.e = e;
+  k.offsets = offsets;
+  os_mutex_init(&k.lock);
+  if (n > MAX_DECODERS)
+    n = MAX_DECODERS;
+  if (n > e->chunk_count)
+    n = e->chunk_count ? (unsigned)e->chunk_count : 1;
+  /* The calling thread decodes too; the others join it. */
+  for (i = 1; i < n && os_thread_create(&t[started], decoder_thread, &k) == 0; i++)
+    started++;
+  decoder_thread(&k);
+  for (i = 0; i < started; i++)
+    os_thread_join(&t[i]);
+  os_mutex_destroy(&k.lock);
+  if (k.rc == ETWCAP_E_CORRUPT)
+    snprintf(why, why_size, "member '%s' does not read back: chunk %lu of %lu at offset %llu "
+             "does not decode to its %llu bytes with CRC %08lx", e->name,
+             (unsigned long)k.bad + 1, (unsigned long)e->chunk_count,
+             (unsigned long long)offsets[k.bad], (unsigned long long)e->chunks[k.bad].in_len,
+             (unsigned long)e->chunks[k.bad].crc);
+  else if (k.rc)
+    snprintf(why, why_size, "cannot read member '%s' back: %s", e->name, etwcap_strerror(k.rc));
+  etwcap_free(offsets);
+  return k.rc;
+}
+
+/* --- any member ------------------------------------------------------------ */
+
+static int check_member(const char *path, const struct byte_source *io,
+                        const struct zip_entry *z, const struct archive_expect *e,
+                        unsigned threads, char *why, size_t why_size)
 {
   char detail[256];
   uint64_t size;
@@ -23,6 +196,8 @@ static int check_member(const struct byte_source *io, const struct zip_entry *z,
              (unsigned long long)e->size, (unsigned long)e->crc32);
     return ETWCAP_E_CORRUPT;
   }
+  if (e->chunks)
+    return check_chunks(path, io, z, e, threads, why, why_size);
   rc = zip_entry_measure(io, z, &size, &crc, detail, sizeof(detail));
   if (rc || size != e->size || crc != e->crc32) {
     snprintf(why, why_size, "member '%s' does not read back as its %llu bytes with CRC %08lx%s%s",
@@ -34,7 +209,7 @@ static int check_member(const struct byte_source *io, const struct zip_entry *z,
 }
 
 int archive_verify(const char *path, const struct archive_expect *expect, size_t count,
-                   char *why, size_t why_size)
+                   unsigned threads, char *why, size_t why_size)
 {
   struct byte_source io;
   struct zip_directory dir;
@@ -57,7 +232,7 @@ int archive_verify(const char *path, const struct archive_expect *expect, size_t
     rc = ETWCAP_E_CORRUPT;
   }
   for (i = 0; i < count && !rc; i++)
-    rc = check_member(&io, &dir.entries[i], &expect[i], why, why_size);
+    rc = check_member(path, &io, &dir.entries[i], &expect[i], threads, why, why_size);
   zip_directory_release(&dir);
   byte_source_close(&io);
   return rc;

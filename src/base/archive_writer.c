@@ -4,6 +4,7 @@
 #include "alloc.h"
 #include "archive_verify.h"
 #include "cancel.h"
+#include "deflate_sink.h"
 #include "error.h"
 #include "file_error.h"
 #include "os_file.h"
@@ -19,6 +20,7 @@
  * full, access denied...). */
 struct tracker {
   const struct file_io *base;
+  void *stream; /* the zip, once minizip opened it */
   int first_error;
 };
 
@@ -35,6 +37,8 @@ static void *t_open(void *o, const char *path, int w, int *err)
   void *s = t->base->open(t->base->opaque, path, w, err);
   if (!s)
     note(t, *err);
+  else if (w)
+    t->stream = s;
   return s;
 }
 
@@ -92,7 +96,7 @@ static int t_remove(void *o, const char *p)
   return t->base->remove(t->base->opaque, p);
 }
 
-/* --- feeding deflate_parallel --------------------------------------------- */
+/* --- one member ----------------------------------------------------------- */
 
 struct member_source {
   FILE *f;
@@ -125,6 +129,8 @@ struct zip_sink {
 static int zip_write(void *ctx, const void *buf, size_t len)
 {
   struct zip_sink *z = ctx;
+  if (cancel_requested())
+    return ETWCAP_E_CANCELLED;
   /* minizip takes an unsigned count: feed it in pieces below 2 GiB. */
   while (len) {
     unsigned piece = len > (1u << 30) ? (1u << 30) : (unsigned)len;
@@ -157,17 +163,42 @@ static int non_ascii(const char *s)
   return 0;
 }
 
-static int add_member(zipFile zf, struct tracker *tracker, const struct archive_member *m,
-                      const struct archive_options *o, struct archive_expect *expect,
-                      char *why, size_t why_size)
+/* Starts a raw (already deflated) entry.  Zip64 extra fields only where
+ * they can be needed, so small members stay readable by the oldest unzip. */
+static int open_entry(zipFile zf, struct tracker *tracker, const char *name,
+                      const struct archive_options *o, int zip64)
+{
+  zip_fileinfo info;
+  dos_time(o->mtime_filetime, &info);
+  if (zipOpenNewFileInZip4_64(zf, name, &info, NULL, 0, NULL, 0, NULL, Z_DEFLATED,
+                              o->level ? o->level : 6, 1, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY,
+                              NULL, 0, 0, non_ascii(name) ? 0x800 : 0, zip64) != ZIP_OK)
+    return tracker->first_error ? tracker->first_error : ETWCAP_E_IO;
+  return 0;
+}
+
+static void deflate_params_for(struct deflate_params *p, const struct archive_options *o,
+                               struct zip_sink *sink)
+{
+  memset(p, 0, sizeof(*p));
+  p->level = o->level ? o->level : 6;
+  p->threads = o->threads;
+  p->write = zip_write;
+  p->write_ctx = sink;
+  p->progress = o->progress;
+  p->progress_ctx = o->progress_ctx;
+}
+
+/* A file or bytes in memory. */
+static int add_stored_bytes(zipFile zf, struct tracker *tracker, const struct archive_member *m,
+                            const struct archive_options *o, struct deflate_result *r,
+                            char *why, size_t why_size)
 {
   struct member_source src = { NULL, m->data, m->size, 0 };
   struct zip_sink sink = { zf, tracker };
   struct deflate_params p;
-  struct deflate_result r;
-  zip_fileinfo info;
   int64_t size = (int64_t)m->size;
-  int rc;
+  int rc = 0;
 
   if (m->path) {
     rc = os_file_size(m->path, &size);
@@ -181,39 +212,254 @@ static int add_member(zipFile zf, struct tracker *tracker, const struct archive_
       return rc;
     }
   }
-  dos_time(o->mtime_filetime, &info);
-  /* Zip64 extra fields only where they can be needed, so small members stay
-   * readable by the oldest unzip. */
-  if (zipOpenNewFileInZip4_64(zf, m->name, &info, NULL, 0, NULL, 0, NULL, Z_DEFLATED,
-                              o->level ? o->level : 6, 1, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY,
-                              NULL, 0, 0, non_ascii(m->name) ? 0x800 : 0,
-                              size >= 0xFFFFFFFFLL - (1 << 20)) != ZIP_OK) {
-    rc = tracker->first_error ? tracker->first_error : ETWCAP_E_IO;
-    goto cleanup;
+  rc = open_entry(zf, tracker, m->name, o, size >= 0xFFFFFFFFLL - (1 << 20));
+  if (!rc) {
+    deflate_params_for(&p, o, &sink);
+    rc = deflate_parallel(&p, member_read, &src, r);
   }
-  memset(&p, 0, sizeof(p));
-  p.level = o->level ? o->level : 6;
-  p.threads = o->threads;
-  p.read = member_read;
-  p.read_ctx = &src;
-  p.write = zip_write;
-  p.write_ctx = &sink;
-  p.progress = o->progress;
-  p.progress_ctx = o->progress_ctx;
-  rc = deflate_parallel(&p, &r);
-  if (zipCloseFileInZipRaw64(zf, r.in_bytes, r.crc32) != ZIP_OK && !rc)
-    rc = tracker->first_error ? tracker->first_error : ETWCAP_E_IO;
-  if (!rc && m->path && (int64_t)r.in_bytes != size)
+  if (!rc && m->path && (int64_t)r->in_bytes != size)
     rc = ETWCAP_E_IO; /* the input changed while we read it */
+  if (src.f)
+    fclose(src.f);
+  return rc;
+}
+
+/* Overwrites the stored head of the entry whose data starts at data_start
+ * with its final bytes, and comes back to where the zip goes on. */
+static int patch_head(const struct file_io *tio, void *stream, int64_t data_start,
+                      const struct deflate_sink *sink)
+{
+  uint64_t size = DEFLATE_STORED_SIZE(sink->head_len);
+  int64_t end = tio->tell(tio->opaque, stream);
+  uint8_t *encoded = etwcap_malloc((size_t)size);
+  int rc = encoded && end >= 0 ? 0 : ETWCAP_E_NOMEM;
+  if (!rc) {
+    deflate_stored_encode(sink->head, sink->head_len, encoded);
+    rc = tio->seek(tio->opaque, stream, data_start, SEEK_SET);
+  }
+  if (!rc && tio->write(tio->opaque, stream, encoded, (size_t)size) != size)
+    rc = tio->error(tio->opaque, stream) ? tio->error(tio->opaque, stream) : ETWCAP_E_IO;
+  if (!rc)
+    rc = tio->seek(tio->opaque, stream, end, SEEK_SET);
+  etwcap_free(encoded);
+  return rc;
+}
+
+/* Bytes a producer writes through a deflate_sink, compressed as they come;
+ * its head is stored first and patched once the producer is done. */
+static int add_produced(zipFile zf, struct tracker *tracker, const struct file_io *tio,
+                        const char *zip_path, const struct archive_member *m,
+                        const struct archive_options *o, struct deflate_result *r, char *why,
+                        size_t why_size)
+{
+  struct zip_sink zsink = { zf, tracker };
+  struct deflate_sink sink;
+  struct deflate_stream *d = NULL;
+  struct deflate_params p;
+  int64_t data_start;
+  int rc = open_entry(zf, tracker, m->name, o, m->size_hint >= (UINT64_C(1) << 31));
+
+  /* minizip writes the local header straight to the file: the data starts
+   * where the file is now. */
+  data_start = rc ? -1 : tio->tell(tio->opaque, tracker->stream);
+  if (!rc) {
+    deflate_params_for(&p, o, &zsink);
+    rc = deflate_stream_open(&d, &p);
+  }
+  if (rc)
+    return rc;
+  deflate_sink_init(&sink, d);
+  /* The producer's messages name the zip: that is the file it writes. */
+  rc = m->produce(m->produce_ctx, &sink.io, zip_path, why, why_size);
+  if (!rc && (!sink.closed || sink.abandoned))
+    rc = sink.error ? sink.error : ETWCAP_E_INTERNAL;
+  if (rc) {
+    deflate_stream_abort(d);
+  } else {
+    rc = deflate_stream_finish(d, r);
+    if (!rc && sink.head) {
+      r->chunks[0].crc = (uint32_t)crc32(0, sink.head, (uInt)sink.head_len);
+      r->crc32 = deflate_chunks_crc(r->chunks, r->chunk_count);
+    }
+  }
+  if (!rc && r->in_bytes > 0xFFFFFFFFu && m->size_hint < (UINT64_C(1) << 31)) {
+    snprintf(why, why_size, "'%s' grew to %llu bytes, past what its size hint reserved",
+             m->name, (unsigned long long)r->in_bytes);
+    rc = ETWCAP_E_INTERNAL;
+  }
+  /* The patch comes after the close, which flushes minizip's buffer. */
+  if (!rc && zipCloseFileInZipRaw64(zf, r->in_bytes, r->crc32) != ZIP_OK)
+    rc = tracker->first_error ? tracker->first_error : ETWCAP_E_IO;
+  else if (!rc && sink.head)
+    rc = patch_head(tio, tracker->stream, data_start, &sink);
+  deflate_sink_release(&sink);
+  return rc;
+}
+
+static int add_member(zipFile zf, struct tracker *tracker, const struct file_io *tio,
+                      const char *zip_path, const struct archive_member *m,
+                      const struct archive_options *o, struct archive_expect *expect, char *why,
+                      size_t why_size)
+{
+  struct deflate_result r;
+  int rc;
+
+  memset(&r, 0, sizeof(r));
+  if (m->produce) {
+    rc = add_produced(zf, tracker, tio, zip_path, m, o, &r, why, why_size);
+  } else {
+    rc = add_stored_bytes(zf, tracker, m, o, &r, why, why_size);
+    if (zipCloseFileInZipRaw64(zf, r.in_bytes, r.crc32) != ZIP_OK && !rc)
+      rc = tracker->first_error ? tracker->first_error : ETWCAP_E_IO;
+  }
   expect->name = m->name;
   expect->size = r.in_bytes;
   expect->crc32 = r.crc32;
-cleanup:
-  if (src.f)
-    fclose(src.f);
+  expect->chunks = r.chunks; /* archive_write frees them */
+  expect->chunk_count = r.chunk_count;
   if (rc && !why[0])
     snprintf(why, why_size, "cannot add '%s' to the zip: %s", m->path ? m->path : m->name,
              etwcap_strerror(rc));
+  return rc;
+}
+
+/* --- the archive ---------------------------------------------------------- */
+
+struct archive {
+  struct archive_options o;
+  struct tracker tracker;
+  struct file_io tio;
+  zipFile zf;
+  char *tmp;
+  char *final_path;
+  struct archive_expect *expect;
+  size_t count, cap;
+  uint64_t in_bytes;
+};
+
+static void free_archive(struct archive *a)
+{
+  size_t i;
+  for (i = 0; i < a->count; i++)
+    etwcap_free((void *)a->expect[i].chunks);
+  etwcap_free(a->expect);
+  etwcap_free(a->tmp);
+  etwcap_free(a->final_path);
+  etwcap_free(a);
+}
+
+static void use_tracker(struct archive *a, const struct file_io *base)
+{
+  a->tracker.base = base;
+  a->tio.open = t_open;
+  a->tio.read = t_read;
+  a->tio.write = t_write;
+  a->tio.seek = t_seek;
+  a->tio.tell = t_tell;
+  a->tio.error = t_error;
+  a->tio.close = t_close;
+  a->tio.rename = t_rename;
+  a->tio.remove = t_remove;
+  a->tio.opaque = &a->tracker;
+}
+
+int archive_open(struct archive **out, const char *final_path,
+                 const struct archive_options *options, char *why, size_t why_size)
+{
+  struct archive *a = etwcap_calloc(1, sizeof(*a));
+  size_t tmp_size = strlen(final_path) + 32;
+  zlib_filefunc64_def funcs;
+  int rc;
+
+  *out = NULL;
+  why[0] = '\0';
+  if (!a)
+    return ETWCAP_E_NOMEM;
+  if (options)
+    a->o = *options;
+  use_tracker(a, a->o.io ? a->o.io : &file_io_plain);
+  file_io_to_minizip(&a->tio, &funcs);
+  a->tmp = etwcap_malloc(tmp_size);
+  a->final_path = etwcap_strdup(final_path);
+  if (!a->tmp || !a->final_path) {
+    free_archive(a);
+    return ETWCAP_E_NOMEM;
+  }
+  rc = os_temp_name(final_path, a->tmp, tmp_size);
+  if (rc) {
+    snprintf(why, why_size, "cannot name a temporary file beside '%s': %s", final_path,
+             etwcap_strerror(rc));
+    free_archive(a);
+    return rc;
+  }
+  a->zf = zipOpen2_64(a->tmp, APPEND_STATUS_CREATE, NULL, &funcs);
+  if (!a->zf) {
+    rc = a->tracker.first_error ? a->tracker.first_error : ETWCAP_E_IO;
+    file_create_error(why, why_size, a->tmp, rc);
+    free_archive(a);
+    return rc;
+  }
+  *out = a;
+  return 0;
+}
+
+int archive_add(struct archive *a, const struct archive_member *m, uint64_t *bytes, char *why,
+                size_t why_size)
+{
+  int rc;
+  why[0] = '\0';
+  if (!utf8_valid((const uint8_t *)m->name, strlen(m->name))) {
+    /* Names are flagged UTF-8 in the zip: bytes that are not would lie. */
+    snprintf(why, why_size, "the name '%s' is not valid UTF-8: rename it", m->name);
+    return ETWCAP_E_USAGE;
+  }
+  if (etwcap_grow((void **)&a->expect, &a->cap, a->count, sizeof(*a->expect), 4))
+    return ETWCAP_E_NOMEM;
+  memset(&a->expect[a->count], 0, sizeof(*a->expect));
+  rc = add_member(a->zf, &a->tracker, &a->tio, a->final_path, m, &a->o, &a->expect[a->count],
+                  why, why_size);
+  a->in_bytes += a->expect[a->count].size;
+  if (bytes)
+    *bytes = a->expect[a->count].size;
+  a->count++;
+  return rc;
+}
+
+void archive_abort(struct archive *a)
+{
+  if (!a)
+    return;
+  zipClose(a->zf, NULL);
+  a->tio.remove(a->tio.opaque, a->tmp); /* never leave a half zip behind */
+  free_archive(a);
+}
+
+int archive_commit(struct archive *a, struct archive_stats *stats, char *why, size_t why_size)
+{
+  int64_t zip_size = 0;
+  int rc = zipClose(a->zf, NULL) == ZIP_OK ? 0 : ETWCAP_E_IO;
+
+  why[0] = '\0';
+  memset(stats, 0, sizeof(*stats));
+  a->zf = NULL;
+  if (rc || a->tracker.first_error) {
+    rc = a->tracker.first_error ? a->tracker.first_error : rc;
+    snprintf(why, why_size, "cannot write '%s': %s", a->tmp, etwcap_strerror(rc));
+  }
+  if (!rc)
+    rc = archive_verify(a->tmp, a->expect, a->count, a->o.threads, why, why_size);
+  if (!rc && os_file_size(a->tmp, &zip_size) == 0)
+    stats->zip_bytes = (uint64_t)zip_size;
+  stats->in_bytes = a->in_bytes;
+  if (!rc) {
+    rc = a->tio.rename(a->tio.opaque, a->tmp, a->final_path);
+    if (rc)
+      snprintf(why, why_size, "cannot rename '%s' to '%s': %s", a->tmp, a->final_path,
+               etwcap_strerror(rc));
+  }
+  if (rc)
+    a->tio.remove(a->tio.opaque, a->tmp);
+  free_archive(a);
   return rc;
 }
 
@@ -221,100 +467,22 @@ int archive_write(const char *final_path, const struct archive_member *members, 
                   const struct archive_options *options, struct archive_stats *stats,
                   char *why, size_t why_size)
 {
-  struct archive_options defaults;
-  struct tracker tracker;
-  struct file_io tio;
-  struct archive_expect *expect = NULL;
-  zlib_filefunc64_def funcs;
-  zipFile zf = NULL;
-  char *tmp = NULL, scratch[512];
+  struct archive *a;
+  char scratch[512];
   size_t i;
-  int rc = 0, created = 0;
+  int rc;
 
   if (!why) {
     why = scratch;
     why_size = sizeof(scratch);
   }
-  why[0] = '\0';
   memset(stats, 0, sizeof(*stats));
-  for (i = 0; i < count; i++)
-    if (!utf8_valid((const uint8_t *)members[i].name, strlen(members[i].name))) {
-      /* Names are flagged UTF-8 in the zip: bytes that are not would lie. */
-      snprintf(why, why_size, "the name '%s' is not valid UTF-8: rename it", members[i].name);
-      return ETWCAP_E_USAGE;
-    }
-  if (!options) {
-    memset(&defaults, 0, sizeof(defaults));
-    options = &defaults;
-  }
-  tracker.base = options->io ? options->io : &file_io_plain;
-  tracker.first_error = 0;
-  tio.open = t_open;
-  tio.read = t_read;
-  tio.write = t_write;
-  tio.seek = t_seek;
-  tio.tell = t_tell;
-  tio.error = t_error;
-  tio.close = t_close;
-  tio.rename = t_rename;
-  tio.remove = t_remove;
-  tio.opaque = &tracker;
-  file_io_to_minizip(&tio, &funcs);
-
-  tmp = etwcap_malloc(strlen(final_path) + 32);
-  expect = etwcap_calloc(count ? count : 1, sizeof(*expect));
-  if (!tmp || !expect) {
-    rc = ETWCAP_E_NOMEM;
-    goto cleanup;
-  }
-  rc = os_temp_name(final_path, tmp, strlen(final_path) + 32);
-  if (rc) {
-    snprintf(why, why_size, "cannot name a temporary file beside '%s': %s", final_path,
-             etwcap_strerror(rc));
-    goto cleanup;
-  }
-
-  zf = zipOpen2_64(tmp, APPEND_STATUS_CREATE, NULL, &funcs);
-  if (!zf) {
-    rc = tracker.first_error ? tracker.first_error : ETWCAP_E_IO;
-    file_create_error(why, why_size, tmp, rc);
-    goto cleanup;
-  }
-  created = 1;
-  for (i = 0; i < count && !rc; i++) {
-    rc = add_member(zf, &tracker, &members[i], options, &expect[i], why, why_size);
-    stats->in_bytes += expect[i].size;
-  }
-  if (zipClose(zf, NULL) != ZIP_OK && !rc)
-    rc = tracker.first_error ? tracker.first_error : ETWCAP_E_IO;
-  zf = NULL;
-  if (rc) {
-    if (!why[0])
-      snprintf(why, why_size, "cannot write '%s': %s", tmp, etwcap_strerror(rc));
-    goto cleanup;
-  }
-
-  rc = archive_verify(tmp, expect, count, why, why_size);
+  rc = archive_open(&a, final_path, options, why, why_size);
+  for (i = 0; i < count && !rc; i++)
+    rc = archive_add(a, &members[i], NULL, why, why_size);
   if (rc)
-    goto cleanup;
-  {
-    int64_t zip_size = 0;
-    if (os_file_size(tmp, &zip_size) == 0)
-      stats->zip_bytes = (uint64_t)zip_size;
-  }
-  rc = tio.rename(tio.opaque, tmp, final_path);
-  if (rc)
-    snprintf(why, why_size, "cannot rename '%s' to '%s': %s", tmp, final_path,
-             etwcap_strerror(rc));
+    archive_abort(a);
   else
-    created = 0;
-
-cleanup:
-  if (zf)
-    zipClose(zf, NULL);
-  if (created && tmp)
-    tio.remove(tio.opaque, tmp); /* never leave a half zip behind */
-  etwcap_free(expect);
-  etwcap_free(tmp);
+    rc = archive_commit(a, stats, why, why_size);
   return rc;
 }

@@ -1,6 +1,6 @@
-/* Writes a .etl.zip the safe way: into NAME.tmp next to the final name, then
- * re-reads every member and checks its size and CRC-32, and only then renames
- * it over the final name.  Any failure removes the temporary file; the final
+/* Writes a .etl.zip the safe way: into a temporary file next to the final
+ * name, then re-reads every member and checks its size and CRC-32
+ * (archive_verify.h), and only then renames it over the final name.  Any failure removes the temporary file; the final
  * name is either the old file or the complete new one, never half a zip.  The
  * inputs are only read: deleting them is the caller's decision, after this
  * returned 0.
@@ -17,17 +17,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Writes a member's bytes through `io`, as a writer writes a file:
+ * deflate_sink.h says what it may do (open `path` once, write, rewrite its
+ * first write, close).  Returns 0 or ETWCAP_E_*, with a message in why. */
+typedef int (*archive_produce_fn)(void *ctx, const struct file_io *io, const char *path,
+                                  char *why, size_t why_size);
+/* (`path` is the zip's final name, for the producer's messages.) */
+
 struct archive_member {
   const char *name;   /* name in the zip, '/'-separated, UTF-8 */
   const char *path;   /* a file to store (UTF-8 path), or NULL ... */
-  const void *data;   /* ... bytes in memory */
+  const void *data;   /* ... bytes in memory, or NULL ... */
   size_t size;
+  archive_produce_fn produce; /* ... bytes a producer writes while they are zipped */
+  void *produce_ctx;
+  uint64_t size_hint; /* produced bytes expected: from 2 GiB, Zip64 fields are reserved */
 };
 
 struct archive_options {
   const struct file_io *io; /* NULL: plain files */
   int level;                   /* zlib level; 0 = 6, the level `zip` uses by default */
-  unsigned threads;            /* 0 = one per CPU (/LowPriority passes 1) */
+  unsigned threads;            /* compressors and verifiers; 0 = one per CPU
+                                  (/LowPriority passes 1) */
   deflate_progress_fn progress;
   void *progress_ctx;
   int64_t mtime_filetime;      /* entries' time (UTC FILETIME); 0 = now */
@@ -38,7 +49,21 @@ struct archive_stats {
   uint64_t zip_bytes; /* size of the zip */
 };
 
-/* Writes `count` members to `final_path`.  On error, `why` (if not NULL)
+/* Step by step: open, add members (each may depend on what the ones before
+ * it did), then commit (close, verify, rename) or abort (remove the
+ * temporary file).  Every call that fails leaves a message in `why`; after
+ * a failed archive_add the caller aborts.  Commit and abort free the
+ * archive. */
+struct archive;
+int archive_open(struct archive **out, const char *final_path,
+                 const struct archive_options *options, char *why, size_t why_size);
+/* *bytes (when not NULL) receives the member's uncompressed size. */
+int archive_add(struct archive *a, const struct archive_member *m, uint64_t *bytes, char *why,
+                size_t why_size);
+int archive_commit(struct archive *a, struct archive_stats *stats, char *why, size_t why_size);
+void archive_abort(struct archive *a);
+
+/* The steps above at once: writes `count` members to `final_path`.  On error, `why` (if not NULL)
  * receives a message naming the file and what failed. */
 int archive_write(const char *final_path, const struct archive_member *members, size_t count,
                   const struct archive_options *options, struct archive_stats *stats,

@@ -1,9 +1,9 @@
 /* Parallel raw deflate (design in deflate_parallel.h).
  *
- * The calling thread reads chunks into free slots and writes finished slots
- * in order; worker threads compress filled slots.  One mutex guards the slot
- * states and two condition variables wake the workers (work to do) and the
- * caller (a slot finished). */
+ * The calling thread fills free slots and writes finished slots in order;
+ * worker threads compress filled slots.  One mutex guards the slot states
+ * and two condition variables wake the workers (work to do) and the caller
+ * (a slot finished). */
 #include "deflate_parallel.h"
 
 #include "alloc.h"
@@ -16,12 +16,13 @@
 #include <string.h>
 #include <zlib.h>
 
+#define MAX_THREADS 64
+
 enum slot_state { SLOT_FREE, SLOT_FILLED, SLOT_BUSY, SLOT_DONE };
 
 struct slot {
   enum slot_state state;
   uint64_t seq;
-  int last;              /* the empty slot that ends the stream */
   unsigned char *in;
   size_t in_len;
   unsigned char *out;
@@ -30,31 +31,31 @@ struct slot {
   int error;
 };
 
-struct pool {
+struct deflate_stream {
+  struct deflate_params prm;
   os_mutex lock;
-  os_cond work;  /* a slot was filled, or stop */
-  os_cond done;  /* a slot finished */
+  os_cond work; /* a slot was filled, or stop */
+  os_cond done; /* a slot finished */
   struct slot *slots;
   size_t nslots;
-  int level;
   int stop;
+  os_thread threads[MAX_THREADS];
+  unsigned started;
+  struct slot *filling; /* the slot the caller's writes go to, or NULL */
+  uint64_t next_fill, next_write;
+  struct deflate_result result;
+  size_t chunk_cap;
+  int error; /* sticky */
 };
 
 /* A chunk becomes a whole deflate stream, then is sealed so the next chunk
- * can follow it; the slot that ends the stream holds the empty final block.
- * The seal's walk proves the chunk decodes to its own length. */
+ * can follow it.  The seal's walk proves the chunk decodes to its own
+ * length. */
 static int compress_slot(struct libdeflate_compressor *c, struct slot *s)
 {
-  size_t len;
-  if (s->last) {
-    memcpy(s->out, deflate_seal_final_block, sizeof(deflate_seal_final_block));
-    s->out_len = sizeof(deflate_seal_final_block);
-    s->crc = 0;
-    return 0;
-  }
   /* out_cap is the compressor's bound plus DEFLATE_SEAL_EXTRA: never short. */
-  len = libdeflate_deflate_compress(c, s->in, s->in_len, s->out,
-                                    s->out_cap - DEFLATE_SEAL_EXTRA);
+  size_t len = libdeflate_deflate_compress(c, s->in, s->in_len, s->out,
+                                           s->out_cap - DEFLATE_SEAL_EXTRA);
   if (len == 0 || deflate_seal(s->out, len, s->out_cap, s->in_len, &s->out_len) != 0)
     return ETWCAP_E_INTERNAL;
   s->crc = libdeflate_crc32(0, s->in, s->in_len);
@@ -63,186 +64,315 @@ static int compress_slot(struct libdeflate_compressor *c, struct slot *s)
 
 static void worker(void *arg)
 {
-  struct pool *p = arg;
-  struct libdeflate_compressor *c = libdeflate_alloc_compressor(p->level);
-  os_mutex_lock(&p->lock);
+  struct deflate_stream *d = arg;
+  struct libdeflate_compressor *c = libdeflate_alloc_compressor(d->prm.level);
+  os_mutex_lock(&d->lock);
   for (;;) {
     struct slot *s = NULL;
     size_t i;
     /* Oldest filled slot first, so the writer is never starved. */
-    for (i = 0; i < p->nslots; i++)
-      if (p->slots[i].state == SLOT_FILLED && (!s || p->slots[i].seq < s->seq))
-        s = &p->slots[i];
+    for (i = 0; i < d->nslots; i++)
+      if (d->slots[i].state == SLOT_FILLED && (!s || d->slots[i].seq < s->seq))
+        s = &d->slots[i];
     if (!s) {
-      if (p->stop)
+      if (d->stop)
         break;
-      os_cond_wait(&p->work, &p->lock);
+      os_cond_wait(&d->work, &d->lock);
       continue;
     }
     s->state = SLOT_BUSY;
-    os_mutex_unlock(&p->lock);
+    os_mutex_unlock(&d->lock);
     s->error = c ? compress_slot(c, s) : ETWCAP_E_NOMEM;
-    os_mutex_lock(&p->lock);
+    os_mutex_lock(&d->lock);
     s->state = SLOT_DONE;
-    os_cond_broadcast(&p->done);
+    os_cond_broadcast(&d->done);
   }
-  os_mutex_unlock(&p->lock);
+  os_mutex_unlock(&d->lock);
   libdeflate_free_compressor(c);
 }
 
-static int alloc_slots(struct pool *p, size_t n)
+static int alloc_slots(struct deflate_stream *d, size_t n)
 {
   size_t i;
   size_t bound = libdeflate_deflate_compress_bound(NULL, DEFLATE_CHUNK_BYTES) + DEFLATE_SEAL_EXTRA;
-  p->slots = etwcap_calloc(n, sizeof(*p->slots));
-  if (!p->slots)
+  d->slots = etwcap_calloc(n, sizeof(*d->slots));
+  if (!d->slots)
     return ETWCAP_E_NOMEM;
-  p->nslots = n;
+  d->nslots = n;
   for (i = 0; i < n; i++) {
-    p->slots[i].in = etwcap_malloc(DEFLATE_CHUNK_BYTES);
-    p->slots[i].out = etwcap_malloc(bound);
-    p->slots[i].out_cap = bound;
-    if (!p->slots[i].in || !p->slots[i].out)
+    d->slots[i].in = etwcap_malloc(DEFLATE_CHUNK_BYTES);
+    d->slots[i].out = etwcap_malloc(bound);
+    d->slots[i].out_cap = bound;
+    if (!d->slots[i].in || !d->slots[i].out)
       return ETWCAP_E_NOMEM;
   }
   return 0;
 }
 
-static void free_slots(struct pool *p)
+static void free_stream(struct deflate_stream *d)
 {
   size_t i;
-  for (i = 0; p->slots && i < p->nslots; i++) {
-    etwcap_free(p->slots[i].in);
-    etwcap_free(p->slots[i].out);
+  unsigned t;
+  os_mutex_lock(&d->lock);
+  d->stop = 1;
+  os_cond_broadcast(&d->work);
+  os_mutex_unlock(&d->lock);
+  for (t = 0; t < d->started; t++)
+    os_thread_join(&d->threads[t]);
+  for (i = 0; d->slots && i < d->nslots; i++) {
+    etwcap_free(d->slots[i].in);
+    etwcap_free(d->slots[i].out);
   }
-  etwcap_free(p->slots);
+  etwcap_free(d->slots);
+  os_cond_destroy(&d->done);
+  os_cond_destroy(&d->work);
+  os_mutex_destroy(&d->lock);
+  etwcap_free(d->result.chunks);
+  etwcap_free(d);
 }
 
-/* Reads one chunk into a slot, looping over short reads. */
-static int fill_slot(const struct deflate_params *prm, struct slot *s, int *eof)
+int deflate_stream_open(struct deflate_stream **out, const struct deflate_params *params)
 {
-  size_t got;
+  struct deflate_stream *d = etwcap_calloc(1, sizeof(*d));
+  unsigned nthreads = params->threads ? params->threads : os_cpu_count();
   int rc;
-  s->in_len = 0;
-  s->last = 0;
-  while (!*eof && s->in_len < DEFLATE_CHUNK_BYTES) {
-    rc = prm->read(prm->read_ctx, s->in + s->in_len, DEFLATE_CHUNK_BYTES - s->in_len, &got);
-    if (rc)
-      return rc;
-    if (got == 0)
-      *eof = 1;
-    s->in_len += got;
+
+  *out = NULL;
+  if (!d)
+    return ETWCAP_E_NOMEM;
+  if (nthreads > MAX_THREADS)
+    nthreads = MAX_THREADS;
+  d->prm = *params;
+  os_mutex_init(&d->lock);
+  os_cond_init(&d->work);
+  os_cond_init(&d->done);
+  rc = alloc_slots(d, (size_t)nthreads * 2 + 1);
+  while (!rc && d->started < nthreads) {
+    rc = os_thread_create(&d->threads[d->started], worker, d);
+    if (!rc)
+      d->started++;
   }
-  return 0;
-}
-
-static void queue_slot(struct pool *p, struct slot *s, uint64_t *next_fill)
-{
-  os_mutex_lock(&p->lock);
-  s->seq = (*next_fill)++;
-  s->state = SLOT_FILLED;
-  os_cond_signal(&p->work);
-  os_mutex_unlock(&p->lock);
-}
-
-/* Waits until the next slot to write is done, or (unless everything is
- * queued) a slot is free to fill. */
-static void wait_for_slot(struct pool *p, uint64_t next_write, int want_free,
-                          struct slot **ready, struct slot **free_slot)
-{
-  size_t i;
-  os_mutex_lock(&p->lock);
-  for (;;) {
-    *ready = *free_slot = NULL;
-    for (i = 0; i < p->nslots; i++) {
-      if (p->slots[i].state == SLOT_DONE && p->slots[i].seq == next_write)
-        *ready = &p->slots[i];
-      if (want_free && p->slots[i].state == SLOT_FREE && !*free_slot)
-        *free_slot = &p->slots[i];
-    }
-    if (*ready || *free_slot)
-      break;
-    os_cond_wait(&p->done, &p->lock);
-  }
-  os_mutex_unlock(&p->lock);
-}
-
-static int write_slot(const struct deflate_params *prm, struct pool *p, struct slot *s,
-                      struct deflate_result *out)
-{
-  int rc = s->error ? s->error : prm->write(prm->write_ctx, s->out, s->out_len);
-  if (rc)
+  if (rc) {
+    free_stream(d);
     return rc;
-  out->crc32 = (uint32_t)crc32_combine(out->crc32, s->crc, (z_off_t)s->in_len);
-  out->in_bytes += s->in_len;
-  out->out_bytes += s->out_len;
-  if (prm->progress)
-    prm->progress(prm->progress_ctx, out->in_bytes, out->out_bytes);
-  os_mutex_lock(&p->lock);
-  s->state = SLOT_FREE;
-  os_mutex_unlock(&p->lock);
+  }
+  *out = d;
   return 0;
 }
 
-int deflate_parallel(const struct deflate_params *prm, struct deflate_result *out)
+static int fail(struct deflate_stream *d, int rc)
 {
-  struct pool p;
-  os_thread threads[64];
-  unsigned nthreads = prm->threads ? prm->threads : os_cpu_count(), started = 0, t;
-  uint64_t next_fill = 0, next_write = 0;
-  int eof = 0, queued_all = 0, rc = 0;
+  if (!d->error)
+    d->error = rc;
+  return d->error;
+}
+
+static int add_chunk(struct deflate_stream *d, uint64_t in_len, uint64_t out_len, uint32_t crc)
+{
+  struct deflate_result *r = &d->result;
+  if (etwcap_grow((void **)&r->chunks, &d->chunk_cap, r->chunk_count, sizeof(*r->chunks), 64))
+    return fail(d, ETWCAP_E_NOMEM);
+  r->chunks[r->chunk_count].in_len = in_len;
+  r->chunks[r->chunk_count].out_len = out_len;
+  r->chunks[r->chunk_count].crc = crc;
+  r->chunk_count++;
+  r->in_bytes += in_len;
+  r->out_bytes += out_len;
+  return 0;
+}
+
+static int emit(struct deflate_stream *d, const void *buf, size_t len)
+{
+  int rc = d->prm.write(d->prm.write_ctx, buf, len);
+  return rc ? fail(d, rc) : 0;
+}
+
+static int write_slot(struct deflate_stream *d, struct slot *s)
+{
+  int rc = s->error ? fail(d, s->error) : emit(d, s->out, s->out_len);
+  if (!rc)
+    rc = add_chunk(d, s->in_len, s->out_len, s->crc);
+  if (!rc && d->prm.progress)
+    d->prm.progress(d->prm.progress_ctx, d->result.in_bytes, d->result.out_bytes);
+  os_mutex_lock(&d->lock);
+  s->state = SLOT_FREE;
+  os_mutex_unlock(&d->lock);
+  d->next_write++;
+  return rc;
+}
+
+/* Writes finished slots in order until a slot is free (want_free) or, when
+ * not, until every filled slot is written.  Returns the free slot. */
+static struct slot *write_ready(struct deflate_stream *d, int want_free)
+{
+  for (;;) {
+    struct slot *ready = NULL, *free_slot = NULL;
+    size_t i;
+    os_mutex_lock(&d->lock);
+    for (;;) {
+      for (i = 0; i < d->nslots; i++) {
+        if (d->slots[i].state == SLOT_DONE && d->slots[i].seq == d->next_write)
+          ready = &d->slots[i];
+        if (want_free && d->slots[i].state == SLOT_FREE && !free_slot)
+          free_slot = &d->slots[i];
+      }
+      if (ready || free_slot || (!want_free && d->next_write == d->next_fill))
+        break;
+      os_cond_wait(&d->done, &d->lock);
+    }
+    os_mutex_unlock(&d->lock);
+    if (!ready)
+      return free_slot;
+    if (write_slot(d, ready))
+      return NULL;
+  }
+}
+
+static void queue_filling(struct deflate_stream *d)
+{
+  struct slot *s = d->filling;
+  d->filling = NULL;
+  os_mutex_lock(&d->lock);
+  s->seq = d->next_fill++;
+  s->state = SLOT_FILLED;
+  os_cond_signal(&d->work);
+  os_mutex_unlock(&d->lock);
+}
+
+int deflate_stream_write(struct deflate_stream *d, const void *buf, size_t len)
+{
+  const unsigned char *p = buf;
+  while (len && !d->error) {
+    size_t room;
+    if (!d->filling) {
+      d->filling = write_ready(d, 1);
+      if (!d->filling)
+        break; /* a write failed */
+      d->filling->in_len = 0;
+    }
+    room = DEFLATE_CHUNK_BYTES - d->filling->in_len;
+    if (room > len)
+      room = len;
+    memcpy(d->filling->in + d->filling->in_len, p, room);
+    d->filling->in_len += room;
+    p += room;
+    len -= room;
+    if (d->filling->in_len == DEFLATE_CHUNK_BYTES)
+      queue_filling(d);
+  }
+  return d->error;
+}
+
+/* Queues what is being filled and writes everything queued. */
+static int drain(struct deflate_stream *d)
+{
+  if (d->filling && d->filling->in_len)
+    queue_filling(d);
+  d->filling = NULL; /* an empty slot stays free */
+  if (!d->error)
+    write_ready(d, 0);
+  return d->error;
+}
+
+void deflate_stored_encode(const uint8_t *in, size_t len, uint8_t *out)
+{
+  while (len) {
+    size_t n = len > DEFLATE_STORED_BLOCK_MAX ? DEFLATE_STORED_BLOCK_MAX : len;
+    /* RFC 1951 3.2.4: BFINAL 0 and BTYPE 00 in the low bits of a byte whose
+     * other bits are padding, then LEN and its complement NLEN. */
+    out[0] = 0;
+    out[1] = (uint8_t)n;
+    out[2] = (uint8_t)(n >> 8);
+    out[3] = (uint8_t)~n;
+    out[4] = (uint8_t)(~n >> 8);
+    memcpy(out + 5, in, n);
+    out += 5 + n;
+    in += n;
+    len -= n;
+  }
+}
+
+int deflate_stream_store(struct deflate_stream *d, const void *buf, size_t len)
+{
+  uint64_t size = DEFLATE_STORED_SIZE(len);
+  uint8_t *encoded;
+  int rc;
+  if (drain(d) || len == 0)
+    return d->error;
+  if (len > 0xFFFFFFFFu)
+    return fail(d, ETWCAP_E_RANGE);
+  encoded = etwcap_malloc((size_t)size);
+  if (!encoded)
+    return fail(d, ETWCAP_E_NOMEM);
+  deflate_stored_encode(buf, len, encoded);
+  rc = emit(d, encoded, (size_t)size);
+  etwcap_free(encoded);
+  if (!rc)
+    rc = add_chunk(d, len, size, (uint32_t)crc32(0, buf, (uInt)len));
+  return rc;
+}
+
+uint32_t deflate_chunks_crc(const struct deflate_chunk *chunks, size_t count)
+{
+  uLong crc = 0;
+  size_t i;
+  for (i = 0; i < count; i++)
+    crc = crc32_combine64(crc, chunks[i].crc, (z_off64_t)chunks[i].in_len);
+  return (uint32_t)crc;
+}
+
+int deflate_stream_finish(struct deflate_stream *d, struct deflate_result *out)
+{
+  int rc = drain(d);
+  memset(out, 0, sizeof(*out));
+  if (!rc)
+    rc = emit(d, deflate_seal_final_block, sizeof(deflate_seal_final_block));
+  if (!rc) {
+    *out = d->result;
+    out->out_bytes += sizeof(deflate_seal_final_block);
+    out->crc32 = deflate_chunks_crc(out->chunks, out->chunk_count);
+    d->result.chunks = NULL; /* the caller owns them now */
+  }
+  free_stream(d);
+  return rc;
+}
+
+void deflate_stream_abort(struct deflate_stream *d)
+{
+  if (d)
+    free_stream(d);
+}
+
+void deflate_result_release(struct deflate_result *r)
+{
+  etwcap_free(r->chunks);
+  r->chunks = NULL;
+  r->chunk_count = 0;
+}
+
+int deflate_parallel(const struct deflate_params *params, deflate_read_fn read, void *read_ctx,
+                     struct deflate_result *out)
+{
+  struct deflate_stream *d;
+  unsigned char *buf;
+  int rc;
 
   memset(out, 0, sizeof(*out));
-  memset(&p, 0, sizeof(p));
-  if (nthreads > 64)
-    nthreads = 64;
-  p.level = prm->level;
-  os_mutex_init(&p.lock);
-  os_cond_init(&p.work);
-  os_cond_init(&p.done);
-  rc = alloc_slots(&p, (size_t)nthreads * 2 + 1);
-  for (t = 0; !rc && t < nthreads; t++) {
-    rc = os_thread_create(&threads[t], worker, &p);
-    if (!rc)
-      started++;
-  }
-
+  buf = etwcap_malloc(DEFLATE_CHUNK_BYTES);
+  if (!buf)
+    return ETWCAP_E_NOMEM;
+  rc = deflate_stream_open(&d, params);
   while (!rc) {
-    struct slot *ready, *free_slot;
-    wait_for_slot(&p, next_write, !queued_all, &ready, &free_slot);
-    if (ready) {
-      int last = ready->last;
-      rc = write_slot(prm, &p, ready, out);
-      next_write++;
-      if (last)
-        break;
-      continue;
-    }
-    if (eof) {
-      /* Input is exhausted: the stream ends with an empty final block. */
-      free_slot->in_len = 0;
-      free_slot->last = 1;
-      queued_all = 1;
-      queue_slot(&p, free_slot, &next_fill);
-      continue;
-    }
-    rc = fill_slot(prm, free_slot, &eof);
-    if (rc)
+    size_t got = 0;
+    rc = read(read_ctx, buf, DEFLATE_CHUNK_BYTES, &got);
+    if (rc || got == 0)
       break;
-    if (free_slot->in_len == 0)
-      continue; /* nothing read: the slot stays free and takes the final block */
-    queue_slot(&p, free_slot, &next_fill);
+    rc = deflate_stream_write(d, buf, got);
   }
-
-  os_mutex_lock(&p.lock);
-  p.stop = 1;
-  os_cond_broadcast(&p.work);
-  os_mutex_unlock(&p.lock);
-  for (t = 0; t < started; t++)
-    os_thread_join(&threads[t]);
-  free_slots(&p);
-  os_cond_destroy(&p.done);
-  os_cond_destroy(&p.work);
-  os_mutex_destroy(&p.lock);
+  etwcap_free(buf);
+  if (d && rc)
+    deflate_stream_abort(d);
+  else if (d)
+    rc = deflate_stream_finish(d, out);
   return rc;
 }

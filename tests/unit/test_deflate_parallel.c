@@ -1,6 +1,8 @@
 /* Parallel deflate: the output is one raw deflate stream that zlib's inflate
  * reads back to the input, with the right CRC, at any thread count and for
- * sizes around the chunk edges; errors stop the work. */
+ * sizes around the chunk edges; errors stop the work.  The chunk map tiles
+ * the output and each chunk inflates on its own; stored bytes can be
+ * overwritten in place. */
 #include "test_support.h"
 
 #include "alloc.h"
@@ -89,19 +91,48 @@ static unsigned char *inflate_all(const unsigned char *in, size_t in_len, size_t
   return out;
 }
 
+/* Each chunk, followed by an empty final block, inflates on its own to its
+ * slice of the input with its CRC; the chunks and the final block tile the
+ * output. */
+static void check_chunks_alone(const struct deflate_result *r, const unsigned char *out,
+                               size_t out_len, const unsigned char *data)
+{
+  static const unsigned char final_block[2] = { 0x03, 0x00 };
+  size_t i, at = 0, from = 0;
+  for (i = 0; i < r->chunk_count; i++) {
+    const struct deflate_chunk *c = &r->chunks[i];
+    unsigned char *alone = malloc((size_t)c->out_len + 2), *back;
+    assert_non_null(alone);
+    memcpy(alone, out + at, (size_t)c->out_len);
+    memcpy(alone + c->out_len, final_block, 2);
+    back = inflate_all(alone, (size_t)c->out_len + 2, (size_t)c->in_len);
+    assert_memory_equal(back, data + from, (size_t)c->in_len);
+    assert_int_equal(c->crc, (uint32_t)crc32(0, back, (uInt)c->in_len));
+    at += (size_t)c->out_len;
+    from += (size_t)c->in_len;
+    free(back);
+    free(alone);
+  }
+  assert_int_equal(at + 2, out_len);
+  assert_memory_equal(out + at, final_block, 2);
+  assert_int_equal(deflate_chunks_crc(r->chunks, r->chunk_count), r->crc32);
+}
+
 static void run_case(size_t len, unsigned threads, size_t max_read)
 {
   unsigned char *data = make_data(len), *back;
   struct source src = { data, len, 0, max_read, 0, 0 };
   struct sink dst = { NULL, 0, 0, 0, 0 };
-  struct deflate_params p = { 6, threads, source_read, &src, sink_write, &dst, NULL, NULL };
+  struct deflate_params p = { 6, threads, sink_write, &dst, NULL, NULL };
   struct deflate_result r;
-  assert_int_equal(deflate_parallel(&p, &r), 0);
+  assert_int_equal(deflate_parallel(&p, source_read, &src, &r), 0);
   assert_int_equal(r.in_bytes, len);
   assert_int_equal(r.out_bytes, dst.len);
   assert_int_equal(r.crc32, (uint32_t)crc32(0, data, (uInt)len));
   back = inflate_all(dst.data, dst.len, len);
   assert_memory_equal(back, data, len);
+  check_chunks_alone(&r, dst.data, dst.len, data);
+  deflate_result_release(&r);
   free(back);
   free(dst.data);
   free(data);
@@ -135,13 +166,14 @@ static void size_close_to_single_stream(void **state)
   uLongf single_len = compressBound((uLong)len);
   struct source src = { data, len, 0, 0, 0, 0 };
   struct sink dst = { NULL, 0, 0, 0, 0 };
-  struct deflate_params p = { 6, 2, source_read, &src, sink_write, &dst, NULL, NULL };
+  struct deflate_params p = { 6, 2, sink_write, &dst, NULL, NULL };
   struct deflate_result r;
   (void)state;
   single = malloc(single_len);
   assert_non_null(single);
   assert_int_equal(compress2(single, &single_len, data, (uLong)len, 6), Z_OK);
-  assert_int_equal(deflate_parallel(&p, &r), 0);
+  assert_int_equal(deflate_parallel(&p, source_read, &src, &r), 0);
+  deflate_result_release(&r);
   print_message("parallel %lu bytes, one stream %lu bytes\n", (unsigned long)dst.len,
                 (unsigned long)single_len);
   assert_true((double)dst.len <= (double)single_len * 1.01 + 64);
@@ -156,10 +188,10 @@ static void read_error_stops_everything(void **state)
   unsigned char *data = make_data(len);
   struct source src = { data, len, 0, 0, 3, 0 };
   struct sink dst = { NULL, 0, 0, 0, 0 };
-  struct deflate_params p = { 6, 2, source_read, &src, sink_write, &dst, NULL, NULL };
+  struct deflate_params p = { 6, 2, sink_write, &dst, NULL, NULL };
   struct deflate_result r;
   (void)state;
-  assert_int_equal(deflate_parallel(&p, &r), ETWCAP_E_IO);
+  assert_int_equal(deflate_parallel(&p, source_read, &src, &r), ETWCAP_E_IO);
   free(dst.data);
   free(data);
 }
@@ -170,10 +202,10 @@ static void write_error_is_returned_and_nothing_follows(void **state)
   unsigned char *data = make_data(len);
   struct source src = { data, len, 0, 0, 0, 0 };
   struct sink dst = { NULL, 0, 0, 2, 0 };
-  struct deflate_params p = { 6, 2, source_read, &src, sink_write, &dst, NULL, NULL };
+  struct deflate_params p = { 6, 2, sink_write, &dst, NULL, NULL };
   struct deflate_result r;
   (void)state;
-  assert_int_equal(deflate_parallel(&p, &r), ETWCAP_E_NOSPC);
+  assert_int_equal(deflate_parallel(&p, source_read, &src, &r), ETWCAP_E_NOSPC);
   assert_int_equal(dst.writes, 2);
   free(dst.data);
   free(data);
@@ -187,16 +219,57 @@ static void allocation_failures_are_clean(void **state)
   for (n = 1; n < 12; n++) {
     struct source src = { data, 1000, 0, 0, 0, 0 };
     struct sink dst = { NULL, 0, 0, 0, 0 };
-    struct deflate_params p = { 6, 2, source_read, &src, sink_write, &dst, NULL, NULL };
+    struct deflate_params p = { 6, 2, sink_write, &dst, NULL, NULL };
     struct deflate_result r;
     int rc;
     test_fail_alloc_after(n);
-    rc = deflate_parallel(&p, &r);
+    rc = deflate_parallel(&p, source_read, &src, &r);
+    if (rc == 0)
+      deflate_result_release(&r);
     test_fail_alloc_after(0);
     assert_true(rc == 0 || rc == ETWCAP_E_NOMEM || rc == ETWCAP_E_SYSTEM);
     free(dst.data);
   }
   free(data);
+}
+
+/* A pushed stream that starts with stored bytes (a writer's head), whose
+ * stored copy is later overwritten with other bytes of the same length,
+ * still inflates, to the new bytes. */
+static void stored_head_can_be_overwritten(void **state)
+{
+  size_t head_len = 70000, body_len = DEFLATE_CHUNK_BYTES + 999;
+  unsigned char *body = make_data(body_len), *head = make_data(head_len), *back, *all;
+  struct sink dst = { NULL, 0, 0, 0, 0 };
+  struct deflate_params p = { 6, 2, sink_write, &dst, NULL, NULL };
+  struct deflate_stream *d;
+  struct deflate_result r;
+  (void)state;
+  assert_int_equal(deflate_stream_open(&d, &p), 0);
+  assert_int_equal(deflate_stream_store(d, head, head_len), 0);
+  assert_int_equal(deflate_stream_write(d, body, 1000), 0);
+  assert_int_equal(deflate_stream_write(d, body + 1000, body_len - 1000), 0);
+  assert_int_equal(deflate_stream_finish(d, &r), 0);
+  assert_int_equal(r.chunks[0].in_len, head_len);
+  assert_int_equal(r.chunks[0].out_len, DEFLATE_STORED_SIZE(head_len));
+  memset(head, 'H', 100); /* the writer patches its head */
+  deflate_stored_encode(head, head_len, dst.data);
+  r.chunks[0].crc = (uint32_t)crc32(0, head, (uInt)head_len);
+  r.crc32 = deflate_chunks_crc(r.chunks, r.chunk_count);
+  all = malloc(head_len + body_len);
+  assert_non_null(all);
+  memcpy(all, head, head_len);
+  memcpy(all + head_len, body, body_len);
+  back = inflate_all(dst.data, dst.len, head_len + body_len);
+  assert_memory_equal(back, all, head_len + body_len);
+  assert_int_equal(r.crc32, (uint32_t)crc32(0, all, (uInt)(head_len + body_len)));
+  check_chunks_alone(&r, dst.data, dst.len, all);
+  deflate_result_release(&r);
+  free(back);
+  free(all);
+  free(head);
+  free(body);
+  free(dst.data);
 }
 
 int main(void)
@@ -208,6 +281,7 @@ int main(void)
     cmocka_unit_test(read_error_stops_everything),
     cmocka_unit_test(write_error_is_returned_and_nothing_follows),
     cmocka_unit_test(allocation_failures_are_clean),
+    cmocka_unit_test(stored_head_can_be_overwritten),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
