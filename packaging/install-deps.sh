@@ -2,10 +2,11 @@
 # Installs every Debian package the build, the tests and the benchmarks need.
 # Idempotent and quiet when everything is present: it asks dpkg first and only
 # calls apt-get for what is missing, so the README's commands stay fast on a
-# machine that already has them.
+# machine that already has them.  With arguments it installs just those
+# packages (the benchmarks' own tools, e.g. pigz, are not the product's).
 set -eu
 
-PACKAGES="
+DEFAULT_PACKAGES="
   build-essential cmake ninja-build pkg-config python3 git file
   zlib1g-dev libminizip-dev libcmocka-dev libpcre2-dev libdeflate-dev
   clang libclang-rt-14-dev
@@ -14,6 +15,7 @@ PACKAGES="
   zip unzip strace hyperfine wimtools bc time dpkg-dev patch xz-utils bzip2
   chromium
 "
+PACKAGES=${*:-$DEFAULT_PACKAGES}
 
 missing=""
 for p in $PACKAGES; do

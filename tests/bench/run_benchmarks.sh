@@ -5,7 +5,9 @@
 #     same bytes; peak RSS at 100 MB and at 1 GB;
 #   - merging >= 2 GB of session files: MB/s, ratio to `cat` of the same
 #     inputs, peak RSS;
-#   - zipping the merged file: time and size against Info-ZIP `zip -6`;
+#   - merge + zip + verify in one pass (`etwcap merge X.etl`) on the 1.4 GB
+#     trace against Info-ZIP `zip -6` and `pigz -6 -p$(nproc)` of the same
+#     merged bytes: times, sizes, ratios, peak RSS;
 #   - `etwcap report` against `etwcap info` on the same traces (bench_report.sh).
 # Usage: run_benchmarks.sh [WORKDIR]   (default build/bench-work; needs ~12 GB)
 set -eu
@@ -16,6 +18,7 @@ samples=${ETWCAP_SAMPLES:-$root/../shared/samples}
 hub=$samples/ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip
 
 [ -f "$hub" ] || { echo "bench: $hub is absent: the benchmarks need ../shared/samples"; exit 77; }
+command -v pigz >/dev/null || sh "$root/packaging/install-deps.sh" pigz
 mkdir -p "$work"
 free_kb=$(df -Pk "$work" | awk 'NR==2 {print $4}')
 if [ "$free_kb" -lt $((12 * 1024 * 1024)) ]; then
@@ -66,19 +69,5 @@ in_mb=$(du -cm "$work"/big*.etl | tail -1 | cut -f1)
 echo "cat:   $cat_s s"
 echo "merge: $merge_s s, $(echo "$in_mb / $merge_s" | bc) MB/s, ratio to cat $(echo "scale=2; $cat_s / $merge_s" | bc), peak RSS $rss_merge MB"
 
-echo "== zipping the merged file ($(du -m "$work/m/big.etl" | cut -f1) MB)"
-merged=$work/m/big.etl
-cat "$merged" >/dev/null
-rm -f "$work/ref.zip"
-start=$(date +%s.%N)
-(cd "$work/m" && zip -6 -q "$work/ref.zip" big.etl)
-zip_s=$(echo "$(date +%s.%N) - $start" | bc)
-# etwcap zips while merging: merge the single merged file again and take the
-# zip time it reports.
-out=$("$root/build/bench/etwcap" merge "$merged")
-echo "$out"
-ours_s=$(echo "$out" | sed -n 's/.*zip \([0-9.]*\) s.*/\1/p')
-echo "zip -6: $zip_s s, $(stat -c %s "$work/ref.zip") bytes"
-echo "etwcap: $ours_s s, $(stat -c %s "$merged.zip") bytes (zip, verify included)"
-echo "speed-up $(echo "scale=2; $zip_s / $ours_s" | bc)x, size ratio $(echo "scale=4; $(stat -c %s "$merged.zip") / $(stat -c %s "$work/ref.zip")" | bc)"
+sh "$root/tests/bench/bench_zip.sh" "$root/build/bench/etwcap" "$work/big.user.etl"
 rm -rf "$work"
