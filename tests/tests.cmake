@@ -40,7 +40,8 @@ if(WIN32 AND CMAKE_CROSSCOMPILING)
   # the tests' non-ASCII paths fail.  C.UTF-8 is built into Debian's libc.
   set(WINE_ENV WINEPREFIX=${WINE_PREFIX} WINEDEBUG=-all WINEDLLOVERRIDES=mscoree,mshtml=
       LC_ALL=C.UTF-8)
-  set(CMAKE_CROSSCOMPILING_EMULATOR /usr/bin/env ${WINE_ENV} ${WINE64_EXECUTABLE})
+  set(CMAKE_CROSSCOMPILING_EMULATOR sh ${CMAKE_CURRENT_SOURCE_DIR}/tests/tools/wine_run.sh
+      /usr/bin/env ${WINE_ENV} ${WINE64_EXECUTABLE})
   # Wine's first process starts services that inherit the test's output pipe and
   # make ctest wait for ever (toolchain.md §4.2): start them here, detached.
   add_test(NAME wine.start COMMAND sh -c

@@ -1,28 +1,29 @@
 /* Writes a .etl.zip the safe way: into a temporary file next to the final
  * name, then re-reads every member and checks its size and CRC-32
- * (archive_verify.h), and only then renames it over the final name.  Any failure removes the temporary file; the final
- * name is either the old file or the complete new one, never half a zip.  The
- * inputs are only read: deleting them is the caller's decision, after this
- * returned 0.
+ * (archive_verify.h), and only then renames it over the final name.  Any
+ * failure removes the temporary file; the final name is either the old file
+ * or the complete new one, never half a zip.  The inputs are only read:
+ * deleting them is the caller's decision, after this returned 0.
  *
- * Large members are deflated on all cores (deflate_parallel.h) and stored
- * through minizip's raw mode; Zip64 records are written when a member or the
- * archive needs them. */
+ * Members are deflated on all cores (deflate_parallel.h) and stored through
+ * minizip's raw mode; Zip64 records are written when a member or the archive
+ * needs them.  A member can be produced while it is compressed: the merge
+ * writes the merged ETL straight into the zip (deflate_sink.h). */
 #ifndef ETWCAP_ARCHIVE_WRITER_H
 #define ETWCAP_ARCHIVE_WRITER_H
 
-#include "file_io.h"
 #include "deflate_parallel.h"
+#include "file_io.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 /* Writes a member's bytes through `io`, as a writer writes a file:
  * deflate_sink.h says what it may do (open `path` once, write, rewrite its
- * first write, close).  Returns 0 or ETWCAP_E_*, with a message in why. */
+ * first write, close).  `path` is the zip's final name, for messages.
+ * Returns 0 or ETWCAP_E_*, with a message in why. */
 typedef int (*archive_produce_fn)(void *ctx, const struct file_io *io, const char *path,
                                   char *why, size_t why_size);
-/* (`path` is the zip's final name, for the producer's messages.) */
 
 struct archive_member {
   const char *name;   /* name in the zip, '/'-separated, UTF-8 */
@@ -36,7 +37,7 @@ struct archive_member {
 
 struct archive_options {
   const struct file_io *io; /* NULL: plain files */
-  int level;                   /* zlib level; 0 = 6, the level `zip` uses by default */
+  int level;                   /* libdeflate level; 0 = 6, which trades as `zip -6` */
   unsigned threads;            /* compressors and verifiers; 0 = one per CPU
                                   (/LowPriority passes 1) */
   deflate_progress_fn progress;

@@ -299,7 +299,7 @@ int deflate_stream_store(struct deflate_stream *d, const void *buf, size_t len)
   int rc;
   if (drain(d) || len == 0)
     return d->error;
-  if (len > 0xFFFFFFFFu)
+  if (len > DEFLATE_STORE_MAX)
     return fail(d, ETWCAP_E_RANGE);
   encoded = etwcap_malloc((size_t)size);
   if (!encoded)
@@ -316,8 +316,10 @@ uint32_t deflate_chunks_crc(const struct deflate_chunk *chunks, size_t count)
 {
   uLong crc = 0;
   size_t i;
+  /* A chunk holds at most DEFLATE_STORE_MAX bytes: z_off_t, 32 bits on
+   * Windows, holds its length. */
   for (i = 0; i < count; i++)
-    crc = crc32_combine64(crc, chunks[i].crc, (z_off64_t)chunks[i].in_len);
+    crc = crc32_combine(crc, chunks[i].crc, (z_off_t)chunks[i].in_len);
   return (uint32_t)crc;
 }
 

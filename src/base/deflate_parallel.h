@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #define DEFLATE_CHUNK_BYTES (4 * 1024 * 1024)
+#define DEFLATE_STORE_MAX (1u << 30)
 
 /* Reads up to `cap` bytes; *got = 0 at the end.  Returns 0 or ETWCAP_E_*. */
 typedef int (*deflate_read_fn)(void *ctx, void *buf, size_t cap, size_t *got);
@@ -65,10 +66,11 @@ struct deflate_stream;
 
 int deflate_stream_open(struct deflate_stream **out, const struct deflate_params *params);
 int deflate_stream_write(struct deflate_stream *d, const void *buf, size_t len);
-/* Writes `len` bytes (at most 2^32 - 1) as stored blocks, after everything
- * written before: DEFLATE_STORED_SIZE(len) bytes of output, whose data a
- * caller that knows where they landed may later overwrite with other bytes
- * of the same length (deflate_stored_encode), updating the chunk's CRC. */
+/* Writes `len` bytes (at most DEFLATE_STORE_MAX) as stored blocks, after
+ * everything written before: DEFLATE_STORED_SIZE(len) bytes of output, whose
+ * data a caller that knows where they landed may later overwrite with other
+ * bytes of the same length (deflate_stored_encode), updating the chunk's
+ * CRC. */
 int deflate_stream_store(struct deflate_stream *d, const void *buf, size_t len);
 /* Ends the stream with the empty final block, fills *out and frees d. */
 int deflate_stream_finish(struct deflate_stream *d, struct deflate_result *out);

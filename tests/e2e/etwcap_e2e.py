@@ -33,10 +33,16 @@ class Etwcap:
                                   cwd=cwd, timeout=600)
         proc = once()
         # Under a loaded machine Wine has now and then ended a start-up with
-        # exit 1 and no output at all.  etwcap never fails silently (every
-        # error is printed), so that is Wine's, and the run is tried once more.
-        if self.windows and proc.returncode == 1 and not proc.stdout and not proc.stderr:
-            print("note: Wine ended etwcap.exe with exit 1 and no output; running it again")
+        # exit 1 and no output at all, or lost its wineserver mid-run ("wine
+        # client error:0: recvmsg: Connection reset by peer").  etwcap never
+        # fails silently and never prints Wine's message, so those are Wine's,
+        # and the run is tried once more (tests/tools/wine_run.sh does the same
+        # for the unit tests).
+        if self.windows and proc.returncode != 0 and (
+                (proc.returncode == 1 and not proc.stdout and not proc.stderr) or
+                b"wine client error:" in proc.stderr):
+            print("note: Wine failed etwcap.exe (exit %d) with no output of etwcap's or "
+                  "with its own client error; running it again" % proc.returncode)
             proc = once()
         return (proc.returncode, proc.stdout.decode("utf-8", "replace"),
                 proc.stderr.decode("utf-8", "replace"))
