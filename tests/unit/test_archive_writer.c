@@ -142,7 +142,9 @@ static unsigned char *read_member(const char *zip, const char *name, size_t *len
   return buf;
 }
 
-static void writes_members_that_read_back(void **state)
+/* Writes the zip through io (NULL: plain files) and reads both members
+ * back. */
+static void write_and_read_back(enum source from, struct file_io *io, unsigned threads)
 {
   struct archive_member m[2];
   struct archive_options o;
@@ -150,30 +152,35 @@ static void writes_members_that_read_back(void **state)
   char why[512];
   unsigned char *back;
   size_t len;
+  members(m, from);
+  memset(&o, 0, sizeof(o));
+  o.io = io;
+  o.threads = threads;
+  remove(zip_path);
+  assert_int_equal(archive_write(zip_path, m, 2, &o, &st, why, sizeof(why)), 0);
+  assert_true(exists(zip_path));
+  assert_false(exists(tmp_path));
+  assert_int_equal(st.in_bytes, INPUT_BYTES + sizeof(log_text) - 1);
+  assert_true(st.zip_bytes > 0 && st.zip_bytes < st.in_bytes);
+  back = read_member(zip_path, "archive-input.etl", &len);
+  assert_int_equal(len, INPUT_BYTES);
+  assert_memory_equal(back, expected_content(from), INPUT_BYTES);
+  free(back);
+  back = read_member(zip_path, "LogFile.txt", &len);
+  assert_int_equal(len, sizeof(log_text) - 1);
+  assert_memory_equal(back, log_text, len);
+  free(back);
+  remove(zip_path);
+}
+
+static void writes_members_that_read_back(void **state)
+{
   unsigned threads;
   enum source from;
   (void)state;
-  for (from = FROM_FILE; from <= PRODUCED; from++) {
-    members(m, from);
-    for (threads = 1; threads <= 2; threads++) {
-      memset(&o, 0, sizeof(o));
-      o.threads = threads;
-      remove(zip_path);
-      assert_int_equal(archive_write(zip_path, m, 2, &o, &st, why, sizeof(why)), 0);
-      assert_true(exists(zip_path));
-      assert_false(exists(tmp_path));
-      assert_int_equal(st.in_bytes, INPUT_BYTES + sizeof(log_text) - 1);
-      assert_true(st.zip_bytes > 0 && st.zip_bytes < st.in_bytes);
-      back = read_member(zip_path, "archive-input.etl", &len);
-      assert_int_equal(len, INPUT_BYTES);
-      assert_memory_equal(back, expected_content(from), INPUT_BYTES);
-      free(back);
-      back = read_member(zip_path, "LogFile.txt", &len);
-      assert_int_equal(len, sizeof(log_text) - 1);
-      assert_memory_equal(back, log_text, len);
-      free(back);
-    }
-  }
+  for (from = FROM_FILE; from <= PRODUCED; from++)
+    for (threads = 1; threads <= 2; threads++)
+      write_and_read_back(from, NULL, threads);
   assert_true(exists(input_path)); /* inputs are never deleted here */
 }
 
@@ -263,22 +270,7 @@ static void short_write_at_every_write(void **state)
  * corruption there is overwritten, and the zip must read back exactly. */
 static void expect_healed(struct fault_io *f)
 {
-  struct archive_member m[2];
-  struct archive_options o;
-  struct archive_stats st;
-  char why[512];
-  unsigned char *back;
-  size_t len;
-  members(m, PRODUCED);
-  memset(&o, 0, sizeof(o));
-  o.io = &f->io;
-  remove(zip_path);
-  assert_int_equal(archive_write(zip_path, m, 2, &o, &st, why, sizeof(why)), 0);
-  back = read_member(zip_path, "archive-input.etl", &len);
-  assert_int_equal(len, INPUT_BYTES);
-  assert_memory_equal(back, produced, INPUT_BYTES);
-  free(back);
-  remove(zip_path);
+  write_and_read_back(PRODUCED, &f->io, 0);
 }
 
 /* A bit flipped in member data on its way to the disk is caught by
