@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "collection_cmd.h"
 #include "error.h"
+#include "file_write.h"
 #include "log.h"
 #include "log_memory.h"
 #include "os_file.h"
@@ -209,17 +210,15 @@ static void print_results(FILE *out, struct strbuf *txt, const struct selftest_r
 static void write_report(const char *path, struct strbuf *txt, const struct log_memory *log)
 {
   char *text = NULL;
-  FILE *f;
+  int rc;
   strbuf_puts(txt, "\n--- log ---\n");
   if (log->text)
     strbuf_puts(txt, log->text);
-  if (strbuf_finish(txt, &text) != 0)
-    return;
-  f = os_fopen(path, "wb");
-  if (!f || fwrite(text, 1, strlen(text), f) != strlen(text))
-    log_warn("selftest: cannot write '%s'", path);
-  if (f)
-    fclose(f);
+  rc = strbuf_finish(txt, &text);
+  if (!rc)
+    rc = file_write_replace(path, text, strlen(text));
+  if (rc)
+    log_warn("selftest: cannot write '%s': %s", path, etwcap_strerror(rc));
   etwcap_free(text);
 }
 

@@ -4,10 +4,12 @@
 
 #include "alloc.h"
 #include "file_read.h"
+#include "file_write.h"
 #include "error.h"
 #include "os_file.h"
 #include "os_time.h"
 #include "session_record_json.h"
+#include "strbuf.h"
 #include "version.h"
 
 #include <inttypes.h>
@@ -35,128 +37,99 @@ int session_request_path(const char *data_file, char *out, size_t size)
 
 /* --- writing ------------------------------------------------------------- */
 
-static void put_string(FILE *f, const char *s)
+/* JSON strings through strbuf: escaped, and never raw bytes that are not
+ * UTF-8 (a Linux path is only bytes). */
+static void put_string(struct strbuf *b, const char *s)
 {
-  const unsigned char *p = (const unsigned char *)(s ? s : "");
-  fputc('"', f);
-  for (; *p; p++) {
-    switch (*p) {
-    case '"':
-      fputs("\\\"", f);
-      break;
-    case '\\':
-      fputs("\\\\", f);
-      break;
-    case '\n':
-      fputs("\\n", f);
-      break;
-    case '\r':
-      fputs("\\r", f);
-      break;
-    case '\t':
-      fputs("\\t", f);
-      break;
-    default:
-      if (*p < 0x20)
-        fprintf(f, "\\u%04x", *p);
-      else
-        fputc(*p, f);
-    }
-  }
-  fputc('"', f);
+  strbuf_json_string(b, s ? s : "");
 }
 
-static void put_guid(FILE *f, const struct plan_guid *g)
+static void put_guid(struct strbuf *b, const struct plan_guid *g)
 {
   char text[PLAN_GUID_TEXT_SIZE];
   plan_guid_format(g, text);
-  put_string(f, text);
+  put_string(b, text);
 }
 
 /* The plan summary of a session: its providers as enabled, so a reader of
  * the record (or `stop`'s log) sees what the capture holds. */
-static void put_providers(FILE *f, const struct plan_session *s)
+static void put_providers(struct strbuf *b, const struct plan_session *s)
 {
   size_t i;
-  fputs(",\n      \"providers\": [", f);
+  strbuf_puts(b, ",\n      \"providers\": [");
   for (i = 0; s && i < s->provider_count; i++) {
     const struct plan_provider *p = &s->providers[i];
-    fputs(i ? ",\n        {" : "\n        {", f);
-    fputs("\"name\": ", f);
-    put_string(f, p->name);
-    fputs(", \"guid\": ", f);
-    put_guid(f, &p->guid);
-    fprintf(f, ", \"level\": %u, \"matchAnyKeyword\": \"0x%" PRIX64 "\", \"enableProperty\": %" PRIu32
-               ", \"filters\": %lu}",
-            (unsigned)p->level, p->match_any, p->enable_property, (unsigned long)p->filter_count);
+    strbuf_puts(b, i ? ",\n        {" : "\n        {");
+    strbuf_puts(b, "\"name\": ");
+    put_string(b, p->name);
+    strbuf_puts(b, ", \"guid\": ");
+    put_guid(b, &p->guid);
+    strbuf_printf(b,
+                  ", \"level\": %u, \"matchAnyKeyword\": \"0x%" PRIX64
+                  "\", \"enableProperty\": %" PRIu32 ", \"filters\": %lu}",
+                  (unsigned)p->level, p->match_any, p->enable_property,
+                  (unsigned long)p->filter_count);
   }
-  fputs(s && s->provider_count ? "\n      ]" : "]", f);
+  strbuf_puts(b, s && s->provider_count ? "\n      ]" : "]");
 }
 
-static int write_body(FILE *f, const struct session_record *r)
+static void put_body(struct strbuf *b, const struct session_record *r)
 {
   char iso[40];
   size_t i;
   filetime_format_iso7(r->start_filetime, iso, sizeof(iso));
-  fputs("{\n  \"schema\": \"" SESSION_RECORD_SCHEMA "\",\n", f);
-  fputs("  \"etwcapVersion\": \"" ETWCAP_VERSION "\",\n", f);
-  fputs("  \"mode\": ", f);
-  put_string(f, r->mode);
-  fprintf(f, ",\n  \"pid\": %lu,\n  \"pidCreated\": %" PRId64 ",\n  \"machine\": ", r->pid,
-          r->pid_created);
-  put_string(f, r->machine);
-  fputs(",\n  \"dataFile\": ", f);
-  put_string(f, r->data_file);
-  fprintf(f, ",\n  \"startUtc\": \"%s\",\n  \"startFiletime\": %" PRId64 ",\n", iso,
-          r->start_filetime);
-  fprintf(f, "  \"profileInterval100ns\": %" PRIu32 ",\n", r->profile_interval_100ns);
-  fputs("  \"commandLine\": ", f);
-  put_string(f, r->command_line);
-  fputs(",\n  \"sessions\": [", f);
+  strbuf_puts(b, "{\n  \"schema\": \"" SESSION_RECORD_SCHEMA "\",\n");
+  strbuf_puts(b, "  \"etwcapVersion\": \"" ETWCAP_VERSION "\",\n");
+  strbuf_puts(b, "  \"mode\": ");
+  put_string(b, r->mode);
+  strbuf_printf(b, ",\n  \"pid\": %lu,\n  \"pidCreated\": %" PRId64 ",\n  \"machine\": ",
+                r->pid, r->pid_created);
+  put_string(b, r->machine);
+  strbuf_puts(b, ",\n  \"dataFile\": ");
+  put_string(b, r->data_file);
+  strbuf_printf(b, ",\n  \"startUtc\": \"%s\",\n  \"startFiletime\": %" PRId64 ",\n", iso,
+                r->start_filetime);
+  strbuf_printf(b, "  \"profileInterval100ns\": %" PRIu32 ",\n", r->profile_interval_100ns);
+  strbuf_puts(b, "  \"commandLine\": ");
+  put_string(b, r->command_line);
+  strbuf_puts(b, ",\n  \"sessions\": [");
   for (i = 0; i < r->session_count; i++) {
     const struct session_record_session *s = &r->sessions[i];
-    fputs(i ? ",\n    {\n      \"role\": " : "\n    {\n      \"role\": ", f);
-    put_string(f, s->role);
-    fputs(",\n      \"name\": ", f);
-    put_string(f, s->name);
-    fputs(",\n      \"file\": ", f);
-    put_string(f, s->file);
-    fprintf(f,
-            ",\n      \"logFileMode\": %" PRIu32 ",\n      \"bufferSizeKB\": %" PRIu32
-            ",\n      \"minimumBuffers\": %" PRIu32 ",\n      \"maximumBuffers\": %" PRIu32
-            ",\n      \"maximumFileSizeMB\": %" PRIu32 ",\n      \"enableFlags\": %" PRIu32,
-            s->log_file_mode, s->buffer_size_kb, s->minimum_buffers, s->maximum_buffers,
-            s->maximum_file_size_mb, s->enable_flags);
-    put_providers(f, s->plan);
-    fputs("\n    }", f);
+    strbuf_puts(b, i ? ",\n    {\n      \"role\": " : "\n    {\n      \"role\": ");
+    put_string(b, s->role);
+    strbuf_puts(b, ",\n      \"name\": ");
+    put_string(b, s->name);
+    strbuf_puts(b, ",\n      \"file\": ");
+    put_string(b, s->file);
+    strbuf_printf(b,
+                  ",\n      \"logFileMode\": %" PRIu32 ",\n      \"bufferSizeKB\": %" PRIu32
+                  ",\n      \"minimumBuffers\": %" PRIu32 ",\n      \"maximumBuffers\": %" PRIu32
+                  ",\n      \"maximumFileSizeMB\": %" PRIu32 ",\n      \"enableFlags\": %" PRIu32,
+                  s->log_file_mode, s->buffer_size_kb, s->minimum_buffers, s->maximum_buffers,
+                  s->maximum_file_size_mb, s->enable_flags);
+    put_providers(b, s->plan);
+    strbuf_puts(b, "\n    }");
   }
-  fputs(r->session_count ? "\n  ],\n  \"warnings\": [" : "],\n  \"warnings\": [", f);
+  strbuf_puts(b, r->session_count ? "\n  ],\n  \"warnings\": [" : "],\n  \"warnings\": [");
   for (i = 0; i < r->warning_count; i++) {
-    fputs(i ? ", " : "", f);
-    put_string(f, r->warnings[i]);
+    strbuf_puts(b, i ? ", " : "");
+    put_string(b, r->warnings[i]);
   }
-  fputs("],\n  \"startLog\": ", f);
-  put_string(f, r->start_log);
-  fprintf(f, "\n}\n");
-  return ferror(f) ? ETWCAP_E_IO : 0;
+  strbuf_puts(b, "],\n  \"startLog\": ");
+  put_string(b, r->start_log);
+  strbuf_puts(b, "\n}\n");
 }
 
 int session_record_write(const char *path, const struct session_record *r)
 {
-  char tmp[CONTROLLER_PATH_MAX + 16];
-  FILE *f;
+  struct strbuf b = { NULL, 0, 0, 0 };
+  char *text;
   int rc;
-  if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-    return ETWCAP_E_RANGE;
-  if (!(f = os_fopen(tmp, "wb")))
-    return os_last_error();
-  rc = write_body(f, r);
-  if (fclose(f) != 0 && !rc)
-    rc = ETWCAP_E_IO;
+  put_body(&b, r);
+  rc = strbuf_finish(&b, &text);
   if (!rc)
-    rc = os_rename_replace(tmp, path);
-  if (rc)
-    os_remove(tmp);
+    rc = file_write_replace(path, text, strlen(text));
+  etwcap_free(text);
   return rc;
 }
 
@@ -288,15 +261,7 @@ int session_record_warn(struct session_record *r, const char *text)
 
 int session_request_write(const char *path, const char *request)
 {
-  FILE *f = os_fopen(path, "wb");
-  int rc = 0;
-  if (!f)
-    return os_last_error();
-  if (fputs(request, f) < 0)
-    rc = ETWCAP_E_IO;
-  if (fclose(f) != 0 && !rc)
-    rc = ETWCAP_E_IO;
-  return rc;
+  return file_write_replace(path, request, strlen(request));
 }
 
 int session_request_take(const char *path, char *request, size_t size)

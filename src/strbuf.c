@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,21 +45,38 @@ void strbuf_printf(struct strbuf *b, const char *fmt, ...)
   b->len += (size_t)n;
 }
 
-void strbuf_puts(struct strbuf *b, const char *s)
+static void put_bytes(struct strbuf *b, const void *bytes, size_t n)
 {
-  size_t n = strlen(s);
   if (reserve(b, n) != 0)
     return;
-  memcpy(b->data + b->len, s, n + 1);
+  memcpy(b->data + b->len, bytes, n);
   b->len += n;
+  b->data[b->len] = '\0';
+}
+
+void strbuf_puts(struct strbuf *b, const char *s)
+{
+  put_bytes(b, s, strlen(s));
 }
 
 void strbuf_json_string(struct strbuf *b, const char *s)
 {
   const unsigned char *p = (const unsigned char *)s;
+  size_t left = strlen(s);
   strbuf_puts(b, "\"");
-  for (; *p; p++) {
-    if (*p == '"' || *p == '\\')
+  for (; *p; p++, left--) {
+    if (*p >= 0x80) {
+      /* JSON text is UTF-8: a byte that does not start a valid sequence
+       * (a Linux file name is only bytes) becomes U+FFFD, never raw. */
+      size_t n = utf8_sequence_length(p, left);
+      if (n == 0) {
+        strbuf_puts(b, "\\ufffd");
+      } else {
+        put_bytes(b, p, n);
+        p += n - 1;
+        left -= n - 1;
+      }
+    } else if (*p == '"' || *p == '\\')
       strbuf_printf(b, "\\%c", *p);
     else if (*p == '\n')
       strbuf_puts(b, "\\n");
@@ -68,10 +86,8 @@ void strbuf_json_string(struct strbuf *b, const char *s)
       strbuf_puts(b, "\\t");
     else if (*p < 0x20)
       strbuf_printf(b, "\\u%04x", *p);
-    else {
-      char c[2] = { (char)*p, 0 };
-      strbuf_puts(b, c);
-    }
+    else
+      put_bytes(b, p, 1);
   }
   strbuf_puts(b, "\"");
 }

@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The length (1 to 4) of the valid UTF-8 sequence that starts the n > 0
+ * bytes at s, or 0 when they do not start with one. */
+size_t utf8_sequence_length(const uint8_t *s, size_t n);
+
 /* 1 when the n bytes at s are valid UTF-8. */
 int utf8_valid(const uint8_t *s, size_t n);
 

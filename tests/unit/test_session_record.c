@@ -9,6 +9,8 @@
 #include "os_file.h"
 #include "session_record.h"
 #include "session_record_json.h"
+#include "file_read.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -78,6 +80,36 @@ static void round_trip_keeps_every_field(void **state)
   assert_string_equal(r.warnings[0], "container flags dropped: \"quoted\"\ttab");
   assert_string_equal(r.command_line, "etwcap /ThreadTime start \"C:\\traces\\x.etl\"");
   assert_string_equal(r.start_log, "2026-01-01T00:00:00.000Z INFO  line one\n\x01 control\n");
+  session_record_release(&r);
+  os_remove(path);
+}
+
+/* A Linux path is only bytes: what is not UTF-8 reaches the JSON as
+ * U+FFFD (RFC 8259 8.1: JSON text is UTF-8), never as the raw bytes; valid
+ * sequences of every length stay as they are. */
+static void bytes_that_are_not_utf8_become_replacement_characters(void **state)
+{
+  struct session_record w, r;
+  char path[512], why[256], *text;
+  size_t len;
+  (void)state;
+  test_tmp_path("rec-bytes.etl" SESSION_RECORD_SUFFIX, path, sizeof(path));
+  memset(&w, 0, sizeof(w));
+  snprintf(w.mode, sizeof(w.mode), "start");
+  /* 0xFF never appears in UTF-8; C0 AF is an overlong '/'; ED A0 80 is a
+   * surrogate; E6 97 is a sequence cut short; then 2-, 3- and 4-byte ones. */
+  snprintf(w.data_file, sizeof(w.data_file), "/t/\xff\xc0\xaf\xed\xa0\x80|\xe6\x97|"
+           "\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80.etl");
+  assert_int_equal(session_record_write(path, &w), 0);
+  assert_int_equal(file_read_small(path, 1 << 20, &text, &len), 0);
+  assert_true(utf8_valid((const uint8_t *)text, len));
+  assert_non_null(strstr(text, "\"/t/\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd|"
+                              "\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80.etl\""));
+  etwcap_free(text);
+  assert_int_equal(session_record_read(path, &r, why, sizeof(why)), 0);
+  assert_string_equal(r.data_file, "/t/\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+                                   "\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd|"
+                                   "\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80.etl");
   session_record_release(&r);
   os_remove(path);
 }
@@ -235,6 +267,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(round_trip_keeps_every_field),
+    cmocka_unit_test(bytes_that_are_not_utf8_become_replacement_characters),
     cmocka_unit_test(missing_record_is_noent),
     cmocka_unit_test(damaged_records_are_refused),
     cmocka_unit_test(paths_are_next_to_the_data_file),
