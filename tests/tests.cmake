@@ -108,6 +108,10 @@ foreach(src ${E2E_TESTS})
 endforeach()
 
 if(NOT WIN32)
+  add_test(NAME native.layers
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tests/check_layers.py
+                   ${CMAKE_CURRENT_SOURCE_DIR})
+  etwcap_add_test(native.layers)
   add_test(NAME native.readme_exit_codes
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tests/check_exit_codes.py
                    ${CMAKE_CURRENT_SOURCE_DIR})
