@@ -10,6 +10,7 @@
 #include "etw_event_record.h"
 #include "os_thread.h"
 #include "utf16_win32.h"
+#include "win32_error_win32.h"
 
 #include <string.h>
 
@@ -116,20 +117,12 @@ static void run(void *arg)
     m->cpu_seconds = filetime_seconds(&kernel) + filetime_seconds(&user);
 }
 
-static int win32_error(unsigned long code)
+/* OpenTrace on a real-time session that is gone fails with either code. */
+static int consumer_error(unsigned long code)
 {
-  switch (code) {
-  case ERROR_ACCESS_DENIED:
-    return ETWCAP_E_ACCES;
-  case ERROR_WMI_INSTANCE_NOT_FOUND:
-  case ERROR_NOT_FOUND:
+  if (code == ERROR_WMI_INSTANCE_NOT_FOUND || code == ERROR_NOT_FOUND)
     return ETWCAP_E_NO_SESSION;
-  case ERROR_NOT_ENOUGH_MEMORY:
-  case ERROR_OUTOFMEMORY:
-    return ETWCAP_E_NOMEM;
-  default:
-    return ETWCAP_E_SYSTEM;
-  }
+  return win32_error(code, ETWCAP_E_SYSTEM);
 }
 
 static void release(struct impl *m)
@@ -164,7 +157,7 @@ static int open_rt(struct consumer *c, const char *session, consumer_event_fn fn
     c->api = "OpenTraceW";
     c->os_code = GetLastError();
     release(m);
-    return win32_error(c->os_code);
+    return consumer_error(c->os_code);
   }
   /* OpenTraceW fills the header: its clock type says what raw timestamps
    * are (2: system time, already FILETIMEs; otherwise QPC at PerfFreq). */

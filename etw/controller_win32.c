@@ -16,6 +16,7 @@
 #include "log.h"
 #include "os_file.h"
 #include "utf16_win32.h"
+#include "win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -76,78 +77,18 @@ void controller_win32_set_advapi(const struct controller_advapi *api)
   advapi = api ? api : &real_advapi;
 }
 
-int controller_win32_error(unsigned long code, const char **name)
-{
-  switch (code) {
-  case ERROR_SUCCESS:
-    *name = "ERROR_SUCCESS";
-    return 0;
-  case ERROR_ACCESS_DENIED:
-    *name = "ERROR_ACCESS_DENIED";
-    return ETWCAP_E_ACCES;
-  case ERROR_PRIVILEGE_NOT_HELD:
-    *name = "ERROR_PRIVILEGE_NOT_HELD";
-    return ETWCAP_E_ACCES;
-  case ERROR_NOT_ALL_ASSIGNED:
-    *name = "ERROR_NOT_ALL_ASSIGNED";
-    return ETWCAP_E_ACCES;
-  case ERROR_ALREADY_EXISTS:
-    *name = "ERROR_ALREADY_EXISTS";
-    return ETWCAP_E_SESSION_EXISTS;
-  case ERROR_WMI_INSTANCE_NOT_FOUND:
-    *name = "ERROR_WMI_INSTANCE_NOT_FOUND";
-    return ETWCAP_E_NO_SESSION;
-  case ERROR_NO_SYSTEM_RESOURCES:
-    *name = "ERROR_NO_SYSTEM_RESOURCES";
-    return ETWCAP_E_SESSION_LIMIT;
-  case ERROR_INVALID_PARAMETER:
-    *name = "ERROR_INVALID_PARAMETER";
-    return ETWCAP_E_RANGE; /* a parameter Windows rejects, never "older Windows" */
-  case ERROR_NOT_SUPPORTED:
-    *name = "ERROR_NOT_SUPPORTED";
-    return ETWCAP_E_UNSUPPORTED;
-  case ERROR_INVALID_FUNCTION:
-    *name = "ERROR_INVALID_FUNCTION";
-    return ETWCAP_E_UNSUPPORTED;
-  case ERROR_CALL_NOT_IMPLEMENTED:
-    *name = "ERROR_CALL_NOT_IMPLEMENTED";
-    return ETWCAP_E_UNSUPPORTED;
-  case ERROR_DISK_FULL:
-    *name = "ERROR_DISK_FULL";
-    return ETWCAP_E_NOSPC;
-  case ERROR_HANDLE_DISK_FULL:
-    *name = "ERROR_HANDLE_DISK_FULL";
-    return ETWCAP_E_NOSPC;
-  case ERROR_PATH_NOT_FOUND:
-    *name = "ERROR_PATH_NOT_FOUND";
-    return ETWCAP_E_NOENT;
-  case ERROR_BAD_PATHNAME:
-    *name = "ERROR_BAD_PATHNAME";
-    return ETWCAP_E_NOENT;
-  case ERROR_BAD_LENGTH:
-    *name = "ERROR_BAD_LENGTH";
-    return ETWCAP_E_INTERNAL;
-  case ERROR_MORE_DATA:
-    *name = "ERROR_MORE_DATA";
-    return ETWCAP_E_RANGE;
-  case ERROR_NOT_ENOUGH_MEMORY:
-  case ERROR_OUTOFMEMORY:
-    *name = "ERROR_NOT_ENOUGH_MEMORY";
-    return ETWCAP_E_NOMEM;
-  default:
-    *name = NULL;
-    return ETWCAP_E_SYSTEM;
-  }
-}
-
-/* Translates a failed call's code, keeping it for the log line. */
+/* Translates a failed call's code, keeping it for the log line.  Two codes
+ * mean more from the session calls than they do elsewhere (StartTraceW's
+ * documentation): ERROR_ALREADY_EXISTS is a session of that name already
+ * running, ERROR_NO_SYSTEM_RESOURCES the limit on sessions. */
 static int win32_fail(struct controller *c, const char *api, ULONG code)
 {
-  const char *name;
-  int rc = controller_win32_error(code, &name);
+  int rc = code == ERROR_ALREADY_EXISTS       ? ETWCAP_E_SESSION_EXISTS
+           : code == ERROR_NO_SYSTEM_RESOURCES ? ETWCAP_E_SESSION_LIMIT
+                                                : win32_error(code, ETWCAP_E_SYSTEM);
   if (rc == 0)
     rc = ETWCAP_E_INTERNAL;
-  return controller_fail(c, rc, api, code, name);
+  return controller_fail(c, rc, api, code, win32_error_name(code));
 }
 
 /* UTF-8 into a fixed WCHAR field; ETWCAP_E_RANGE when it does not fit. */

@@ -47,8 +47,4 @@ void controller_win32_set_advapi(const struct controller_advapi *api);
 /* Most sessions QueryAllTracesW reports in one call (its documented limit). */
 #define CONTROLLER_WIN32_MAX_SESSIONS 64
 
-/* Translates a Win32 code into an ETWCAP_E_* code (see controller.h) and
- * names it ("ERROR_ACCESS_DENIED", or NULL when it has no name here). */
-int controller_win32_error(unsigned long code, const char **name);
-
 #endif

@@ -15,26 +15,9 @@
 #include "alloc.h"
 #include "error.h"
 #include "utf16_win32.h"
+#include "win32_error_win32.h"
 
 #include <string.h>
-
-static int win32_error(LONG code)
-{
-  switch (code) {
-  case ERROR_SUCCESS:
-    return 0;
-  case ERROR_FILE_NOT_FOUND:
-  case ERROR_PATH_NOT_FOUND:
-    return ETWCAP_E_NOENT;
-  case ERROR_ACCESS_DENIED:
-    return ETWCAP_E_ACCES;
-  case ERROR_NOT_ENOUGH_MEMORY:
-  case ERROR_OUTOFMEMORY:
-    return ETWCAP_E_NOMEM;
-  default:
-    return ETWCAP_E_SYSTEM;
-  }
-}
 
 static int open_key(const char *key, REGSAM access, HKEY *out)
 {
@@ -44,7 +27,7 @@ static int open_key(const char *key, REGSAM access, HKEY *out)
     return ETWCAP_E_NOMEM;
   code = RegOpenKeyExW(HKEY_LOCAL_MACHINE, w, 0, access, out);
   etwcap_free(w);
-  return win32_error(code);
+  return win32_error((DWORD)code, ETWCAP_E_SYSTEM);
 }
 
 static int set_binary(void *impl, const char *key, const char *value, const void *data,
@@ -63,7 +46,7 @@ static int set_binary(void *impl, const char *key, const char *value, const void
   }
   etwcap_free(wk);
   etwcap_free(wv);
-  return win32_error(code);
+  return win32_error((DWORD)code, ETWCAP_E_SYSTEM);
 }
 
 /* Every subkey (kfn) or every value with its data (vfn) of `key`. */
@@ -86,7 +69,7 @@ static int walk(const char *key, registry_key_fn kfn, registry_value_fn vfn, voi
     if (code == ERROR_MORE_DATA && !kfn)
       continue; /* a value larger than any etwcap writes: not ours */
     if (code != ERROR_SUCCESS) {
-      rc = win32_error(code);
+      rc = win32_error((DWORD)code, ETWCAP_E_SYSTEM);
       break;
     }
     if (!(u = utf16_to_utf8(name))) {
@@ -128,7 +111,7 @@ static int delete_value(void *impl, const char *key, const char *value)
   code = RegDeleteValueW(h, w);
   etwcap_free(w);
   RegCloseKey(h);
-  return win32_error(code);
+  return win32_error((DWORD)code, ETWCAP_E_SYSTEM);
 }
 
 static int delete_key_if_empty(void *impl, const char *key)
@@ -145,14 +128,14 @@ static int delete_key_if_empty(void *impl, const char *key)
                           NULL);
   RegCloseKey(h);
   if (code != ERROR_SUCCESS)
-    return win32_error(code);
+    return win32_error((DWORD)code, ETWCAP_E_SYSTEM);
   if (nkeys || nvalues)
     return 0;
   if (!(w = utf8_to_utf16(key)))
     return ETWCAP_E_NOMEM;
   code = RegDeleteKeyW(HKEY_LOCAL_MACHINE, w);
   etwcap_free(w);
-  return win32_error(code);
+  return win32_error((DWORD)code, ETWCAP_E_SYSTEM);
 }
 
 static const struct registry_ops advapi_ops = { set_binary, subkeys, values, delete_value,

@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "utf16_win32.h"
+#include "win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,7 +42,7 @@ struct win_ctx {
 static int os_fail(char *why, size_t why_size, const char *api, DWORD code)
 {
   snprintf(why, why_size, "%s failed (Win32 error %lu)", api, (unsigned long)code);
-  return code == ERROR_ACCESS_DENIED ? ETWCAP_E_ACCES : ETWCAP_E_SYSTEM;
+  return win32_error(code, ETWCAP_E_SYSTEM);
 }
 
 static int run_child(void *ctx, uint32_t *pid, int *exit_code, char *why, size_t why_size)
@@ -167,7 +168,7 @@ static int tl_register(void *ctx, const struct etw_guid *provider)
   rc = eventapi->event_register(&g, NULL, NULL, &w->provider);
   if (rc != ERROR_SUCCESS) {
     w->provider = 0;
-    return rc == ERROR_ACCESS_DENIED ? ETWCAP_E_ACCES : ETWCAP_E_SYSTEM;
+    return win32_error(rc, ETWCAP_E_SYSTEM);
   }
   return 0;
 }
@@ -194,7 +195,7 @@ static int tl_write(void *ctx, const struct selftest_tl_event *e)
   describe(&data[1], e->meta, e->meta_len, SELFTEST_DESCRIPTOR_TYPE_EVENT_METADATA);
   describe(&data[2], e->payload, e->payload_len, 0);
   rc = eventapi->event_write_transfer(w->provider, &desc, NULL, NULL, 3, data);
-  return rc == ERROR_SUCCESS ? 0 : ETWCAP_E_SYSTEM;
+  return win32_error(rc, ETWCAP_E_SYSTEM);
 }
 
 static void tl_unregister(void *ctx)

@@ -8,6 +8,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "utf16_win32.h"
+#include "win32_error_win32.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,9 +243,8 @@ static int evt_open(void *ctx, const char *log, eventlog_fn fn, void *fn_ctx, vo
       snprintf(err, cap, "cannot subscribe to the '%s' event log (EvtSubscribe: %lu)%s", log,
                (unsigned long)code,
                code == ERROR_EVT_CHANNEL_NOT_FOUND ? ": no log of that name" : "");
-      rc = code == ERROR_ACCESS_DENIED ? ETWCAP_E_ACCES
-           : code == ERROR_EVT_CHANNEL_NOT_FOUND ? ETWCAP_E_NOENT
-                                                 : ETWCAP_E_SYSTEM;
+      rc = code == ERROR_EVT_CHANNEL_NOT_FOUND ? ETWCAP_E_NOENT
+                                               : win32_error(code, ETWCAP_E_SYSTEM);
     }
   }
   if (rc) {

@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "utf16_win32.h"
+#include "win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,9 +34,7 @@ int os_dir_list(const char *dir, os_dir_fn fn, void *ctx)
     DWORD e = GetLastError();
     if (e == ERROR_FILE_NOT_FOUND)
       return 0; /* an empty folder */
-    return e == ERROR_PATH_NOT_FOUND ? ETWCAP_E_NOENT
-           : e == ERROR_ACCESS_DENIED ? ETWCAP_E_ACCES
-                                      : ETWCAP_E_IO;
+    return win32_error(e, ETWCAP_E_IO);
   }
   do {
     char *name;

@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "utf16_win32.h"
+#include "win32_error_win32.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,36 +17,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static DWORD last_win32_error;
+/* The code of this thread's last failure, as errno is on POSIX: per thread,
+ * so a worker's failure never reads as another thread's. */
+static _Thread_local DWORD last_win32_error;
 
 static int translate(DWORD e)
 {
   last_win32_error = e;
-  switch (e) {
-  case ERROR_SUCCESS:
-    return 0;
-  case ERROR_FILE_NOT_FOUND:
-  case ERROR_PATH_NOT_FOUND:
-  case ERROR_INVALID_DRIVE:
-    return ETWCAP_E_NOENT;
-  case ERROR_FILE_EXISTS:
-  case ERROR_ALREADY_EXISTS:
-    return ETWCAP_E_EXIST;
-  case ERROR_DISK_FULL:
-  case ERROR_HANDLE_DISK_FULL:
-    return ETWCAP_E_NOSPC;
-  case ERROR_ACCESS_DENIED:
-  case ERROR_SHARING_VIOLATION:
-  case ERROR_WRITE_PROTECT:
-    return ETWCAP_E_ACCES;
-  case ERROR_NOT_ENOUGH_MEMORY:
-  case ERROR_OUTOFMEMORY:
-    return ETWCAP_E_NOMEM;
-  case ERROR_FILENAME_EXCED_RANGE:
-    return ETWCAP_E_NAMETOOLONG;
-  default:
-    return ETWCAP_E_IO;
-  }
+  return win32_error(e, ETWCAP_E_IO);
 }
 
 /* The C runtime reports through errno; map the common values to Win32 codes
