@@ -407,11 +407,6 @@ unsigned etl_reader_compression(const struct etl_reader *r)
   return r->compression;
 }
 
-const char *etl_reader_name(const struct etl_reader *r)
-{
-  return r->name;
-}
-
 const char *etl_reader_error(const struct etl_reader *r)
 {
   return r->error;

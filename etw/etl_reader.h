@@ -51,8 +51,6 @@ const struct etl_logfile *etl_reader_logfile(const struct etl_reader *r);
 const struct etl_clock *etl_reader_clock(const struct etl_reader *r);
 /* COMPRESSION_FORMAT_* of the file, 0 when it is not compressed. */
 unsigned etl_reader_compression(const struct etl_reader *r);
-/* The name given to etl_reader_open (for messages). */
-const char *etl_reader_name(const struct etl_reader *r);
 /* Message of the last error ("" when none). */
 const char *etl_reader_error(const struct etl_reader *r);
 /* Records an error found by code built on the reader (the time-order

@@ -641,13 +641,3 @@ int collection_stop(struct collection *c)
   }
   return first;
 }
-
-uint64_t collection_events_lost(const struct collection *c)
-{
-  uint64_t n = 0;
-  size_t i;
-  for (i = 0; i < c->count; i++)
-    if (c->sessions[i].has_status)
-      n += c->sessions[i].status.events_lost;
-  return n;
-}

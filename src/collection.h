@@ -191,9 +191,6 @@ const struct collection_kernel_mask *collection_kernel_mask_of(const struct coll
 size_t collection_remove_provider_data(const struct collection_env *env, const char *name,
                                        int prefix);
 
-/* Events lost by all sessions, from the last query or stop. */
-uint64_t collection_events_lost(const struct collection *c);
-
 /* "Ctrl+C", "/MaxCollectSec (60 s)", ... for log lines. */
 const char *collection_end_text(const struct collection_wait_result *r, char *buf, size_t size);
 

@@ -39,11 +39,6 @@ extern const struct command *const etwcap_commands[];
 /* Case-insensitive lookup; NULL when there is no such command. */
 const struct command *command_find(const char *name);
 
-/* The run function of a command whose implementation has not landed yet:
- * logs that plainly and returns ETWCAP_E_UNSUPPORTED, so nothing is ever a
- * silent no-op. */
-int command_not_built(const struct cli *cli);
-
 /* Qualifiers every command accepts (commands.c). */
 extern const struct opt_group opt_group_common;
 

@@ -43,11 +43,3 @@ const struct command *command_find(const char *name)
       return *c;
   return NULL;
 }
-
-int command_not_built(const struct cli *cli)
-{
-  log_error("'%s' is not available in this build of etwcap yet. See README.md for the commands "
-            "that work today.",
-            cli->cmd->name);
-  return ETWCAP_E_UNSUPPORTED;
-}

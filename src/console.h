@@ -27,8 +27,6 @@ int console_open(void);
 /* Removes the handler; releases a handler waiting in console_deliver. */
 void console_close(void);
 
-/* 1 when keys can be read (standard input is an interactive console). */
-int console_has_keyboard(void);
 /* The next key typed, without waiting: its character, or 0. */
 int console_read_key(void);
 

@@ -62,11 +62,6 @@ void console_stop_done(void)
 {
 }
 
-int console_has_keyboard(void)
-{
-  return 0;
-}
-
 int console_read_key(void)
 {
   int key = (int)pushed_key;

@@ -105,12 +105,6 @@ void console_stop_done(void)
     SetEvent(stop_done);
 }
 
-int console_has_keyboard(void)
-{
-  DWORD mode;
-  return GetConsoleMode(GetStdHandle(STD_INPUT_HANDLE), &mode) != 0;
-}
-
 int console_read_key(void)
 {
   HANDLE in = GetStdHandle(STD_INPUT_HANDLE);

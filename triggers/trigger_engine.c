@@ -434,11 +434,6 @@ int trigger_engine_has_event_log(const struct trigger_engine *e)
   return has_kind(e, K_EVENTLOG);
 }
 
-int trigger_engine_has_event_triggers(const struct trigger_engine *e)
-{
-  return has_kind(e, K_ETW) || has_kind(e, K_EVCOUNTER);
-}
-
 static int has_role_kind(const struct trigger_engine *e, enum trigger_role role,
                          enum item_kind k)
 {

@@ -84,7 +84,6 @@ void trigger_engine_set_fire_callback(struct trigger_engine *e, trigger_fire_fn 
 /* What the engine needs fed. */
 int trigger_engine_has_counters(const struct trigger_engine *e);
 int trigger_engine_has_event_log(const struct trigger_engine *e);
-int trigger_engine_has_event_triggers(const struct trigger_engine *e);
 
 /* Begins collection 1 at `now` (opening counters).  0, or an error with a
  * message (a counter that does not exist). */

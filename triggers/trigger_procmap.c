@@ -20,13 +20,6 @@ int trig_procmap_add(struct trig_procmap *m, const char *name)
   return (int)m->count++;
 }
 
-void trig_procmap_reset(struct trig_procmap *m)
-{
-  size_t i;
-  for (i = 0; i < m->count; i++)
-    m->slots[i].mapped = 0;
-}
-
 int trig_procmap_pid(const struct trig_procmap *m, int slot, uint32_t *pid)
 {
   if (slot < 0 || (size_t)slot >= m->count || !m->slots[slot].mapped)

@@ -29,8 +29,6 @@ struct trig_procmap {
 
 /* The slot for a name (existing or new); -1 when the table is full. */
 int trig_procmap_add(struct trig_procmap *m, const char *name);
-/* Forgets every mapping (a new collection). */
-void trig_procmap_reset(struct trig_procmap *m);
 /* Looks at one event: kernel Process start/stop, CLR RuntimeInformation. */
 void trig_procmap_event(struct trig_procmap *m, const struct etw_event *ev);
 /* 1 with *pid when the slot's name is mapped now. */

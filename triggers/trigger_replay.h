@@ -32,12 +32,6 @@ int trigger_replay_run(const char *path, struct trigger_engine *e, int64_t run_u
                        trigger_fire_fn on_fire, void *ctx, struct trigger_replay_stats *stats,
                        char *err, size_t cap);
 
-/* The same over a trace in memory (tests, fuzzing). */
-int trigger_replay_run_memory(const void *data, size_t len, const char *label,
-                              struct trigger_engine *e, int64_t run_until, trigger_fire_fn on_fire,
-                              void *ctx, struct trigger_replay_stats *stats, char *err,
-                              size_t cap);
-
 /* The smallest raw timestamp whose UTC time (on clock c) is at or after ft. */
 uint64_t trigger_replay_raw_at(const struct etl_clock *c, int64_t ft);
 
