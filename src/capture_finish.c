@@ -163,7 +163,6 @@ static int merge_into_zip(const struct capture_finish_params *p, const struct me
   m.name = path_base_name(p->data_file);
   m.produce = produce_merged;
   m.produce_ctx = &job;
-  m.size_hint = r->in_bytes;
   rc = archive_add(a, &m, &merged_bytes, why, why_size);
   t1 = os_time_monotonic_ns();
   r->merge_seconds = (double)(t1 - t0) / 1e9;

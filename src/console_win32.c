@@ -140,21 +140,3 @@ unsigned console_signal_count(void)
 {
   return (unsigned)InterlockedCompareExchange(&signal_count, 0, 0);
 }
-
-const char *console_signal_name(enum console_signal sig)
-{
-  switch (sig) {
-  case CONSOLE_CTRL_C:
-    return "Ctrl+C";
-  case CONSOLE_CTRL_BREAK:
-    return "Ctrl+Break";
-  case CONSOLE_CLOSE:
-    return "console close";
-  case CONSOLE_LOGOFF:
-    return "logoff";
-  case CONSOLE_SHUTDOWN:
-    return "shutdown";
-  default:
-    return "none";
-  }
-}

@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "byte_source.h"
+#include "cancel.h"
 #include "deflate_seal.h"
 #include "error.h"
 #include "os_thread.h"
@@ -22,8 +23,9 @@ struct chunk_check {
   const uint64_t *offsets; /* where each chunk starts in the file */
   os_mutex lock;
   size_t next;     /* the next chunk to take */
-  size_t bad;      /* the first chunk that failed (count when none) */
-  int rc;
+  size_t bad;      /* the first chunk that failed to decode */
+  int rc;          /* what the first failure was (a chunk's, or a decoder's start) */
+  int chunk_failed;
 };
 
 /* Decodes one chunk from `in` (its bytes, then room for the final block)
@@ -43,11 +45,14 @@ static int decode_chunk(struct libdeflate_decompressor *dec, const struct deflat
   return 0;
 }
 
-/* Takes the next chunk, or returns 0 when none is left or one failed. */
+/* Takes the next chunk, or returns 0 when none is left, one failed or the
+ * user stopped the work. */
 static int take_chunk(struct chunk_check *k, size_t *i)
 {
   int more;
   os_mutex_lock(&k->lock);
+  if (!k->rc && cancel_requested())
+    k->rc = ETWCAP_E_CANCELLED;
   more = !k->rc && k->next < k->e->chunk_count;
   if (more)
     *i = k->next++;
@@ -55,13 +60,24 @@ static int take_chunk(struct chunk_check *k, size_t *i)
   return more;
 }
 
-static void record_failure(struct chunk_check *k, size_t i, int rc)
+/* Keeps the first chunk that failed (the lowest), for the message. */
+static void record_chunk_failure(struct chunk_check *k, size_t i, int rc)
 {
   os_mutex_lock(&k->lock);
-  if (!k->rc || i < k->bad) {
+  if (!k->chunk_failed || i < k->bad) {
     k->rc = rc;
     k->bad = i;
+    k->chunk_failed = 1;
   }
+  os_mutex_unlock(&k->lock);
+}
+
+/* A decoder that could not start (no memory, the file not reopened). */
+static void record_start_failure(struct chunk_check *k, int rc)
+{
+  os_mutex_lock(&k->lock);
+  if (!k->rc)
+    k->rc = rc;
   os_mutex_unlock(&k->lock);
 }
 
@@ -89,7 +105,7 @@ static void decoder_thread(void *arg)
   int rc = dec ? byte_source_open_file(&src, k->path) : ETWCAP_E_NOMEM, opened = !rc;
 
   if (rc)
-    record_failure(k, 0, rc);
+    record_start_failure(k, rc);
   while (!rc && take_chunk(k, &i)) {
     const struct deflate_chunk *c = &k->e->chunks[i];
     rc = reserve(&in, &in_cap, (size_t)c->out_len + 2);
@@ -100,7 +116,7 @@ static void decoder_thread(void *arg)
     if (!rc)
       rc = decode_chunk(dec, c, in, out);
     if (rc)
-      record_failure(k, i, rc == ETWCAP_E_TRUNCATED ? ETWCAP_E_CORRUPT : rc);
+      record_chunk_failure(k, i, rc == ETWCAP_E_TRUNCATED ? ETWCAP_E_CORRUPT : rc);
   }
   if (opened)
     byte_source_close(&src);
@@ -166,7 +182,7 @@ static int check_chunks(const char *path, const struct byte_source *io,
   for (i = 0; i < started; i++)
     os_thread_join(&t[i]);
   os_mutex_destroy(&k.lock);
-  if (k.rc == ETWCAP_E_CORRUPT)
+  if (k.chunk_failed && k.rc == ETWCAP_E_CORRUPT)
     snprintf(why, why_size, "member '%s' does not read back: chunk %lu of %lu at offset %llu "
              "does not decode to its %llu bytes with CRC %08lx", e->name,
              (unsigned long)k.bad + 1, (unsigned long)e->chunk_count,

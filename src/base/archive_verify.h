@@ -6,8 +6,11 @@
  * A member written by deflate_parallel comes with its chunk map: each chunk
  * starts on a byte boundary and decodes on its own, so the chunks are read
  * back from the file and decoded on all cores, each checked against its own
- * size and CRC-32, and the map against the directory's sizes and CRC-32.
- * Other members are inflated as one stream. */
+ * size and CRC-32, and the map against the directory's sizes and CRC-32
+ * (the member's CRC-32 is the chunks' joined with zlib's crc32_combine,
+ * which the deflate tests check against a CRC of the whole).  Other members
+ * are inflated as one stream.  A stop asked for (cancel.h) ends the check
+ * with ETWCAP_E_CANCELLED. */
 #ifndef ETWCAP_ARCHIVE_VERIFY_H
 #define ETWCAP_ARCHIVE_VERIFY_H
 

@@ -212,6 +212,10 @@ static int add_stored_bytes(zipFile zf, struct tracker *tracker, const struct ar
       return rc;
     }
   }
+  /* Zip64 fields from 1 MiB below 4 GiB: deflate adds at most about 330
+   * bytes to each 4 MiB chunk of data it cannot shrink (under 400 KB at
+   * 4 GiB), so a member that fits without them stays under 2^32 - 1 bytes
+   * both compressed and not. */
   rc = open_entry(zf, tracker, m->name, o, size >= 0xFFFFFFFFLL - (1 << 20));
   if (!rc) {
     deflate_params_for(&p, o, &sink);
@@ -231,12 +235,15 @@ static int patch_head(const struct file_io *tio, void *stream, int64_t data_star
 {
   uint64_t size = DEFLATE_STORED_SIZE(sink->head_len);
   int64_t end = tio->tell(tio->opaque, stream);
-  uint8_t *encoded = etwcap_malloc((size_t)size);
-  int rc = encoded && end >= 0 ? 0 : ETWCAP_E_NOMEM;
-  if (!rc) {
-    deflate_stored_encode(sink->head, sink->head_len, encoded);
-    rc = tio->seek(tio->opaque, stream, data_start, SEEK_SET);
-  }
+  uint8_t *encoded;
+  int rc;
+  if (end < 0)
+    return tio->error(tio->opaque, stream) ? tio->error(tio->opaque, stream) : ETWCAP_E_IO;
+  encoded = etwcap_malloc((size_t)size);
+  if (!encoded)
+    return ETWCAP_E_NOMEM;
+  deflate_stored_encode(sink->head, sink->head_len, encoded);
+  rc = tio->seek(tio->opaque, stream, data_start, SEEK_SET);
   if (!rc && tio->write(tio->opaque, stream, encoded, (size_t)size) != size)
     rc = tio->error(tio->opaque, stream) ? tio->error(tio->opaque, stream) : ETWCAP_E_IO;
   if (!rc)
@@ -246,7 +253,9 @@ static int patch_head(const struct file_io *tio, void *stream, int64_t data_star
 }
 
 /* Bytes a producer writes through a deflate_sink, compressed as they come;
- * its head is stored first and patched once the producer is done. */
+ * its head is stored first and patched once the producer is done.  Its size
+ * is known only at the end (the merge of compressed session files can be
+ * several times their size), so its entry always reserves Zip64 fields. */
 static int add_produced(zipFile zf, struct tracker *tracker, const struct file_io *tio,
                         const char *zip_path, const struct archive_member *m,
                         const struct archive_options *o, struct deflate_result *r, char *why,
@@ -257,7 +266,7 @@ static int add_produced(zipFile zf, struct tracker *tracker, const struct file_i
   struct deflate_stream *d = NULL;
   struct deflate_params p;
   int64_t data_start;
-  int rc = open_entry(zf, tracker, m->name, o, m->size_hint >= (UINT64_C(1) << 31));
+  int rc = open_entry(zf, tracker, m->name, o, 1);
 
   /* minizip writes the local header straight to the file: the data starts
    * where the file is now. */
@@ -271,7 +280,7 @@ static int add_produced(zipFile zf, struct tracker *tracker, const struct file_i
   deflate_sink_init(&sink, d);
   /* The producer's messages name the zip: that is the file it writes. */
   rc = m->produce(m->produce_ctx, &sink.io, zip_path, why, why_size);
-  if (!rc && (!sink.closed || sink.abandoned))
+  if (!rc && (sink.error || !sink.closed || sink.abandoned))
     rc = sink.error ? sink.error : ETWCAP_E_INTERNAL;
   if (rc) {
     deflate_stream_abort(d);
@@ -282,15 +291,11 @@ static int add_produced(zipFile zf, struct tracker *tracker, const struct file_i
       r->crc32 = deflate_chunks_crc(r->chunks, r->chunk_count);
     }
   }
-  if (!rc && r->in_bytes > 0xFFFFFFFFu && m->size_hint < (UINT64_C(1) << 31)) {
-    snprintf(why, why_size, "'%s' grew to %llu bytes, past what its size hint reserved",
-             m->name, (unsigned long long)r->in_bytes);
-    rc = ETWCAP_E_INTERNAL;
-  }
-  /* The patch comes after the close, which flushes minizip's buffer. */
   if (!rc && zipCloseFileInZipRaw64(zf, r->in_bytes, r->crc32) != ZIP_OK)
     rc = tracker->first_error ? tracker->first_error : ETWCAP_E_IO;
-  else if (!rc && sink.head)
+  /* The patch comes after the close, which writes out minizip's buffer and
+   * leaves the file at its end. */
+  if (!rc && sink.head)
     rc = patch_head(tio, tracker->stream, data_start, &sink);
   deflate_sink_release(&sink);
   return rc;
@@ -373,16 +378,19 @@ int archive_open(struct archive **out, const char *final_path,
 
   *out = NULL;
   why[0] = '\0';
-  if (!a)
-    return ETWCAP_E_NOMEM;
-  if (options)
-    a->o = *options;
-  use_tracker(a, a->o.io ? a->o.io : &file_io_plain);
-  file_io_to_minizip(&a->tio, &funcs);
-  a->tmp = etwcap_malloc(tmp_size);
-  a->final_path = etwcap_strdup(final_path);
-  if (!a->tmp || !a->final_path) {
-    free_archive(a);
+  if (a) {
+    if (options)
+      a->o = *options;
+    use_tracker(a, a->o.io ? a->o.io : &file_io_plain);
+    file_io_to_minizip(&a->tio, &funcs);
+    a->tmp = etwcap_malloc(tmp_size);
+    a->final_path = etwcap_strdup(final_path);
+  }
+  if (!a || !a->tmp || !a->final_path) {
+    snprintf(why, why_size, "cannot write '%s': %s", final_path,
+             etwcap_strerror(ETWCAP_E_NOMEM));
+    if (a)
+      free_archive(a);
     return ETWCAP_E_NOMEM;
   }
   rc = os_temp_name(final_path, a->tmp, tmp_size);
@@ -396,6 +404,8 @@ int archive_open(struct archive **out, const char *final_path,
   if (!a->zf) {
     rc = a->tracker.first_error ? a->tracker.first_error : ETWCAP_E_IO;
     file_create_error(why, why_size, a->tmp, rc);
+    if (a->tracker.stream)
+      a->tio.remove(a->tio.opaque, a->tmp); /* created before minizip failed */
     free_archive(a);
     return rc;
   }
@@ -413,8 +423,11 @@ int archive_add(struct archive *a, const struct archive_member *m, uint64_t *byt
     snprintf(why, why_size, "the name '%s' is not valid UTF-8: rename it", m->name);
     return ETWCAP_E_USAGE;
   }
-  if (etwcap_grow((void **)&a->expect, &a->cap, a->count, sizeof(*a->expect), 4))
+  if (etwcap_grow((void **)&a->expect, &a->cap, a->count, sizeof(*a->expect), 4)) {
+    snprintf(why, why_size, "cannot add '%s' to the zip: %s", m->name,
+             etwcap_strerror(ETWCAP_E_NOMEM));
     return ETWCAP_E_NOMEM;
+  }
   memset(&a->expect[a->count], 0, sizeof(*a->expect));
   rc = add_member(a->zf, &a->tracker, &a->tio, a->final_path, m, &a->o, &a->expect[a->count],
                   why, why_size);
@@ -448,6 +461,10 @@ int archive_commit(struct archive *a, struct archive_stats *stats, char *why, si
   }
   if (!rc)
     rc = archive_verify(a->tmp, a->expect, a->count, a->o.threads, why, why_size);
+  if (!rc && cancel_requested()) {
+    rc = ETWCAP_E_CANCELLED; /* stopped while verifying: nothing replaces the old file */
+    snprintf(why, why_size, "stopped before '%s' was complete", a->final_path);
+  }
   if (!rc && os_file_size(a->tmp, &zip_size) == 0)
     stats->zip_bytes = (uint64_t)zip_size;
   stats->in_bytes = a->in_bytes;

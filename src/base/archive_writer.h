@@ -32,8 +32,9 @@ struct archive_member {
   size_t size;
   archive_produce_fn produce; /* ... bytes a producer writes while they are zipped */
   void *produce_ctx;
-  uint64_t size_hint; /* produced bytes expected: from 2 GiB, Zip64 fields are reserved */
 };
+/* (name must stay valid until the archive is committed or aborted: the
+ * verification reads the members back by it.) */
 
 struct archive_options {
   const struct file_io *io; /* NULL: plain files */

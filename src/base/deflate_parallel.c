@@ -16,6 +16,9 @@
 #include <string.h>
 #include <zlib.h>
 
+/* Workers when the caller leaves it to us: more would only hold more
+ * memory ((2n + 1) slots of about 8 MiB) than a disk can take output from. */
+#define DEFAULT_MAX_THREADS 8
 #define MAX_THREADS 64
 
 enum slot_state { SLOT_FREE, SLOT_FILLED, SLOT_BUSY, SLOT_DONE };
@@ -115,6 +118,11 @@ static void free_stream(struct deflate_stream *d)
   unsigned t;
   os_mutex_lock(&d->lock);
   d->stop = 1;
+  /* Slots nobody took yet are dropped: after an error or an abort their
+   * output would never be written. */
+  for (i = 0; d->slots && i < d->nslots; i++)
+    if (d->slots[i].state == SLOT_FILLED)
+      d->slots[i].state = SLOT_FREE;
   os_cond_broadcast(&d->work);
   os_mutex_unlock(&d->lock);
   for (t = 0; t < d->started; t++)
@@ -135,6 +143,8 @@ int deflate_stream_open(struct deflate_stream **out, const struct deflate_params
 {
   struct deflate_stream *d = etwcap_calloc(1, sizeof(*d));
   unsigned nthreads = params->threads ? params->threads : os_cpu_count();
+  if (!params->threads && nthreads > DEFAULT_MAX_THREADS)
+    nthreads = DEFAULT_MAX_THREADS;
   int rc;
 
   *out = NULL;

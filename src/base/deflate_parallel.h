@@ -9,7 +9,9 @@
  * (libdeflate's compressor takes no preset dictionary), so matches do not
  * reach across chunk edges; chunks are large enough that this costs well
  * under a percent of size.  The CRC-32 is computed per chunk and joined with
- * zlib's crc32_combine.  Memory is bounded: a few chunks per thread.
+ * zlib's crc32_combine.  Memory is bounded: 2n + 1 slots of about 8 MiB
+ * (a chunk in, its compressed bound out) for n workers, one per CPU up to 8
+ * unless the caller says how many.
  *
  * Because every chunk starts on a byte boundary and needs nothing before it,
  * each one can be decoded on its own (followed by an empty final block):
@@ -50,7 +52,7 @@ struct deflate_result {
 
 struct deflate_params {
   int level;        /* libdeflate level 1..12; 6 trades like zip -6 */
-  unsigned threads; /* workers; 0 = one per CPU */
+  unsigned threads; /* workers; 0 = one per CPU, at most 8 */
   deflate_write_fn write;
   void *write_ctx;
   deflate_progress_fn progress;

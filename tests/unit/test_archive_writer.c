@@ -316,7 +316,7 @@ static void failing_rename_keeps_the_old_file(void **state)
 
 static void unreadable_input_is_named(void **state)
 {
-  struct archive_member m = { "missing.etl", "no/such/dir/missing.etl", NULL, 0, NULL, NULL, 0 };
+  struct archive_member m = { "missing.etl", "no/such/dir/missing.etl", NULL, 0, NULL, NULL };
   char why[512];
   struct archive_stats st;
   (void)state;
