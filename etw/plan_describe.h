@@ -15,6 +15,8 @@ int plan_to_json(const struct plan *plan, char **out);
 
 /* Names shared by both forms. */
 const char *plan_role_name(enum plan_role role);         /* "kernel", "user", ... */
+/* The role a name stands for; PLAN_ROLE_USER for one it does not know. */
+enum plan_role plan_role_from_name(const char *name);
 const char *plan_filter_kind(uint32_t type);             /* "pid", "exe", ... */
 /* "FILE_MODE_CIRCULAR|SYSTEM_LOGGER_MODE" style; snprintf-like. */
 size_t plan_log_file_mode_names(uint32_t mode, char *buf, size_t size);

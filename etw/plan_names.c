@@ -2,24 +2,36 @@
 #include "plan_describe.h"
 
 #include "providers.h"
+#include "strutil.h"
 
 #include <stdio.h>
 
+/* One table for both directions: the session record stores the name. */
+static const struct {
+  enum plan_role role;
+  const char *name;
+} role_names[] = {
+  { PLAN_ROLE_KERNEL, "kernel" },   { PLAN_ROLE_USER, "user" },
+  { PLAN_ROLE_RUNDOWN, "rundown" }, { PLAN_ROLE_TRIGGER, "trigger" },
+  { PLAN_ROLE_KERNEL_RUNDOWN, "kernelRundown" },
+};
+
 const char *plan_role_name(enum plan_role role)
 {
-  switch (role) {
-  case PLAN_ROLE_KERNEL:
-    return "kernel";
-  case PLAN_ROLE_USER:
-    return "user";
-  case PLAN_ROLE_RUNDOWN:
-    return "rundown";
-  case PLAN_ROLE_TRIGGER:
-    return "trigger";
-  case PLAN_ROLE_KERNEL_RUNDOWN:
-    return "kernelRundown";
-  }
+  size_t i;
+  for (i = 0; i < sizeof(role_names) / sizeof(role_names[0]); i++)
+    if (role_names[i].role == role)
+      return role_names[i].name;
   return "unknown";
+}
+
+enum plan_role plan_role_from_name(const char *name)
+{
+  size_t i;
+  for (i = 0; i < sizeof(role_names) / sizeof(role_names[0]); i++)
+    if (str_caseeq(role_names[i].name, name))
+      return role_names[i].role;
+  return PLAN_ROLE_USER;
 }
 
 const char *plan_filter_kind(uint32_t type)

@@ -12,6 +12,7 @@
 #include "os_file.h"
 #include "os_proc.h"
 #include "plan_cli.h"
+#include "plan_describe.h"
 #include "report_file.h"
 #include "rundown.h"
 #include "session_record.h"
@@ -100,22 +101,6 @@ const char *collection_cmd_prefix(const struct cli *cli)
   return p && *p ? p : "etwcap";
 }
 
-static const char *role_name(enum plan_role role)
-{
-  switch (role) {
-  case PLAN_ROLE_KERNEL:
-    return "kernel";
-  case PLAN_ROLE_USER:
-    return "user";
-  case PLAN_ROLE_RUNDOWN:
-    return "rundown";
-  case PLAN_ROLE_TRIGGER:
-    return "trigger";
-  default:
-    return "kernelRundown";
-  }
-}
-
 int collection_cmd_write_record(const struct collection *c, const struct plan *plan,
                                 const struct cli *cli, const char *mode,
                                 const struct log_memory *log)
@@ -141,7 +126,7 @@ int collection_cmd_write_record(const struct collection *c, const struct plan *p
   for (i = 0; i < c->count && i < PLAN_MAX_SESSIONS; i++) {
     const struct collection_session *cs = &c->sessions[i];
     struct session_record_session *s = &r.sessions[r.session_count++];
-    snprintf(s->role, sizeof(s->role), "%s", role_name(cs->role));
+    snprintf(s->role, sizeof(s->role), "%s", plan_role_name(cs->role));
     snprintf(s->name, sizeof(s->name), "%s", cs->name);
     snprintf(s->file, sizeof(s->file), "%s", cs->file);
     s->log_file_mode = cs->log_file_mode;

@@ -7,25 +7,13 @@
 #include "log.h"
 #include "os_file.h"
 #include "session_record.h"
+#include "plan_describe.h"
 #include "strutil.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define OWNER_POLL_MS 500u
-
-static enum plan_role role_of(const char *role)
-{
-  if (str_caseeq(role, "kernel"))
-    return PLAN_ROLE_KERNEL;
-  if (str_caseeq(role, "rundown"))
-    return PLAN_ROLE_RUNDOWN;
-  if (str_caseeq(role, "kernelRundown"))
-    return PLAN_ROLE_KERNEL_RUNDOWN;
-  if (str_caseeq(role, "trigger"))
-    return PLAN_ROLE_TRIGGER;
-  return PLAN_ROLE_USER;
-}
 
 /* A collect runs and owns the capture: ask it to stop and wait until it has
  * finished (its process ends).  0 when it did; 1 when it died and left its
@@ -129,8 +117,9 @@ int collection_cmd_stop(const struct cli *cli, const struct collection_env *env)
     log_info("stopping the capture started %s by process %lu on %s", r.mode, r.pid,
              r.machine);
     for (i = 0; i < r.session_count; i++)
-      collection_adopt(&c, role_of(r.sessions[i].role), r.sessions[i].name, r.sessions[i].file,
-                       r.sessions[i].log_file_mode, r.sessions[i].maximum_file_size_mb);
+      collection_adopt(&c, plan_role_from_name(r.sessions[i].role), r.sessions[i].name,
+                       r.sessions[i].file, r.sessions[i].log_file_mode,
+                       r.sessions[i].maximum_file_size_mb);
     c.profile_interval_100ns = r.profile_interval_100ns;
     for (i = 0; i < r.warning_count; i++)
       log_warn("at start: %s", r.warnings[i]);
