@@ -17,7 +17,7 @@
 #define ETWCAP_ETL_MERGE_H
 
 #include "etl_format.h"
-#include "etl_io.h"
+#include "byte_source.h"
 #include "etl_writer.h"
 #include "etw_event.h"
 #include "file_io.h"
@@ -27,7 +27,7 @@
 
 struct etl_merge_input {
   const char *name;  /* for messages */
-  struct etl_io io;  /* borrowed; the caller closes it */
+  struct byte_source io;  /* borrowed; the caller closes it */
 };
 
 /* Called for each event before it is written; may write records of its

@@ -16,7 +16,7 @@
 #include <string.h>
 
 struct etl_reader {
-  struct etl_io io;
+  struct byte_source io;
   char *name;
   struct etl_logfile lf;
   struct etl_clock clock;
@@ -90,7 +90,7 @@ int etl_reader_peek_buffer(struct etl_reader *r, uint64_t offset, uint32_t index
   int rc;
   if (r->io.size >= 0 && offset >= (uint64_t)r->io.size)
     return 0;
-  rc = etl_io_read_exact(&r->io, offset, head, sizeof(head), &got);
+  rc = byte_source_read_exact(&r->io, offset, head, sizeof(head), &got);
   if (rc == ETWCAP_E_TRUNCATED && got == 0)
     return 0;
   if (rc == ETWCAP_E_TRUNCATED)
@@ -186,7 +186,7 @@ int etl_reader_load_buffer(struct etl_reader *r, uint64_t offset, uint32_t index
                 index);
   if (grow(&b->raw, &b->raw_cap, ETL_BUFFER_HEADER_SIZE))
     return fail(r, ETWCAP_E_NOMEM, offset, "no memory for buffer %u", index);
-  rc = etl_io_read_exact(&r->io, offset, b->raw, ETL_BUFFER_HEADER_SIZE, &got);
+  rc = byte_source_read_exact(&r->io, offset, b->raw, ETL_BUFFER_HEADER_SIZE, &got);
   if (rc == ETWCAP_E_TRUNCATED)
     return fail(r, rc, offset, "the file ends inside the header of buffer %u (%u of 72 bytes)",
                 index, (unsigned)got);
@@ -198,7 +198,7 @@ int etl_reader_load_buffer(struct etl_reader *r, uint64_t offset, uint32_t index
     return rc;
   if (grow(&b->raw, &b->raw_cap, h.buffer_size))
     return fail(r, ETWCAP_E_NOMEM, offset, "no memory for buffer %u", index);
-  rc = etl_io_read_exact(&r->io, offset + ETL_BUFFER_HEADER_SIZE,
+  rc = byte_source_read_exact(&r->io, offset + ETL_BUFFER_HEADER_SIZE,
                          b->raw + ETL_BUFFER_HEADER_SIZE,
                          h.buffer_size - ETL_BUFFER_HEADER_SIZE, &got);
   if (rc == ETWCAP_E_TRUNCATED)
@@ -221,7 +221,7 @@ int etl_reader_load_buffer_sized(struct etl_reader *r, uint64_t offset, uint32_t
   if (size < ETL_BUFFER_HEADER_SIZE || size > ETL_MAX_BUFFER_SIZE ||
       grow(&b->raw, &b->raw_cap, size))
     return etl_reader_load_buffer(r, offset, index, b);
-  rc = etl_io_read_exact(&r->io, offset, b->raw, size, &got);
+  rc = byte_source_read_exact(&r->io, offset, b->raw, size, &got);
   if (rc)
     return etl_reader_load_buffer(r, offset, index, b);
   etl_buffer_header_decode(b->raw, &h);
@@ -264,7 +264,7 @@ static int window_get(struct etl_reader *r, uint64_t offset, size_t need, size_t
   }
   r->win_start = offset;
   r->win_len = keep;
-  rc = etl_io_read_exact(&r->io, offset + keep, r->win + keep, r->win_cap - keep, &got);
+  rc = byte_source_read_exact(&r->io, offset + keep, r->win + keep, r->win_cap - keep, &got);
   r->win_len = keep + got;
   if (rc && rc != ETWCAP_E_TRUNCATED)
     return rc;
@@ -317,7 +317,7 @@ int etl_reader_buffer_next(struct etl_reader *r, struct etl_buffer *b, struct et
   return 1;
 }
 
-int etl_reader_open(struct etl_reader **out, const struct etl_io *io, const char *name)
+int etl_reader_open(struct etl_reader **out, const struct byte_source *io, const char *name)
 {
   struct etl_reader *r;
   struct etw_event ev;

@@ -1,4 +1,4 @@
-/* The streaming ETL reader: opens an ETL through an etl_io, decodes the
+/* The streaming ETL reader: opens an ETL through a byte source, decodes the
  * logfile header, and hands out events in file order (buffer by buffer,
  * event by event), decompressing compressed buffers.  File order reads the
  * input in 1 MiB chunks and decodes uncompressed buffers in place; memory is
@@ -8,14 +8,14 @@
  * Errors are ETWCAP_E_* codes; etl_reader_error() then gives a message that
  * names the file, the byte offset and what was wrong, for the CLI to print.
  *
- * Lifetime: the reader borrows the etl_io (the caller closes it after
+ * Lifetime: the reader borrows the byte source (the caller closes it after
  * etl_reader_free).  Events point into the reader's buffer: see etw_event.h. */
 #ifndef ETWCAP_ETL_READER_H
 #define ETWCAP_ETL_READER_H
 
 #include "etl_clock.h"
 #include "etl_format.h"
-#include "etl_io.h"
+#include "byte_source.h"
 #include "etw_event.h"
 
 #include <stddef.h>
@@ -44,7 +44,7 @@ struct etl_buffer {
 /* Opens the ETL in `io` and decodes its logfile header; `name` appears in
  * every error message.  On failure *out is still set (when memory allowed)
  * so etl_reader_error can be read: free it with etl_reader_free. */
-int etl_reader_open(struct etl_reader **out, const struct etl_io *io, const char *name);
+int etl_reader_open(struct etl_reader **out, const struct byte_source *io, const char *name);
 void etl_reader_free(struct etl_reader *r);
 
 const struct etl_logfile *etl_reader_logfile(const struct etl_reader *r);

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int run_reader(const struct etl_io *io, const char *display, etl_source_fn fn,
+static int run_reader(const struct byte_source *io, const char *display, etl_source_fn fn,
                       void *ctx, char *err, size_t errcap)
 {
   struct etl_reader *r = NULL;
@@ -32,7 +32,7 @@ static int run_zip(struct etl_zip *z, const char *label, etl_source_fn fn, void 
   char member[1024], display[2048];
   int rc, found = 0;
   while ((rc = etl_zip_next_etl(z, member, sizeof(member))) == 1) {
-    struct etl_io io;
+    struct byte_source io;
     found++;
     snprintf(display, sizeof(display), "%s!%s", label, member);
     rc = etl_zip_member_io(z, &io);
@@ -60,26 +60,26 @@ static int run_zip(struct etl_zip *z, const char *label, etl_source_fn fn, void 
 int etl_source_foreach(const char *path, etl_source_fn fn, void *ctx, char *err,
                        size_t errcap)
 {
-  struct etl_io io;
+  struct byte_source io;
   uint8_t magic[4];
   size_t got = 0;
   int rc;
 
   err[0] = '\0';
-  rc = etl_io_open_file(&io, path);
+  rc = byte_source_open_file(&io, path);
   if (rc) {
     snprintf(err, errcap, "%s: cannot open: %s", path, etwcap_strerror(rc));
     return rc;
   }
-  rc = etl_io_read_exact(&io, 0, magic, sizeof(magic), &got);
+  rc = byte_source_read_exact(&io, 0, magic, sizeof(magic), &got);
   if (rc && rc != ETWCAP_E_TRUNCATED) {
     snprintf(err, errcap, "%s: cannot read: %s", path, etwcap_strerror(rc));
-    etl_io_close(&io);
+    byte_source_close(&io);
     return rc;
   }
   if (etl_zip_detect(&io)) {
     struct etl_zip *z = NULL;
-    etl_io_close(&io);
+    byte_source_close(&io);
     rc = etl_zip_open_file(&z, path);
     if (rc)
       snprintf(err, errcap, "%s", z ? etl_zip_error(z) : etwcap_strerror(rc));
@@ -89,14 +89,14 @@ int etl_source_foreach(const char *path, etl_source_fn fn, void *ctx, char *err,
     return rc;
   }
   rc = run_reader(&io, path, fn, ctx, err, errcap);
-  etl_io_close(&io);
+  byte_source_close(&io);
   return rc;
 }
 
 int etl_source_foreach_memory(const void *data, size_t len, const char *label,
                               etl_source_fn fn, void *ctx, char *err, size_t errcap)
 {
-  struct etl_io io;
+  struct byte_source io;
   int rc;
   err[0] = '\0';
   if (etl_zip_detect_memory(data, len)) {
@@ -109,12 +109,12 @@ int etl_source_foreach_memory(const void *data, size_t len, const char *label,
     etl_zip_close(z);
     return rc;
   }
-  rc = etl_io_open_memory(&io, data, len);
+  rc = byte_source_open_memory(&io, data, len);
   if (rc) {
     snprintf(err, errcap, "%s: %s", label, etwcap_strerror(rc));
     return rc;
   }
   rc = run_reader(&io, label, fn, ctx, err, errcap);
-  etl_io_close(&io);
+  byte_source_close(&io);
   return rc;
 }

@@ -57,14 +57,14 @@ int etl_zip_magic(const uint8_t *p, size_t len)
          ((p[2] == 3 && p[3] == 4) || (p[2] == 5 && p[3] == 6));
 }
 
-int etl_zip_detect(const struct etl_io *io)
+int etl_zip_detect(const struct byte_source *io)
 {
   struct byte_source src;
   struct zip_directory dir;
   uint8_t magic[4];
   size_t got = 0;
   char why[300];
-  etl_io_read_exact(io, 0, magic, sizeof(magic), &got);
+  byte_source_read_exact(io, 0, magic, sizeof(magic), &got);
   if (etl_zip_magic(magic, got))
     return 1;
   /* A self-extractor's stub first: the end of the file says it is a zip. */
@@ -80,12 +80,12 @@ int etl_zip_detect(const struct etl_io *io)
 
 int etl_zip_detect_memory(const void *data, size_t len)
 {
-  struct etl_io io;
+  struct byte_source io;
   int zip;
-  if (etl_io_open_memory(&io, data, len) != 0)
+  if (byte_source_open_memory(&io, data, len) != 0)
     return etl_zip_magic(data, len);
   zip = etl_zip_detect(&io);
-  etl_io_close(&io);
+  byte_source_close(&io);
   return zip;
 }
 
@@ -392,7 +392,7 @@ static int member_read_at(void *ctx, uint64_t offset, void *buf, size_t len, siz
   }
 }
 
-int etl_zip_member_io(struct etl_zip *z, struct etl_io *io)
+int etl_zip_member_io(struct etl_zip *z, struct byte_source *io)
 {
   int rc;
   memset(io, 0, sizeof(*io));

@@ -1,20 +1,20 @@
 /* ETL files inside zip archives (.etl.zip from PerfView or etwcap, and any
  * zip holding .etl members), read through the base layer's zip reader
  * (zip_directory.h) without extracting anything to disk: a member is
- * streamed through a bounded buffer and offered to the ETL reader as an
- * etl_io.  Every member's size and CRC-32 is checked: the others' when the
+ * streamed through a bounded buffer and offered to the ETL reader as a byte
+ * source.  Every member's size and CRC-32 is checked: the others' when the
  * archive is opened, an ETL member's as it streams (ETWCAP_E_CORRUPT naming
  * it).  Of members sharing a name the last one counts, as extracting the
  * archive would leave it.
  *
  * Member names are sanitised for display (no absolute paths, no "..", no
  * control characters); sizes are bounded before anything is read.
- * Lifetime: the etl_io of a member is valid until the next
+ * Lifetime: the byte source of a member is valid until the next
  * etl_zip_next_etl call or etl_zip_close. */
 #ifndef ETWCAP_ETL_ZIP_H
 #define ETWCAP_ETL_ZIP_H
 
-#include "etl_io.h"
+#include "byte_source.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +28,7 @@ struct etl_zip;
 int etl_zip_magic(const uint8_t *p, size_t len);
 /* 1 when io holds a zip archive: it starts like one, or its end holds a
  * zip directory that reads (an archive behind a self-extractor's stub). */
-int etl_zip_detect(const struct etl_io *io);
+int etl_zip_detect(const struct byte_source *io);
 int etl_zip_detect_memory(const void *data, size_t len);
 
 /* Opens an archive from a file (UTF-8 path) or from memory (not copied).
@@ -42,9 +42,9 @@ void etl_zip_close(struct etl_zip *z);
  * the first call): 1 with its sanitised name in `name`, 0 when there are no
  * more, < 0 on error. */
 int etl_zip_next_etl(struct etl_zip *z, char *name, size_t cap);
-/* An etl_io reading the current member.  Forward reads stream; a read
+/* A byte source reading the current member.  Forward reads stream; a read
  * before the current position restarts the member. */
-int etl_zip_member_io(struct etl_zip *z, struct etl_io *io);
+int etl_zip_member_io(struct etl_zip *z, struct byte_source *io);
 /* Reads the current member to its end if the reader stopped short and
  * checks its size and CRC-32 (etl_zip_next_etl does it too). */
 int etl_zip_finish_member(struct etl_zip *z);

@@ -124,14 +124,13 @@ static int locate(const struct identity_injector *ij, const char *logged, char *
 static void read_pe(const struct identity_injector *ij, struct cache_entry *e)
 {
   char local[PATH_BYTES];
-  struct pe_file pf;
-  struct pe_source src;
+  struct byte_source src;
   locate(ij, e->path, local, sizeof(local));
-  e->read_rc = pe_file_open(&pf, &src, local);
+  e->read_rc = byte_source_open_file(&src, local);
   if (e->read_rc)
     return;
   e->read_rc = pe_image_read(&e->pe, &src, PE_READ_ALL);
-  pe_file_close(&pf);
+  byte_source_close(&src);
 }
 
 /* The cache entry of a path, reading the PE the first time.  NULL when the

@@ -1,21 +1,20 @@
 /* The one-call form for the merger: reads the PE at a path (UTF-8, through
- * pe_file / os_file.h) and builds its identity events.  Kept apart from
+ * a byte_source) and builds its identity events.  Kept apart from
  * image_identity.c so that the encoder itself stays free of I/O. */
 #include "image_identity.h"
 
 int image_identity_build_file(struct image_identity_set *set, const struct image_event *img,
                               const char *path, struct image_identity_seen *seen)
 {
-  struct pe_file pf;
-  struct pe_source src;
+  struct byte_source src;
   struct pe_image pe;
   int rc;
   set->count = 0;
-  rc = pe_file_open(&pf, &src, path);
+  rc = byte_source_open_file(&src, path);
   if (rc < 0)
     return rc;
   rc = pe_image_read(&pe, &src, PE_READ_ALL);
-  pe_file_close(&pf);
+  byte_source_close(&src);
   if (rc < 0)
     return rc;
   rc = seen ? image_identity_build_once(set, img, &pe, seen)

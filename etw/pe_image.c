@@ -1,4 +1,4 @@
-/* PE headers, section table and debug directory, read through a pe_source
+/* PE headers, section table and debug directory, read through a byte_source
  * with explicit little-endian loads (PE/COFF specification, "Optional
  * Header", "Section Table", "Debug Directory").  The version resource is in
  * pe_version.c.  No field of the file is trusted: every offset is checked
@@ -23,7 +23,7 @@
 /* e_lfanew beyond this is not a PE any tool would load. */
 #define MAX_NT_OFFSET (16u * 1024u * 1024u)
 
-static int read_headers(struct pe_image *pe, const struct pe_source *src)
+static int read_headers(struct pe_image *pe, const struct byte_source *src)
 {
   uint8_t dos[DOS_HEADER_SIZE];
   uint8_t nt[4 + COFF_HEADER_SIZE];
@@ -31,7 +31,7 @@ static int read_headers(struct pe_image *pe, const struct pe_source *src)
   uint32_t opt_len, dir_off, ndirs, i;
   int rc;
 
-  rc = pe_read_exact(src, 0, dos, sizeof dos);
+  rc = byte_source_read_exact(src, 0, dos, sizeof dos, NULL);
   if (rc == ETWCAP_E_TRUNCATED)
     return ETWCAP_E_FORMAT; /* too short to be any executable */
   if (rc < 0)
@@ -41,7 +41,7 @@ static int read_headers(struct pe_image *pe, const struct pe_source *src)
   pe->nt_offset = etl_le32(dos + 0x3C);
   if (pe->nt_offset < 4 || pe->nt_offset > MAX_NT_OFFSET)
     return ETWCAP_E_FORMAT; /* an MS-DOS program, or a damaged header */
-  rc = pe_read_exact(src, pe->nt_offset, nt, sizeof nt);
+  rc = byte_source_read_exact(src, pe->nt_offset, nt, sizeof nt, NULL);
   if (rc < 0)
     return rc;
   if (memcmp(nt, "PE\0\0", 4) != 0)
@@ -57,7 +57,7 @@ static int read_headers(struct pe_image *pe, const struct pe_source *src)
     return ETWCAP_E_FORMAT; /* an object file, not an image */
   if (opt_len > sizeof opt)
     opt_len = sizeof opt;
-  rc = pe_read_exact(src, (uint64_t)pe->nt_offset + sizeof nt, opt, opt_len);
+  rc = byte_source_read_exact(src, (uint64_t)pe->nt_offset + sizeof nt, opt, opt_len, NULL);
   if (rc < 0)
     return rc;
   pe->magic = etl_le16(opt);
@@ -96,7 +96,7 @@ static int read_headers(struct pe_image *pe, const struct pe_source *src)
   return 0;
 }
 
-static int read_sections(struct pe_image *pe, const struct pe_source *src)
+static int read_sections(struct pe_image *pe, const struct byte_source *src)
 {
   uint64_t off = (uint64_t)pe->nt_offset + 4 + COFF_HEADER_SIZE + pe->size_of_optional_header;
   uint8_t *raw;
@@ -112,7 +112,7 @@ static int read_sections(struct pe_image *pe, const struct pe_source *src)
     etwcap_free(raw);
     return ETWCAP_E_NOMEM;
   }
-  rc = pe_read_exact(src, off, raw, n * SECTION_SIZE);
+  rc = byte_source_read_exact(src, off, raw, n * SECTION_SIZE, NULL);
   if (rc < 0) {
     etwcap_free(raw);
     return rc;
@@ -167,7 +167,7 @@ int pe_image_rva_to_offset(const struct pe_image *pe, uint32_t rva, uint32_t len
 /* Reads the CodeView record of d: a missing or damaged record leaves the
  * entry PE_CV_UNKNOWN (the image is still identified by its other fields). */
 static int read_codeview(struct pe_debug_entry *d, const struct pe_image *pe,
-                         const struct pe_source *src)
+                         const struct byte_source *src)
 {
   uint64_t off;
   uint32_t len = d->size_of_data, fixed, i;
@@ -186,7 +186,7 @@ static int read_codeview(struct pe_debug_entry *d, const struct pe_image *pe,
   buf = etwcap_malloc(len + 1);
   if (!buf)
     return ETWCAP_E_NOMEM;
-  rc = pe_read_exact(src, off, buf, len);
+  rc = byte_source_read_exact(src, off, buf, len, NULL);
   if (rc < 0) {
     etwcap_free(buf);
     return rc == ETWCAP_E_TRUNCATED ? 0 : rc;
@@ -221,7 +221,7 @@ static int read_codeview(struct pe_debug_entry *d, const struct pe_image *pe,
   return 0;
 }
 
-static int read_debug_directory(struct pe_image *pe, const struct pe_source *src)
+static int read_debug_directory(struct pe_image *pe, const struct byte_source *src)
 {
   uint32_t rva = pe->dir[PE_DIR_DEBUG].rva, size = pe->dir[PE_DIR_DEBUG].size;
   size_t n, i;
@@ -242,7 +242,7 @@ static int read_debug_directory(struct pe_image *pe, const struct pe_source *src
     etwcap_free(raw);
     return ETWCAP_E_NOMEM;
   }
-  rc = pe_read_exact(src, off, raw, n * DEBUG_ENTRY_SIZE);
+  rc = byte_source_read_exact(src, off, raw, n * DEBUG_ENTRY_SIZE, NULL);
   if (rc < 0) {
     etwcap_free(raw);
     return rc;
@@ -269,7 +269,7 @@ static int read_debug_directory(struct pe_image *pe, const struct pe_source *src
   return rc;
 }
 
-int pe_image_read(struct pe_image *pe, const struct pe_source *src, unsigned flags)
+int pe_image_read(struct pe_image *pe, const struct byte_source *src, unsigned flags)
 {
   int rc;
   memset(pe, 0, sizeof *pe);

@@ -17,33 +17,10 @@
 #include "guid.h"
 
 #include <stddef.h>
+#include "byte_source.h"
+
 #include <stdint.h>
 #include <stdio.h>
-
-/* Where the bytes come from: a positional read with an opaque context
- * (minizip's ioapi pattern), so a file, memory (tests, fuzzing) or anything
- * else serves.  read_at reads up to len bytes at offset and sets *got
- * (*got < len only at the end of the input); 0 or a negative ETWCAP_E_*. */
-struct pe_source {
-  int (*read_at)(void *ctx, uint64_t offset, void *buf, size_t len, size_t *got);
-  void *ctx;
-  int64_t size; /* total bytes, or -1 when unknown */
-};
-
-/* Bytes in memory (not copied: they must outlive the source). */
-struct pe_memory {
-  const uint8_t *data;
-  size_t len;
-};
-void pe_source_memory(struct pe_source *src, struct pe_memory *mem, const void *data, size_t len);
-
-/* A file opened with os_fopen (UTF-8 path on every OS). */
-struct pe_file {
-  FILE *f;
-};
-/* 0, or ETWCAP_E_NOENT / IO.  Close with pe_file_close. */
-int pe_file_open(struct pe_file *pf, struct pe_source *src, const char *path);
-void pe_file_close(struct pe_file *pf);
 
 /* Limits that keep hostile headers from driving work or allocations. */
 #define PE_MAX_SECTIONS 96        /* the loader's own limit */
@@ -174,7 +151,7 @@ enum pe_read_flags {
  * one CodeView entry that cannot be read leaves that entry PE_CV_UNKNOWN.  A
  * damaged version resource is not an error: version.present stays 0 (it
  * only describes the image), unless it is the source that failed. */
-int pe_image_read(struct pe_image *pe, const struct pe_source *src, unsigned flags);
+int pe_image_read(struct pe_image *pe, const struct byte_source *src, unsigned flags);
 void pe_image_release(struct pe_image *pe);
 
 /* File offset of `len` bytes at `rva`: 0, or ETWCAP_E_CORRUPT when they are
@@ -203,10 +180,9 @@ char *pe_wstr_to_utf8(const struct pe_wstr *w, char *buf, size_t size);
 int pe_version_parse(struct pe_version *v, const uint8_t *p, size_t len);
 void pe_version_release(struct pe_version *v);
 /* Finds and parses the RT_VERSION resource of pe (pe_version.c). */
-int pe_version_read(struct pe_image *pe, const struct pe_source *src);
+int pe_version_read(struct pe_image *pe, const struct byte_source *src);
 
 /* Reads exactly len bytes at offset through src (ETWCAP_E_TRUNCATED when the
  * input ends first). */
-int pe_read_exact(const struct pe_source *src, uint64_t offset, void *buf, size_t len);
 
 #endif

@@ -25,7 +25,7 @@
 /* ---- the resource directory ---- */
 
 /* Reads `len` bytes at offset `off` of the resource section. */
-static int res_read(const struct pe_image *pe, const struct pe_source *src, uint32_t off,
+static int res_read(const struct pe_image *pe, const struct byte_source *src, uint32_t off,
                     void *buf, uint32_t len)
 {
   uint64_t file_off;
@@ -36,12 +36,12 @@ static int res_read(const struct pe_image *pe, const struct pe_source *src, uint
   rc = pe_image_rva_to_offset(pe, pe->dir[PE_DIR_RESOURCE].rva + off, len, &file_off);
   if (rc < 0)
     return rc;
-  return pe_read_exact(src, file_off, buf, len);
+  return byte_source_read_exact(src, file_off, buf, len, NULL);
 }
 
 /* Finds in the directory at `dir_off` the entry with integer id `id`, or the
  * first entry when id < 0; sets *target (OffsetToData) and *is_dir. */
-static int res_find(const struct pe_image *pe, const struct pe_source *src, uint32_t dir_off,
+static int res_find(const struct pe_image *pe, const struct byte_source *src, uint32_t dir_off,
                     long id, uint32_t *target, int *is_dir)
 {
   uint8_t head[RES_DIR_SIZE], e[RES_ENTRY_SIZE];
@@ -275,7 +275,7 @@ void pe_version_release(struct pe_version *v)
   memset(v, 0, sizeof *v);
 }
 
-int pe_version_read(struct pe_image *pe, const struct pe_source *src)
+int pe_version_read(struct pe_image *pe, const struct byte_source *src)
 {
   uint32_t off, data_rva, data_size;
   uint8_t entry[RES_DATA_ENTRY_SIZE];
@@ -304,7 +304,7 @@ int pe_version_read(struct pe_image *pe, const struct pe_source *src)
   buf = etwcap_malloc(data_size);
   if (!buf)
     return ETWCAP_E_NOMEM;
-  rc = pe_read_exact(src, file_off, buf, data_size);
+  rc = byte_source_read_exact(src, file_off, buf, data_size, NULL);
   if (rc == 0)
     rc = pe_version_parse(&pe->version, buf, data_size);
   etwcap_free(buf);

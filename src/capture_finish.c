@@ -52,7 +52,7 @@ static int merge_step(const struct capture_finish_params *p, const struct merge_
   memset(inputs, 0, sizeof(inputs));
   for (i = 0; i < in->count && !rc; i++) {
     inputs[i].name = in->paths[i];
-    rc = etl_io_open_file(&inputs[i].io, in->paths[i]);
+    rc = byte_source_open_file(&inputs[i].io, in->paths[i]);
     if (rc)
       snprintf(why, why_size, "cannot open '%s': %s", in->paths[i], etwcap_strerror(rc));
   }
@@ -71,7 +71,7 @@ static int merge_step(const struct capture_finish_params *p, const struct merge_
   }
   for (i = 0; i < in->count; i++)
     if (inputs[i].io.close)
-      etl_io_close(&inputs[i].io);
+      byte_source_close(&inputs[i].io);
   return rc;
 }
 

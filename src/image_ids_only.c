@@ -5,7 +5,7 @@
 #include "archive_writer.h"
 #include "cancel.h"
 #include "error.h"
-#include "etl_io.h"
+#include "byte_source.h"
 #include "etl_merge.h"
 #include "file_error.h"
 #include "byte_source.h"
@@ -198,7 +198,7 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity, int
 
   memset(&in, 0, sizeof(in));
   in.name = x.names[x.etl_index];
-  rc = etl_io_open_file(&in.io, x.paths[x.etl_index]);
+  rc = byte_source_open_file(&in.io, x.paths[x.etl_index]);
   if (rc)
     goto cleanup;
   memset(&mo, 0, sizeof(mo));
@@ -209,7 +209,7 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity, int
   progress_start(&prog, "adding image identity", console);
   rc = etl_merge(&in, 1, merged, &mo, &st, why, why_size);
   progress_end(&prog);
-  etl_io_close(&in.io);
+  byte_source_close(&in.io);
   if (rc)
     goto cleanup;
   if (st.events_out == st.events_in) {

@@ -3,7 +3,7 @@
 
 #include "alloc.h"
 #include "error.h"
-#include "etl_io.h"
+#include "byte_source.h"
 #include "etl_reader.h"
 #include "etl_source.h"
 #include "etl_timeorder.h"
@@ -20,7 +20,7 @@ struct source {
   const struct etl_clock *clock;
   int clock_10mhz; /* scale 1.0: FILETIME = base + raw */
   struct etl_zip *zip;
-  struct etl_io io;
+  struct byte_source io;
   int io_open;
   struct etl_reader *r;
   struct etl_timeorder *t;
@@ -71,7 +71,7 @@ static void close_source(struct source *s)
   etl_timeorder_free(s->t);
   etl_reader_free(s->r);
   if (s->io_open)
-    etl_io_close(&s->io);
+    byte_source_close(&s->io);
   etl_zip_close(s->zip);
   memset(s, 0, sizeof(*s));
 }
@@ -298,18 +298,18 @@ int trigger_replay_run(const char *path, struct trigger_engine *e, int64_t run_u
   }
   if (os_file_size(path, &size) == 0)
     stats->bytes = (uint64_t)size;
-  rc = etl_io_open_file(&rp->src[0].io, path);
+  rc = byte_source_open_file(&rp->src[0].io, path);
   if (rc) {
     snprintf(err, cap, "%s: cannot open: %s", path, etwcap_strerror(rc));
     etwcap_free(rp);
     return rc;
   }
   rp->src[0].io_open = 1;
-  rc = etl_io_read_exact(&rp->src[0].io, 0, magic, sizeof(magic), &got);
+  rc = byte_source_read_exact(&rp->src[0].io, 0, magic, sizeof(magic), &got);
   if (rc && rc != ETWCAP_E_TRUNCATED) {
     snprintf(err, cap, "%s: cannot read: %s", path, etwcap_strerror(rc));
   } else if (etl_zip_detect(&rp->src[0].io)) {
-    etl_io_close(&rp->src[0].io);
+    byte_source_close(&rp->src[0].io);
     rp->src[0].io_open = 0;
     rc = open_zip(rp, path, NULL, 0, path, err, cap);
   } else {

@@ -1,7 +1,7 @@
 /* A positional byte source: a small table of functions with an opaque
  * context, so the same reader reads a file or bytes in memory (tests and
- * fuzzing).  The zip container reads archives through it; etw/'s etl_io has
- * the same shape and uses these implementations.
+ * fuzzing).  The zip container reads archives through it, the ETL reader
+ * reads traces through it, the PE reader images.
  *
  * Lifetime: a byte_source is a value owned by whoever opened it;
  * byte_source_close releases its context. */

@@ -20,12 +20,12 @@ static double seconds_since(uint64_t t0)
 
 static int iterate(const char *path, int time_order, uint64_t *events, uint64_t *sum)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct etl_reader *r = NULL;
   struct etl_timeorder *t = NULL;
   struct etw_event ev;
   int rc;
-  if (etl_io_open_file(&io, path) != 0)
+  if (byte_source_open_file(&io, path) != 0)
     return -1;
   rc = etl_reader_open(&r, &io, path);
   if (!rc && time_order)
@@ -42,7 +42,7 @@ static int iterate(const char *path, int time_order, uint64_t *events, uint64_t 
     etl_timeorder_free(t);
   if (r)
     etl_reader_free(r);
-  etl_io_close(&io);
+  byte_source_close(&io);
   return rc;
 }
 

@@ -25,13 +25,13 @@ static double seconds_since(uint64_t t0)
 
 static int iterate(const char *path, uint64_t *events)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct etl_reader *r = NULL;
   struct etl_timeorder *t = NULL;
   struct etw_event ev;
   uint64_t sum = 0;
   int rc;
-  if (etl_io_open_file(&io, path) != 0)
+  if (byte_source_open_file(&io, path) != 0)
     return -1;
   rc = etl_reader_open(&r, &io, path);
   if (!rc)
@@ -46,7 +46,7 @@ static int iterate(const char *path, uint64_t *events)
     fprintf(stderr, "bench_replay: %s\n", etl_reader_error(r));
   etl_timeorder_free(t);
   etl_reader_free(r);
-  etl_io_close(&io);
+  byte_source_close(&io);
   if (sum == 42)
     fputc(' ', stderr);
   return rc < 0 ? rc : 0;

@@ -2,7 +2,7 @@
  * event in file order (formatting each as a dump line) and again in time
  * order.  Any crash, leak or sanitizer report is a bug in the reader. */
 #include "etl_dump.h"
-#include "etl_io.h"
+#include "byte_source.h"
 #include "etl_reader.h"
 #include "etl_timeorder.h"
 
@@ -13,14 +13,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct etl_reader *r = NULL;
   struct etl_timeorder *t = NULL;
   struct etw_event ev;
   char line[ETL_DUMP_LINE_MAX];
   unsigned n = 0;
 
-  if (etl_io_open_memory(&io, data, size))
+  if (byte_source_open_memory(&io, data, size))
     return 0;
   if (etl_reader_open(&r, &io, "fuzz.etl") == 0) {
     while (etl_reader_next(r, &ev) == 1 && n++ < 100000)
@@ -33,6 +33,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
   }
   etl_reader_free(r);
-  etl_io_close(&io);
+  byte_source_close(&io);
   return 0;
 }

@@ -12,16 +12,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   static const uint16_t name16[] = { 'C', ':', '\\', 'x', '.', 'd', 'l', 'l' };
-  struct pe_memory mem;
-  struct pe_source src;
+  struct byte_source src;
   struct pe_image pe;
   struct image_event img;
   struct image_identity_set set;
   struct image_identity_seen *seen;
   size_t i;
   int round;
-  pe_source_memory(&src, &mem, data, size);
-  if (pe_image_read(&pe, &src, PE_READ_ALL) != 0)
+  int rc;
+  if (byte_source_open_memory(&src, data, size) != 0)
+    return 0;
+  rc = pe_image_read(&pe, &src, PE_READ_ALL);
+  byte_source_close(&src);
+  if (rc != 0)
     return 0;
   memset(&img, 0, sizeof img);
   img.opcode = IMAGE_EVENT_DCSTART;

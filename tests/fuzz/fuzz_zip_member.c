@@ -44,11 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (etl_zip_open_memory(&z, data, size) == 0) {
     unsigned members = 0;
     while (etl_zip_next_etl(z, name, sizeof(name)) == 1 && members++ < 64) {
-      struct etl_io io;
+      struct byte_source io;
       uint8_t head[72];
       size_t got;
       if (etl_zip_member_io(z, &io) == 0)
-        etl_io_read_exact(&io, 0, head, sizeof(head), &got);
+        byte_source_read_exact(&io, 0, head, sizeof(head), &got);
     }
   }
   etl_zip_close(z);

@@ -8,7 +8,7 @@
 #include "test_etl_bytes.h"
 
 #include "error.h"
-#include "etl_io.h"
+#include "byte_source.h"
 #include "etl_reader.h"
 #include "etl_timeorder.h"
 
@@ -61,14 +61,14 @@ static size_t build(void)
 static int read_everything(const uint8_t *data, size_t len, char *msg, size_t cap,
                            unsigned *events)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct etl_reader *r = NULL;
   struct etl_timeorder *t = NULL;
   struct etw_event ev;
   int rc;
   *events = 0;
   msg[0] = '\0';
-  rc = etl_io_open_memory(&io, data, len);
+  rc = byte_source_open_memory(&io, data, len);
   if (rc)
     return rc;
   rc = etl_reader_open(&r, &io, "bad.etl");
@@ -85,7 +85,7 @@ static int read_everything(const uint8_t *data, size_t len, char *msg, size_t ca
     snprintf(msg, cap, "%s", etl_reader_error(r));
   etl_timeorder_free(t);
   etl_reader_free(r);
-  etl_io_close(&io);
+  byte_source_close(&io);
   return rc;
 }
 

@@ -122,13 +122,13 @@ static int merge_paths(const char *const *paths, size_t n, const char *out, char
   memset(in, 0, sizeof(in));
   for (i = 0; i < n && !rc; i++) {
     in[i].name = paths[i];
-    rc = etl_io_open_file(&in[i].io, paths[i]);
+    rc = byte_source_open_file(&in[i].io, paths[i]);
   }
   if (!rc)
     rc = etl_merge(in, n, out, NULL, st, why, why_size);
   for (i = 0; i < n; i++)
     if (in[i].io.close)
-      etl_io_close(&in[i].io);
+      byte_source_close(&in[i].io);
   return rc;
 }
 

@@ -9,7 +9,7 @@
 
 #include "error.h"
 #include "etl_dump.h"
-#include "etl_io.h"
+#include "byte_source.h"
 #include "etl_reader.h"
 #include "os_time.h"
 
@@ -164,11 +164,11 @@ struct collected {
 static int read_all(const uint8_t *data, size_t len, struct collected *c, char *err,
                     size_t errcap)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct etl_reader *r = NULL;
   int rc;
   memset(c, 0, sizeof(*c));
-  assert_int_equal(etl_io_open_memory(&io, data, len), 0);
+  assert_int_equal(byte_source_open_memory(&io, data, len), 0);
   rc = etl_reader_open(&r, &io, "mem.etl");
   while (rc == 0) {
     struct etw_event ev;
@@ -188,7 +188,7 @@ static int read_all(const uint8_t *data, size_t len, struct collected *c, char *
   if (err)
     snprintf(err, errcap, "%s", r ? etl_reader_error(r) : "");
   etl_reader_free(r);
-  etl_io_close(&io);
+  byte_source_close(&io);
   return rc;
 }
 
@@ -312,12 +312,12 @@ static void lines_follow_the_golden_format(void **state)
 
 static void logfile_header_fields(void **state)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct etl_reader *r = NULL;
   const struct etl_logfile *lf;
   size_t len = build_all_kinds();
   (void)state;
-  assert_int_equal(etl_io_open_memory(&io, image, len), 0);
+  assert_int_equal(byte_source_open_memory(&io, image, len), 0);
   assert_int_equal(etl_reader_open(&r, &io, "mem.etl"), 0);
   lf = etl_reader_logfile(r);
   assert_int_equal(lf->build, 19041);
@@ -335,7 +335,7 @@ static void logfile_header_fields(void **state)
   assert_string_equal(lf->log_file_name, "t.etl");
   assert_int_equal(etl_reader_compression(r), 0);
   etl_reader_free(r);
-  etl_io_close(&io);
+  byte_source_close(&io);
 }
 
 /* A 32-bit logging session: SYSTEM32 logfile header with the x86 layout
@@ -344,7 +344,7 @@ static void logfile_header_fields(void **state)
 static void pointer32_trace(void **state)
 {
   static struct collected c;
-  struct etl_io io;
+  struct byte_source io;
   struct etl_reader *r = NULL;
   const struct etl_logfile *lf;
   uint8_t *b0 = image, *b1 = image + 1024, *rec;
@@ -364,7 +364,7 @@ static void pointer32_trace(void **state)
   tb64(rec + 16, 2630627 + 777);
   memcpy(rec + 0x50, "\x01\x00\x00\x00", 4);
 
-  assert_int_equal(etl_io_open_memory(&io, image, 1024 + 4096), 0);
+  assert_int_equal(byte_source_open_memory(&io, image, 1024 + 4096), 0);
   assert_int_equal(etl_reader_open(&r, &io, "x86.etl"), 0);
   lf = etl_reader_logfile(r);
   assert_int_equal(lf->header_is_64, 0);
@@ -374,7 +374,7 @@ static void pointer32_trace(void **state)
   assert_int_equal(lf->buffers_lost, 2);
   assert_string_equal(lf->logger_name, "Test");
   etl_reader_free(r);
-  etl_io_close(&io);
+  byte_source_close(&io);
 
   assert_int_equal(read_all(image, 1024 + 4096, &c, NULL, 0), 0);
   assert_int_equal(c.count, 2);

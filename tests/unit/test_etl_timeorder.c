@@ -6,7 +6,7 @@
 #include "test_etl_bytes.h"
 
 #include "error.h"
-#include "etl_io.h"
+#include "byte_source.h"
 #include "etl_reader.h"
 #include "etl_timeorder.h"
 
@@ -80,13 +80,13 @@ static size_t build_wrapped(int with_message)
 static unsigned collect(size_t len, int time_order, uint64_t *ts, uint16_t *cpu,
                         uint16_t *type, unsigned cap)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct etl_reader *r = NULL;
   struct etl_timeorder *t = NULL;
   struct etw_event ev;
   unsigned n = 0;
   int rc;
-  assert_int_equal(etl_io_open_memory(&io, image, len), 0);
+  assert_int_equal(byte_source_open_memory(&io, image, len), 0);
   assert_int_equal(etl_reader_open(&r, &io, "wrapped.etl"), 0);
   if (time_order)
     assert_int_equal(etl_timeorder_open(&t, r), 0);
@@ -107,7 +107,7 @@ static unsigned collect(size_t len, int time_order, uint64_t *ts, uint16_t *cpu,
   assert_int_equal(rc, 0);
   etl_timeorder_free(t);
   etl_reader_free(r);
-  etl_io_close(&io);
+  byte_source_close(&io);
   return n;
 }
 
@@ -163,7 +163,7 @@ static void message_without_timestamp_keeps_its_place(void **state)
  * the file name and offset. */
 static void damaged_buffer_is_an_error(void **state)
 {
-  struct etl_io io;
+  struct byte_source io;
   struct etl_reader *r = NULL;
   struct etl_timeorder *t = NULL;
   struct etw_event ev;
@@ -171,7 +171,7 @@ static void damaged_buffer_is_an_error(void **state)
   int rc;
   (void)state;
   image[BUF * 3 + 72 + 3] = 0x55; /* the marker of the seq-3 buffer's first event */
-  assert_int_equal(etl_io_open_memory(&io, image, len), 0);
+  assert_int_equal(byte_source_open_memory(&io, image, len), 0);
   assert_int_equal(etl_reader_open(&r, &io, "wrapped.etl"), 0);
   assert_int_equal(etl_timeorder_open(&t, r), 0);
   while ((rc = etl_timeorder_next(t, &ev)) == 1)
@@ -180,7 +180,7 @@ static void damaged_buffer_is_an_error(void **state)
   assert_non_null(strstr(etl_reader_error(r), "wrapped.etl: byte offset 1608 "));
   etl_timeorder_free(t);
   etl_reader_free(r);
-  etl_io_close(&io);
+  byte_source_close(&io);
 }
 
 int main(void)

@@ -676,12 +676,11 @@ static const char *fixture_path(const char *name, char *buf, size_t size)
 
 static int read_pe(const char *path, struct pe_image *pe)
 {
-  struct pe_file pf;
-  struct pe_source src;
+  struct byte_source src;
   int rc;
-  assert_int_equal(pe_file_open(&pf, &src, path), 0);
+  assert_int_equal(byte_source_open_file(&src, path), 0);
   rc = pe_image_read(pe, &src, PE_READ_ALL);
-  pe_file_close(&pf);
+  byte_source_close(&src);
   return rc;
 }
 
@@ -934,8 +933,7 @@ static void handmade_readytorun_pe_gives_the_r2r_pattern(void **state)
   uint8_t f[0x600];
   const uint32_t opt = 0x58, sec = opt + 0xF0, text = 0x200;
   uint32_t n1, n2;
-  struct pe_memory mem;
-  struct pe_source src;
+  struct byte_source src;
   struct pe_image pe;
   struct image_event img;
   struct image_identity_set set;
@@ -977,8 +975,9 @@ static void handmade_readytorun_pe_gives_the_r2r_pattern(void **state)
   put_debug_entry(f + text + 56, 0, 1, 0, PE_DEBUG_PDBCHECKSUM, 0x24, 0x1280, 0x480);
   put_debug_entry(f + text + 84, 0, 0, 0, PE_DEBUG_REPRO, 0, 0, 0);
 
-  pe_source_memory(&src, &mem, f, sizeof f);
+  assert_int_equal(byte_source_open_memory(&src, f, sizeof f), 0);
   assert_int_equal(pe_image_read(&pe, &src, PE_READ_ALL), 0);
+  byte_source_close(&src);
   assert_true(pe.is_pe32plus);
   assert_true(pe.image_base == 0x180000000ull);
   assert_true(pe_image_is_managed(&pe));

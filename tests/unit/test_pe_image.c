@@ -128,12 +128,11 @@ static void read_objdump(const char *name, struct objdump *od)
 
 static int read_fixture_at(const char *path, struct pe_image *pe)
 {
-  struct pe_file pf;
-  struct pe_source src;
+  struct byte_source src;
   int rc;
-  assert_int_equal(pe_file_open(&pf, &src, path), 0);
+  assert_int_equal(byte_source_open_file(&src, path), 0);
   rc = pe_image_read(pe, &src, PE_READ_ALL);
-  pe_file_close(&pf);
+  byte_source_close(&src);
   return rc;
 }
 
@@ -268,18 +267,17 @@ static void wine_dlls_parse_and_have_no_debug_info(void **state)
   }
   while ((de = readdir(d)) != NULL) {
     char path[1024];
-    struct pe_file pf;
-    struct pe_source src;
+    struct byte_source src;
     struct pe_image pe;
     if (!has_suffix(de->d_name, ".dll"))
       continue;
     snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-    assert_int_equal(pe_file_open(&pf, &src, path), 0);
+    assert_int_equal(byte_source_open_file(&src, path), 0);
     if (pe_image_read(&pe, &src, PE_READ_ALL) != 0) {
       print_message("%s: not readable\n", path);
       fail();
     }
-    pe_file_close(&pf);
+    byte_source_close(&src);
     assert_int_equal(pe.machine, PE_MACHINE_AMD64);
     assert_true(pe.is_pe32plus);
     assert_true(pe.size_of_image > 0);
@@ -299,13 +297,13 @@ static void memory_and_file_sources_agree(void **state)
   char path[1024];
   size_t len;
   uint8_t *bytes;
-  struct pe_memory mem;
-  struct pe_source src;
+  struct byte_source src;
   struct pe_image a, b;
   (void)state;
   bytes = read_all(fixture_path("pe32_version.dll", path, sizeof path), &len);
-  pe_source_memory(&src, &mem, bytes, len);
+  assert_int_equal(byte_source_open_memory(&src, bytes, len), 0);
   assert_int_equal(pe_image_read(&a, &src, PE_READ_ALL), 0);
+  byte_source_close(&src);
   assert_int_equal(read_fixture("pe32_version.dll", &b), 0);
   assert_int_equal(a.time_date_stamp, b.time_date_stamp);
   assert_int_equal(a.size_of_image, b.size_of_image);
@@ -321,10 +319,13 @@ static void memory_and_file_sources_agree(void **state)
 
 static int read_bytes(const uint8_t *p, size_t len, struct pe_image *pe)
 {
-  struct pe_memory mem;
-  struct pe_source src;
-  pe_source_memory(&src, &mem, p, len);
-  return pe_image_read(pe, &src, PE_READ_ALL);
+  struct byte_source src;
+  int rc = byte_source_open_memory(&src, p, len);
+  if (rc)
+    return rc; /* the allocation sweep reaches the source too */
+  rc = pe_image_read(pe, &src, PE_READ_ALL);
+  byte_source_close(&src);
+  return rc;
 }
 
 static int is_pe_error(int rc)
@@ -620,11 +621,10 @@ static void version_blocks_by_hand(void **state)
 
 static void missing_file_is_noent(void **state)
 {
-  struct pe_file pf;
-  struct pe_source src;
+  struct byte_source src;
   char path[1024];
   (void)state;
-  assert_int_equal(pe_file_open(&pf, &src, test_tmp_path("no-such-image.dll", path, sizeof path)),
+  assert_int_equal(byte_source_open_file(&src, test_tmp_path("no-such-image.dll", path, sizeof path)),
                    ETWCAP_E_NOENT);
 }
 
