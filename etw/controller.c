@@ -108,9 +108,9 @@ static void filter_kinds(const struct plan_provider *p, char *buf, size_t size)
 const char *controller_enable_failure(const struct controller *c, const struct plan_provider *p,
                                       int rc, char *buf, size_t size)
 {
-  char g[PLAN_GUID_TEXT_SIZE], detail[160], filters[400];
+  char g[GUID_STRING_SIZE], detail[160], filters[400];
   const char *meaning;
-  plan_guid_format(&p->guid, g);
+  guid_format(&p->guid, g);
   controller_error_text(c, detail, sizeof(detail));
   filter_kinds(p, filters, sizeof(filters));
   switch (rc) {

@@ -41,7 +41,7 @@ static void put_unit_be(struct sha1_ctx *ctx, uint32_t unit)
   sha1_update(ctx, b, 2);
 }
 
-int eventsource_guid(const char *name, struct plan_guid *out)
+int eventsource_guid(const char *name, struct etw_guid *out)
 {
   const unsigned char *p = (const unsigned char *)name;
   struct sha1_ctx ctx;
@@ -75,11 +75,11 @@ int eventsource_guid(const char *name, struct plan_guid *out)
   /* .NET reads the first 16 bytes as a GUID in memory order (Data1..3
    * little-endian), then forces the version nibble of Data3 to 5. */
   digest[7] = (uint8_t)((digest[7] & 0x0F) | 0x50);
-  plan_guid_from_bytes(digest, out);
+  *out = guid_from_bytes(digest);
   return 0;
 }
 
-int eventsource_guid_maybe(const struct plan_guid *g)
+int eventsource_guid_maybe(const struct etw_guid *g)
 {
   return (g->data3 >> 12) == 5;
 }

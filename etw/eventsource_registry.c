@@ -18,11 +18,11 @@ const struct plan_filter *eventsource_registry_data(const struct plan_provider *
   return NULL;
 }
 
-void eventsource_registry_names(const struct plan_guid *provider, uint64_t session_handle,
+void eventsource_registry_names(const struct etw_guid *provider, uint64_t session_handle,
                                 char *key, size_t key_size, char *value, size_t value_size)
 {
-  char g[PLAN_GUID_TEXT_SIZE];
-  plan_guid_format(provider, g);
+  char g[GUID_STRING_SIZE];
+  guid_format(provider, g);
   snprintf(key, key_size, "%s\\{%s}", EVENTSOURCE_REGISTRY_BASE, g);
   snprintf(value, value_size, VALUE_PREFIX "%d", (int)(int32_t)(uint32_t)session_handle);
 }

@@ -31,7 +31,7 @@ const struct plan_filter *eventsource_registry_data(const struct plan_provider *
 /* "<base>\{guid}" (lower-case GUID, as .NET's Guid.ToString()) and
  * "ControllerData_Session_<id>", where id is TraceEvent's m_SessionId:
  * (int)Wnode.HistoricalContext, the session handle StartTrace returned. */
-void eventsource_registry_names(const struct plan_guid *provider, uint64_t session_handle,
+void eventsource_registry_names(const struct etw_guid *provider, uint64_t session_handle,
                                 char *key, size_t key_size, char *value, size_t value_size);
 
 /* Stores p's provider data for the session.  0 when there is none to

@@ -127,3 +127,13 @@ int guid_is_zero(const struct etw_guid *g)
   static const struct etw_guid zero;
   return guid_equal(g, &zero);
 }
+
+int guid_parse_n(const char *text, size_t len, struct etw_guid *g)
+{
+  char buf[40];
+  if (len != 36 && len != 38)
+    return -1;
+  memcpy(buf, text, len);
+  buf[len] = '\0';
+  return guid_parse(buf, g);
+}

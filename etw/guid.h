@@ -24,6 +24,8 @@ void guid_to_bytes(const struct etw_guid *g, uint8_t *p);
 char *guid_format(const struct etw_guid *g, char *buf);
 /* Parses the text form, with or without braces, any case.  0 or -1. */
 int guid_parse(const char *s, struct etw_guid *g);
+/* The same over the first `len` bytes of text (no NUL needed). */
+int guid_parse_n(const char *text, size_t len, struct etw_guid *g);
 int guid_equal(const struct etw_guid *a, const struct etw_guid *b);
 int guid_is_zero(const struct etw_guid *g);
 

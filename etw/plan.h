@@ -9,7 +9,7 @@
 #define ETWCAP_PLAN_H
 
 #include "os_version.h"
-#include "plan_guid.h"
+#include "guid.h"
 #include "providers_spec.h"
 #include "trigger_options.h"
 
@@ -81,7 +81,7 @@ enum plan_kernel_route {
  * keywords as MatchAnyKeyword. */
 struct plan_system_provider {
   const char *name;     /* "SystemSchedulerProvider" (static) */
-  struct plan_guid guid;
+  struct etw_guid guid;
   uint64_t keywords;    /* SYSTEM_*_KW_* */
   int stacks;           /* EVENT_ENABLE_PROPERTY_STACK_TRACE */
 };
@@ -108,7 +108,7 @@ struct plan_filter {
 
 /* One EnableTraceEx2 call (user-mode provider). */
 struct plan_provider {
-  struct plan_guid guid;
+  struct etw_guid guid;
   char name[256];
   const char *origin;        /* why it is here: "default", "/Providers", ... (static) */
   uint8_t level;
@@ -136,7 +136,7 @@ struct plan_provider {
 
 /* CLASSIC_EVENT_ID: a kernel event that gets a stack. */
 struct plan_stack_id {
-  struct plan_guid task;
+  struct etw_guid task;
   uint8_t type;
 };
 

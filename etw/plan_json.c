@@ -44,11 +44,11 @@ static void filter_json(struct strbuf *b, const struct plan_filter *f)
 
 static void provider_json(struct strbuf *b, const struct plan_provider *p)
 {
-  char g[PLAN_GUID_TEXT_SIZE], buf[1024];
+  char g[GUID_STRING_SIZE], buf[1024];
   const struct keyword_set *set = plan_provider_keywords(p);
   const char *lname = level_name(p->level);
   size_t i;
-  plan_guid_format(&p->guid, g);
+  guid_format(&p->guid, g);
   strbuf_puts(b, "        {\"name\": ");
   strbuf_json_string(b, p->name);
   strbuf_printf(b, ", \"guid\": \"%s\", \"origin\": ", g);
@@ -104,8 +104,8 @@ static void route_json(struct strbuf *b, const struct plan_session *s)
     strbuf_puts(b, "\"systemProviders\": [");
     for (i = 0; i < s->system_provider_count; i++) {
       const struct plan_system_provider *p = &s->system_providers[i];
-      char g[PLAN_GUID_TEXT_SIZE];
-      plan_guid_format(&p->guid, g);
+      char g[GUID_STRING_SIZE];
+      guid_format(&p->guid, g);
       strbuf_printf(b, "%s{\"name\": \"%s\", \"guid\": \"%s\", ", i ? ", " : "", p->name, g);
       hex64(b, "keywords", p->keywords, 0);
       strbuf_puts(b, "}");
@@ -150,8 +150,8 @@ static void session_json(struct strbuf *b, const struct plan_session *s)
     hex64(b, "stackKeywords", s->stack_keywords, 1);
     strbuf_puts(b, "\"stackIds\": [");
     for (i = 0; i < s->stack_id_count; i++) {
-      char g[PLAN_GUID_TEXT_SIZE];
-      plan_guid_format(&s->stack_ids[i].task, g);
+      char g[GUID_STRING_SIZE];
+      guid_format(&s->stack_ids[i].task, g);
       strbuf_printf(b, "%s{\"task\": \"%s\", \"type\": %u}", i ? ", " : "", g,
                          (unsigned)s->stack_ids[i].type);
     }

@@ -126,7 +126,7 @@ size_t plan_group_mask_names(const uint32_t mask[PLAN_GROUP_MASK_WORDS], char *b
  * crate mirrors them, e.g. SYSTEM_SCHEDULER_KW_CONTEXT_SWITCH = 0x200). */
 struct sysprov {
   const char *name;
-  struct plan_guid guid;
+  struct etw_guid guid;
 };
 
 enum { SP_PROCESS, SP_SCHEDULER, SP_PROFILE, SP_INTERRUPT, SP_SYSCALL, SP_IO, SP_MEMORY,

@@ -125,7 +125,7 @@ int plan_merge_providers(struct plan_provider *list, size_t *count)
     if (is_disable(p)) {
       /* Remove the earlier enables of this GUID, then drop the disable. */
       for (j = 0; j < out;) {
-        if (plan_guid_equal(&list[j].guid, &p->guid) && list[j].pass == p->pass) {
+        if (guid_equal(&list[j].guid, &p->guid) && list[j].pass == p->pass) {
           plan_provider_release(&list[j]);
           memmove(&list[j], &list[j + 1], (out - j - 1) * sizeof(*list));
           out--;
@@ -137,7 +137,7 @@ int plan_merge_providers(struct plan_provider *list, size_t *count)
       continue;
     }
     for (j = 0; j < out && !rc; j++) {
-      if (plan_guid_equal(&list[j].guid, &p->guid) && list[j].pass == p->pass) {
+      if (guid_equal(&list[j].guid, &p->guid) && list[j].pass == p->pass) {
         rc = merge_into(&list[j], p);
         merged = 1;
         break;

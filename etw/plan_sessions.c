@@ -135,7 +135,7 @@ static int note_overlaps(struct plan *plan, const struct plan_session *s)
       continue;
     for (j = 0; j < i; j++) {
       const struct plan_provider *b = &s->providers[j];
-      if (plan_guid_equal(&a->guid, &b->guid) && strcmp(b->origin, "/Providers") != 0) {
+      if (guid_equal(&a->guid, &b->guid) && strcmp(b->origin, "/Providers") != 0) {
         int rc = plan_note(plan, "%s is enabled by %s and by /Providers: etwcap merges the two "
                       "(union of keywords, highest level), where PerfView's later enable "
                       "replaces the first. To replace it, write %s:0:0 before your spec.",

@@ -8,11 +8,11 @@
 
 static void provider_text(struct strbuf *b, const struct plan_provider *p)
 {
-  char g[PLAN_GUID_TEXT_SIZE], buf[1024], lvl[16];
+  char g[GUID_STRING_SIZE], buf[1024], lvl[16];
   const struct keyword_set *set = plan_provider_keywords(p);
   const char *ln = level_name(p->level);
   size_t i;
-  plan_guid_format(&p->guid, g);
+  guid_format(&p->guid, g);
   if (ln)
     snprintf(lvl, sizeof(lvl), "%s", ln);
   else
@@ -69,7 +69,7 @@ static void provider_text(struct strbuf *b, const struct plan_provider *p)
 /* How the flags reach Windows (plan.h, enum plan_kernel_route). */
 static void route_text(struct strbuf *b, const struct plan_session *s)
 {
-  char g[PLAN_GUID_TEXT_SIZE];
+  char g[GUID_STRING_SIZE];
   size_t i;
   strbuf_printf(b, "  route     %s", plan_route_name(s->route));
   if (s->route == PLAN_ROUTE_SYSTEM_PROVIDERS)
@@ -86,7 +86,7 @@ static void route_text(struct strbuf *b, const struct plan_session *s)
     strbuf_puts(b, "\n");
   }
   for (i = 0; i < s->system_provider_count; i++) {
-    plan_guid_format(&s->system_providers[i].guid, g);
+    guid_format(&s->system_providers[i].guid, g);
     strbuf_printf(b, "    %-24s 0x%04llX  (%s)\n", s->system_providers[i].name,
                   (unsigned long long)s->system_providers[i].keywords, g);
   }

@@ -95,14 +95,14 @@ const struct provider_entry providers_known[] = {
 
 const size_t providers_known_count = sizeof(providers_known) / sizeof(providers_known[0]);
 
-const struct plan_guid providers_system_trace_guid = {
+const struct etw_guid providers_system_trace_guid = {
   0x9e814aad, 0x3204, 0x11d2, { 0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39 }
 };
 
-void providers_guid_of(const struct provider_entry *p, struct plan_guid *out)
+void providers_guid_of(const struct provider_entry *p, struct etw_guid *out)
 {
   if (p->guid) {
-    if (plan_guid_parse(p->guid, out) == 0)
+    if (guid_parse(p->guid, out) == 0)
       return;
   }
   /* Table names are ASCII, so hashing cannot fail. */
@@ -124,13 +124,13 @@ const struct provider_entry *providers_find_name(const char *name, size_t len)
   return NULL;
 }
 
-const struct provider_entry *providers_find_guid(const struct plan_guid *g)
+const struct provider_entry *providers_find_guid(const struct etw_guid *g)
 {
   size_t i;
   for (i = 0; i < providers_known_count; i++) {
-    struct plan_guid k;
+    struct etw_guid k;
     providers_guid_of(&providers_known[i], &k);
-    if (plan_guid_equal(&k, g))
+    if (guid_equal(&k, g))
       return &providers_known[i];
   }
   return NULL;
@@ -155,11 +155,11 @@ int providers_resolve(const char *text, size_t len, struct provider_ref *out, ch
     snprintf(err, err_size, "a provider spec starts with an empty provider name");
     return ETWCAP_E_USAGE;
   }
-  if (plan_guid_parse_n(text, len, &out->guid) == 0) {
-    char g[PLAN_GUID_TEXT_SIZE];
+  if (guid_parse_n(text, len, &out->guid) == 0) {
+    char g[GUID_STRING_SIZE];
     out->source = PROVIDER_FROM_GUID;
     out->known = providers_find_guid(&out->guid);
-    plan_guid_format(&out->guid, g);
+    guid_format(&out->guid, g);
     set_name(out, out->known ? out->known->name : g, strlen(out->known ? out->known->name : g));
   } else if (text[0] == '*') {
     char name[256];
@@ -198,7 +198,7 @@ int providers_resolve(const char *text, size_t len, struct provider_ref *out, ch
              (int)(len > 300 ? 300 : len), text);
     return ETWCAP_E_USAGE;
   }
-  if (plan_guid_equal(&out->guid, &providers_system_trace_guid)) {
+  if (guid_equal(&out->guid, &providers_system_trace_guid)) {
     snprintf(err, err_size, "'%.*s' is the kernel logger; choose kernel events with "
              "/KernelEvents instead of /Providers", (int)(len > 300 ? 300 : len), text);
     return ETWCAP_E_USAGE;

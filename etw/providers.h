@@ -8,7 +8,7 @@
 #define ETWCAP_PROVIDERS_H
 
 #include "keywords.h"
-#include "plan_guid.h"
+#include "guid.h"
 
 #include <stddef.h>
 
@@ -24,12 +24,12 @@ extern const struct provider_entry providers_known[];
 extern const size_t providers_known_count;
 
 /* The GUID of a table entry (hashing when the entry has none). */
-void providers_guid_of(const struct provider_entry *p, struct plan_guid *out);
+void providers_guid_of(const struct provider_entry *p, struct etw_guid *out);
 
 /* Looks a name or alias up in the table (ASCII case-insensitive). */
 const struct provider_entry *providers_find_name(const char *name, size_t len);
 /* The table entry with this GUID, or NULL. */
-const struct provider_entry *providers_find_guid(const struct plan_guid *g);
+const struct provider_entry *providers_find_guid(const struct etw_guid *g);
 
 enum provider_source {
   PROVIDER_FROM_GUID,        /* written as a GUID */
@@ -39,7 +39,7 @@ enum provider_source {
 };
 
 struct provider_ref {
-  struct plan_guid guid;
+  struct etw_guid guid;
   char name[256];                     /* display name */
   enum provider_source source;
   const struct provider_entry *known;  /* table entry when known, else NULL */
@@ -53,6 +53,6 @@ int providers_resolve(const char *text, size_t len, struct provider_ref *out, ch
 
 /* Kernel control GUID (SystemTraceControlGuid): kernel events come from
  * /KernelEvents, never from /Providers. */
-extern const struct plan_guid providers_system_trace_guid;
+extern const struct etw_guid providers_system_trace_guid;
 
 #endif

@@ -5,13 +5,13 @@
 #ifndef ETWCAP_PROVIDERS_OS_H
 #define ETWCAP_PROVIDERS_OS_H
 
-#include "plan_guid.h"
+#include "guid.h"
 
 #include <stddef.h>
 
 /* Looks `name` (UTF-8, len bytes) up among registered providers.  Returns 0
  * and the GUID, ETWCAP_E_NOENT when there is no such provider (always on
  * POSIX), or another ETWCAP_E_* when the lookup itself failed. */
-int providers_os_lookup(const char *name, size_t len, struct plan_guid *out);
+int providers_os_lookup(const char *name, size_t len, struct etw_guid *out);
 
 #endif

@@ -4,7 +4,7 @@
 
 #include "error.h"
 
-int providers_os_lookup(const char *name, size_t len, struct plan_guid *out)
+int providers_os_lookup(const char *name, size_t len, struct etw_guid *out)
 {
   (void)name;
   (void)len;

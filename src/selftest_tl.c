@@ -8,7 +8,7 @@
 
 int selftest_tl_provider_guid(struct etw_guid *out)
 {
-  struct plan_guid g;
+  struct etw_guid g;
   int rc = eventsource_guid(SELFTEST_TL_PROVIDER, &g);
   if (rc)
     return rc;

@@ -44,10 +44,10 @@ static void put_string(struct strbuf *b, const char *s)
   strbuf_json_string(b, s ? s : "");
 }
 
-static void put_guid(struct strbuf *b, const struct plan_guid *g)
+static void put_guid(struct strbuf *b, const struct etw_guid *g)
 {
-  char text[PLAN_GUID_TEXT_SIZE];
-  plan_guid_format(g, text);
+  char text[GUID_STRING_SIZE];
+  guid_format(g, text);
   put_string(b, text);
 }
 

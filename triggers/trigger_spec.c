@@ -603,7 +603,7 @@ int trig_parse_evcounter_spec(const char *text, struct trig_evcounter_spec *out,
 {
   static const char syntax[] = "SOURCE:COUNTER OP NUM";
   size_t op, start = 0, end, colon = (size_t)-1, i;
-  struct plan_guid g;
+  struct etw_guid g;
   int rc;
   memset(out, 0, sizeof(*out));
   rc = parse_threshold(text, syntax, &op, &out->greater, &out->threshold, err, cap);

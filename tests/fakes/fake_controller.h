@@ -26,7 +26,7 @@ struct fake_call {
   char session[PLAN_NAME_MAX];
   uint64_t handle;
   uint32_t value; /* flags, interval, id count, EnableProperty, LogFileMode */
-  struct plan_guid guid;
+  struct etw_guid guid;
   uint8_t level;
   uint64_t any, all;
   size_t filter_count;

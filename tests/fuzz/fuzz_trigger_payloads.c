@@ -120,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static uint8_t chunk[8 + 65536];
     size_t half = (size - 2) / 2, k;
     if (!have_my) {
-      struct plan_guid g;
+      struct etw_guid g;
       if (eventsource_guid("MySource", &g) != 0)
         abort();
       my.data1 = g.data1;

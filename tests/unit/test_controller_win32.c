@@ -169,9 +169,9 @@ static const struct want_stack threadtime_stacks[] = {
 
 static GUID guid_of(const char *text)
 {
-  struct plan_guid g;
+  struct etw_guid g;
   GUID out;
-  assert_int_equal(plan_guid_parse(text, &g), 0);
+  assert_int_equal(guid_parse(text, &g), 0);
   out.Data1 = g.data1;
   out.Data2 = g.data2;
   out.Data3 = g.data3;

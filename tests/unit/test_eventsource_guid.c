@@ -9,10 +9,10 @@
 
 static void expect(const char *name, const char *guid)
 {
-  struct plan_guid g;
-  char text[PLAN_GUID_TEXT_SIZE];
+  struct etw_guid g;
+  char text[GUID_STRING_SIZE];
   assert_int_equal(eventsource_guid(name, &g), 0);
-  plan_guid_format(&g, text);
+  guid_format(&g, text);
   assert_string_equal(text, guid);
   assert_true(eventsource_guid_maybe(&g));
 }
@@ -57,7 +57,7 @@ static void name_is_case_insensitive_and_star_is_ignored(void **state)
 
 static void bad_names(void **state)
 {
-  struct plan_guid g;
+  struct etw_guid g;
   (void)state;
   assert_int_equal(eventsource_guid("", &g), ETWCAP_E_USAGE);
   assert_int_equal(eventsource_guid("*", &g), ETWCAP_E_USAGE);
@@ -67,28 +67,28 @@ static void bad_names(void **state)
 
 static void registered_guids_are_not_eventsources(void **state)
 {
-  struct plan_guid g;
+  struct etw_guid g;
   (void)state;
-  assert_int_equal(plan_guid_parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", &g), 0);
+  assert_int_equal(guid_parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", &g), 0);
   assert_false(eventsource_guid_maybe(&g));
 }
 
 static void guid_text_round_trip(void **state)
 {
-  struct plan_guid g;
-  char text[PLAN_GUID_TEXT_SIZE];
+  struct etw_guid g;
+  char text[GUID_STRING_SIZE];
   uint8_t bytes[16];
   (void)state;
-  assert_int_equal(plan_guid_parse("{A8A71AC1-040F-54A2-07CA-00A89B5AB761}", &g), 0);
-  plan_guid_format(&g, text);
+  assert_int_equal(guid_parse("{A8A71AC1-040F-54A2-07CA-00A89B5AB761}", &g), 0);
+  guid_format(&g, text);
   assert_string_equal(text, "a8a71ac1-040f-54a2-07ca-00a89b5ab761");
-  plan_guid_to_bytes(&g, bytes);
+  guid_to_bytes(&g, bytes);
   assert_int_equal(bytes[0], 0xc1); /* Data1 little-endian in memory */
   assert_int_equal(bytes[7], 0x54);
   assert_int_equal(bytes[8], 0x07);
-  assert_int_equal(plan_guid_parse("a8a71ac1-040f-54a2-07ca-00a89b5ab76", &g), -1);
-  assert_int_equal(plan_guid_parse("a8a71ac1-040f-54a2-07ca-00a89b5ab76g", &g), -1);
-  assert_int_equal(plan_guid_parse("a8a71ac1+040f-54a2-07ca-00a89b5ab761", &g), -1);
+  assert_int_equal(guid_parse("a8a71ac1-040f-54a2-07ca-00a89b5ab76", &g), -1);
+  assert_int_equal(guid_parse("a8a71ac1-040f-54a2-07ca-00a89b5ab76g", &g), -1);
+  assert_int_equal(guid_parse("a8a71ac1+040f-54a2-07ca-00a89b5ab761", &g), -1);
 }
 
 int main(void)

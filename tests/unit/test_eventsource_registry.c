@@ -32,7 +32,7 @@ static void provider(struct plan_provider *p, unsigned char *data, size_t size, 
 {
   memset(p, 0, sizeof(*p));
   snprintf(p->name, sizeof(p->name), "Microsoft-Diagnostics-DiagnosticSource");
-  assert_int_equal(plan_guid_parse("adb401e1-5296-51f8-c125-5fda75826144", &p->guid), 0);
+  assert_int_equal(guid_parse("adb401e1-5296-51f8-c125-5fda75826144", &p->guid), 0);
   p->filters[0].type = type;
   p->filters[0].data = data;
   p->filters[0].size = (uint32_t)size;

@@ -70,11 +70,11 @@ static const struct plan_session *session(const struct plan *plan, enum plan_rol
 static const struct plan_provider *find(const struct plan_session *s, const char *guid,
                                         unsigned pass)
 {
-  struct plan_guid g;
+  struct etw_guid g;
   size_t i;
-  assert_int_equal(plan_guid_parse(guid, &g), 0);
+  assert_int_equal(guid_parse(guid, &g), 0);
   for (i = 0; i < s->provider_count; i++)
-    if (plan_guid_equal(&s->providers[i].guid, &g) && s->providers[i].pass == pass)
+    if (guid_equal(&s->providers[i].guid, &g) && s->providers[i].pass == pass)
       return &s->providers[i];
   return NULL;
 }
@@ -157,10 +157,10 @@ static void runbook_thread_time(void **state)
     size_t i, j;
     assert_int_equal(k->stack_id_count, sizeof(want) / sizeof(want[0]));
     for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-      struct plan_guid g;
-      plan_guid_parse(want[i].task, &g);
+      struct etw_guid g;
+      guid_parse(want[i].task, &g);
       for (j = 0; j < k->stack_id_count; j++)
-        if (plan_guid_equal(&k->stack_ids[j].task, &g) && k->stack_ids[j].type == want[i].type)
+        if (guid_equal(&k->stack_ids[j].task, &g) && k->stack_ids[j].type == want[i].type)
           break;
       if (j == k->stack_id_count)
         fail_msg("no stack id %s/0x%x", want[i].task, want[i].type);
@@ -801,8 +801,8 @@ static void kernel_route_system_providers_from_build_20348(void **state)
   assert_int_equal(k->route, PLAN_ROUTE_SYSTEM_PROVIDERS);
   assert_int_equal(k->enable_flags_at_start, 0);
   for (i = 0; i < k->system_provider_count; i++) {
-    char g[PLAN_GUID_TEXT_SIZE];
-    plan_guid_format(&k->system_providers[i].guid, g);
+    char g[GUID_STRING_SIZE];
+    guid_format(&k->system_providers[i].guid, g);
     if (!strcmp(g, "599a2a76-4d91-4910-9ac7-7d33f2e97a6c")) {
       assert_int_equal(k->system_providers[i].keywords, 0x200 | 0x2);
       sched = 1;
@@ -888,8 +888,8 @@ static void file_io_init_is_system_io_kw_file_init(void **state)
   k = session(&plan, PLAN_ROLE_KERNEL);
   assert_int_equal(k->route, PLAN_ROUTE_SYSTEM_PROVIDERS);
   for (i = 0; i < k->system_provider_count; i++) {
-    char g[PLAN_GUID_TEXT_SIZE];
-    plan_guid_format(&k->system_providers[i].guid, g);
+    char g[GUID_STRING_SIZE];
+    guid_format(&k->system_providers[i].guid, g);
     if (!strcmp(g, "3d5c43e3-0f1c-4202-b817-174c0070dc79")) {
       assert_int_equal(k->system_providers[i].keywords, 0x400);
       found = 1;

@@ -13,11 +13,11 @@
 static void resolves_to(const char *text, const char *guid, const char *name)
 {
   struct provider_ref r;
-  char err[512] = "", g[PLAN_GUID_TEXT_SIZE];
+  char err[512] = "", g[GUID_STRING_SIZE];
   int rc = providers_resolve(text, strlen(text), &r, err, sizeof(err));
   if (rc)
     fail_msg("'%s': %s", text, err);
-  plan_guid_format(&r.guid, g);
+  guid_format(&r.guid, g);
   assert_string_equal(g, guid);
   if (name)
     assert_string_equal(r.name, name);
@@ -94,7 +94,7 @@ static void star_names_equal_table_names(void **state)
     snprintf(star, sizeof(star), "*%s", names[i]);
     assert_int_equal(providers_resolve(names[i], strlen(names[i]), &a, err, sizeof(err)), 0);
     assert_int_equal(providers_resolve(star, strlen(star), &b, err, sizeof(err)), 0);
-    assert_true(plan_guid_equal(&a.guid, &b.guid));
+    assert_true(guid_equal(&a.guid, &b.guid));
   }
 }
 
@@ -126,12 +126,12 @@ static void table_has_no_duplicate_names_or_guids(void **state)
   size_t i, j;
   (void)state;
   for (i = 0; i < providers_known_count; i++) {
-    struct plan_guid gi;
+    struct etw_guid gi;
     providers_guid_of(&providers_known[i], &gi);
     for (j = i + 1; j < providers_known_count; j++) {
-      struct plan_guid gj;
+      struct etw_guid gj;
       providers_guid_of(&providers_known[j], &gj);
-      if (plan_guid_equal(&gi, &gj) || !strcmp(providers_known[i].name, providers_known[j].name))
+      if (guid_equal(&gi, &gj) || !strcmp(providers_known[i].name, providers_known[j].name))
         fail_msg("%s and %s clash", providers_known[i].name, providers_known[j].name);
     }
   }

@@ -18,14 +18,14 @@ static void parse_ok(const char *text, struct provider_spec *s)
 static void name_only_takes_all_keywords_at_verbose(void **state)
 {
   struct provider_spec s;
-  char g[PLAN_GUID_TEXT_SIZE];
+  char g[GUID_STRING_SIZE];
   (void)state;
   parse_ok("*System.Net.Http", &s);
   assert_int_equal(s.keywords, ~0ull);
   assert_int_equal(s.level, 5);
   assert_false(s.stacks);
   assert_false(provider_spec_is_disable(&s));
-  plan_guid_format(&s.provider.guid, g);
+  guid_format(&s.provider.guid, g);
   assert_int_equal(g[14], '5'); /* a name-based GUID */
   provider_spec_release(&s);
 }
@@ -33,10 +33,10 @@ static void name_only_takes_all_keywords_at_verbose(void **state)
 static void runbook_assembly_loading_spec(void **state)
 {
   struct provider_spec s;
-  char g[PLAN_GUID_TEXT_SIZE];
+  char g[GUID_STRING_SIZE];
   (void)state;
   parse_ok("Microsoft-Windows-DotNETRuntime:0x4:4", &s);
-  plan_guid_format(&s.provider.guid, g);
+  guid_format(&s.provider.guid, g);
   assert_string_equal(g, "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
   assert_int_equal(s.keywords, 0x4);
   assert_int_equal(s.level, 4);

@@ -44,7 +44,7 @@ static void hand_off_round_trip_in_the_real_registry(void **state)
   (void)state;
   registry_system(&r);
   memset(&p, 0, sizeof(p));
-  assert_int_equal(plan_guid_parse("adb401e1-5296-51f8-c125-5fda75826144", &p.guid), 0);
+  assert_int_equal(guid_parse("adb401e1-5296-51f8-c125-5fda75826144", &p.guid), 0);
   p.filters[0].type = PLAN_FILTER_PROVIDER_DATA;
   p.filters[0].data = data_of_test;
   p.filters[0].size = sizeof(data_of_test);

@@ -15,11 +15,11 @@
 #include <string.h>
 
 /* The CLR rundown provider, Microsoft-Windows-DotNETRuntimeRundown. */
-static const struct plan_guid clr_rundown = {
+static const struct etw_guid clr_rundown = {
   0xa669021c, 0xc450, 0x4609, { 0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf, 0x18 }
 };
 /* The PerfView EventSource (its events mark the rundown in PerfView's traces). */
-static const struct plan_guid perfview = {
+static const struct etw_guid perfview = {
   0xa8a71ac1, 0x040f, 0x54a2, { 0x07, 0xca, 0x00, 0xa8, 0x9b, 0x5a, 0xb7, 0x61 }
 };
 
@@ -127,11 +127,11 @@ static void passes_and_keywords_are_perfviews(void **state)
   assert_int_equal(rundown_run(&s->env, s->rundown, 2, NULL, NULL, &r), 0);
   /* PerfView's provider first, then the two CLR passes, 500 ms apart. */
   assert_int_equal(fake_controller_count(&s->fake, "enable", s->rundown->name), 3);
-  assert_true(plan_guid_equal(&s->fake.calls[fake_controller_find(&s->fake, "enable", NULL, 0)].guid,
+  assert_true(guid_equal(&s->fake.calls[fake_controller_find(&s->fake, "enable", NULL, 0)].guid,
                               &perfview));
   for (i = 0; i < s->fake.call_count; i++) {
     const struct fake_call *c = &s->fake.calls[i];
-    if (strcmp(c->op, "enable") || !plan_guid_equal(&c->guid, &clr_rundown))
+    if (strcmp(c->op, "enable") || !guid_equal(&c->guid, &clr_rundown))
       continue;
     assert_int_equal(c->level, 5); /* Verbose */
     if (clr++ == 0)
@@ -164,7 +164,7 @@ static void minimal_rundown_is_one_pass(void **state)
   assert_int_equal(rundown_run(&s->env, s->rundown, 2, NULL, NULL, &r), 0);
   for (i = 0; i < s->fake.call_count; i++) {
     const struct fake_call *c = &s->fake.calls[i];
-    if (!strcmp(c->op, "enable") && plan_guid_equal(&c->guid, &clr_rundown)) {
+    if (!strcmp(c->op, "enable") && guid_equal(&c->guid, &clr_rundown)) {
       assert_int_equal(c->any, 0x1000000101ull);
       clr++;
     }

@@ -23,7 +23,7 @@ static struct etw_guid my_source; /* *MySource */
 
 static void setup_guid(void)
 {
-  struct plan_guid g;
+  struct etw_guid g;
   assert_int_equal(eventsource_guid("MySource", &g), 0);
   my_source.data1 = g.data1;
   my_source.data2 = g.data2;
@@ -552,7 +552,7 @@ static void event_counter_threshold(void **state)
 {
   struct tl_builder t;
   struct etw_guid runtime;
-  struct plan_guid g;
+  struct etw_guid g;
   struct trigger_options o;
   struct trigger_engine *e;
   struct etw_event ev;
