@@ -1,10 +1,10 @@
 /* A map from 32-bit ids (thread ids, process ids, name hashes) to 32-bit
  * values for `etwcap report`: open addressing, no deletion.  A key that is
- * a hash can hold several values (report_idmap_add), one per item with that
- * hash, which the caller tells apart.  It starts small
- * and doubles up to a fixed number of slots; when that is full, new ids are
- * not remembered (report_idmap_put fails) and the caller counts them: memory
- * stays bounded on any trace, and small on a small one. */
+ * a hash can hold several values (report_idmap_add), one per item with
+ * that hash, which the caller tells apart.  It starts small and doubles up
+ * to a fixed number of slots; when that is full, new ids are not remembered
+ * (report_idmap_put fails) and the caller counts them: memory stays bounded
+ * on any trace, and small on a small one. */
 #ifndef ETWCAP_REPORT_IDMAP_H
 #define ETWCAP_REPORT_IDMAP_H
 

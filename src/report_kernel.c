@@ -291,8 +291,8 @@ int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int
     sample_event(k, ev);
     return REPORT_SAW_CPU_SAMPLE;
   }
-  /* Start, Stop, DCStart; a DCStop (4) changes nothing, and decoding its
-   * ProcessID cost 5% of a report on a rundown-heavy trace. */
+  /* Start, Stop, DCStart.  A DCStop (4) changes nothing, and decoding its
+   * ProcessID is not free: a rundown has one per process. */
   if (group == KERNEL_GROUP_PROCESS && ev->opcode >= 1 && ev->opcode <= 3)
     return process_event(k, ev, filetime);
   if (group == KERNEL_GROUP_THREAD)
