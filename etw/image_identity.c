@@ -142,13 +142,32 @@ static uint64_t load_ptr(const uint8_t *p, unsigned size)
   return size == 8 ? etl_le64(p) : etl_le32(p);
 }
 
+/* The bytes of the UTF-16 text at p (n bytes at most) before its NUL.
+ * Image names are most of the bytes of a kernel rundown, so this looks at
+ * four characters at a time: (v - 0x0001...) & ~v & 0x8000... is not 0
+ * exactly when one of the four 16-bit lanes of v is 0, whatever the byte
+ * order of the host; the loop below then finds which. */
+static size_t utf16_bytes(const uint8_t *p, size_t n)
+{
+  size_t i;
+  uint64_t v;
+  for (i = 0; i + 8 <= n; i += 8) {
+    memcpy(&v, p + i, 8);
+    if ((v - 0x0001000100010001u) & ~v & 0x8000800080008000u)
+      break;
+  }
+  for (; i + 2 <= n && etl_le16(p + i) != 0; i += 2)
+    ;
+  return i;
+}
+
 int image_identity_parse_image_event(const struct etw_event *ev, struct image_event *img)
 {
   unsigned p = ev->pointer_size == 4 ? 4 : 8;
   /* Image_Load v2/v3 (Vista+): ImageBase P, ImageSize P, ProcessId,
    * ImageCheckSum, TimeDateStamp, Reserved0, DefaultBase P, Reserved1..4,
    * FileName (UTF-16, NUL-terminated). */
-  size_t fixed = 3 * (size_t)p + 32, i;
+  size_t fixed = 3 * (size_t)p + 32;
   const uint8_t *d = ev->user_data;
   memset(img, 0, sizeof *img);
   if (!image_identity_is_image_event(ev))
@@ -173,9 +192,7 @@ int image_identity_parse_image_event(const struct etw_event *ev, struct image_ev
   img->image_checksum = etl_le32(d + 2 * p + 4);
   img->time_date_stamp = etl_le32(d + 2 * p + 8);
   img->file_name = d + fixed;
-  for (i = fixed; i + 2 <= ev->user_len && etl_le16(d + i) != 0; i += 2)
-    ;
-  img->file_name_bytes = i - fixed;
+  img->file_name_bytes = utf16_bytes(img->file_name, ev->user_len - fixed);
   return 0;
 }
 

@@ -36,14 +36,11 @@ static uint32_t kind_hash(const char *type, uint32_t pid)
 static struct report_exception *find(struct report_exceptions *x, const char *type, uint32_t pid,
                                      uint32_t hash)
 {
+  size_t cursor = 0;
   uint32_t index;
-  size_t i;
-  if (report_idmap_get(&x->by_hash, hash, &index) && x->items[index].pid == pid &&
-      !strcmp(x->items[index].type, type))
-    return &x->items[index];
-  for (i = 0; i < x->count; i++)
-    if (x->items[i].pid == pid && !strcmp(x->items[i].type, type))
-      return &x->items[i];
+  while (report_idmap_next(&x->by_hash, hash, &cursor, &index))
+    if (x->items[index].pid == pid && !strcmp(x->items[index].type, type))
+      return &x->items[index];
   return NULL;
 }
 
@@ -53,7 +50,7 @@ int report_exceptions_event(struct report_exceptions *x, const struct etw_event 
   const struct bi_event *row;
   struct report_exception *e;
   struct tv_value v;
-  uint32_t hash, other;
+  uint32_t hash;
   char type[REPORT_EXCEPTION_TYPE_MAX];
   if (ev->is_kernel || !(ev->has & ETW_HAS_PROVIDER) || ev->id != CLR_ID_EXCEPTION_START ||
       !guid_equal(&ev->provider, &bi_guid_clr))
@@ -76,13 +73,16 @@ int report_exceptions_event(struct report_exceptions *x, const struct etw_event 
     }
     if (etwcap_grow((void **)&x->items, &x->cap, x->count, sizeof(*x->items), 16) != 0)
       return ETWCAP_E_NOMEM;
+    /* A kind the index cannot hold could not be found again. */
+    if (report_idmap_add(&x->by_hash, hash, (uint32_t)x->count) != 0) {
+      x->dropped++;
+      return 1;
+    }
     e = &x->items[x->count];
     memset(e, 0, sizeof(*e));
     memcpy(e->type, type, sizeof(type));
     e->pid = ev->pid;
     e->first_filetime = e->last_filetime = filetime;
-    if (!report_idmap_get(&x->by_hash, hash, &other))
-      report_idmap_put(&x->by_hash, hash, (uint32_t)x->count);
     x->count++;
   }
   e->count++;

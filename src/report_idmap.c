@@ -52,7 +52,9 @@ static int grow(struct report_idmap *m)
   return 0;
 }
 
-int report_idmap_put(struct report_idmap *m, uint32_t key, uint32_t value)
+/* Puts key -> value in the first free slot of key's run, or, when `replace`
+ * is set and key is already there, over its value. */
+static int place(struct report_idmap *m, uint32_t key, uint32_t value, int replace)
 {
   size_t i;
   if (!m->slots)
@@ -60,7 +62,7 @@ int report_idmap_put(struct report_idmap *m, uint32_t key, uint32_t value)
   if (m->count >= m->slots / 4 * 3 && m->slots < m->max_slots && grow(m) != 0)
     return -1;
   for (i = slot_of(m, key); m->slot[i].used; i = (i + 1) & (m->slots - 1)) {
-    if (m->slot[i].key == key) {
+    if (replace && m->slot[i].key == key) {
       m->slot[i].value = value;
       return 0;
     }
@@ -74,16 +76,37 @@ int report_idmap_put(struct report_idmap *m, uint32_t key, uint32_t value)
   return 0;
 }
 
-int report_idmap_get(const struct report_idmap *m, uint32_t key, uint32_t *value)
+int report_idmap_put(struct report_idmap *m, uint32_t key, uint32_t value)
+{
+  return place(m, key, value, 1);
+}
+
+int report_idmap_add(struct report_idmap *m, uint32_t key, uint32_t value)
+{
+  return place(m, key, value, 0);
+}
+
+/* *cursor counts the slots of key's run already looked at: the run ends at
+ * a free slot, and a quarter of the slots always is one. */
+int report_idmap_next(const struct report_idmap *m, uint32_t key, size_t *cursor,
+                      uint32_t *value)
 {
   size_t i;
   if (!m->slots)
     return 0;
-  for (i = slot_of(m, key); m->slot[i].used; i = (i + 1) & (m->slots - 1)) {
+  for (i = (slot_of(m, key) + *cursor) & (m->slots - 1); m->slot[i].used;
+       i = (i + 1) & (m->slots - 1)) {
+    ++*cursor;
     if (m->slot[i].key == key) {
       *value = m->slot[i].value;
       return 1;
     }
   }
   return 0;
+}
+
+int report_idmap_get(const struct report_idmap *m, uint32_t key, uint32_t *value)
+{
+  size_t cursor = 0;
+  return report_idmap_next(m, key, &cursor, value);
 }

@@ -32,15 +32,19 @@ int report_kernel_init(struct report_kernel *k)
   return rc;
 }
 
+static void image_release(struct report_image *im)
+{
+  etwcap_free(im->name);
+  etwcap_free(im->raw);
+}
+
 void report_kernel_release(struct report_kernel *k)
 {
   size_t i;
   for (i = 0; i < k->process_count; i++)
     etwcap_free(k->processes[i].command_line);
-  for (i = 0; i < k->image_count; i++) {
-    etwcap_free(k->images[i].name);
-    etwcap_free(k->images[i].raw);
-  }
+  for (i = 0; i < k->image_count; i++)
+    image_release(&k->images[i]);
   etwcap_free(k->processes);
   etwcap_free(k->images);
   report_idmap_release(&k->tid_to_pid);
@@ -78,8 +82,8 @@ static int process_event(struct report_kernel *k, const struct etw_event *ev, in
   char cmd[REPORT_COMMAND_LINE_MAX];
   if (!row || !field_u32(row, ev, "ProcessID", &pid))
     return 0;
-  if (ev->opcode == 2 || ev->opcode == 4) { /* Stop, DCStop */
-    if (report_idmap_get(&k->pid_to_process, pid, &index) && ev->opcode == 2)
+  if (ev->opcode == 2) { /* Stop */
+    if (report_idmap_get(&k->pid_to_process, pid, &index))
       k->processes[index].end_filetime = filetime;
     return 0;
   }
@@ -139,26 +143,37 @@ static void sample_event(struct report_kernel *k, const struct etw_event *ev)
     k->samples_unattributed++;
 }
 
-/* A hash of the file name as logged (UTF-16 bytes): its length, its first
- * 8 and its last 32 bytes, where paths differ.  Constant time: image events
- * are most events of a rundown, so this is on the hot path; a collision only
- * costs the memcmp that confirms a match. */
+/* One step of a lane of name_hash: the next eight bytes, multiplied in. */
+static uint64_t mix(uint64_t lane, const uint8_t *p)
+{
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return (lane ^ v) * 0xFF51AFD7ED558CCDu;
+}
+
+/* A hash of the file name as logged (UTF-16 bytes), all of it: paths often
+ * differ only in the middle (one assembly in two versions' directories),
+ * and a hash of their ends sent a tenth of the image events of a Visual
+ * Studio trace to a scan of every image.  Four lanes, whose multiplications
+ * do not wait for each other: image events are most of a kernel rundown.
+ * The end folds the high bits, where each lane gathers its bytes, into the
+ * low ones. */
 static uint32_t name_hash(const uint8_t *p, size_t n)
 {
-  uint64_t h = 0x9E3779B97F4A7C15u ^ n, v;
-  size_t i, from = n > 32 ? n - 32 : 0;
-  if (n >= 8) {
-    memcpy(&v, p, 8);
-    h = (h ^ v) * 0xFF51AFD7ED558CCDu;
-  }
-  for (i = from; i + 8 <= n; i += 8) {
-    memcpy(&v, p + i, 8);
-    h = (h ^ v) * 0xFF51AFD7ED558CCDu;
-    h ^= h >> 32;
-  }
-  for (; i < n; i++)
-    h = (h ^ p[i]) * 0x100000001B3u;
-  return (uint32_t)(h ^ (h >> 29));
+  uint64_t lane[4] = { n, 0x9E3779B97F4A7C15u, 0xC2B2AE3D27D4EB4Fu, 0x165667B19E3779F9u };
+  uint64_t tail = 0, h;
+  size_t i, j;
+  for (i = 0; i + 32 <= n; i += 32)
+    for (j = 0; j < 4; j++)
+      lane[j] = mix(lane[j], p + i + 8 * j);
+  for (j = 0; i + 8 <= n; i += 8, j++)
+    lane[j] = mix(lane[j], p + i);
+  for (j = 0; i < n; i++, j += 8)
+    tail |= (uint64_t)p[i] << j;
+  h = lane[0] ^ (lane[1] << 16 | lane[1] >> 48) ^ (lane[2] << 32 | lane[2] >> 32) ^
+      (lane[3] << 48 | lane[3] >> 16) ^ tail;
+  h = (h ^ h >> 32) * 0xFF51AFD7ED558CCDu;
+  return (uint32_t)(h ^ h >> 29);
 }
 
 static int same_name(const struct report_image *im, const uint8_t *raw, size_t n)
@@ -169,14 +184,11 @@ static int same_name(const struct report_image *im, const uint8_t *raw, size_t n
 static struct report_image *find_image(struct report_kernel *k, const uint8_t *raw, size_t n,
                                        uint32_t hash)
 {
+  size_t cursor = 0;
   uint32_t index;
-  size_t i;
-  if (report_idmap_get(&k->image_by_hash, hash, &index) && same_name(&k->images[index], raw, n))
-    return &k->images[index];
-  /* Two names with one hash: rare enough for a scan. */
-  for (i = k->image_count; i-- > 0;)
-    if (same_name(&k->images[i], raw, n))
-      return &k->images[i];
+  while (report_idmap_next(&k->image_by_hash, hash, &cursor, &index))
+    if (same_name(&k->images[index], raw, n))
+      return &k->images[index];
   return NULL;
 }
 
@@ -185,7 +197,6 @@ static int add_image(struct report_kernel *k, const struct image_event *img, uin
 {
   char name[REPORT_IMAGE_NAME_MAX];
   struct report_image *im;
-  uint32_t other;
   *out = NULL;
   if (k->image_count >= REPORT_MAX_IMAGES) {
     k->images_dropped++;
@@ -200,14 +211,17 @@ static int add_image(struct report_kernel *k, const struct image_event *img, uin
   im->name = etwcap_strdup(name);
   im->raw = etwcap_malloc(img->file_name_bytes ? img->file_name_bytes : 1);
   if (!im->name || !im->raw) {
-    etwcap_free(im->name);
-    etwcap_free(im->raw);
+    image_release(im);
     return ETWCAP_E_NOMEM;
   }
   memcpy(im->raw, img->file_name, img->file_name_bytes);
   im->raw_size = img->file_name_bytes;
-  if (!report_idmap_get(&k->image_by_hash, hash, &other))
-    report_idmap_put(&k->image_by_hash, hash, (uint32_t)k->image_count);
+  /* An image the index cannot hold could not be found again. */
+  if (report_idmap_add(&k->image_by_hash, hash, (uint32_t)k->image_count) != 0) {
+    image_release(im);
+    k->images_dropped++;
+    return 0;
+  }
   k->image_count++;
   *out = im;
   return 0;
@@ -277,7 +291,9 @@ int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int
     sample_event(k, ev);
     return REPORT_SAW_CPU_SAMPLE;
   }
-  if (group == KERNEL_GROUP_PROCESS && ev->opcode >= 1 && ev->opcode <= 4)
+  /* Start, Stop, DCStart.  A DCStop (4) changes nothing, and decoding its
+   * ProcessID is not free: a rundown has one per process. */
+  if (group == KERNEL_GROUP_PROCESS && ev->opcode >= 1 && ev->opcode <= 3)
     return process_event(k, ev, filetime);
   if (group == KERNEL_GROUP_THREAD)
     thread_event(k, ev);

@@ -66,54 +66,78 @@ static uint32_t next_char(const unsigned char *s, size_t *len)
   return c;
 }
 
-void rw_html(struct report_writer *w, const char *text)
+/* What replaces character c, or NULL when c is written as it is; buf
+ * (ESCAPE_MAX bytes) may hold the replacement. */
+typedef const char *escape_fn(uint32_t c, char *buf);
+#define ESCAPE_MAX 16
+
+/* Writes text, each character `escape` replaces replaced, and each run of
+ * characters between them in one write: written through stdio character by
+ * character, the page of a trace with thousands of images took a tenth of
+ * the time of `etwcap report`. */
+static void write_escaped(struct report_writer *w, const char *text, escape_fn *escape)
 {
-  const unsigned char *s = (const unsigned char *)(text ? text : "");
+  const unsigned char *s = (const unsigned char *)text, *run = s;
+  char buf[ESCAPE_MAX];
   while (*s) {
     size_t len;
-    uint32_t c = next_char(s, &len);
-    switch (c) {
-    case '&': rw_puts(w, "&amp;"); break;
-    case '<': rw_puts(w, "&lt;"); break;
-    case '>': rw_puts(w, "&gt;"); break;
-    case '"': rw_puts(w, "&quot;"); break;
-    case '\'': rw_puts(w, "&#39;"); break;
-    default:
-      if (c == REPLACEMENT || (c < 0x20 && c != '\t' && c != '\n') || c == 0x7F)
-        rw_puts(w, "&#xFFFD;");
-      else
-        put(w, (const char *)s, len);
+    const char *replacement = escape(next_char(s, &len), buf);
+    if (replacement) {
+      put(w, (const char *)run, (size_t)(s - run));
+      rw_puts(w, replacement);
+      run = s + len;
     }
     s += len;
+  }
+  put(w, (const char *)run, (size_t)(s - run));
+}
+
+static const char *html_escape(uint32_t c, char *buf)
+{
+  (void)buf;
+  switch (c) {
+  case '&': return "&amp;";
+  case '<': return "&lt;";
+  case '>': return "&gt;";
+  case '"': return "&quot;";
+  case '\'': return "&#39;";
+  default:
+    if (c == REPLACEMENT || (c < 0x20 && c != '\t' && c != '\n') || c == 0x7F)
+      return "&#xFFFD;";
+    return NULL;
+  }
+}
+
+void rw_html(struct report_writer *w, const char *text)
+{
+  write_escaped(w, text ? text : "", html_escape);
+}
+
+static const char *json_escape(uint32_t c, char *buf)
+{
+  switch (c) {
+  case '"': return "\\\"";
+  case '\\': return "\\\\";
+  case '\n': return "\\n";
+  case '\t': return "\\t";
+  default:
+    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7F || c == 0x2028 ||
+        c == 0x2029 || c == REPLACEMENT) {
+      snprintf(buf, ESCAPE_MAX, "\\u%04x", (unsigned)c);
+      return buf;
+    }
+    return NULL;
   }
 }
 
 void rw_json_string(struct report_writer *w, const char *text)
 {
-  const unsigned char *s = (const unsigned char *)text;
   if (!text) {
     rw_puts(w, "null");
     return;
   }
   rw_puts(w, "\"");
-  while (*s) {
-    size_t len;
-    uint32_t c = next_char(s, &len);
-    if (c == '"')
-      rw_puts(w, "\\\"");
-    else if (c == '\\')
-      rw_puts(w, "\\\\");
-    else if (c == '\n')
-      rw_puts(w, "\\n");
-    else if (c == '\t')
-      rw_puts(w, "\\t");
-    else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7F || c == 0x2028 ||
-             c == 0x2029 || c == REPLACEMENT)
-      rw_printf(w, "\\u%04x", (unsigned)c);
-    else
-      put(w, (const char *)s, len);
-    s += len;
-  }
+  write_escaped(w, text, json_escape);
   rw_puts(w, "\"");
 }
 

@@ -2,7 +2,9 @@
 # `etwcap report` against `etwcap info` on the same traces, in the same run:
 # the issue allows the report at most 1.5x the time of info.  Prints each
 # command's mean time (hyperfine, warm page cache), the ratio, and the
-# report's peak RSS (bounded memory).  Figures only, no thresholds.
+# report's peak RSS (bounded memory).  Figures only, no thresholds.  Ten
+# runs each: beside other jobs single runs vary by a third, the ratio of
+# two means of ten much less.
 # Usage: bench_report.sh ETWCAP TRACE...   (ETWCAP: a release build)
 set -eu
 etwcap=$1
@@ -13,7 +15,7 @@ for trace in "$@"; do
   mb=$(du -m "$trace" | cut -f1)
   echo "== report vs info: $trace ($mb MB)"
   cat "$trace" >/dev/null
-  hyperfine -N --warmup 1 --runs 5 --export-json "$work/h.json" \
+  hyperfine -N --warmup 1 --runs 10 --export-json "$work/h.json" \
     "$etwcap info $trace" "$etwcap report $trace /Out:$work/page.html" >/dev/null
   python3 - "$work/h.json" <<'PY'
 import json, sys

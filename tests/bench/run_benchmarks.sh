@@ -52,6 +52,9 @@ rss_small=$(peak_rss_mb "$tree/bench_read" "$work/small.etl")
 rss_big=$(peak_rss_mb "$tree/bench_read" "$work/big.user.etl")
 echo "peak RSS: $rss_small MB for $(du -m "$work/small.etl" | cut -f1) MB, $rss_big MB for $(du -m "$work/big.user.etl" | cut -f1) MB"
 
+# big.user.etl is CLR-heavy (99% DotNETRuntime events); big.kernel.etl is
+# the image-heavy case: 95% of its events are kernel Image rundowns, whose
+# file names report reads and compares and info never touches.
 sh "$root/tests/bench/bench_report.sh" "$root/build/bench/etwcap" "$work/big.user.etl" \
   "$work/big.kernel.etl" "$samples/ms-perfview__net.4.5.2.x64.etl.zip"
 

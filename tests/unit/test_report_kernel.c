@@ -1,0 +1,155 @@
+/* The images of `etwcap report` (src/report_kernel.c) from hand-made kernel
+ * Image/DCStart events (hook 0x1403, Image_Load v2 with 8-byte pointers:
+ * ImageBase, ImageSize, ProcessId, ImageCheckSum, TimeDateStamp,
+ * Reserved0, DefaultBase, Reserved1..4, then the FileName, UTF-16 and
+ * NUL-terminated: 56 bytes before the name). */
+#include "test_support.h"
+
+#include "image_identity.h"
+#include "report_kernel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_AT 56
+#define PAYLOAD_MAX 1024
+
+/* Feeds one DCStart whose payload is the fixed part followed by `tail`
+ * (the name's bytes as logged, and whatever follows them). */
+static void feed(struct report_kernel *k, const uint8_t *tail, size_t n)
+{
+  uint8_t payload[PAYLOAD_MAX];
+  struct etw_event ev;
+  assert_true(NAME_AT + n <= sizeof(payload));
+  memset(payload, 0, NAME_AT);
+  payload[1] = 0x10; /* ImageBase 0x1000 */
+  memcpy(payload + NAME_AT, tail, n);
+  memset(&ev, 0, sizeof(ev));
+  ev.is_kernel = 1;
+  ev.pointer_size = 8;
+  ev.header_type = ETW_HDR_SYSTEM64;
+  ev.group = IMAGE_EVENT_GROUP;
+  ev.opcode = IMAGE_EVENT_DCSTART;
+  ev.hook_id = IMAGE_EVENT_GROUP << 8 | IMAGE_EVENT_DCSTART;
+  ev.version = 2;
+  ev.user_data = payload;
+  ev.user_len = (uint32_t)(NAME_AT + n);
+  assert_int_equal(report_kernel_event(k, &ev, 0), 0);
+}
+
+/* ASCII text as UTF-16LE, without a NUL: its size in bytes. */
+static size_t utf16(const char *s, uint8_t *out)
+{
+  size_t i;
+  for (i = 0; s[i]; i++) {
+    out[2 * i] = (uint8_t)s[i];
+    out[2 * i + 1] = 0;
+  }
+  return 2 * i;
+}
+
+static void feed_name(struct report_kernel *k, const char *name)
+{
+  uint8_t tail[PAYLOAD_MAX];
+  size_t n = utf16(name, tail);
+  tail[n] = tail[n + 1] = 0;
+  feed(k, tail, n + 2);
+}
+
+static const struct report_image *named(const struct report_kernel *k, const char *name)
+{
+  size_t i;
+  for (i = 0; i < k->image_count; i++)
+    if (!strcmp(k->images[i].name, name))
+      return &k->images[i];
+  return NULL;
+}
+
+/* Side-by-side assemblies: one length, one beginning, one end; only the
+ * version directory in the middle tells them apart. */
+static void images_whose_paths_differ_only_in_the_middle_are_told_apart(void **state)
+{
+  struct report_kernel k;
+  char name[256];
+  unsigned i, round;
+  (void)state;
+  assert_int_equal(report_kernel_init(&k), 0);
+  for (round = 0; round < 3; round++)
+    for (i = 0; i < 3000; i++) {
+      if (round == 2 && i % 2)
+        continue; /* the odd ones twice, the even ones three times */
+      snprintf(name, sizeof(name),
+               "\\Device\\HarddiskVolume1\\Windows\\WinSxS\\amd64_%04u_none\\"
+               "Microsoft.VisualStudio.Shell.Framework.dll",
+               i);
+      feed_name(&k, name);
+    }
+  report_kernel_finish(&k);
+  assert_int_equal(k.image_count, 3000);
+  assert_int_equal(k.images_dropped, 0);
+  for (i = 0; i < 3000; i++) {
+    assert_non_null(strstr(k.images[i].name, "amd64_"));
+    assert_int_equal(atoi(strstr(k.images[i].name, "amd64_") + 6), i); /* sorted */
+    assert_int_equal(k.images[i].events, i % 2 ? 2 : 3);
+  }
+  report_kernel_release(&k);
+}
+
+/* The name is the text up to the first NUL character, whichever of the
+ * (four-character) words it falls in, or up to the payload's end when
+ * there is none; an odd last byte is not a character. */
+static void an_image_name_ends_at_its_first_nul_or_at_the_payload_end(void **state)
+{
+  static const char letters[] = "ABCDEFGHIJKLMNOPQRSTU";
+  struct report_kernel k;
+  uint8_t tail[PAYLOAD_MAX];
+  char want[32];
+  size_t len, n;
+  (void)state;
+  for (len = 0; len < sizeof(letters); len++) {
+    memcpy(want, letters, len);
+    want[len] = '\0';
+    assert_int_equal(report_kernel_init(&k), 0);
+    n = utf16(want, tail);
+    feed(&k, tail, n); /* no NUL: the payload ends */
+    tail[n] = 'x';
+    feed(&k, tail, n + 1); /* an odd byte after it */
+    tail[n] = tail[n + 1] = 0;
+    n += 2 + utf16("after the NUL", tail + n + 2);
+    feed(&k, tail, n);
+    tail[n] = tail[n + 1] = 0;
+    feed(&k, tail, n + 2);
+    report_kernel_finish(&k);
+    assert_int_equal(k.image_count, 1);
+    assert_string_equal(k.images[0].name, want);
+    assert_int_equal(k.images[0].events, 4);
+    report_kernel_release(&k);
+  }
+}
+
+static void an_image_event_is_counted_under_its_name(void **state)
+{
+  struct report_kernel k;
+  (void)state;
+  assert_int_equal(report_kernel_init(&k), 0);
+  feed_name(&k, "\\SystemRoot\\system32\\ntoskrnl.exe");
+  feed_name(&k, "\\SystemRoot\\System32\\drivers\\ACPI.sys");
+  feed_name(&k, "\\SystemRoot\\system32\\ntoskrnl.exe");
+  report_kernel_finish(&k);
+  assert_int_equal(k.image_count, 2);
+  assert_non_null(named(&k, "\\SystemRoot\\system32\\ntoskrnl.exe"));
+  assert_int_equal(named(&k, "\\SystemRoot\\system32\\ntoskrnl.exe")->events, 2);
+  assert_int_equal(named(&k, "\\SystemRoot\\System32\\drivers\\ACPI.sys")->events, 1);
+  report_kernel_release(&k);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(an_image_event_is_counted_under_its_name),
+    cmocka_unit_test(images_whose_paths_differ_only_in_the_middle_are_told_apart),
+    cmocka_unit_test(an_image_name_ends_at_its_first_nul_or_at_the_payload_end),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
