@@ -85,6 +85,17 @@ static size_t scan_number(const char *s, size_t p)
 
 /* Finds "OP NUM" at the end of text: op is the last '<' or '>'.  Sets
  * *op_pos, *greater and *value.  Returns 0 or an error. */
+/* The part of text[0..op) without the spaces around it: [*start, *end). */
+static void trim(const char *text, size_t *start, size_t *end, size_t op)
+{
+  *start = 0;
+  while (is_space(text[*start]))
+    (*start)++;
+  *end = op;
+  while (*end > *start && is_space(text[*end - 1]))
+    (*end)--;
+}
+
 static int parse_threshold(const char *text, const char *syntax, size_t *op_pos, int *greater,
                            double *value, char *err, size_t cap)
 {
@@ -125,17 +136,13 @@ int trig_parse_counter_spec(const char *text, struct trig_counter_spec *out, cha
                             size_t cap)
 {
   static const char syntax[] = "CATEGORY:COUNTER:INSTANCE OP NUM";
-  size_t op, start = 0, end, c1, c2, i;
+  size_t op, start, end, c1, c2, i;
   int rc;
   memset(out, 0, sizeof(*out));
   rc = parse_threshold(text, syntax, &op, &out->greater, &out->threshold, err, cap);
   if (rc)
     return rc;
-  while (is_space(text[start]))
-    start++;
-  end = op;
-  while (end > start && is_space(text[end - 1]))
-    end--;
+  trim(text, &start, &end, op);
   /* The category may hold ':' (PerfView's greedy first group); counter and
    * instance are what follows the last two. */
   c2 = c1 = (size_t)-1;
@@ -602,18 +609,14 @@ int trig_parse_evcounter_spec(const char *text, struct trig_evcounter_spec *out,
                               size_t cap)
 {
   static const char syntax[] = "SOURCE:COUNTER OP NUM";
-  size_t op, start = 0, end, colon = (size_t)-1, i;
+  size_t op, start, end, colon = (size_t)-1, i;
   struct etw_guid g;
   int rc;
   memset(out, 0, sizeof(*out));
   rc = parse_threshold(text, syntax, &op, &out->greater, &out->threshold, err, cap);
   if (rc)
     return rc;
-  while (is_space(text[start]))
-    start++;
-  end = op;
-  while (end > start && is_space(text[end - 1]))
-    end--;
+  trim(text, &start, &end, op);
   for (i = end; i > start; i--)
     if (text[i - 1] == ':') {
       colon = i - 1;
