@@ -29,18 +29,20 @@ int os_thread_create(os_thread *t, os_thread_fn fn, void *arg)
 {
   pthread_t *tid = etwcap_malloc(sizeof(*tid));
   struct start *s = etwcap_malloc(sizeof(*s));
-  if (!tid || !s)
-    goto fail;
-  s->fn = fn;
-  s->arg = arg;
-  if (pthread_create(tid, NULL, trampoline, s) != 0)
-    goto fail;
+  int rc = tid && s ? 0 : ETWCAP_E_NOMEM;
+  if (!rc) {
+    s->fn = fn;
+    s->arg = arg;
+    if (pthread_create(tid, NULL, trampoline, s) != 0)
+      rc = ETWCAP_E_SYSTEM;
+  }
+  if (rc) {
+    etwcap_free(tid);
+    etwcap_free(s);
+    return rc;
+  }
   t->handle = tid;
   return 0;
-fail:
-  etwcap_free(tid);
-  etwcap_free(s);
-  return ETWCAP_E_SYSTEM;
 }
 
 void os_thread_join(os_thread *t)
