@@ -5,7 +5,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unzip.h>
 
 const char *test_samples_dir(void)
 {
@@ -70,4 +72,33 @@ void test_fail_alloc_after(unsigned n)
 unsigned test_alloc_count(void)
 {
   return alloc_count;
+}
+
+void test_extract_member(const char *zip, const char *suffix, const char *out)
+{
+  unzFile uf = unzOpen64(zip);
+  char name[512];
+  unsigned char buf[65536];
+  FILE *f;
+  int n, found = 0;
+  assert_non_null(uf);
+  for (n = unzGoToFirstFile(uf); n == UNZ_OK; n = unzGoToNextFile(uf)) {
+    size_t len;
+    unzGetCurrentFileInfo64(uf, NULL, name, sizeof(name), NULL, 0, NULL, 0);
+    len = strlen(name);
+    if (len >= strlen(suffix) && !strcmp(name + len - strlen(suffix), suffix)) {
+      found = 1;
+      break;
+    }
+  }
+  assert_true(found);
+  assert_int_equal(unzOpenCurrentFile(uf), UNZ_OK);
+  f = fopen(out, "wb");
+  assert_non_null(f);
+  while ((n = unzReadCurrentFile(uf, buf, sizeof(buf))) > 0)
+    assert_int_equal(fwrite(buf, 1, (size_t)n, f), (size_t)n);
+  assert_int_equal(n, 0);
+  fclose(f);
+  unzCloseCurrentFile(uf);
+  unzClose(uf);
 }

@@ -19,6 +19,9 @@ const char *test_sample_path(const char *name, char *buf, size_t size);
 const char *test_tmp_path(const char *name, char *buf, size_t size);
 /* Creates a folder (0 also when it exists). */
 int test_mkdir(const char *path);
+/* Extracts the member of `zip` whose name ends with `suffix` to `out`
+ * (minizip's reader: independent of etwcap's own). */
+void test_extract_member(const char *zip, const char *suffix, const char *out);
 
 /* From now on the Nth allocation (1-based) and every later one fail;
  * 0 turns failures off.  Returns how many allocations happened so far. */

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unzip.h>
 
 struct fps {
   struct fingerprint_list ev;
@@ -52,35 +51,6 @@ static void read_fps(const char *path, struct fps *s)
   assert_int_equal(etl_source_foreach(path, collect, s, err, sizeof(err)), 0);
 }
 
-/* Extracts the member of `zip` whose name ends with `suffix` to `out`. */
-static void extract(const char *zip, const char *suffix, const char *out)
-{
-  unzFile uf = unzOpen64(zip);
-  char name[512];
-  unsigned char buf[65536];
-  FILE *f;
-  int n, found = 0;
-  assert_non_null(uf);
-  for (n = unzGoToFirstFile(uf); n == UNZ_OK; n = unzGoToNextFile(uf)) {
-    size_t len;
-    unzGetCurrentFileInfo64(uf, NULL, name, sizeof(name), NULL, 0, NULL, 0);
-    len = strlen(name);
-    if (len >= strlen(suffix) && !strcmp(name + len - strlen(suffix), suffix)) {
-      found = 1;
-      break;
-    }
-  }
-  assert_true(found);
-  assert_int_equal(unzOpenCurrentFile(uf), UNZ_OK);
-  f = fopen(out, "wb");
-  assert_non_null(f);
-  while ((n = unzReadCurrentFile(uf, buf, sizeof(buf))) > 0)
-    assert_int_equal(fwrite(buf, 1, (size_t)n, f), (size_t)n);
-  fclose(f);
-  unzCloseCurrentFile(uf);
-  unzClose(uf);
-}
-
 static char diaghub[3][512];
 static const char *const diaghub_members[3] = { "diaghub.kernel.1.etl",
                                                 "diaghub.user_paged.1.etl",
@@ -98,7 +68,7 @@ static int setup(void **state)
            dir);
   for (i = 0; i < 3; i++) {
     test_tmp_path(diaghub_members[i], diaghub[i], sizeof(diaghub[i]));
-    extract(zip, diaghub_members[i], diaghub[i]);
+    test_extract_member(zip, diaghub_members[i], diaghub[i]);
   }
   return 0;
 }
