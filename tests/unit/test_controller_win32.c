@@ -611,48 +611,37 @@ static void runbook_gc_collect_only(void **state)
   check_rundown(&o, NULL, 1, 256); /* GCCollectOnly means NoRundown: the minimal pass */
 }
 
-static void runbook_clr_default_minus_profile(void **state)
-{
-  const char *args[] = { "collect", "/ClrEvents:Default-Profile", NULL };
-  struct options o = { 0, 0, 2 };
-  (void)state;
-  run_runbook(args, 10, 0);
-  /* Default kernel keywords 0x0101270F (§4.1); Default-Profile is Default
-   * (docs/plan-json.md: Profile 0x20000000000 is not in Default). */
-  check_kernel(0x0101270F, 0x1270F, 0x2, 1, 0, 500, 256);
-  check_user_defaults(&o, 0, NULL, 800, 256);
-  check_stop("etwcapKernel");
-  check_stop("etwcap");
-  check_rundown(&o, NULL, 0, 256);
-}
-
-static void runbook_containers(void **state)
-{
-  const char *args[] = { "/EnableEventsInContainers", "collect", NULL };
-  struct options o = { 1, 0, 2 };
-  (void)state;
-  run_runbook(args, 10, 0);
+/* Runbooks whose sessions are the default ones (kernel keywords 0x0101270F,
+ * §4.1), told apart only by what every user-mode enable carries. */
+static const struct default_runbook {
+  const char *qualifier;
+  struct options o;
+} default_runbooks[] = {
+  /* Default-Profile is Default (docs/plan-json.md: Profile 0x20000000000 is
+   * not in Default). */
+  { "/ClrEvents:Default-Profile", { 0, 0, 2 } },
   /* §3.3: ENABLE_SILOS (0x400) on every user-mode enable, rundown too. */
-  check_kernel(0x0101270F, 0x1270F, 0x2, 1, 0, 500, 256);
-  check_user_defaults(&o, 0, NULL, 800, 256);
-  check_stop("etwcapKernel");
-  check_stop("etwcap");
-  check_rundown(&o, NULL, 0, 256);
-}
-
-static void runbook_focus_process(void **state)
-{
-  const char *args[] = { "/FocusProcess:1234", "collect", NULL };
-  struct options o = { 0, 1234, 2 };
-  (void)state;
-  run_runbook(args, 10, 0);
+  { "/EnableEventsInContainers", { 1, 0, 2 } },
   /* §3.3: a PID descriptor (0x80000004, one ULONG) on every user-mode
    * provider of the main and rundown sessions; the kernel is unaffected. */
-  check_kernel(0x0101270F, 0x1270F, 0x2, 1, 0, 500, 256);
-  check_user_defaults(&o, 0, NULL, 800, 256);
-  check_stop("etwcapKernel");
-  check_stop("etwcap");
-  check_rundown(&o, NULL, 0, 256);
+  { "/FocusProcess:1234", { 0, 1234, 2 } },
+};
+
+static void runbooks_with_the_default_sessions(void **state)
+{
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof(default_runbooks) / sizeof(default_runbooks[0]); i++) {
+    const struct default_runbook *r = &default_runbooks[i];
+    const char *args[] = { "collect", r->qualifier, NULL };
+    print_message("%s\n", r->qualifier);
+    run_runbook(args, 10, 0);
+    check_kernel(0x0101270F, 0x1270F, 0x2, 1, 0, 500, 256);
+    check_user_defaults(&r->o, 0, NULL, 800, 256);
+    check_stop("etwcapKernel");
+    check_stop("etwcap");
+    check_rundown(&r->o, NULL, 0, 256);
+  }
 }
 
 static void windows7_uses_the_nt_kernel_logger(void **state)
@@ -1350,9 +1339,7 @@ int main(int argc, char **argv)
     T(runbook_threadtime_circular),
     T(runbook_threadtime_aspnetcore),
     T(runbook_gc_collect_only),
-    T(runbook_clr_default_minus_profile),
-    T(runbook_containers),
-    T(runbook_focus_process),
+    T(runbooks_with_the_default_sessions),
     T(windows7_uses_the_nt_kernel_logger),
     T(system_logger_refused_is_an_error),
     T(runbook_threadtime_system_providers),
