@@ -5,7 +5,7 @@
  * .etl.zip, through the ETL reader) and what the selftest saw outside the
  * trace (the capture's result, the manifest's trigger and losses, the
  * sessions still running).  Portable: tested natively on real samples and
- * hand-built events; the Windows workload is in selftest_workload_win32.c.
+ * hand-built events; the Windows workload is in selftest_os_win32.c.
  *
  * Lifetime: selftest_facts_init / selftest_facts_release around the facts
  * (they hold the timestamps used to pair events with their stacks). */

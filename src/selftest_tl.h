@@ -1,7 +1,7 @@
 /* The TraceLogging (self-describing) events `etwcap selftest` writes under
  * its own provider, as bytes: the provider traits and each event's
  * metadata, in the layout of Microsoft's TraceLoggingProvider.h, and the
- * payload.  The Win32 writer (selftest_workload_win32.c) hands them to
+ * payload.  The Win32 writer (selftest_os_win32.c) hands them to
  * EventWriteTransfer as EVENT_DATA_DESCRIPTORs of type PROVIDER_METADATA
  * (2), EVENT_METADATA (1) and plain data; ETW then carries the event
  * metadata in each event's EVENT_SCHEMA_TL extended item, which etwcap's

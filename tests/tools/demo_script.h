@@ -1,5 +1,5 @@
-/* The run the demo collection depicts (see demo_script.c for the story and
- * the templates): its fixed constants, shared with make_demo_trace's
+/* The run the demo collection depicts (demo_kernel.c and demo_clr.c tell
+ * it, demo_tables.c holds the templates): its fixed constants, shared with make_demo_trace's
  * --describe and mirrored by tests/e2e/test_demo_trace.py, and the two
  * functions that add the kernel and the CLR sessions' events. */
 #ifndef ETWCAP_DEMO_SCRIPT_H
