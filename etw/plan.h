@@ -11,7 +11,7 @@
 #include "os_version.h"
 #include "guid.h"
 #include "providers_spec.h"
-#include "trigger_options.h"
+#include "session_need.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -252,10 +252,12 @@ struct plan_options {
   /* Trigger needs (the trigger engine owns their meaning). */
   int trigger_gc, trigger_exception, trigger_iis;
   int trigger_etw_other;      /* /StopOnEtwEvent, /StopOnEventCounter, /StopOnHttpStatus */
-  /* The triggers themselves (plan_options_from_cli): when use_triggers is
-   * set, the trigger session enables exactly what trigger_session_providers
-   * says they need, and the flags above are not used. */
-  struct trigger_options triggers;
+  /* What the triggers themselves need (plan_options_from_cli asks the
+   * trigger engine's trigger_session_providers): when use_triggers is set,
+   * the trigger session enables exactly these, and the flags above are not
+   * used. */
+  struct session_provider_need trigger_needs[SESSION_NEEDS_MAX];
+  size_t trigger_need_count;
   int use_triggers;
 };
 

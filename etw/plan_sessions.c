@@ -8,7 +8,6 @@
 #include "error.h"
 #include "eventsource_guid.h"
 #include "keywords.h"
-#include "trigger_plan.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -273,11 +272,11 @@ int plan_kernel_rundown_session(struct plan *plan, struct plan_state *st)
 /* The providers the triggers need, as trigger_session_providers merges
  * them (lowest level and keywords that carry the watched events). */
 static int add_trigger_needs(struct plan *plan, struct plan_session *s,
-                             const struct trigger_session_provider *need, size_t count)
+                             const struct session_provider_need *need, size_t count)
 {
   size_t i;
   for (i = 0; i < count; i++) {
-    const struct trigger_session_provider *t = &need[i];
+    const struct session_provider_need *t = &need[i];
     struct plan_provider *p;
     if (t->kernel) {
       /* Kernel events (process starts for a /Process name, kernel
@@ -324,17 +323,11 @@ static int add_trigger_needs(struct plan *plan, struct plan_session *s,
 int plan_trigger_session(struct plan *plan, struct plan_state *st)
 {
   const struct plan_options *o = st->opt;
-  struct trigger_session_provider need[TRIGGER_PLAN_MAX];
-  char name[PLAN_NAME_MAX], err[512];
-  size_t count = 0;
+  char name[PLAN_NAME_MAX];
   struct plan_session *s;
   int rc;
   if (o->use_triggers) {
-    rc = trigger_session_providers(&o->triggers, need, TRIGGER_PLAN_MAX, &count, err,
-                                   sizeof(err));
-    if (rc)
-      return plan_fail(plan, rc, "%s", err[0] ? err : "the trigger qualifiers are not valid");
-    if (!count)
+    if (!o->trigger_need_count)
       return 0; /* counters and event-log messages need no ETW session */
   } else if (!o->trigger_gc && !o->trigger_exception && !o->trigger_iis && !o->trigger_etw_other) {
     return 0;
@@ -354,7 +347,7 @@ int plan_trigger_session(struct plan *plan, struct plan_state *st)
   s->log_file_mode |= PLAN_REAL_TIME_MODE;
   s->flush_timer_sec = 1; /* a fire is seen within a second of its event */
   if (o->use_triggers)
-    return add_trigger_needs(plan, s, need, count);
+    return add_trigger_needs(plan, s, o->trigger_needs, o->trigger_need_count);
   if (o->trigger_gc && (rc = plan_add_known(s, "Clr", LEVEL_INFORMATIONAL, KW_CLR_GC, 0, "trigger")))
     return rc;
   if (o->trigger_exception &&

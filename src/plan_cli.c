@@ -6,9 +6,29 @@
 #include "os_version.h"
 #include "strutil.h"
 #include "trigger_cli.h"
+#include "trigger_plan.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* The trigger session's providers, from the trigger qualifiers (commands
+ * without them, start and plan start, keep the triggers off). */
+static int trigger_needs(const struct cli *cli, struct plan_options *o, char *err,
+                         size_t err_size)
+{
+  struct trigger_options t;
+  int rc;
+  trigger_options_from_cli(cli, &t);
+  o->use_triggers = trigger_options_any(&t);
+  if (!o->use_triggers)
+    return 0;
+  err[0] = '\0';
+  rc = trigger_session_providers(&t, o->trigger_needs, SESSION_NEEDS_MAX,
+                                 &o->trigger_need_count, err, err_size);
+  if (rc && !err[0])
+    snprintf(err, err_size, "the trigger qualifiers are not valid: %s", etwcap_strerror(rc));
+  return rc;
+}
 
 int plan_options_from_cli(const struct cli *cli, struct plan_options *o, char *err,
                           size_t err_size)
@@ -97,8 +117,5 @@ int plan_options_from_cli(const struct cli *cli, struct plan_options *o, char *e
   o->trigger_iis = cli_is_set(cli, "StopOnRequestOverMsec");
   o->trigger_etw_other = cli_is_set(cli, "StopOnEtwEvent") || cli_is_set(cli, "StopOnEventCounter") ||
                          cli_is_set(cli, "StopOnHttpStatus");
-  /* Commands without trigger qualifiers (start, plan start) keep them off. */
-  trigger_options_from_cli(cli, &o->triggers);
-  o->use_triggers = trigger_options_any(&o->triggers);
-  return 0;
+  return trigger_needs(cli, o, err, err_size);
 }

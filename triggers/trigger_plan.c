@@ -7,7 +7,7 @@
 #include <string.h>
 
 struct collect {
-  struct trigger_session_provider *out;
+  struct session_provider_need *out;
   size_t max, count;
   int overflow;
 };
@@ -33,7 +33,7 @@ static void need(void *ctx, const struct etw_guid *guid, const char *name, int k
                  uint64_t keywords, uint8_t level, const char *args, const char *qualifier)
 {
   struct collect *c = ctx;
-  struct trigger_session_provider *p = NULL;
+  struct session_provider_need *p = NULL;
   size_t i;
   for (i = 0; i < c->count; i++)
     if (guid_equal(&c->out[i].guid, guid))
@@ -58,7 +58,7 @@ static void need(void *ctx, const struct etw_guid *guid, const char *name, int k
 }
 
 int trigger_session_providers(const struct trigger_options *o,
-                              struct trigger_session_provider *out, size_t max, size_t *count,
+                              struct session_provider_need *out, size_t max, size_t *count,
                               char *err, size_t cap)
 {
   struct trigger_engine *e = NULL;

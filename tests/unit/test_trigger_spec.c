@@ -413,7 +413,7 @@ static void out_session_file_names(void **state)
 static void trigger_session_needs(void **state)
 {
   struct trigger_options o;
-  struct trigger_session_provider p[TRIGGER_PLAN_MAX];
+  struct session_provider_need p[SESSION_NEEDS_MAX];
   size_t n = 0, i;
   char *etw[] = { "Windows Kernel/Image/Load;FieldFilter=FileName~clr\\.dll",
                   "*MySource/Tick;Level=Verbose;Keywords=0x20" };
@@ -430,7 +430,7 @@ static void trigger_session_needs(void **state)
   o.stop_on_event_counter = evc;
   o.stop_on_event_counter_count = 1;
   o.trigger_poll_msec = 2000;
-  assert_int_equal(trigger_session_providers(&o, p, TRIGGER_PLAN_MAX, &n, err, sizeof(err)), 0);
+  assert_int_equal(trigger_session_providers(&o, p, SESSION_NEEDS_MAX, &n, err, sizeof(err)), 0);
   assert_int_equal(n, 4);
   /* CLR once: GC | Exception keywords, Informational. */
   assert_string_equal(guid_format(&p[0].guid, g), "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
@@ -459,7 +459,7 @@ static void trigger_session_needs(void **state)
     o.stop_on_perf_counter = pc;
     o.stop_on_perf_counter_count = 1;
     o.stop_on_event_log_message = "x";
-    assert_int_equal(trigger_session_providers(&o, p, TRIGGER_PLAN_MAX, &n, err, sizeof(err)),
+    assert_int_equal(trigger_session_providers(&o, p, SESSION_NEEDS_MAX, &n, err, sizeof(err)),
                      0);
     assert_int_equal(n, 0);
   }
