@@ -70,7 +70,7 @@ struct late_counters {
   int64_t poll_ticks;
 };
 
-static int late_open(void *ctx, const struct trig_counter_spec *spec, void **handle, char *err,
+static int late_open(void *ctx, const struct trigger_counter_spec *spec, void **handle, char *err,
                      size_t cap)
 {
   struct late_counters *lc = ctx;
@@ -568,15 +568,15 @@ int collection_cmd_collect_triggers(const struct cli *cli, const struct collecti
   if (rc)
     log_error("%s", err);
   if (!rc && trigger_engine_has_event_log(l.e)) {
-    struct trig_eventlog_spec spec;
+    struct trigger_eventlog_spec spec;
     eventlog = env->eventlog ? *env->eventlog : eventlog_system();
-    rc = trig_parse_eventlog_spec(opt.stop_on_event_log_message, &spec, err, sizeof(err));
+    rc = trigger_parse_eventlog_spec(opt.stop_on_event_log_message, &spec, err, sizeof(err));
     if (!rc) {
       rc = eventlog.open(eventlog.ctx, spec.log, on_message, &l, &eventlog_handle, err,
                          sizeof(err));
       if (!rc)
         log_info("watching the '%s' event log for /StopOnEventLogMessage", spec.log);
-      trig_eventlog_spec_release(&spec);
+      trigger_eventlog_spec_release(&spec);
     }
     if (rc)
       log_error("/StopOnEventLogMessage: %s", err);

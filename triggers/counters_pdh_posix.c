@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-static int open_none(void *ctx, const struct trig_counter_spec *spec, void **handle, char *err,
+static int open_none(void *ctx, const struct trigger_counter_spec *spec, void **handle, char *err,
                      size_t cap)
 {
   (void)ctx, (void)spec;

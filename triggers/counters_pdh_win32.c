@@ -33,7 +33,7 @@ struct pdh_counter {
   PDH_HQUERY query;
   PDH_HCOUNTER counter; /* NULL while the instance does not exist yet */
   int greater;
-  wchar_t path[3 * TRIG_NAME_MAX + 16];
+  wchar_t path[3 * TRIGGER_NAME_MAX + 16];
 };
 
 static int load(struct pdh_state *st, char *err, size_t cap)
@@ -77,9 +77,9 @@ static int load(struct pdh_state *st, char *err, size_t cap)
   return 0;
 }
 
-int counters_pdh_win32_path(const struct trig_counter_spec *spec, wchar_t *out, size_t cap)
+int counters_pdh_win32_path(const struct trigger_counter_spec *spec, wchar_t *out, size_t cap)
 {
-  char path[3 * TRIG_NAME_MAX + 16];
+  char path[3 * TRIGGER_NAME_MAX + 16];
   wchar_t *w;
   size_t n;
   if (spec->instance[0])
@@ -116,12 +116,12 @@ static const char *pdh_name(PDH_STATUS s)
   }
 }
 
-static int pdh_open(void *ctx, const struct trig_counter_spec *spec, void **handle, char *err,
+static int pdh_open(void *ctx, const struct trigger_counter_spec *spec, void **handle, char *err,
                     size_t cap)
 {
   struct pdh_state *st = ctx;
   struct pdh_counter *c;
-  wchar_t path[3 * TRIG_NAME_MAX + 16];
+  wchar_t path[3 * TRIGGER_NAME_MAX + 16];
   PDH_STATUS s;
   int rc;
   *handle = NULL;

@@ -28,6 +28,6 @@ void counters_pdh_win32_set_api(const struct counters_pdh_api *api);
 
 /* "\\Category(Instance)\\Counter" (no instance part when it is "") in
  * UTF-16, as PdhAddEnglishCounterW takes it; 0 or ETWCAP_E_RANGE/NOMEM. */
-int counters_pdh_win32_path(const struct trig_counter_spec *spec, wchar_t *out, size_t cap);
+int counters_pdh_win32_path(const struct trigger_counter_spec *spec, wchar_t *out, size_t cap);
 
 #endif

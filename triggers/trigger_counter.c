@@ -7,7 +7,7 @@
 
 #define TICKS_PER_HOUR 36000000000.0
 
-unsigned trig_counter_samples_needed(int64_t min_sec, int64_t poll_ms)
+unsigned trigger_counter_samples_needed(int64_t min_sec, int64_t poll_ms)
 {
   int64_t span_ms, n;
   if (min_sec < 0)
@@ -19,20 +19,20 @@ unsigned trig_counter_samples_needed(int64_t min_sec, int64_t poll_ms)
   return n > 100000000 ? 100000000u : (unsigned)n;
 }
 
-void trig_counter_init(struct trig_counter *c, const struct trig_counter_spec *spec,
-                       int64_t min_sec, int64_t poll_ms, double decay_hours, int64_t now)
+void trigger_counter_init(struct trigger_counter *c, const struct trigger_counter_spec *spec,
+                          int64_t min_sec, int64_t poll_ms, double decay_hours, int64_t now)
 {
   c->spec = *spec;
   c->created = now;
   c->decay_hours = decay_hours;
-  c->need = trig_counter_samples_needed(min_sec, poll_ms);
+  c->need = trigger_counter_samples_needed(min_sec, poll_ms);
   c->count = 0;
   c->armed = 0;
   c->warned = 0;
   c->value = 0;
 }
 
-double trig_counter_threshold(const struct trig_counter *c, int64_t now)
+double trigger_counter_threshold(const struct trigger_counter *c, int64_t now)
 {
   double t = c->spec.threshold;
   if (c->decay_hours != 0)
@@ -40,24 +40,24 @@ double trig_counter_threshold(const struct trig_counter *c, int64_t now)
   return t;
 }
 
-char *trig_counter_path(const struct trig_counter_spec *s, char *buf, size_t cap)
+char *trigger_counter_path(const struct trigger_counter_spec *s, char *buf, size_t cap)
 {
   snprintf(buf, cap, "%s:%s:%s", s->category, s->counter, s->instance);
   return buf;
 }
 
-int trig_counter_sample(struct trig_counter *c, double value, int64_t now)
+int trigger_counter_sample(struct trigger_counter *c, double value, int64_t now)
 {
-  double t = trig_counter_threshold(c, now);
+  double t = trigger_counter_threshold(c, now);
   int past = c->spec.greater ? value > t : value < t;
-  char path[3 * TRIG_NAME_MAX + 4];
+  char path[3 * TRIGGER_NAME_MAX + 4];
   c->value = value;
   if (!c->armed) {
     if (past) {
       if (!c->warned) {
         log_warn("counter %s is %g, already %s the trigger level %g: waiting for it to come "
                  "back before the trigger can fire",
-                 trig_counter_path(&c->spec, path, sizeof(path)), value,
+                 trigger_counter_path(&c->spec, path, sizeof(path)), value,
                  c->spec.greater ? "above" : "below", t);
         c->warned = 1;
       }
@@ -68,7 +68,7 @@ int trig_counter_sample(struct trig_counter *c, double value, int64_t now)
       c->count = 0;
       c->armed = 1;
       log_info("counter %s armed at %g: waiting for it to pass %g",
-               trig_counter_path(&c->spec, path, sizeof(path)), value, t);
+               trigger_counter_path(&c->spec, path, sizeof(path)), value, t);
     }
     return 0;
   }

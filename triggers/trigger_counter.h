@@ -17,8 +17,8 @@
 
 #include <stdint.h>
 
-struct trig_counter {
-  struct trig_counter_spec spec;
+struct trigger_counter {
+  struct trigger_counter_spec spec;
   int64_t created;    /* FILETIME when the trigger started watching */
   double decay_hours;
   unsigned need;      /* consecutive samples for arming and for firing */
@@ -29,15 +29,15 @@ struct trig_counter {
 };
 
 /* Samples needed for min_sec at poll_ms (>= 1). */
-unsigned trig_counter_samples_needed(int64_t min_sec, int64_t poll_ms);
+unsigned trigger_counter_samples_needed(int64_t min_sec, int64_t poll_ms);
 
-void trig_counter_init(struct trig_counter *c, const struct trig_counter_spec *spec,
-                       int64_t min_sec, int64_t poll_ms, double decay_hours, int64_t now);
+void trigger_counter_init(struct trigger_counter *c, const struct trigger_counter_spec *spec,
+                          int64_t min_sec, int64_t poll_ms, double decay_hours, int64_t now);
 /* The threshold at `now` after decay. */
-double trig_counter_threshold(const struct trig_counter *c, int64_t now);
+double trigger_counter_threshold(const struct trigger_counter *c, int64_t now);
 /* Feeds one poll's value; returns 1 when the trigger fires on it. */
-int trig_counter_sample(struct trig_counter *c, double value, int64_t now);
+int trigger_counter_sample(struct trigger_counter *c, double value, int64_t now);
 /* "Processor:% Processor Time:_Total" into buf. */
-char *trig_counter_path(const struct trig_counter_spec *s, char *buf, size_t cap);
+char *trigger_counter_path(const struct trigger_counter_spec *s, char *buf, size_t cap);
 
 #endif

@@ -15,10 +15,10 @@
 #define CSV_MAX_FILE (UINT64_C(1) << 31)
 
 struct csv_column {
-  char object[TRIG_NAME_MAX];
-  char instance[TRIG_NAME_MAX];
-  char counter[TRIG_NAME_MAX];
-  char path[3 * TRIG_NAME_MAX];
+  char object[TRIGGER_NAME_MAX];
+  char instance[TRIGGER_NAME_MAX];
+  char counter[TRIGGER_NAME_MAX];
+  char path[3 * TRIGGER_NAME_MAX];
 };
 
 struct trigger_csv {
@@ -477,7 +477,7 @@ int64_t trigger_csv_last_time(const struct trigger_csv *c)
   return c->nrows ? c->times[c->nrows - 1] : 0;
 }
 
-static int csv_open(void *ctx, const struct trig_counter_spec *spec, void **handle, char *err,
+static int csv_open(void *ctx, const struct trigger_counter_spec *spec, void **handle, char *err,
                     size_t cap)
 {
   struct trigger_csv *c = ctx;

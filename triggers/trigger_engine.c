@@ -19,23 +19,23 @@ struct item {
   enum trigger_role role;
   const char *qualifier;
   char spec[256];
-  struct trig_counter counter;
-  struct trig_counter_spec counter_spec;
+  struct trigger_counter counter;
+  struct trigger_counter_spec counter_spec;
   void *counter_handle;
   int counter_open;
-  struct trig_etw etw;
-  struct trig_evcounter_spec evc;
+  struct trigger_etw etw;
+  struct trigger_evcounter_spec evc;
   int evc_proc_slot;            /* /Process for EventCounters: name slot, -1 none */
   int evc_proc_is_pid;
   uint32_t evc_proc_pid;
-  struct trig_eventlog_spec elog;
+  struct trigger_eventlog_spec elog;
 };
 
 struct trigger_engine {
   struct item *items;
   size_t count;
-  struct trig_procmap procmap;
-  struct trig_manifests manifests;
+  struct trigger_procmap procmap;
+  struct trigger_manifests manifests;
   int wants_manifests;      /* a trigger on a provider without a built-in table */
   struct trigger_options opt;
   int64_t poll_ticks;
@@ -114,23 +114,23 @@ static int prefix_error(int rc, const char *qualifier, char *err, size_t cap)
  * /DecayToZeroHours apply where the spec does not say (as PerfView appends
  * them to every /StopOnEtwEvent). */
 static int add_etw(struct trigger_engine *e, const char *qualifier, const char *spec_text,
-                   struct trig_etw_spec *spec, unsigned preds, const char *process,
+                   struct trigger_etw_spec *spec, unsigned preds, const char *process,
                    char *err, size_t cap)
 {
   struct item *it = new_item(e, K_ETW, TRIGGER_ROLE_STOP, qualifier, spec_text);
   int rc;
   if (!it) {
-    trig_etw_spec_release(spec);
+    trigger_etw_spec_release(spec);
     return prefix_error(ETWCAP_E_NOMEM, qualifier, err, cap);
   }
   if (process && process[0] && !spec->process[0])
     tv_copy(spec->process, sizeof(spec->process), process);
   if (spec->trigger_msec && spec->decay_hours == 0)
     spec->decay_hours = e->opt.decay_to_zero_hours;
-  rc = trig_etw_init(&it->etw, spec, preds, &e->procmap, 0);
+  rc = trigger_etw_init(&it->etw, spec, preds, &e->procmap, 0);
   if (rc == ETWCAP_E_RANGE) {
     snprintf(err, cap, "/%s: more than %d different process names in filters", qualifier,
-             TRIG_PROCMAP_MAX);
+             TRIGGER_PROCMAP_MAX);
     return ETWCAP_E_USAGE;
   }
   return rc;
@@ -141,10 +141,10 @@ static int add_etw_text(struct trigger_engine *e, const char *qualifier, const c
                         const char *text, unsigned preds, const char *process, char *err,
                         size_t cap)
 {
-  struct trig_etw_spec spec;
-  int rc = trig_parse_etw_spec(text, &spec, err, cap);
+  struct trigger_etw_spec spec;
+  int rc = trigger_parse_etw_spec(text, &spec, err, cap);
   if (rc) {
-    trig_etw_spec_release(&spec);
+    trigger_etw_spec_release(&spec);
     return prefix_error(rc, qualifier, err, cap);
   }
   return add_etw(e, qualifier, shown, &spec, preds, process, err, cap);
@@ -152,11 +152,11 @@ static int add_etw_text(struct trigger_engine *e, const char *qualifier, const c
 
 /* An ETW item on the CLR provider built from parts. */
 static int add_clr(struct trigger_engine *e, const char *qualifier, const char *shown,
-                   const char *start, const char *stop, enum trig_ssid ssid, int64_t msec,
+                   const char *start, const char *stop, enum trigger_ssid ssid, int64_t msec,
                    uint64_t keywords, unsigned preds, const char *process, char *err,
                    size_t cap)
 {
-  struct trig_etw_spec spec;
+  struct trigger_etw_spec spec;
   memset(&spec, 0, sizeof(spec));
   spec.provider = bi_guid_clr;
   spec.bi = BI_CLR;
@@ -165,8 +165,8 @@ static int add_clr(struct trigger_engine *e, const char *qualifier, const char *
   spec.level = 4;
   spec.trigger_msec = msec;
   spec.ssid = ssid;
-  if (trig_parse_event_ref(BI_CLR, start, &spec.start, err, cap) ||
-      (stop && trig_parse_event_ref(BI_CLR, stop, &spec.stop, err, cap)))
+  if (trigger_parse_event_ref(BI_CLR, start, &spec.start, err, cap) ||
+      (stop && trigger_parse_event_ref(BI_CLR, stop, &spec.stop, err, cap)))
     return prefix_error(ETWCAP_E_INTERNAL, qualifier, err, cap);
   return add_etw(e, qualifier, shown, &spec, preds, process, err, cap);
 }
@@ -175,8 +175,8 @@ static int add_counter(struct trigger_engine *e, const char *qualifier, enum tri
                        const char *text, char *err, size_t cap)
 {
   struct item *it;
-  struct trig_counter_spec spec;
-  int rc = trig_parse_counter_spec(text, &spec, err, cap);
+  struct trigger_counter_spec spec;
+  int rc = trigger_parse_counter_spec(text, &spec, err, cap);
   if (rc)
     return prefix_error(rc, qualifier, err, cap);
   it = new_item(e, K_COUNTER, role, qualifier, text);
@@ -222,14 +222,14 @@ static int build(struct trigger_engine *e, char *err, size_t cap)
     return rc;
   if (o->stop_on_exception) {
     struct item *it;
-    struct trig_regex re;
-    rc = trig_parse_exception_regex(o->stop_on_exception, &re, err, cap);
+    struct trigger_regex re;
+    rc = trigger_parse_exception_regex(o->stop_on_exception, &re, err, cap);
     if (rc)
       return prefix_error(rc, "StopOnException", err, cap);
     rc = add_clr(e, "StopOnException", o->stop_on_exception, "Exception/Start", NULL,
                  SSID_DEFAULT, 0, CLR_KEYWORD_EXCEPTION, PRED_EXCEPTION, proc, err, cap);
     if (rc) {
-      trig_regex_free(&re);
+      trigger_regex_free(&re);
       return rc;
     }
     it = &e->items[e->count - 1];
@@ -257,10 +257,10 @@ static int build(struct trigger_engine *e, char *err, size_t cap)
                            0, proc, err, cap)))
       return rc;
   if (o->stop_on_gc_event) {
-    struct trig_gc_spec gc;
+    struct trigger_gc_spec gc;
     const char *p;
     unsigned preds = 0;
-    rc = trig_parse_gc_spec(o->stop_on_gc_event, &gc, err, cap);
+    rc = trigger_parse_gc_spec(o->stop_on_gc_event, &gc, err, cap);
     if (rc)
       return prefix_error(rc, "StopOnGCEvent", err, cap);
     p = gc.process[0] ? gc.process : proc;
@@ -284,8 +284,8 @@ static int build(struct trigger_engine *e, char *err, size_t cap)
   }
   for (i = 0; i < o->stop_on_event_counter_count; i++) {
     struct item *it;
-    struct trig_evcounter_spec spec;
-    rc = trig_parse_evcounter_spec(o->stop_on_event_counter[i], &spec, err, cap);
+    struct trigger_evcounter_spec spec;
+    rc = trigger_parse_evcounter_spec(o->stop_on_event_counter[i], &spec, err, cap);
     if (rc)
       return prefix_error(rc, "StopOnEventCounter", err, cap);
     it = new_item(e, K_EVCOUNTER, TRIGGER_ROLE_STOP, "StopOnEventCounter",
@@ -295,17 +295,17 @@ static int build(struct trigger_engine *e, char *err, size_t cap)
     it->evc = spec;
     it->evc_proc_slot = -1;
     if (o->process && o->process[0]) { /* EventCounters come from one process each */
-      if (trig_process_is_pid(o->process, &it->evc_proc_pid))
+      if (trigger_process_is_pid(o->process, &it->evc_proc_pid))
         it->evc_proc_is_pid = 1;
-      else if ((it->evc_proc_slot = trig_procmap_add(&e->procmap, o->process)) < 0)
+      else if ((it->evc_proc_slot = trigger_procmap_add(&e->procmap, o->process)) < 0)
         return prefix_error(ETWCAP_E_RANGE, "Process", err, cap);
     }
   }
   if (o->stop_on_http_status) {
-    struct trig_http_spec http;
-    struct trig_etw_spec spec;
+    struct trigger_http_spec http;
+    struct trigger_etw_spec spec;
     struct item *it;
-    rc = trig_parse_http_spec(o->stop_on_http_status, &http, err, cap);
+    rc = trigger_parse_http_spec(o->stop_on_http_status, &http, err, cap);
     if (rc)
       return prefix_error(rc, "StopOnHttpStatus", err, cap);
     memset(&spec, 0, sizeof(spec));
@@ -314,7 +314,7 @@ static int build(struct trigger_engine *e, char *err, size_t cap)
     tv_copy(spec.provider_name, sizeof(spec.provider_name), bi_provider_name(BI_HTTP));
     spec.keywords = UINT64_MAX;
     spec.level = 4;
-    if (trig_parse_event_ref(BI_HTTP, "ResponseHeadersStop", &spec.start, err, cap))
+    if (trigger_parse_event_ref(BI_HTTP, "ResponseHeadersStop", &spec.start, err, cap))
       return prefix_error(ETWCAP_E_INTERNAL, "StopOnHttpStatus", err, cap);
     rc = add_etw(e, "StopOnHttpStatus", o->stop_on_http_status, &spec, PRED_HTTP_STATUS, proc,
                  err, cap);
@@ -325,14 +325,14 @@ static int build(struct trigger_engine *e, char *err, size_t cap)
   }
   if (o->stop_on_event_log_message) {
     struct item *it;
-    struct trig_eventlog_spec spec;
-    rc = trig_parse_eventlog_spec(o->stop_on_event_log_message, &spec, err, cap);
+    struct trigger_eventlog_spec spec;
+    rc = trigger_parse_eventlog_spec(o->stop_on_event_log_message, &spec, err, cap);
     if (rc)
       return prefix_error(rc, "StopOnEventLogMessage", err, cap);
     it = new_item(e, K_EVENTLOG, TRIGGER_ROLE_STOP, "StopOnEventLogMessage",
                   o->stop_on_event_log_message);
     if (!it) {
-      trig_eventlog_spec_release(&spec);
+      trigger_eventlog_spec_release(&spec);
       return prefix_error(ETWCAP_E_NOMEM, "StopOnEventLogMessage", err, cap);
     }
     it->elog = spec;
@@ -345,9 +345,9 @@ static int has_kind(const struct trigger_engine *e, enum item_kind k);
 static void release_item(struct trigger_engine *e, struct item *it)
 {
   if (it->kind == K_ETW)
-    trig_etw_release(&it->etw);
+    trigger_etw_release(&it->etw);
   else if (it->kind == K_EVENTLOG)
-    trig_eventlog_spec_release(&it->elog);
+    trigger_eventlog_spec_release(&it->elog);
   else if (it->kind == K_COUNTER && it->counter_open && e->src.close)
     e->src.close(e->src.ctx, it->counter_handle);
 }
@@ -359,7 +359,7 @@ void trigger_engine_free(struct trigger_engine *e)
     return;
   for (i = 0; i < e->count; i++)
     release_item(e, &e->items[i]);
-  trig_manifests_free(&e->manifests);
+  trigger_manifests_free(&e->manifests);
   etwcap_free(e->items);
   etwcap_free(e->fires);
   etwcap_free(e);
@@ -490,11 +490,11 @@ static void enter_phase(struct trigger_engine *e, enum trigger_phase phase, int6
     if (it->role != role)
       continue;
     if (it->kind == K_COUNTER)
-      trig_counter_init(&it->counter, &it->counter_spec, e->opt.min_sec_for_trigger,
-                        e->opt.trigger_poll_msec,
-                        role == TRIGGER_ROLE_START ? 0.0 : e->opt.decay_to_zero_hours, now);
+      trigger_counter_init(&it->counter, &it->counter_spec, e->opt.min_sec_for_trigger,
+                           e->opt.trigger_poll_msec,
+                           role == TRIGGER_ROLE_START ? 0.0 : e->opt.decay_to_zero_hours, now);
     else if (it->kind == K_ETW)
-      trig_etw_reset(&it->etw, now);
+      trigger_etw_reset(&it->etw, now);
   }
   /* PerfView samples once at once and then every poll interval. */
   e->next_poll = (phase == TRIGGER_WAITING_START || phase == TRIGGER_COLLECTING) &&
@@ -543,7 +543,7 @@ int trigger_engine_start(struct trigger_engine *e, int64_t now, char *err, size_
 
 static int record(struct trigger_engine *e, struct item *it, const char *qualifier,
                   enum trigger_role role, int64_t ft, const struct etw_event *ev,
-                  const struct trig_hit *hit)
+                  const struct trigger_hit *hit)
 {
   struct trigger_fire *f;
   if (e->fire_count == e->fire_cap) {
@@ -612,13 +612,13 @@ static int poll_counters(struct trigger_engine *e, int64_t at)
       continue;
     if (rc == 0)
       value = 0; /* the instance does not exist (yet) */
-    if (trig_counter_sample(&it->counter, value, at)) {
-      struct trig_hit hit;
-      char path[3 * TRIG_NAME_MAX + 4];
-      double t = trig_counter_threshold(&it->counter, at);
+    if (trigger_counter_sample(&it->counter, value, at)) {
+      struct trigger_hit hit;
+      char path[3 * TRIGGER_NAME_MAX + 4];
+      double t = trigger_counter_threshold(&it->counter, at);
       hit.value = value;
       snprintf(hit.detail, sizeof(hit.detail), "%.300s = %.15g %c %.15g for %lld s (%u samples)",
-               trig_counter_path(&it->counter_spec, path, sizeof(path)), value,
+               trigger_counter_path(&it->counter_spec, path, sizeof(path)), value,
                it->counter_spec.greater ? '>' : '<', t, (long long)e->opt.min_sec_for_trigger,
                it->counter.need);
       if (t != it->counter_spec.threshold) {
@@ -682,7 +682,7 @@ int trigger_engine_advance(struct trigger_engine *e, int64_t now)
       continue;
     }
     if (limit <= now && limit <= poll) {
-      struct trig_hit hit;
+      struct trigger_hit hit;
       hit.value = (double)e->opt.max_collect_sec;
       snprintf(hit.detail, sizeof(hit.detail), "collected for %lld s",
                (long long)e->opt.max_collect_sec);
@@ -705,7 +705,7 @@ int trigger_engine_advance(struct trigger_engine *e, int64_t now)
 
 /* Could this event be the reference's?  Only its id, group and opcode are
  * looked at; names need the decoding that follows. */
-static int ref_may_match(const struct trig_event_ref *r, const struct etw_event *ev)
+static int ref_may_match(const struct trigger_event_ref *r, const struct etw_event *ev)
 {
   switch (r->kind) {
   case REF_ID:
@@ -724,7 +724,7 @@ static int ref_may_match(const struct trig_event_ref *r, const struct etw_event 
  * next to nothing. */
 static int item_wants(const struct item *it, const struct etw_event *ev)
 {
-  const struct trig_etw_spec *s = &it->etw.spec;
+  const struct trigger_etw_spec *s = &it->etw.spec;
   if (it->kind == K_EVCOUNTER)
     return (ev->has & ETW_HAS_PROVIDER) && guid_equal(&ev->provider, &it->evc.provider);
   if (s->bi == BI_KERNEL) {
@@ -744,7 +744,7 @@ static int evc_process_passes(const struct trigger_engine *e, const struct item 
     return ev->pid == it->evc_proc_pid;
   if (it->evc_proc_slot < 0)
     return 1;
-  return trig_procmap_pid(&e->procmap, it->evc_proc_slot, &pid) && ev->pid == pid;
+  return trigger_procmap_pid(&e->procmap, it->evc_proc_slot, &pid) && ev->pid == pid;
 }
 
 /* The events a trigger wants: decoded and offered to each interested
@@ -754,12 +754,12 @@ static __attribute__((noinline)) int dispatch(struct trigger_engine *e,
                                                const struct etw_event *ev, int64_t ft,
                                                enum trigger_role role, size_t first)
 {
-  struct trig_etw_ctx cx;
-  struct trig_hit hit;
+  struct trigger_etw_ctx cx;
+  struct trigger_hit hit;
   enum trigger_phase phase = e->phase;
   size_t i;
   int rc;
-  trig_etw_ctx_init(&cx, ev, ft, &e->procmap, &e->manifests);
+  trigger_etw_ctx_init(&cx, ev, ft, &e->procmap, &e->manifests);
   for (i = first; i < e->count && e->phase == phase; i++) {
     struct item *it = &e->items[i];
     int fired;
@@ -768,8 +768,8 @@ static __attribute__((noinline)) int dispatch(struct trigger_engine *e,
       continue;
     if (it->kind == K_EVCOUNTER && !evc_process_passes(e, it, ev))
       continue;
-    fired = it->kind == K_ETW ? trig_etw_event(&it->etw, &cx, &hit)
-                              : trig_evcounter_event(&it->evc, &cx, &hit);
+    fired = it->kind == K_ETW ? trigger_etw_event(&it->etw, &cx, &hit)
+                              : trigger_evcounter_event(&it->evc, &cx, &hit);
     if (fired < 0)
       return fired;
     if (fired && (rc = record(e, it, it->qualifier, role, ft, ev, &hit)) != 0)
@@ -786,9 +786,9 @@ int trigger_engine_event(struct trigger_engine *e, const struct etw_event *ev, i
   if (ft >= e->due && (rc = trigger_engine_advance(e, ft)) != 0)
     return rc;
   if (e->procmap.count)
-    trig_procmap_event(&e->procmap, ev);
-  if (e->wants_manifests && ev->id == TRIG_MANIFEST_ID &&
-      (rc = trig_manifests_feed(&e->manifests, ev)) != 0)
+    trigger_procmap_event(&e->procmap, ev);
+  if (e->wants_manifests && ev->id == TRIGGER_MANIFEST_ID &&
+      (rc = trigger_manifests_feed(&e->manifests, ev)) != 0)
     return rc;
   if (e->phase == TRIGGER_WAITING_START)
     role = TRIGGER_ROLE_START;
@@ -828,10 +828,10 @@ int trigger_engine_message(struct trigger_engine *e, const struct trigger_messag
     return 0;
   for (i = 0; i < e->count; i++) {
     struct item *it = &e->items[i];
-    struct trig_hit hit;
+    struct trigger_hit hit;
     if (it->kind != K_EVENTLOG || it->role != TRIGGER_ROLE_STOP)
       continue;
-    if (trig_eventlog_message(&it->elog, m, &hit))
+    if (trigger_eventlog_message(&it->elog, m, &hit))
       return record(e, it, it->qualifier, TRIGGER_ROLE_STOP, m->ft, NULL, &hit);
   }
   return 0;
@@ -859,9 +859,9 @@ int trigger_engine_wants_manifests(const struct trigger_engine *e)
 
 int trigger_engine_preload(struct trigger_engine *e, const struct etw_event *ev)
 {
-  if (!e->wants_manifests || ev->id != TRIG_MANIFEST_ID)
+  if (!e->wants_manifests || ev->id != TRIGGER_MANIFEST_ID)
     return 0;
-  return trig_manifests_feed(&e->manifests, ev);
+  return trigger_manifests_feed(&e->manifests, ev);
 }
 
 size_t trigger_engine_fire_count(const struct trigger_engine *e)
@@ -882,7 +882,7 @@ size_t trigger_engine_problems(const struct trigger_engine *e, char *buf, size_t
   for (i = 0; i < e->count; i++) {
     const struct item *it = &e->items[i];
     char what[400];
-    if (it->kind == K_ETW && trig_etw_problem(&it->etw, &e->manifests, what, sizeof(what))) {
+    if (it->kind == K_ETW && trigger_etw_problem(&it->etw, &e->manifests, what, sizeof(what))) {
       snprintf(line, sizeof(line), "/%s %s: ", it->qualifier, it->spec);
       tv_append(line, sizeof(line), what);
       tv_append(line, sizeof(line), "\n");
@@ -914,7 +914,7 @@ static uint64_t kernel_flag_of_group(unsigned group)
   }
 }
 
-static uint64_t kernel_flags_of_ref(const struct trig_event_ref *r)
+static uint64_t kernel_flags_of_ref(const struct trigger_event_ref *r)
 {
   return r->kind == REF_BUILTIN ? kernel_flag_of_group(r->bi->group) : 0;
 }
@@ -927,7 +927,7 @@ void trigger_engine_needs(const struct trigger_engine *e, trigger_need_fn fn, vo
   for (i = 0; i < e->count; i++) {
     const struct item *it = &e->items[i];
     if (it->kind == K_ETW) {
-      const struct trig_etw_spec *s = &it->etw.spec;
+      const struct trigger_etw_spec *s = &it->etw.spec;
       if (s->bi == BI_KERNEL)
         fn(ctx, &bi_guid_kernel, "Windows Kernel", 1,
            kernel_flags_of_ref(&s->start) | kernel_flags_of_ref(&s->stop), 0, "",

@@ -45,7 +45,7 @@ struct trigger_fire {
   uint32_t pid, tid;
   int has_pid;
   double value;          /* what fired it: duration ms, counter value, ... */
-  char detail[TRIG_DETAIL_MAX];
+  char detail[TRIGGER_DETAIL_MAX];
   int64_t stop_at;       /* stop and limit fires: when the collection stops */
   int64_t collection_start; /* when the collection it ends began */
 };
@@ -57,7 +57,7 @@ struct trigger_counter_source {
   void *ctx;
   /* Checks the counter exists (category and counter; the instance may come
    * later) and returns a handle.  0, or an ETWCAP_E_* with a message. */
-  int (*open)(void *ctx, const struct trig_counter_spec *spec, void **handle, char *err,
+  int (*open)(void *ctx, const struct trigger_counter_spec *spec, void **handle, char *err,
               size_t cap);
   /* The counter's value at `now`: 1 with *value, 0 when the instance does
    * not exist now (PerfView then uses 0), TRIGGER_COUNTER_NO_SAMPLE when no

@@ -22,9 +22,9 @@ struct ss_entry {
   int64_t ft;
 };
 
-void trig_etw_ctx_init(struct trig_etw_ctx *cx, const struct etw_event *ev, int64_t ft,
-                       const struct trig_procmap *procmap,
-                       const struct trig_manifests *manifests)
+void trigger_etw_ctx_init(struct trigger_etw_ctx *cx, const struct etw_event *ev, int64_t ft,
+                          const struct trigger_procmap *procmap,
+                          const struct trigger_manifests *manifests)
 {
   cx->ev = ev;
   cx->ft = ft;
@@ -39,21 +39,21 @@ void trig_etw_ctx_init(struct trig_etw_ctx *cx, const struct etw_event *ev, int6
 }
 
 /* The event's entry in an EventSource manifest seen in the trace. */
-static const struct man_event *ctx_man(struct trig_etw_ctx *cx)
+static const struct man_event *ctx_man(struct trigger_etw_ctx *cx)
 {
   if (!cx->man_state) {
     cx->man_state = 1;
     if (cx->manifests && cx->manifests->count && (cx->ev->has & ETW_HAS_DESCRIPTOR) &&
         (cx->ev->has & ETW_HAS_PROVIDER))
-      cx->man = trig_manifests_lookup(cx->manifests, &cx->ev->provider, cx->ev->id,
-                                      cx->ev->version);
+      cx->man = trigger_manifests_lookup(cx->manifests, &cx->ev->provider, cx->ev->id,
+                                         cx->ev->version);
   }
   return cx->man;
 }
 
 /* The built-in layout is looked up only when a field is needed: most
  * events a trigger sees are rejected on their id alone. */
-static const struct bi_event *ctx_layout(struct trig_etw_ctx *cx)
+static const struct bi_event *ctx_layout(struct trigger_etw_ctx *cx)
 {
   if (!cx->layout_state) {
     cx->layout = cx->bi != BI_NONE ? bi_lookup(cx->bi, cx->ev) : NULL;
@@ -62,14 +62,14 @@ static const struct bi_event *ctx_layout(struct trig_etw_ctx *cx)
   return cx->layout;
 }
 
-static int ctx_tl(struct trig_etw_ctx *cx)
+static int ctx_tl(struct trigger_etw_ctx *cx)
 {
   if (cx->tl_state == 0)
     cx->tl_state = tl_parse(cx->ev, &cx->tl) == 1 ? 1 : -1;
   return cx->tl_state == 1;
 }
 
-int trig_event_field(struct trig_etw_ctx *cx, const char *name, struct tv_value *v)
+int trigger_event_field(struct trigger_etw_ctx *cx, const char *name, struct tv_value *v)
 {
   const struct etw_event *ev = cx->ev;
   if (ctx_layout(cx))
@@ -83,7 +83,7 @@ int trig_event_field(struct trig_etw_ctx *cx, const char *name, struct tv_value 
   return 0;
 }
 
-static int first_field(struct trig_etw_ctx *cx, struct tv_value *v)
+static int first_field(struct trigger_etw_ctx *cx, struct tv_value *v)
 {
   const struct etw_event *ev = cx->ev;
   if (ctx_layout(cx))
@@ -97,7 +97,7 @@ static int first_field(struct trig_etw_ctx *cx, struct tv_value *v)
   return 0;
 }
 
-char *trig_event_name(struct trig_etw_ctx *cx, char *buf, size_t cap)
+char *trigger_event_name(struct trigger_etw_ctx *cx, char *buf, size_t cap)
 {
   if (ctx_layout(cx))
     return bi_event_name(cx->layout, buf, cap);
@@ -106,7 +106,7 @@ char *trig_event_name(struct trig_etw_ctx *cx, char *buf, size_t cap)
     return buf;
   }
   if (ctx_man(cx))
-    return trig_man_event_name(cx->man, buf, cap);
+    return trigger_man_event_name(cx->man, buf, cap);
   if (cx->ev->is_kernel)
     snprintf(buf, cap, "kernel group %u opcode %u", cx->ev->group, cx->ev->opcode);
   else
@@ -127,7 +127,7 @@ static uint32_t hash_key(const uint8_t *k)
   return h ? h : 1;
 }
 
-static struct ss_entry *ss_find(struct trig_etw *t, const uint8_t *key, uint32_t h)
+static struct ss_entry *ss_find(struct trigger_etw *t, const uint8_t *key, uint32_t h)
 {
   size_t mask, i;
   if (!t->starts_cap)
@@ -142,7 +142,7 @@ static struct ss_entry *ss_find(struct trig_etw *t, const uint8_t *key, uint32_t
   }
 }
 
-static int ss_grow(struct trig_etw *t)
+static int ss_grow(struct trigger_etw *t)
 {
   size_t cap = t->starts_cap ? t->starts_cap * 2 : 64, i, j;
   struct ss_entry *n = etwcap_calloc(cap, sizeof(*n));
@@ -162,7 +162,7 @@ static int ss_grow(struct trig_etw *t)
   return 0;
 }
 
-static int ss_put(struct trig_etw *t, const uint8_t *key, uint32_t h, int64_t ft)
+static int ss_put(struct trigger_etw *t, const uint8_t *key, uint32_t h, int64_t ft)
 {
   struct ss_entry *e = ss_find(t, key, h);
   size_t i, mask;
@@ -195,7 +195,7 @@ static int ss_put(struct trig_etw *t, const uint8_t *key, uint32_t h, int64_t ft
 }
 
 /* Removes e, shifting later entries of its probe run back (no tombstones). */
-static void ss_remove(struct trig_etw *t, struct ss_entry *e)
+static void ss_remove(struct trigger_etw *t, struct ss_entry *e)
 {
   size_t mask = t->starts_cap - 1, i = (size_t)(e - t->starts), j = i;
   for (;;) {
@@ -216,8 +216,8 @@ static void ss_remove(struct trig_etw *t, struct ss_entry *e)
 
 /* --- setup ------------------------------------------------------------------------ */
 
-int trig_etw_init(struct trig_etw *t, struct trig_etw_spec *spec, unsigned preds,
-                  struct trig_procmap *procmap, int64_t now)
+int trigger_etw_init(struct trigger_etw *t, struct trigger_etw_spec *spec, unsigned preds,
+                     struct trigger_procmap *procmap, int64_t now)
 {
   memset(t, 0, sizeof(*t));
   t->spec = *spec;
@@ -226,10 +226,10 @@ int trig_etw_init(struct trig_etw *t, struct trig_etw_spec *spec, unsigned preds
   t->proc_slot = -1;
   t->created = now;
   if (t->spec.process[0]) {
-    if (trig_process_is_pid(t->spec.process, &t->proc_pid)) {
+    if (trigger_process_is_pid(t->spec.process, &t->proc_pid)) {
       t->proc_is_pid = 1;
     } else {
-      t->proc_slot = trig_procmap_add(procmap, t->spec.process);
+      t->proc_slot = trigger_procmap_add(procmap, t->spec.process);
       if (t->proc_slot < 0)
         return ETWCAP_E_RANGE;
     }
@@ -237,7 +237,7 @@ int trig_etw_init(struct trig_etw *t, struct trig_etw_spec *spec, unsigned preds
   return 0;
 }
 
-void trig_etw_reset(struct trig_etw *t, int64_t now)
+void trigger_etw_reset(struct trigger_etw *t, int64_t now)
 {
   if (t->starts)
     memset(t->starts, 0, t->starts_cap * sizeof(*t->starts));
@@ -247,17 +247,17 @@ void trig_etw_reset(struct trig_etw *t, int64_t now)
   t->max_ms = 0;
 }
 
-void trig_etw_release(struct trig_etw *t)
+void trigger_etw_release(struct trigger_etw *t)
 {
-  trig_etw_spec_release(&t->spec);
+  trigger_etw_spec_release(&t->spec);
   if (t->exc_set)
-    trig_regex_free(&t->exc);
+    trigger_regex_free(&t->exc);
   etwcap_free(t->starts);
   t->starts = NULL;
   t->starts_cap = t->starts_count = 0;
 }
 
-int64_t trig_etw_effective_msec(const struct trig_etw *t, int64_t now)
+int64_t trigger_etw_effective_msec(const struct trigger_etw *t, int64_t now)
 {
   int64_t ms = t->spec.trigger_msec;
   if (t->spec.decay_hours != 0)
@@ -268,7 +268,7 @@ int64_t trig_etw_effective_msec(const struct trig_etw *t, int64_t now)
 
 /* --- matching ------------------------------------------------------------------------ */
 
-static int provider_matches(const struct trig_etw *t, const struct etw_event *ev)
+static int provider_matches(const struct trigger_etw *t, const struct etw_event *ev)
 {
   if (t->spec.bi == BI_KERNEL)
     return bi_kernel_group(ev) != 0;
@@ -277,7 +277,7 @@ static int provider_matches(const struct trig_etw *t, const struct etw_event *ev
 
 /* What the live session would have delivered: ETW's level and
  * MatchAnyKeyword rules (kernel events are chosen by flags instead). */
-static int delivered(const struct trig_etw *t, const struct etw_event *ev)
+static int delivered(const struct trigger_etw *t, const struct etw_event *ev)
 {
   if (t->spec.bi == BI_KERNEL || !(ev->has & ETW_HAS_DESCRIPTOR))
     return 1;
@@ -286,8 +286,8 @@ static int delivered(const struct trig_etw *t, const struct etw_event *ev)
   return ev->keyword == 0 || (ev->keyword & t->spec.keywords) != 0;
 }
 
-static int ref_matches(struct trig_etw *t, const struct trig_event_ref *r,
-                       struct trig_etw_ctx *cx)
+static int ref_matches(struct trigger_etw *t, const struct trigger_event_ref *r,
+                       struct trigger_etw_ctx *cx)
 {
   const struct etw_event *ev = cx->ev;
   switch (r->kind) {
@@ -301,8 +301,8 @@ static int ref_matches(struct trig_etw *t, const struct trig_event_ref *r,
     if (ctx_tl(cx))
       return str_caseeq(cx->tl.name, r->name);
     if (ctx_man(cx))
-      return trig_man_event_named(cx->man, r->name);
-    if (cx->manifests && trig_manifests_known(cx->manifests, &ev->provider))
+      return trigger_man_event_named(cx->man, r->name);
+    if (cx->manifests && trigger_manifests_known(cx->manifests, &ev->provider))
       return 0; /* the manifest has no such event id: not this one */
     t->unnamed++;
     if (!t->unnamed_warned) {
@@ -317,24 +317,24 @@ static int ref_matches(struct trig_etw *t, const struct trig_event_ref *r,
   }
 }
 
-static int process_passes(const struct trig_etw *t, const struct trig_etw_ctx *cx)
+static int process_passes(const struct trigger_etw *t, const struct trigger_etw_ctx *cx)
 {
   uint32_t pid;
   if (t->proc_is_pid)
     return (cx->ev->has & ETW_HAS_PID_TID) && cx->ev->pid == t->proc_pid;
   if (t->proc_slot < 0)
     return 1;
-  if (!trig_procmap_pid(cx->procmap, t->proc_slot, &pid))
+  if (!trigger_procmap_pid(cx->procmap, t->proc_slot, &pid))
     return 0; /* not mapped yet: PerfView drops the event */
   return (cx->ev->has & ETW_HAS_PID_TID) && cx->ev->pid == pid;
 }
 
-static int filter_passes(const struct trig_field_filter *f, const struct tv_value *v)
+static int filter_passes(const struct trigger_field_filter *f, const struct tv_value *v)
 {
   int cmp;
   double d;
   if (f->op == FOP_MATCH)
-    return trig_regex_match(&f->re, v->text, strlen(v->text));
+    return trigger_regex_match(&f->re, v->text, strlen(v->text));
   if (f->numeric && (tv_as_double(v, &d) || str_parse_double(v->text, &d) == 0))
     cmp = d < f->number ? -1 : d > f->number ? 1 : 0;
   else
@@ -350,20 +350,20 @@ static int filter_passes(const struct trig_field_filter *f, const struct tv_valu
   }
 }
 
-static int filters_pass(struct trig_etw *t, struct trig_etw_ctx *cx)
+static int filters_pass(struct trigger_etw *t, struct trigger_etw_ctx *cx)
 {
   size_t i;
   struct tv_value v;
   for (i = 0; i < t->spec.filter_count; i++) {
-    const struct trig_field_filter *f = &t->spec.filters[i];
-    if (!trig_event_field(cx, f->field, &v)) {
+    const struct trigger_field_filter *f = &t->spec.filters[i];
+    if (!trigger_event_field(cx, f->field, &v)) {
       /* PerfView drops an event that lacks the field; say so once. */
       if (!t->missing_field[0]) {
-        char name[TRIG_NAME_MAX];
+        char name[TRIGGER_NAME_MAX];
         tv_copy(t->missing_field, sizeof(t->missing_field), f->field);
         log_warn("trigger on %s: FieldFilter field '%s' is not a field of %s, whose events "
                  "therefore never pass",
-                 t->spec.provider_name, f->field, trig_event_name(cx, name, sizeof(name)));
+                 t->spec.provider_name, f->field, trigger_event_name(cx, name, sizeof(name)));
       }
       return 0;
     }
@@ -388,10 +388,10 @@ static const char *gc_type_name(uint64_t t)
   return t == 0 ? "NonConcurrentGC" : t == 1 ? "BackgroundGC" : t == 2 ? "ForegroundGC" : "?";
 }
 
-static uint64_t field_u(struct trig_etw_ctx *cx, const char *name)
+static uint64_t field_u(struct trigger_etw_ctx *cx, const char *name)
 {
   struct tv_value v;
-  if (!trig_event_field(cx, name, &v))
+  if (!trigger_event_field(cx, name, &v))
     return 0;
   return v.type == TV_INT ? (uint64_t)v.i : v.u;
 }
@@ -402,10 +402,10 @@ static void detail_add(char *d, const char *fmt, ...)
 {
   size_t n = strlen(d), i;
   va_list ap;
-  if (n + 1 >= TRIG_DETAIL_MAX)
+  if (n + 1 >= TRIGGER_DETAIL_MAX)
     return;
   va_start(ap, fmt);
-  vsnprintf(d + n, TRIG_DETAIL_MAX - n, fmt, ap);
+  vsnprintf(d + n, TRIGGER_DETAIL_MAX - n, fmt, ap);
   va_end(ap);
   for (i = n; d[i]; i++)
     if (d[i] == '\t' || d[i] == '\n' || d[i] == '\r')
@@ -418,7 +418,7 @@ static int is_induced(uint64_t reason)
 }
 
 /* The built-in predicates; on success they may describe the event in d. */
-static int preds_pass(struct trig_etw *t, struct trig_etw_ctx *cx, char *d)
+static int preds_pass(struct trigger_etw *t, struct trigger_etw_ctx *cx, char *d)
 {
   struct tv_value type, msg;
   if (t->preds & (PRED_GEN2 | PRED_NOT_BACKGROUND | PRED_INDUCED)) {
@@ -440,9 +440,9 @@ static int preds_pass(struct trig_etw *t, struct trig_etw_ctx *cx, char *d)
   }
   if (t->preds & PRED_EXCEPTION) {
     char full[2 * TV_TEXT_MAX + 4];
-    if (!trig_event_field(cx, "ExceptionType", &type))
+    if (!trigger_event_field(cx, "ExceptionType", &type))
       type.text[0] = '\0';
-    if (!trig_event_field(cx, "ExceptionMessage", &msg))
+    if (!trigger_event_field(cx, "ExceptionMessage", &msg))
       msg.text[0] = '\0';
     if (!t->exc.empty) {
       /* PerfView: no match when the type or the message is empty. */
@@ -450,14 +450,14 @@ static int preds_pass(struct trig_etw *t, struct trig_etw_ctx *cx, char *d)
         return 0;
     }
     snprintf(full, sizeof(full), "%s: %s", type.text, msg.text);
-    if (!trig_regex_match(&t->exc, full, strlen(full)))
+    if (!trigger_regex_match(&t->exc, full, strlen(full)))
       return 0;
     detail_add(d, " %s", full);
   }
   if (t->preds & PRED_HTTP_STATUS) {
     struct tv_value st;
-    if (!trig_event_field(cx, "statusCode", &st) || st.type != TV_INT ||
-        !trig_http_match(&t->http, (int)st.i))
+    if (!trigger_event_field(cx, "statusCode", &st) || st.type != TV_INT ||
+        !trigger_http_match(&t->http, (int)st.i))
       return 0;
     detail_add(d, " statusCode=%lld", (long long)st.i);
   }
@@ -478,7 +478,7 @@ static int describe_cb(void *ctx, const char *path, const struct tv_value *v)
   return ++c->n >= 6;
 }
 
-static void describe_layout(struct trig_etw_ctx *cx, const struct tf_layout *l, char *d)
+static void describe_layout(struct trigger_etw_ctx *cx, const struct tf_layout *l, char *d)
 {
   const struct etw_event *ev = cx->ev;
   struct tv_value v;
@@ -488,7 +488,7 @@ static void describe_layout(struct trig_etw_ctx *cx, const struct tf_layout *l, 
       detail_add(d, " %s=%.80s", l->fields[i].name, v.text);
 }
 
-static void describe_fields(struct trig_etw_ctx *cx, char *d)
+static void describe_fields(struct trigger_etw_ctx *cx, char *d)
 {
   const struct etw_event *ev = cx->ev;
   struct describe_ctx c = { d, 0 };
@@ -544,7 +544,7 @@ static void key_ctx_value(uint8_t *ctx, const struct tv_value *v, uint32_t pid)
   }
 }
 
-static void make_key(struct trig_etw *t, struct trig_etw_ctx *cx, uint8_t *key)
+static void make_key(struct trigger_etw *t, struct trigger_etw_ctx *cx, uint8_t *key)
 {
   const struct etw_event *ev = cx->ev;
   uint8_t *ctx = key + 18;
@@ -562,7 +562,7 @@ static void make_key(struct trig_etw *t, struct trig_etw_ctx *cx, uint8_t *key)
     key_ctx_tagged(ctx, 0x13, ev->tid, ev->pid, 1);
     return;
   case SSID_FIELD:
-    if (trig_event_field(cx, t->spec.ssid_field, &v))
+    if (trigger_event_field(cx, t->spec.ssid_field, &v))
       key_ctx_value(ctx, &v, ev->pid);
     else
       key_ctx_tagged(ctx, 0x15, 0, ev->pid, 1);
@@ -570,7 +570,7 @@ static void make_key(struct trig_etw *t, struct trig_etw_ctx *cx, uint8_t *key)
   case SSID_DEFAULT:
     break;
   }
-  if (trig_is_activity_path(&ev->activity_id, ev->pid)) {
+  if (trigger_is_activity_path(&ev->activity_id, ev->pid)) {
     key_ctx_guid(ctx, &ev->activity_id);
     return;
   }
@@ -584,11 +584,11 @@ static void make_key(struct trig_etw *t, struct trig_etw_ctx *cx, uint8_t *key)
     key_ctx_tagged(ctx, 0x13, ev->tid, ev->pid, 1);
 }
 
-int trig_etw_problem(const struct trig_etw *t, const struct trig_manifests *m, char *buf,
-                     size_t cap)
+int trigger_etw_problem(const struct trigger_etw *t, const struct trigger_manifests *m, char *buf,
+                        size_t cap)
 {
   const char *name = t->spec.start.kind == REF_NAME ? t->spec.start.name : t->spec.stop.name;
-  if (t->unnamed && !(m && trig_manifests_known(m, &t->spec.provider))) {
+  if (t->unnamed && !(m && trigger_manifests_known(m, &t->spec.provider))) {
     snprintf(buf, cap, "%llu event(s) of %s could not be named as '%s': they carry no "
              "TraceLogging schema and no manifest of the provider was seen (give the event "
              "as EventID(n))",
@@ -603,7 +603,7 @@ int trig_etw_problem(const struct trig_etw *t, const struct trig_manifests *m, c
   return 0;
 }
 
-int trig_is_activity_path(const struct etw_guid *g, uint32_t pid)
+int trigger_is_activity_path(const struct etw_guid *g, uint32_t pid)
 {
   uint8_t b[16];
   uint32_t u[4], sum;
@@ -622,20 +622,20 @@ int trig_is_activity_path(const struct etw_guid *g, uint32_t pid)
 
 /* --- the event ------------------------------------------------------------------------- */
 
-static void begin_detail(struct trig_etw_ctx *cx, char *d)
+static void begin_detail(struct trigger_etw_ctx *cx, char *d)
 {
-  char name[TRIG_NAME_MAX];
+  char name[TRIGGER_NAME_MAX];
   d[0] = '\0';
-  detail_add(d, "%s", trig_event_name(cx, name, sizeof(name)));
+  detail_add(d, "%s", trigger_event_name(cx, name, sizeof(name)));
 }
 
-static void add_pid(struct trig_etw_ctx *cx, char *d)
+static void add_pid(struct trigger_etw_ctx *cx, char *d)
 {
   if (cx->ev->has & ETW_HAS_PID_TID)
     detail_add(d, " pid=%lu tid=%lu", (unsigned long)cx->ev->pid, (unsigned long)cx->ev->tid);
 }
 
-int trig_etw_event(struct trig_etw *t, struct trig_etw_ctx *cx, struct trig_hit *hit)
+int trigger_etw_event(struct trigger_etw *t, struct trigger_etw_ctx *cx, struct trigger_hit *hit)
 {
   uint8_t key[KEY_LEN];
   uint32_t h;
@@ -679,7 +679,7 @@ int trig_etw_event(struct trig_etw *t, struct trig_etw_ctx *cx, struct trig_hit 
   t->pairs++;
   if (ms > t->max_ms)
     t->max_ms = ms;
-  limit = trig_etw_effective_msec(t, cx->ft);
+  limit = trigger_etw_effective_msec(t, cx->ft);
   if (t->spec.verbose)
     log_debug("trigger %s: pair %.3f ms (trigger %lld ms)", t->spec.provider_name, ms,
               (long long)limit);

@@ -31,10 +31,10 @@
 #define PRED_EXCEPTION 0x10u      /* Exception/Start: "Type: Message" matches */
 #define PRED_HTTP_STATUS 0x20u    /* ResponseHeaders/Stop: statusCode in the set */
 
-#define TRIG_DETAIL_MAX 768
+#define TRIGGER_DETAIL_MAX 768
 
 /* What all triggers share about the current event (filled once). */
-struct trig_etw_ctx {
+struct trigger_etw_ctx {
   const struct etw_event *ev;
   int64_t ft;                       /* the event's UTC FILETIME */
   enum bi_provider bi;
@@ -44,27 +44,27 @@ struct trig_etw_ctx {
   struct tl_meta tl;
   int man_state;                    /* 0 not looked up, 1 looked up */
   const struct man_event *man;      /* its manifest entry, when known */
-  const struct trig_procmap *procmap;
-  const struct trig_manifests *manifests; /* may be NULL */
+  const struct trigger_procmap *procmap;
+  const struct trigger_manifests *manifests; /* may be NULL */
 };
 
-void trig_etw_ctx_init(struct trig_etw_ctx *cx, const struct etw_event *ev, int64_t ft,
-                       const struct trig_procmap *procmap,
-                       const struct trig_manifests *manifests);
+void trigger_etw_ctx_init(struct trigger_etw_ctx *cx, const struct etw_event *ev, int64_t ft,
+                          const struct trigger_procmap *procmap,
+                          const struct trigger_manifests *manifests);
 
-struct trig_hit {
+struct trigger_hit {
   double value;                 /* duration in ms, or the number that fired it */
-  char detail[TRIG_DETAIL_MAX]; /* one line, no tabs */
+  char detail[TRIGGER_DETAIL_MAX]; /* one line, no tabs */
 };
 
 struct ss_entry;
 
-struct trig_etw {
-  struct trig_etw_spec spec;
+struct trigger_etw {
+  struct trigger_etw_spec spec;
   unsigned preds;
-  struct trig_regex exc;        /* PRED_EXCEPTION */
+  struct trigger_regex exc;        /* PRED_EXCEPTION */
   int exc_set;
-  struct trig_http_spec http;   /* PRED_HTTP_STATUS */
+  struct trigger_http_spec http;   /* PRED_HTTP_STATUS */
   int proc_slot;                /* name filter slot, -1 none */
   int proc_is_pid;
   uint32_t proc_pid;
@@ -75,33 +75,33 @@ struct trig_etw {
   double max_ms;
   uint64_t unnamed;             /* events of the provider no schema or manifest named */
   int unnamed_warned;
-  char missing_field[TRIG_NAME_MAX]; /* a filter field a matching event lacked */
+  char missing_field[TRIGGER_NAME_MAX]; /* a filter field a matching event lacked */
   int full_warned;
 };
 
 /* Takes over spec (its regexes); regex and http are copied in when the
  * predicate needs them.  The process filter is spec->process.  Returns 0,
  * ETWCAP_E_RANGE (too many named process filters) or ETWCAP_E_NOMEM. */
-int trig_etw_init(struct trig_etw *t, struct trig_etw_spec *spec, unsigned preds,
-                  struct trig_procmap *procmap, int64_t now);
+int trigger_etw_init(struct trigger_etw *t, struct trigger_etw_spec *spec, unsigned preds,
+                     struct trigger_procmap *procmap, int64_t now);
 /* Forgets open starts and restarts the decay clock (a new collection). */
-void trig_etw_reset(struct trig_etw *t, int64_t now);
+void trigger_etw_reset(struct trigger_etw *t, int64_t now);
 /* 1 when the event fires the trigger (hit filled), 0 otherwise. */
-int trig_etw_event(struct trig_etw *t, struct trig_etw_ctx *cx, struct trig_hit *hit);
+int trigger_etw_event(struct trigger_etw *t, struct trigger_etw_ctx *cx, struct trigger_hit *hit);
 /* A name-based trigger met events nothing could name (no TraceLogging
  * schema, no manifest of the provider in `m`): 1 with a message in buf. */
-int trig_etw_problem(const struct trig_etw *t, const struct trig_manifests *m, char *buf,
-                     size_t cap);
+int trigger_etw_problem(const struct trigger_etw *t, const struct trigger_manifests *m, char *buf,
+                        size_t cap);
 /* The duration threshold at `now` (PerfView's EffectiveTriggerDurationMSec). */
-int64_t trig_etw_effective_msec(const struct trig_etw *t, int64_t now);
-void trig_etw_release(struct trig_etw *t);
+int64_t trigger_etw_effective_msec(const struct trigger_etw *t, int64_t now);
+void trigger_etw_release(struct trigger_etw *t);
 
 /* PerfView's StartStopActivityComputer.IsActivityPath. */
-int trig_is_activity_path(const struct etw_guid *g, uint32_t pid);
+int trigger_is_activity_path(const struct etw_guid *g, uint32_t pid);
 /* A payload field of the current event by name (built-in layout or
  * TraceLogging schema): 1 found, 0 not. */
-int trig_event_field(struct trig_etw_ctx *cx, const char *name, struct tv_value *v);
+int trigger_event_field(struct trigger_etw_ctx *cx, const char *name, struct tv_value *v);
 /* The event's display name ("GC/Start", a TraceLogging name, "EventID(n)"). */
-char *trig_event_name(struct trig_etw_ctx *cx, char *buf, size_t cap);
+char *trigger_event_name(struct trigger_etw_ctx *cx, char *buf, size_t cap);
 
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 
 struct payload_ctx {
-  struct trig_counter_payload *p;
+  struct trigger_counter_payload *p;
 };
 
 /* EventCounters payload fields live in a struct named "Payload"; their
@@ -29,7 +29,7 @@ static int payload_cb(void *ctx, const char *path, const struct tv_value *v)
   return 0;
 }
 
-int trig_evcounter_decode(struct trig_etw_ctx *cx, struct trig_counter_payload *out)
+int trigger_evcounter_decode(struct trigger_etw_ctx *cx, struct trigger_counter_payload *out)
 {
   const struct etw_event *ev = cx->ev;
   struct payload_ctx c = { out };
@@ -43,15 +43,15 @@ int trig_evcounter_decode(struct trig_etw_ctx *cx, struct trig_counter_payload *
   return out->name[0] && (out->has_mean || out->has_increment);
 }
 
-int trig_evcounter_event(const struct trig_evcounter_spec *s, struct trig_etw_ctx *cx,
-                         struct trig_hit *hit)
+int trigger_evcounter_event(const struct trigger_evcounter_spec *s, struct trigger_etw_ctx *cx,
+                            struct trigger_hit *hit)
 {
-  struct trig_counter_payload p;
+  struct trigger_counter_payload p;
   double value;
   int past;
   if (!(cx->ev->has & ETW_HAS_PROVIDER) || !guid_equal(&cx->ev->provider, &s->provider))
     return 0;
-  if (!trig_evcounter_decode(cx, &p) || !str_caseeq(p.name, s->counter))
+  if (!trigger_evcounter_decode(cx, &p) || !str_caseeq(p.name, s->counter))
     return 0;
   if (p.has_mean && !str_caseeq(p.counter_type, "Sum"))
     value = p.mean;
@@ -69,7 +69,7 @@ int trig_evcounter_event(const struct trig_evcounter_spec *s, struct trig_etw_ct
   return 1;
 }
 
-char *trig_eventlog_text(const struct trigger_message *m, char *buf, size_t cap)
+char *trigger_eventlog_text(const struct trigger_message *m, char *buf, size_t cap)
 {
   struct civil_time t;
   filetime_to_civil(m->ft, &t);
@@ -78,15 +78,15 @@ char *trig_eventlog_text(const struct trigger_message *m, char *buf, size_t cap)
   return buf;
 }
 
-int trig_eventlog_message(const struct trig_eventlog_spec *s, const struct trigger_message *m,
-                          struct trig_hit *hit)
+int trigger_eventlog_message(const struct trigger_eventlog_spec *s, const struct trigger_message *m,
+                             struct trigger_hit *hit)
 {
   char text[4096];
   size_t i;
   if (!str_caseeq(m->log ? m->log : "", s->log))
     return 0;
-  trig_eventlog_text(m, text, sizeof(text));
-  if (!trig_regex_match(&s->re, text, strlen(text)))
+  trigger_eventlog_text(m, text, sizeof(text));
+  if (!trigger_regex_match(&s->re, text, strlen(text)))
     return 0;
   hit->value = m->event_id;
   tv_copy(hit->detail, sizeof(hit->detail), s->log);

@@ -14,20 +14,20 @@
 /* One EventCounters sample of an EventSource, as decoded from the event's
  * "Payload" struct (EventCounter, PollingCounter: Mean; incrementing
  * counters: Increment). */
-struct trig_counter_payload {
-  char name[TRIG_NAME_MAX];
+struct trigger_counter_payload {
+  char name[TRIGGER_NAME_MAX];
   double mean, increment;
   int has_mean, has_increment;
   char counter_type[32]; /* "Mean" or "Sum" when given */
 };
 
 /* 1 when the event is an EventCounters event with a decodable payload. */
-int trig_evcounter_decode(struct trig_etw_ctx *cx, struct trig_counter_payload *out);
+int trigger_evcounter_decode(struct trigger_etw_ctx *cx, struct trigger_counter_payload *out);
 
 /* 1 when this EventCounters event of the spec's source crosses the
  * threshold (hit filled). */
-int trig_evcounter_event(const struct trig_evcounter_spec *s, struct trig_etw_ctx *cx,
-                         struct trig_hit *hit);
+int trigger_evcounter_event(const struct trigger_evcounter_spec *s, struct trigger_etw_ctx *cx,
+                            struct trigger_hit *hit);
 
 /* An event-log entry as the sampler delivers it. */
 struct trigger_message {
@@ -40,9 +40,9 @@ struct trigger_message {
 
 /* PerfView's text "HH:MM: Type: T EventId: N Message: M" (the time in UTC,
  * 24-hour, where PerfView used local short time) into buf. */
-char *trig_eventlog_text(const struct trigger_message *m, char *buf, size_t cap);
+char *trigger_eventlog_text(const struct trigger_message *m, char *buf, size_t cap);
 /* 1 when the message is in the spec's log and its text matches (hit filled). */
-int trig_eventlog_message(const struct trig_eventlog_spec *s, const struct trigger_message *m,
-                          struct trig_hit *hit);
+int trigger_eventlog_message(const struct trigger_eventlog_spec *s, const struct trigger_message *m,
+                             struct trigger_hit *hit);
 
 #endif

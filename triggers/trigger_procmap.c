@@ -7,20 +7,20 @@
 
 #include <string.h>
 
-int trig_procmap_add(struct trig_procmap *m, const char *name)
+int trigger_procmap_add(struct trigger_procmap *m, const char *name)
 {
   size_t i;
   for (i = 0; i < m->count; i++)
     if (str_caseeq(m->slots[i].name, name))
       return (int)i;
-  if (m->count == TRIG_PROCMAP_MAX)
+  if (m->count == TRIGGER_PROCMAP_MAX)
     return -1;
   memset(&m->slots[m->count], 0, sizeof(m->slots[0]));
-  strncpy(m->slots[m->count].name, name, TRIG_NAME_MAX - 1);
+  strncpy(m->slots[m->count].name, name, TRIGGER_NAME_MAX - 1);
   return (int)m->count++;
 }
 
-int trig_procmap_pid(const struct trig_procmap *m, int slot, uint32_t *pid)
+int trigger_procmap_pid(const struct trigger_procmap *m, int slot, uint32_t *pid)
 {
   if (slot < 0 || (size_t)slot >= m->count || !m->slots[slot].mapped)
     return 0;
@@ -28,7 +28,7 @@ int trig_procmap_pid(const struct trig_procmap *m, int slot, uint32_t *pid)
   return 1;
 }
 
-int trig_procmap_name_matches(const char *filter, const char *image)
+int trigger_procmap_name_matches(const char *filter, const char *image)
 {
   const char *base = image, *p, *dot;
   size_t n;
@@ -59,11 +59,11 @@ static void first_token(const char *cmd, char *out, size_t cap)
   out[n] = '\0';
 }
 
-static void map_name(struct trig_procmap *m, const char *image, uint32_t pid)
+static void map_name(struct trigger_procmap *m, const char *image, uint32_t pid)
 {
   size_t i;
   for (i = 0; i < m->count; i++)
-    if (trig_procmap_name_matches(m->slots[i].name, image)) {
+    if (trigger_procmap_name_matches(m->slots[i].name, image)) {
       if (!m->slots[i].mapped || m->slots[i].pid != pid)
         log_info("process filter %s: process id %lu", m->slots[i].name, (unsigned long)pid);
       m->slots[i].pid = pid;
@@ -72,7 +72,7 @@ static void map_name(struct trig_procmap *m, const char *image, uint32_t pid)
     }
 }
 
-void trig_procmap_event(struct trig_procmap *m, const struct etw_event *ev)
+void trigger_procmap_event(struct trigger_procmap *m, const struct etw_event *ev)
 {
   const struct bi_event *row;
   struct tv_value pid, name;

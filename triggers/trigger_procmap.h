@@ -15,25 +15,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TRIG_PROCMAP_MAX 32
+#define TRIGGER_PROCMAP_MAX 32
 
-struct trig_procmap {
+struct trigger_procmap {
   struct {
-    char name[TRIG_NAME_MAX];
+    char name[TRIGGER_NAME_MAX];
     uint32_t pid;
     int mapped;
     int ever; /* was mapped at least once (for the replay's report) */
-  } slots[TRIG_PROCMAP_MAX];
+  } slots[TRIGGER_PROCMAP_MAX];
   size_t count;
 };
 
 /* The slot for a name (existing or new); -1 when the table is full. */
-int trig_procmap_add(struct trig_procmap *m, const char *name);
+int trigger_procmap_add(struct trigger_procmap *m, const char *name);
 /* Looks at one event: kernel Process start/stop, CLR RuntimeInformation. */
-void trig_procmap_event(struct trig_procmap *m, const struct etw_event *ev);
+void trigger_procmap_event(struct trigger_procmap *m, const struct etw_event *ev);
 /* 1 with *pid when the slot's name is mapped now. */
-int trig_procmap_pid(const struct trig_procmap *m, int slot, uint32_t *pid);
+int trigger_procmap_pid(const struct trigger_procmap *m, int slot, uint32_t *pid);
 /* Does `image` (a file name, maybe with a path) name `filter`? */
-int trig_procmap_name_matches(const char *filter, const char *image);
+int trigger_procmap_name_matches(const char *filter, const char *image);
 
 #endif

@@ -10,7 +10,7 @@
 
 /* Enough backtracking for any sane message filter, small enough that a
  * catastrophic pattern costs milliseconds, not minutes, per event. */
-#define TRIG_REGEX_MATCH_LIMIT 1000000u
+#define TRIGGER_REGEX_MATCH_LIMIT 1000000u
 
 static void *re_malloc(PCRE2_SIZE size, void *data)
 {
@@ -24,8 +24,8 @@ static void re_free(void *p, void *data)
   etwcap_free(p);
 }
 
-int trig_regex_compile(struct trig_regex *r, const char *pattern, int caseless, char *err,
-                       size_t cap, size_t *pos)
+int trigger_regex_compile(struct trigger_regex *r, const char *pattern, int caseless, char *err,
+                          size_t cap, size_t *pos)
 {
   pcre2_general_context *gctx;
   pcre2_compile_context *cctx;
@@ -73,14 +73,14 @@ int trig_regex_compile(struct trig_regex *r, const char *pattern, int caseless, 
   r->mctx = pcre2_match_context_create(gctx);
   pcre2_general_context_free(gctx);
   if (!r->match || !r->mctx) {
-    trig_regex_free(r);
+    trigger_regex_free(r);
     return ETWCAP_E_NOMEM;
   }
-  pcre2_set_match_limit(r->mctx, TRIG_REGEX_MATCH_LIMIT);
+  pcre2_set_match_limit(r->mctx, TRIGGER_REGEX_MATCH_LIMIT);
   return 0;
 }
 
-int trig_regex_match(const struct trig_regex *r, const char *subject, size_t len)
+int trigger_regex_match(const struct trigger_regex *r, const char *subject, size_t len)
 {
   int rc;
   if (r->empty)
@@ -91,7 +91,7 @@ int trig_regex_match(const struct trig_regex *r, const char *subject, size_t len
   return rc >= 0;
 }
 
-void trig_regex_free(struct trig_regex *r)
+void trigger_regex_free(struct trigger_regex *r)
 {
   if (r->match)
     pcre2_match_data_free(r->match);

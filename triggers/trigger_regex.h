@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-struct trig_regex {
+struct trigger_regex {
   void *code;  /* pcre2_code_8 */
   void *match; /* pcre2_match_data_8 */
   void *mctx;  /* pcre2_match_context_8 */
@@ -17,11 +17,11 @@ struct trig_regex {
 
 /* Compiles pattern.  On a syntax error returns ETWCAP_E_USAGE with PCRE2's
  * message in err and the 0-based byte offset of the error in *pos; NOMEM. */
-int trig_regex_compile(struct trig_regex *r, const char *pattern, int caseless, char *err,
-                       size_t cap, size_t *pos);
+int trigger_regex_compile(struct trigger_regex *r, const char *pattern, int caseless, char *err,
+                          size_t cap, size_t *pos);
 /* 1 when subject (UTF-8, len bytes) matches anywhere, 0 otherwise (a
  * match-limit overrun counts as no match). */
-int trig_regex_match(const struct trig_regex *r, const char *subject, size_t len);
-void trig_regex_free(struct trig_regex *r);
+int trigger_regex_match(const struct trigger_regex *r, const char *subject, size_t len);
+void trigger_regex_free(struct trigger_regex *r);
 
 #endif

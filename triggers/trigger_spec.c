@@ -40,10 +40,10 @@ static int is_space(char c)
   return c == ' ' || c == '\t';
 }
 
-/* Copies text[a, b) into out (cap TRIG_NAME_MAX); -1 when too long. */
+/* Copies text[a, b) into out (cap TRIGGER_NAME_MAX); -1 when too long. */
 static int copy_span(char *out, const char *text, size_t a, size_t b)
 {
-  if (b < a || b - a >= TRIG_NAME_MAX)
+  if (b < a || b - a >= TRIGGER_NAME_MAX)
     return -1;
   memcpy(out, text + a, b - a);
   out[b - a] = '\0';
@@ -132,8 +132,8 @@ static int parse_threshold(const char *text, const char *syntax, size_t *op_pos,
   return 0;
 }
 
-int trig_parse_counter_spec(const char *text, struct trig_counter_spec *out, char *err,
-                            size_t cap)
+int trigger_parse_counter_spec(const char *text, struct trigger_counter_spec *out, char *err,
+                               size_t cap)
 {
   static const char syntax[] = "CATEGORY:COUNTER:INSTANCE OP NUM";
   size_t op, start, end, c1, c2, i;
@@ -166,7 +166,7 @@ int trig_parse_counter_spec(const char *text, struct trig_counter_spec *out, cha
     return fail_at(err, cap, text, c2, "the COUNTER is empty");
   if (copy_span(out->category, text, start, c1) || copy_span(out->counter, text, c1 + 1, c2) ||
       copy_span(out->instance, text, c2 + 1, end))
-    return fail_at(err, cap, text, start, "a name is longer than %d bytes", TRIG_NAME_MAX - 1);
+    return fail_at(err, cap, text, start, "a name is longer than %d bytes", TRIGGER_NAME_MAX - 1);
   return 0;
 }
 
@@ -192,8 +192,8 @@ static int parse_event_id(const char *name, uint16_t *id)
   return 0;
 }
 
-int trig_parse_event_ref(enum bi_provider bi, const char *name, struct trig_event_ref *out,
-                         char *err, size_t cap)
+int trigger_parse_event_ref(enum bi_provider bi, const char *name, struct trigger_event_ref *out,
+                            char *err, size_t cap)
 {
   uint16_t id = 0;
   int rc;
@@ -202,7 +202,7 @@ int trig_parse_event_ref(enum bi_provider bi, const char *name, struct trig_even
     snprintf(err, cap, "the event name is empty");
     return -1;
   }
-  if (strlen(name) >= TRIG_NAME_MAX) {
+  if (strlen(name) >= TRIGGER_NAME_MAX) {
     snprintf(err, cap, "the event name is too long");
     return -1;
   }
@@ -241,7 +241,7 @@ int trig_parse_event_ref(enum bi_provider bi, const char *name, struct trig_even
   return 0;
 }
 
-static int same_ref(const struct trig_event_ref *a, const struct trig_event_ref *b)
+static int same_ref(const struct trigger_event_ref *a, const struct trigger_event_ref *b)
 {
   if (a->kind != b->kind)
     return 0;
@@ -254,30 +254,30 @@ static int same_ref(const struct trig_event_ref *a, const struct trig_event_ref 
 
 /* PerfView's default stop event: "...Start" becomes "...Stop"; otherwise
  * the next event ID. */
-static int default_stop(const struct trig_etw_spec *s, struct trig_event_ref *stop, char *err,
+static int default_stop(const struct trigger_etw_spec *s, struct trigger_event_ref *stop, char *err,
                         size_t cap)
 {
-  char name[TRIG_NAME_MAX + 8];
+  char name[TRIGGER_NAME_MAX + 8];
   const char *base = s->start.name;
   size_t n;
   if (s->start.kind == REF_BUILTIN)
     base = bi_event_name(s->start.bi, name, sizeof(name));
   n = strlen(base);
   if (n >= 5 && str_caseeq(base + n - 5, "Start")) {
-    char stop_name[TRIG_NAME_MAX + 8];
+    char stop_name[TRIGGER_NAME_MAX + 8];
     snprintf(stop_name, sizeof(stop_name), "%.*sStop", (int)(n - 5), base);
-    if (trig_parse_event_ref(s->bi, stop_name, stop, err, cap) == 0)
+    if (trigger_parse_event_ref(s->bi, stop_name, stop, err, cap) == 0)
       return 0;
     if (s->start.kind == REF_BUILTIN && s->start.bi->method) {
       snprintf(stop_name, sizeof(stop_name), "%.*sStop", (int)(strlen(s->start.bi->method) - 5),
                s->start.bi->method);
-      if (trig_parse_event_ref(s->bi, stop_name, stop, err, cap) == 0)
+      if (trigger_parse_event_ref(s->bi, stop_name, stop, err, cap) == 0)
         return 0;
     }
   }
   if (s->start.kind == REF_ID || (s->start.kind == REF_BUILTIN && s->bi != BI_KERNEL)) {
     snprintf(name, sizeof(name), "EventID(%u)", (unsigned)s->start.id + 1u);
-    return trig_parse_event_ref(s->bi, name, stop, err, cap);
+    return trigger_parse_event_ref(s->bi, name, stop, err, cap);
   }
   snprintf(err, cap, "there is no default stop event for '%s': give StopEvent=NAME", base);
   return -1;
@@ -294,7 +294,7 @@ static int is_kernel_name(const char *p, size_t len)
   return 0;
 }
 
-static int resolve_provider(const char *text, size_t len, struct trig_etw_spec *s, char *err,
+static int resolve_provider(const char *text, size_t len, struct trigger_etw_spec *s, char *err,
                             size_t cap)
 {
   struct provider_ref ref;
@@ -327,7 +327,7 @@ static int resolve_provider(const char *text, size_t len, struct trig_etw_spec *
 }
 
 static int parse_filter(const char *spec, size_t at, const char *value,
-                        struct trig_field_filter *f, char *err, size_t cap)
+                        struct trigger_field_filter *f, char *err, size_t cap)
 {
   size_t n = 0, oplen = 1;
   char msg[256];
@@ -362,7 +362,7 @@ static int parse_filter(const char *spec, size_t at, const char *value,
     return fail_at(err, cap, spec, at + n + oplen, "the value is too long");
   snprintf(f->value, sizeof(f->value), "%s", value + n + oplen);
   if (f->op == FOP_MATCH) {
-    int rc = trig_regex_compile(&f->re, f->value, 1, msg, sizeof(msg), &rpos);
+    int rc = trigger_regex_compile(&f->re, f->value, 1, msg, sizeof(msg), &rpos);
     if (rc == ETWCAP_E_USAGE)
       return fail_at(err, cap, spec, at + n + oplen + rpos,
                      "bad regular expression: %s", msg);
@@ -372,12 +372,12 @@ static int parse_filter(const char *spec, size_t at, const char *value,
   return 0;
 }
 
-static int check_field(const struct trig_etw_spec *s, const char *spec, size_t at,
+static int check_field(const struct trigger_etw_spec *s, const char *spec, size_t at,
                        const char *field, const char *what, char *err, size_t cap)
 {
   if (s->start.kind == REF_BUILTIN) {
     if (!bi_has_field(s->start.bi, field)) {
-      char name[TRIG_NAME_MAX];
+      char name[TRIGGER_NAME_MAX];
       char fields[512];
       size_t i, n = 0;
       const struct tf_layout *l = &bi_latest(s->start.bi)->layout;
@@ -401,11 +401,11 @@ static int check_field(const struct trig_etw_spec *s, const char *spec, size_t a
   return 0;
 }
 
-int trig_parse_etw_spec(const char *text, struct trig_etw_spec *s, char *err, size_t cap)
+int trigger_parse_etw_spec(const char *text, struct trigger_etw_spec *s, char *err, size_t cap)
 {
   const char *slash = strchr(text, '/');
   size_t pos, name_end;
-  char name[TRIG_NAME_MAX];
+  char name[TRIGGER_NAME_MAX];
   char msg[512];
   int have_stop = 0, rc;
   size_t stop_at = 0, ssid_at = 0, decay_at = 0;
@@ -427,12 +427,12 @@ int trig_parse_etw_spec(const char *text, struct trig_etw_spec *s, char *err, si
     return fail_at(err, cap, text, pos, "the EVENT name is empty");
   if (copy_span(name, text, pos, name_end))
     return fail_at(err, cap, text, pos, "the EVENT name is too long");
-  if (trig_parse_event_ref(s->bi, name, &s->start, msg, sizeof(msg)) != 0)
+  if (trigger_parse_event_ref(s->bi, name, &s->start, msg, sizeof(msg)) != 0)
     return fail_at(err, cap, text, pos, "%s", msg);
   pos = name_end;
   while (text[pos] == ';') {
     size_t kstart = ++pos, kend, vstart, vend;
-    char key[64], value[TRIG_NAME_MAX];
+    char key[64], value[TRIGGER_NAME_MAX];
     if (!text[pos])
       break; /* a trailing ';' */
     while (is_word(text[pos]) || text[pos] == '@')
@@ -464,8 +464,8 @@ int trig_parse_etw_spec(const char *text, struct trig_etw_spec *s, char *err, si
         return fail_at(err, cap, text, vstart, "Process needs a process id or name");
       snprintf(s->process, sizeof(s->process), "%s", value);
     } else if (str_caseeq(key, "FieldFilter")) {
-      if (s->filter_count == TRIG_MAX_FILTERS)
-        return fail_at(err, cap, text, kstart, "at most %d FieldFilter keys", TRIG_MAX_FILTERS);
+      if (s->filter_count == TRIGGER_MAX_FILTERS)
+        return fail_at(err, cap, text, kstart, "at most %d FieldFilter keys", TRIGGER_MAX_FILTERS);
       rc = parse_filter(text, vstart, value, &s->filters[s->filter_count], err, cap);
       if (rc)
         return rc;
@@ -483,7 +483,7 @@ int trig_parse_etw_spec(const char *text, struct trig_etw_spec *s, char *err, si
         return fail_at(err, cap, text, vstart, "DecayToZeroHours is a number of hours >= 0");
       decay_at = vstart;
     } else if (str_caseeq(key, "StopEvent")) {
-      if (trig_parse_event_ref(s->bi, value, &s->stop, msg, sizeof(msg)) != 0)
+      if (trigger_parse_event_ref(s->bi, value, &s->stop, msg, sizeof(msg)) != 0)
         return fail_at(err, cap, text, vstart, "%s", msg);
       have_stop = 1;
       stop_at = vstart;
@@ -533,24 +533,24 @@ int trig_parse_etw_spec(const char *text, struct trig_etw_spec *s, char *err, si
   return 0;
 }
 
-void trig_etw_spec_release(struct trig_etw_spec *s)
+void trigger_etw_spec_release(struct trigger_etw_spec *s)
 {
   size_t i;
   for (i = 0; i < s->filter_count; i++)
-    trig_regex_free(&s->filters[i].re);
+    trigger_regex_free(&s->filters[i].re);
   s->filter_count = 0;
 }
 
 /* --- /StopOnGCEvent -------------------------------------------------------- */
 
-int trig_parse_gc_spec(const char *text, struct trig_gc_spec *out, char *err, size_t cap)
+int trigger_parse_gc_spec(const char *text, struct trigger_gc_spec *out, char *err, size_t cap)
 {
   size_t pos = 0;
   size_t susp_at = 0, other_at = 0;
   memset(out, 0, sizeof(*out));
   while (text[pos]) {
     size_t start = pos, end, eq;
-    char item[TRIG_NAME_MAX];
+    char item[TRIGGER_NAME_MAX];
     int64_t n;
     while (text[pos] && text[pos] != ';')
       pos++;
@@ -605,8 +605,8 @@ int trig_parse_gc_spec(const char *text, struct trig_gc_spec *out, char *err, si
 
 /* --- /StopOnEventCounter --------------------------------------------------- */
 
-int trig_parse_evcounter_spec(const char *text, struct trig_evcounter_spec *out, char *err,
-                              size_t cap)
+int trigger_parse_evcounter_spec(const char *text, struct trigger_evcounter_spec *out, char *err,
+                                 size_t cap)
 {
   static const char syntax[] = "SOURCE:COUNTER OP NUM";
   size_t op, start, end, colon = (size_t)-1, i;
@@ -655,7 +655,7 @@ static int three_digits(const char *s, int *v)
   return 0;
 }
 
-int trig_parse_http_spec(const char *text, struct trig_http_spec *out, char *err, size_t cap)
+int trigger_parse_http_spec(const char *text, struct trigger_http_spec *out, char *err, size_t cap)
 {
   size_t pos = 0;
   memset(out, 0, sizeof(*out));
@@ -687,9 +687,9 @@ int trig_parse_http_spec(const char *text, struct trig_http_spec *out, char *err
     /* RFC 9110 §15: a status code is a three-digit integer from 100 to 599. */
     if (lo < 100 || hi > 599)
       return fail_at(err, cap, text, start, "HTTP status codes are 100-599");
-    if (out->count == TRIG_MAX_STATUS_RANGES)
+    if (out->count == TRIGGER_MAX_STATUS_RANGES)
       return fail_at(err, cap, text, start, "at most %d codes or ranges",
-                     TRIG_MAX_STATUS_RANGES);
+                     TRIGGER_MAX_STATUS_RANGES);
     out->ranges[out->count].lo = lo;
     out->ranges[out->count].hi = hi;
     out->count++;
@@ -699,7 +699,7 @@ int trig_parse_http_spec(const char *text, struct trig_http_spec *out, char *err
   }
 }
 
-int trig_http_match(const struct trig_http_spec *s, int status)
+int trigger_http_match(const struct trigger_http_spec *s, int status)
 {
   size_t i;
   for (i = 0; i < s->count; i++)
@@ -710,8 +710,8 @@ int trig_http_match(const struct trig_http_spec *s, int status)
 
 /* --- /StopOnEventLogMessage and /StopOnException ---------------------------- */
 
-int trig_parse_eventlog_spec(const char *text, struct trig_eventlog_spec *out, char *err,
-                             size_t cap)
+int trigger_parse_eventlog_spec(const char *text, struct trigger_eventlog_spec *out, char *err,
+                                size_t cap)
 {
   const char *at = strchr(text, '@');
   const char *pattern = text;
@@ -731,29 +731,30 @@ int trig_parse_eventlog_spec(const char *text, struct trig_eventlog_spec *out, c
       pattern = at + 1;
     }
   }
-  rc = trig_regex_compile(&out->re, pattern, 1, msg, sizeof(msg), &rpos);
+  rc = trigger_regex_compile(&out->re, pattern, 1, msg, sizeof(msg), &rpos);
   if (rc == ETWCAP_E_USAGE)
     return fail_at(err, cap, text, (size_t)(pattern - text) + rpos,
                    "bad regular expression: %s", msg);
   return rc;
 }
 
-void trig_eventlog_spec_release(struct trig_eventlog_spec *s)
+void trigger_eventlog_spec_release(struct trigger_eventlog_spec *s)
 {
-  trig_regex_free(&s->re);
+  trigger_regex_free(&s->re);
 }
 
-int trig_parse_exception_regex(const char *text, struct trig_regex *out, char *err, size_t cap)
+int trigger_parse_exception_regex(const char *text, struct trigger_regex *out, char *err,
+                                  size_t cap)
 {
   char msg[256];
   size_t rpos = 0;
-  int rc = trig_regex_compile(out, text, 0, msg, sizeof(msg), &rpos);
+  int rc = trigger_regex_compile(out, text, 0, msg, sizeof(msg), &rpos);
   if (rc == ETWCAP_E_USAGE)
     return fail_at(err, cap, text, rpos, "bad regular expression: %s", msg);
   return rc;
 }
 
-int trig_process_is_pid(const char *text, uint32_t *pid)
+int trigger_process_is_pid(const char *text, uint32_t *pid)
 {
   int64_t v;
   size_t i;

@@ -14,64 +14,64 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TRIG_NAME_MAX 256
+#define TRIGGER_NAME_MAX 256
 
 /* --- performance counters ------------------------------------------------ */
-struct trig_counter_spec {
-  char category[TRIG_NAME_MAX];
-  char counter[TRIG_NAME_MAX];
-  char instance[TRIG_NAME_MAX]; /* "" for counters without instances */
+struct trigger_counter_spec {
+  char category[TRIGGER_NAME_MAX];
+  char counter[TRIGGER_NAME_MAX];
+  char instance[TRIGGER_NAME_MAX]; /* "" for counters without instances */
   int greater;                  /* '>' (else '<') */
   double threshold;
 };
 
-int trig_parse_counter_spec(const char *text, struct trig_counter_spec *out, char *err,
-                            size_t cap);
+int trigger_parse_counter_spec(const char *text, struct trigger_counter_spec *out, char *err,
+                               size_t cap);
 
 /* --- ETW events ------------------------------------------------------------ */
-enum trig_ref_kind {
+enum trigger_ref_kind {
   REF_NONE,
   REF_ID,      /* EventID(n) */
   REF_BUILTIN, /* a name from the built-in tables */
   REF_NAME     /* a TraceLogging event name, matched against each event's schema */
 };
 
-struct trig_event_ref {
-  enum trig_ref_kind kind;
+struct trigger_event_ref {
+  enum trigger_ref_kind kind;
   uint16_t id;
   const struct bi_event *bi;
-  char name[TRIG_NAME_MAX];
+  char name[TRIGGER_NAME_MAX];
 };
 
-enum trig_filter_op { FOP_LT, FOP_LE, FOP_GT, FOP_GE, FOP_EQ, FOP_NE, FOP_MATCH };
+enum trigger_filter_op { FOP_LT, FOP_LE, FOP_GT, FOP_GE, FOP_EQ, FOP_NE, FOP_MATCH };
 
-struct trig_field_filter {
-  char field[TRIG_NAME_MAX];
-  enum trig_filter_op op;
-  char value[TRIG_NAME_MAX];
+struct trigger_field_filter {
+  char field[TRIGGER_NAME_MAX];
+  enum trigger_filter_op op;
+  char value[TRIGGER_NAME_MAX];
   int numeric; /* value parsed as a number */
   double number;
-  struct trig_regex re; /* FOP_MATCH: case-insensitive */
+  struct trigger_regex re; /* FOP_MATCH: case-insensitive */
 };
 
-#define TRIG_MAX_FILTERS 8
+#define TRIGGER_MAX_FILTERS 8
 
-enum trig_ssid { SSID_DEFAULT, SSID_THREAD, SSID_ACTIVITY, SSID_FIELD };
+enum trigger_ssid { SSID_DEFAULT, SSID_THREAD, SSID_ACTIVITY, SSID_FIELD };
 
-struct trig_etw_spec {
+struct trigger_etw_spec {
   struct etw_guid provider;
-  char provider_name[TRIG_NAME_MAX];
+  char provider_name[TRIGGER_NAME_MAX];
   enum bi_provider bi; /* the built-in table of the provider, or BI_NONE */
-  struct trig_event_ref start, stop;
+  struct trigger_event_ref start, stop;
   uint64_t keywords; /* MatchAnyKeyword; all bits by default */
   uint8_t level;     /* Informational by default */
-  char process[TRIG_NAME_MAX]; /* "" = any */
-  struct trig_field_filter filters[TRIG_MAX_FILTERS];
+  char process[TRIGGER_NAME_MAX]; /* "" = any */
+  struct trigger_field_filter filters[TRIGGER_MAX_FILTERS];
   size_t filter_count;
   int64_t trigger_msec; /* 0 = fire on the event itself */
   double decay_hours;
-  enum trig_ssid ssid;
-  char ssid_field[TRIG_NAME_MAX];
+  enum trigger_ssid ssid;
+  char ssid_field[TRIGGER_NAME_MAX];
   int verbose;
 };
 
@@ -81,72 +81,72 @@ struct trig_etw_spec {
  * a provider etwcap knows by name, or the kernel ("Windows Kernel").  Event
  * names of providers with a built-in table must be in it; for others only
  * EventID(n) and TraceLogging event names are possible.  On success release
- * with trig_etw_spec_release (regexes). */
-int trig_parse_etw_spec(const char *text, struct trig_etw_spec *out, char *err, size_t cap);
-void trig_etw_spec_release(struct trig_etw_spec *s);
+ * with trigger_etw_spec_release (regexes). */
+int trigger_parse_etw_spec(const char *text, struct trigger_etw_spec *out, char *err, size_t cap);
+void trigger_etw_spec_release(struct trigger_etw_spec *s);
 
 /* Parses an event name of a provider into a reference (used for the start
  * and StopEvent names).  Returns 0 or -1 with a message (no position). */
-int trig_parse_event_ref(enum bi_provider bi, const char *name, struct trig_event_ref *out,
-                         char *err, size_t cap);
+int trigger_parse_event_ref(enum bi_provider bi, const char *name, struct trigger_event_ref *out,
+                            char *err, size_t cap);
 
 /* --- /StopOnGCEvent -------------------------------------------------------- */
 #define GCE_GEN2 1u
 #define GCE_INDUCED 2u
 
-struct trig_gc_spec {
+struct trigger_gc_spec {
   unsigned conditions;     /* GCE_* that the GC/Start must meet */
   int64_t over_msec;       /* > 0: GC/Start..GC/Stop longer than this */
   int64_t suspend_over_msec; /* > 0: SuspendEEStart..SuspendEEStop longer */
-  char process[TRIG_NAME_MAX];
+  char process[TRIGGER_NAME_MAX];
 };
 
 /* "" or "Gen2" | "Induced" | "OverMsec=N" | "SuspendOverMsec=N" |
  * "Process=NAME|PID", joined with ';' (all must hold).  Empty = Gen2. */
-int trig_parse_gc_spec(const char *text, struct trig_gc_spec *out, char *err, size_t cap);
+int trigger_parse_gc_spec(const char *text, struct trigger_gc_spec *out, char *err, size_t cap);
 
 /* --- /StopOnEventCounter --------------------------------------------------- */
-struct trig_evcounter_spec {
+struct trigger_evcounter_spec {
   struct etw_guid provider;
-  char source[TRIG_NAME_MAX];
-  char counter[TRIG_NAME_MAX];
+  char source[TRIGGER_NAME_MAX];
+  char counter[TRIGGER_NAME_MAX];
   int greater;
   double threshold;
 };
 
 /* "SOURCE:COUNTER OP NUM", e.g. "System.Runtime:gc-heap-size>500". */
-int trig_parse_evcounter_spec(const char *text, struct trig_evcounter_spec *out, char *err,
-                              size_t cap);
+int trigger_parse_evcounter_spec(const char *text, struct trigger_evcounter_spec *out, char *err,
+                                 size_t cap);
 
 /* --- /StopOnHttpStatus ----------------------------------------------------- */
-#define TRIG_MAX_STATUS_RANGES 16
+#define TRIGGER_MAX_STATUS_RANGES 16
 
-struct trig_http_spec {
-  struct { int lo, hi; } ranges[TRIG_MAX_STATUS_RANGES];
+struct trigger_http_spec {
+  struct { int lo, hi; } ranges[TRIGGER_MAX_STATUS_RANGES];
   size_t count;
 };
 
 /* "503", "5xx", "500-599", several joined with ',' or ';'. */
-int trig_parse_http_spec(const char *text, struct trig_http_spec *out, char *err, size_t cap);
-int trig_http_match(const struct trig_http_spec *s, int status);
+int trigger_parse_http_spec(const char *text, struct trigger_http_spec *out, char *err, size_t cap);
+int trigger_http_match(const struct trigger_http_spec *s, int status);
 
 /* --- /StopOnEventLogMessage ------------------------------------------------ */
-struct trig_eventlog_spec {
-  char log[TRIG_NAME_MAX]; /* "Application" by default */
-  struct trig_regex re;    /* case-insensitive */
+struct trigger_eventlog_spec {
+  char log[TRIGGER_NAME_MAX]; /* "Application" by default */
+  struct trigger_regex re;    /* case-insensitive */
 };
 
 /* "[LOG@]REGEX" (PerfView: LOG is letters, digits, '_' and spaces). */
-int trig_parse_eventlog_spec(const char *text, struct trig_eventlog_spec *out, char *err,
-                             size_t cap);
-void trig_eventlog_spec_release(struct trig_eventlog_spec *s);
+int trigger_parse_eventlog_spec(const char *text, struct trigger_eventlog_spec *out, char *err,
+                                size_t cap);
+void trigger_eventlog_spec_release(struct trigger_eventlog_spec *s);
 
 /* --- /StopOnException -------------------------------------------------------- */
-int trig_parse_exception_regex(const char *text, struct trig_regex *out, char *err,
-                               size_t cap);
+int trigger_parse_exception_regex(const char *text, struct trigger_regex *out, char *err,
+                                  size_t cap);
 
 /* --- /Process (and Process=) --------------------------------------------------- */
 /* 1 and *pid when text is a decimal process id. */
-int trig_process_is_pid(const char *text, uint32_t *pid);
+int trigger_process_is_pid(const char *text, uint32_t *pid);
 
 #endif

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   char err[512];
   if (trigger_csv_parse(&c, (const char *)data, size, "fuzz.csv", err, sizeof(err)) == 0) {
     struct trigger_counter_source s = trigger_csv_source(c);
-    struct trig_counter_spec spec;
+    struct trigger_counter_spec spec;
     void *handle = NULL;
     double v;
     memset(&spec, 0, sizeof(spec));

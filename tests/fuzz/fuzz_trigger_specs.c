@@ -25,15 +25,15 @@ static void check_message(const char *err, size_t cap, int rc)
 static void etw(const char *prefix, const char *text)
 {
   char spec[4096 + 64], err[1024];
-  struct trig_etw_spec s;
+  struct trigger_etw_spec s;
   int rc;
   size_t n = strlen(prefix);
   memcpy(spec, prefix, n);
   strncpy(spec + n, text, sizeof(spec) - n - 1);
   spec[sizeof(spec) - 1] = '\0';
   err[0] = '\0';
-  rc = trig_parse_etw_spec(spec, &s, err, sizeof(err));
-  trig_etw_spec_release(&s);
+  rc = trigger_parse_etw_spec(spec, &s, err, sizeof(err));
+  trigger_etw_spec_release(&s);
   if (rc)
     check_message(err, sizeof(err), rc);
 }
@@ -107,8 +107,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   err[0] = '\0';
   switch (sel) {
   case 0: {
-    struct trig_counter_spec s;
-    rc = trig_parse_counter_spec(text, &s, err, sizeof(err));
+    struct trigger_counter_spec s;
+    rc = trigger_parse_counter_spec(text, &s, err, sizeof(err));
     break;
   }
   case 1: etw("", text); break;
@@ -116,39 +116,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   case 3: etw("Windows Kernel/", text); break;
   case 4: etw("*MySource/", text); break;
   case 5: {
-    struct trig_gc_spec s;
-    rc = trig_parse_gc_spec(text, &s, err, sizeof(err));
+    struct trigger_gc_spec s;
+    rc = trigger_parse_gc_spec(text, &s, err, sizeof(err));
     break;
   }
   case 6: {
-    struct trig_evcounter_spec s;
-    rc = trig_parse_evcounter_spec(text, &s, err, sizeof(err));
+    struct trigger_evcounter_spec s;
+    rc = trigger_parse_evcounter_spec(text, &s, err, sizeof(err));
     break;
   }
   case 7: {
-    struct trig_http_spec s;
-    rc = trig_parse_http_spec(text, &s, err, sizeof(err));
-    if (rc == 0 && s.count > TRIG_MAX_STATUS_RANGES)
+    struct trigger_http_spec s;
+    rc = trigger_parse_http_spec(text, &s, err, sizeof(err));
+    if (rc == 0 && s.count > TRIGGER_MAX_STATUS_RANGES)
       abort();
     break;
   }
   case 8: {
-    struct trig_eventlog_spec s;
-    rc = trig_parse_eventlog_spec(text, &s, err, sizeof(err));
+    struct trigger_eventlog_spec s;
+    rc = trigger_parse_eventlog_spec(text, &s, err, sizeof(err));
     if (rc == 0) {
       struct trigger_message m = { 0, s.log, "Error", 1, text };
-      struct trig_hit hit;
-      (void)trig_eventlog_message(&s, &m, &hit);
-      trig_eventlog_spec_release(&s);
+      struct trigger_hit hit;
+      (void)trigger_eventlog_message(&s, &m, &hit);
+      trigger_eventlog_spec_release(&s);
     }
     break;
   }
   case 9: {
-    struct trig_regex re;
-    rc = trig_parse_exception_regex(text, &re, err, sizeof(err));
+    struct trigger_regex re;
+    rc = trigger_parse_exception_regex(text, &re, err, sizeof(err));
     if (rc == 0) {
-      (void)trig_regex_match(&re, text, strlen(text));
-      trig_regex_free(&re);
+      (void)trigger_regex_match(&re, text, strlen(text));
+      trigger_regex_free(&re);
     }
     break;
   }

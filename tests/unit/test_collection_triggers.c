@@ -110,7 +110,7 @@ static void remove_all(const char *base)
 
 /* --- scripted counters, event log and command runner ------------------------ */
 
-static int counter_open(void *ctx, const struct trig_counter_spec *spec, void **handle,
+static int counter_open(void *ctx, const struct trigger_counter_spec *spec, void **handle,
                         char *err, size_t cap)
 {
   (void)ctx;

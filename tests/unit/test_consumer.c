@@ -197,7 +197,7 @@ static void sample_events_survive_the_round_trip(void **state)
  * as from the recorded ones: two process maps, one fed the reader's
  * events, one the same events through EVENT_RECORD fields. */
 struct maps {
-  struct trig_procmap direct, live;
+  struct trigger_procmap direct, live;
   uint64_t kernel;
 };
 
@@ -209,13 +209,13 @@ static int feed_maps(void *ctx, const struct etw_event *ev, const struct etl_log
   struct etw_record_fields f;
   struct etw_event out;
   (void)lf, (void)clock;
-  trig_procmap_event(&m->direct, ev);
+  trigger_procmap_event(&m->direct, ev);
   if (!fake_record_fields(ev, &f, ext))
     return 0;
   etw_event_from_record(&out, &f);
   if (ev->is_kernel)
     m->kernel++;
-  trig_procmap_event(&m->live, &out);
+  trigger_procmap_event(&m->live, &out);
   return 0;
 }
 
@@ -231,8 +231,8 @@ static void process_names_resolve_from_classic_kernel_events(void **state)
     skip();
   memset(&m, 0, sizeof(m));
   for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-    assert_true(trig_procmap_add(&m.direct, names[i]) >= 0);
-    assert_true(trig_procmap_add(&m.live, names[i]) >= 0);
+    assert_true(trigger_procmap_add(&m.direct, names[i]) >= 0);
+    assert_true(trigger_procmap_add(&m.live, names[i]) >= 0);
   }
   assert_int_equal(fake_trace_foreach(path, feed_maps, &m), 0);
   assert_true(m.kernel > 0);

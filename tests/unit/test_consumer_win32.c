@@ -273,7 +273,7 @@ static void pdh_counter_fires_after_arming(void **state)
 static void pdh_wildcards_missing_instances_and_unknown_counters(void **state)
 {
   static const double v[] = { 40 };
-  struct trig_counter_spec spec;
+  struct trigger_counter_spec spec;
   struct trigger_counter_source src;
   void *h = NULL;
   double value = -1;
@@ -285,8 +285,8 @@ static void pdh_wildcards_missing_instances_and_unknown_counters(void **state)
   fp.two_instances = 1;
   counters_pdh_win32_set_api(&fake_pdh);
   src = counters_pdh_system();
-  assert_int_equal(trig_parse_counter_spec("Process:Working Set:w3wp* > 100", &spec, err,
-                                           sizeof(err)), 0);
+  assert_int_equal(trigger_parse_counter_spec("Process:Working Set:w3wp* > 100", &spec, err,
+                                              sizeof(err)), 0);
   assert_int_equal(src.open(src.ctx, &spec, &h, err, sizeof(err)), 0);
   assert_true(wcscmp(fp.paths[0], L"\\Process(w3wp*)\\Working Set") == 0);
   /* '>': the largest of the instances. */
@@ -294,8 +294,8 @@ static void pdh_wildcards_missing_instances_and_unknown_counters(void **state)
   assert_true(value == 40);
   /* '<': the smallest. */
   src.close(src.ctx, h);
-  assert_int_equal(trig_parse_counter_spec("Process:Working Set:w3wp* < 100", &spec, err,
-                                           sizeof(err)), 0);
+  assert_int_equal(trigger_parse_counter_spec("Process:Working Set:w3wp* < 100", &spec, err,
+                                              sizeof(err)), 0);
   assert_int_equal(src.open(src.ctx, &spec, &h, err, sizeof(err)), 0);
   assert_int_equal(src.read(src.ctx, h, 0, &value), 1);
   assert_true(value == 35);
@@ -307,8 +307,8 @@ static void pdh_wildcards_missing_instances_and_unknown_counters(void **state)
    * once it exists. */
   fp.no_instance = 0;
   fp.two_instances = 0;
-  assert_int_equal(trig_parse_counter_spec("Process:Working Set:late > 100", &spec, err,
-                                           sizeof(err)), 0);
+  assert_int_equal(trigger_parse_counter_spec("Process:Working Set:late > 100", &spec, err,
+                                              sizeof(err)), 0);
   assert_int_equal(src.open(src.ctx, &spec, &h, err, sizeof(err)), 0);
   assert_int_equal(src.read(src.ctx, h, 0, &value), 0);
   fp.late_exists = 1;
@@ -317,7 +317,7 @@ static void pdh_wildcards_missing_instances_and_unknown_counters(void **state)
   assert_int_equal(fp.late_adds, 3); /* at open, at the first read, then it took */
   src.close(src.ctx, h);
   /* An unknown category: refused with the API and the code. */
-  assert_int_equal(trig_parse_counter_spec("Nope:Ctr:Inst > 1", &spec, err, sizeof(err)), 0);
+  assert_int_equal(trigger_parse_counter_spec("Nope:Ctr:Inst > 1", &spec, err, sizeof(err)), 0);
   assert_int_equal(src.open(src.ctx, &spec, &h, err, sizeof(err)), ETWCAP_E_NOENT);
   assert_non_null(strstr(err, "PdhAddEnglishCounterW: PDH_CSTATUS_NO_OBJECT"));
   counters_pdh_release(&src);

@@ -33,7 +33,7 @@ struct scripts {
   struct script *s[2];
 };
 
-static int s_open(void *ctx, const struct trig_counter_spec *spec, void **handle, char *err,
+static int s_open(void *ctx, const struct trigger_counter_spec *spec, void **handle, char *err,
                   size_t cap)
 {
   struct scripts *ss = ctx;
@@ -208,9 +208,9 @@ static void poll_interval_sets_the_sample_count(void **state)
   struct trigger_options o;
   struct trigger_engine *e;
   (void)state;
-  assert_int_equal(trig_counter_samples_needed(1, 250), 5);
-  assert_int_equal(trig_counter_samples_needed(3, 1000), 4);
-  assert_int_equal(trig_counter_samples_needed(1, 300), 5); /* 1000/300 rounds up */
+  assert_int_equal(trigger_counter_samples_needed(1, 250), 5);
+  assert_int_equal(trigger_counter_samples_needed(3, 1000), 4);
+  assert_int_equal(trigger_counter_samples_needed(1, 300), 5); /* 1000/300 rounds up */
   options(&o);
   o.min_sec_for_trigger = 1;
   o.trigger_poll_msec = 250;
@@ -375,7 +375,7 @@ static void csv_reads_typeperf_output(void **state)
 {
   struct trigger_csv *c = NULL;
   struct trigger_counter_source src;
-  struct trig_counter_spec cpu, mem, w3wp, none;
+  struct trigger_counter_spec cpu, mem, w3wp, none;
   void *h;
   double v = -1;
   char err[512];
@@ -391,17 +391,17 @@ static void csv_reads_typeperf_output(void **state)
   assert_int_equal(trigger_csv_first_time(c), t1);
   assert_int_equal(trigger_csv_last_time(c), t1 + 2 * SEC);
   src = trigger_csv_source(c);
-  assert_int_equal(trig_parse_counter_spec("Processor:% Processor Time:_Total > 90", &cpu, err,
-                                           sizeof(err)),
+  assert_int_equal(trigger_parse_counter_spec("Processor:% Processor Time:_Total > 90", &cpu, err,
+                                              sizeof(err)),
                    0);
-  assert_int_equal(trig_parse_counter_spec("memory:available mbytes: < 100", &mem, err,
-                                           sizeof(err)),
+  assert_int_equal(trigger_parse_counter_spec("memory:available mbytes: < 100", &mem, err,
+                                              sizeof(err)),
                    0);
-  assert_int_equal(trig_parse_counter_spec("Process:Private Bytes:w3wp#1 > 5", &w3wp, err,
-                                           sizeof(err)),
+  assert_int_equal(trigger_parse_counter_spec("Process:Private Bytes:w3wp#1 > 5", &w3wp, err,
+                                              sizeof(err)),
                    0);
-  assert_int_equal(trig_parse_counter_spec("Processor:% Idle Time:_Total > 5", &none, err,
-                                           sizeof(err)),
+  assert_int_equal(trigger_parse_counter_spec("Processor:% Idle Time:_Total > 5", &none, err,
+                                              sizeof(err)),
                    0);
   assert_int_equal(src.open(src.ctx, &cpu, &h, err, sizeof(err)), 0);
   assert_int_equal(src.read(src.ctx, h, t1 - 1, &v), TRIGGER_COUNTER_NO_SAMPLE);

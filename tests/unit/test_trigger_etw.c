@@ -128,8 +128,8 @@ static void duration_pairs_by_activity_path_across_threads(void **state)
   start.activity_id = activity_path(1, 2, 3, 10);
   other.activity_id = activity_path(7, 8, 9, 10);
   stop.activity_id = start.activity_id;
-  assert_true(trig_is_activity_path(&start.activity_id, 10));
-  assert_false(trig_is_activity_path(&start.activity_id, 11));
+  assert_true(trigger_is_activity_path(&start.activity_id, 10));
+  assert_false(trigger_is_activity_path(&start.activity_id, 11));
   spec_options(&o, "*MySource/EventID(5);TriggerMSec=2");
   e = engine(&o);
   assert_false(feed(e, &start, 0));
@@ -636,28 +636,28 @@ static const char manifest[] =
 
 static void manifest_reader(void **state)
 {
-  struct trig_manifests m = { 0 };
+  struct trigger_manifests m = { 0 };
   const struct man_event *e;
   char name[64];
   (void)state;
-  assert_int_equal(trig_manifests_add_xml(&m, &my_source, manifest, sizeof(manifest) - 1), 0);
-  assert_true(trig_manifests_known(&m, &my_source));
-  e = trig_manifests_lookup(&m, &my_source, 5, 0);
+  assert_int_equal(trigger_manifests_add_xml(&m, &my_source, manifest, sizeof(manifest) - 1), 0);
+  assert_true(trigger_manifests_known(&m, &my_source));
+  e = trigger_manifests_lookup(&m, &my_source, 5, 0);
   assert_non_null(e);
-  assert_string_equal(trig_man_event_name(e, name, sizeof(name)), "Work/Start");
-  assert_true(trig_man_event_named(e, "workstart") && trig_man_event_named(e, "Work/Start"));
-  assert_false(trig_man_event_named(e, "Work"));
+  assert_string_equal(trigger_man_event_name(e, name, sizeof(name)), "Work/Start");
+  assert_true(trigger_man_event_named(e, "workstart") && trigger_man_event_named(e, "Work/Start"));
+  assert_false(trigger_man_event_named(e, "Work"));
   assert_int_equal(e->layout.count, 2);
   assert_string_equal(e->layout.fields[1].name, "size");
-  e = trig_manifests_lookup(&m, &my_source, 7, 2);
-  assert_string_equal(trig_man_event_name(e, name, sizeof(name)), "Ping/Bounce");
+  e = trigger_manifests_lookup(&m, &my_source, 7, 2);
+  assert_string_equal(trigger_man_event_name(e, name, sizeof(name)), "Ping/Bounce");
   assert_int_equal(e->layout.count, 1); /* after the Binary field nothing is locatable */
-  e = trig_manifests_lookup(&m, &my_source, 8, 0);
-  assert_string_equal(trig_man_event_name(e, name, sizeof(name)), "Note"); /* Info: task only */
+  e = trigger_manifests_lookup(&m, &my_source, 8, 0);
+  assert_string_equal(trigger_man_event_name(e, name, sizeof(name)), "Note"); /* Info: task only */
   assert_string_equal(e->layout.fields[0].name, "text & more");
-  assert_null(trig_manifests_lookup(&m, &my_source, 99, 0)); /* the commented-out one */
-  assert_null(trig_manifests_lookup(&m, &bi_guid_clr, 5, 0));
-  trig_manifests_free(&m);
+  assert_null(trigger_manifests_lookup(&m, &my_source, 99, 0)); /* the commented-out one */
+  assert_null(trigger_manifests_lookup(&m, &bi_guid_clr, 5, 0));
+  trigger_manifests_free(&m);
 }
 
 /* ManifestData (event 0xFFFE): Format 1, version 1.0, magic 0x5B, chunk

@@ -28,7 +28,7 @@ static void expect_error_at(const char *what, unsigned pos, const char *words)
 
 static void counter_specs(void **state)
 {
-  struct trig_counter_spec s;
+  struct trigger_counter_spec s;
   static const struct {
     const char *text;
     unsigned pos;
@@ -45,27 +45,27 @@ static void counter_specs(void **state)
   };
   size_t i;
   (void)state;
-  assert_int_equal(trig_parse_counter_spec("Processor:% Processor Time:_Total > 90", &s, err,
-                                           sizeof(err)),
+  assert_int_equal(trigger_parse_counter_spec("Processor:% Processor Time:_Total > 90", &s, err,
+                                              sizeof(err)),
                    0);
   assert_string_equal(s.category, "Processor");
   assert_string_equal(s.counter, "% Processor Time");
   assert_string_equal(s.instance, "_Total");
   assert_true(s.greater && s.threshold == 90);
   /* PerfView's example with an empty instance and an exponent. */
-  assert_int_equal(trig_parse_counter_spec("Memory:Committed Bytes: > 5e10", &s, err,
-                                           sizeof(err)),
+  assert_int_equal(trigger_parse_counter_spec("Memory:Committed Bytes: > 5e10", &s, err,
+                                              sizeof(err)),
                    0);
   assert_string_equal(s.instance, "");
   assert_true(s.threshold == 5e10);
   /* The category may hold ':' (PerfView's greedy first group). */
-  assert_int_equal(trig_parse_counter_spec("  A:B:C:D<0.5  ", &s, err, sizeof(err)), 0);
+  assert_int_equal(trigger_parse_counter_spec("  A:B:C:D<0.5  ", &s, err, sizeof(err)), 0);
   assert_string_equal(s.category, "A:B");
   assert_string_equal(s.counter, "C");
   assert_string_equal(s.instance, "D");
   assert_true(!s.greater && s.threshold == 0.5);
   for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-    assert_int_equal(trig_parse_counter_spec(bad[i].text, &s, err, sizeof(err)), ETWCAP_E_USAGE);
+    assert_int_equal(trigger_parse_counter_spec(bad[i].text, &s, err, sizeof(err)), ETWCAP_E_USAGE);
     expect_error_at(bad[i].text, bad[i].pos, bad[i].words);
     assert_non_null(strstr(err, bad[i].text)); /* the spec is quoted */
   }
@@ -73,7 +73,7 @@ static void counter_specs(void **state)
 
 static void etw_specs(void **state)
 {
-  struct trig_etw_spec s;
+  struct trigger_etw_spec s;
   static const struct {
     const char *text;
     unsigned pos;
@@ -107,77 +107,77 @@ static void etw_specs(void **state)
   };
   size_t i;
   (void)state;
-  assert_int_equal(trig_parse_etw_spec("Microsoft-Windows-DotNETRuntime/GC/Start", &s, err,
-                                       sizeof(err)),
+  assert_int_equal(trigger_parse_etw_spec("Microsoft-Windows-DotNETRuntime/GC/Start", &s, err,
+                                          sizeof(err)),
                    0);
   assert_int_equal(s.bi, BI_CLR);
   assert_int_equal(s.start.kind, REF_BUILTIN);
   assert_int_equal(s.start.id, 1);
   assert_int_equal(s.level, 4);
   assert_true(s.keywords == UINT64_MAX);
-  trig_etw_spec_release(&s);
+  trigger_etw_spec_release(&s);
   /* PerfView's suspend spec: GUID provider, StopEvent, ThreadID, hex keywords. */
-  assert_int_equal(trig_parse_etw_spec("E13C0D23-CCBC-4E12-931B-D9CC2EEE27E4/GC/SuspendEEStart;"
-                                       "StopEvent=GC/SuspendEEStop;StartStopID=ThreadID;"
-                                       "Keywords=0x1;TriggerMSec=200",
-                                       &s, err, sizeof(err)),
+  assert_int_equal(trigger_parse_etw_spec("E13C0D23-CCBC-4E12-931B-D9CC2EEE27E4/GC/SuspendEEStart;"
+                                          "StopEvent=GC/SuspendEEStop;StartStopID=ThreadID;"
+                                          "Keywords=0x1;TriggerMSec=200",
+                                          &s, err, sizeof(err)),
                    0);
   assert_int_equal(s.start.id, 9);
   assert_int_equal(s.stop.id, 8);
   assert_int_equal(s.ssid, SSID_THREAD);
   assert_true(s.keywords == 1 && s.trigger_msec == 200);
-  trig_etw_spec_release(&s);
+  trigger_etw_spec_release(&s);
   /* Default stop events: ...Start -> ...Stop, else the next event ID. */
-  assert_int_equal(trig_parse_etw_spec("Clr/GC/Start;TriggerMSec=1", &s, err, sizeof(err)), 0);
+  assert_int_equal(trigger_parse_etw_spec("Clr/GC/Start;TriggerMSec=1", &s, err, sizeof(err)), 0);
   assert_int_equal(s.stop.kind, REF_BUILTIN);
   assert_int_equal(s.stop.id, 2);
-  trig_etw_spec_release(&s);
-  assert_int_equal(trig_parse_etw_spec("Microsoft-Windows-IIS/EventID(1);Level=Critical;"
-                                       "TriggerMSec=3000",
-                                       &s, err, sizeof(err)),
+  trigger_etw_spec_release(&s);
+  assert_int_equal(trigger_parse_etw_spec("Microsoft-Windows-IIS/EventID(1);Level=Critical;"
+                                          "TriggerMSec=3000",
+                                          &s, err, sizeof(err)),
                    0);
   assert_int_equal(s.stop.id, 2);
   assert_int_equal(s.level, 1);
-  trig_etw_spec_release(&s);
-  assert_int_equal(trig_parse_etw_spec("*MySource/EventID(7);TriggerMSec=5", &s, err,
-                                       sizeof(err)),
+  trigger_etw_spec_release(&s);
+  assert_int_equal(trigger_parse_etw_spec("*MySource/EventID(7);TriggerMSec=5", &s, err,
+                                          sizeof(err)),
                    0);
   assert_int_equal(s.stop.kind, REF_ID);
   assert_int_equal(s.stop.id, 8);
-  trig_etw_spec_release(&s);
-  assert_int_equal(trig_parse_etw_spec("*MySource/WorkStart;TriggerMSec=5;Verbose=true", &s, err,
-                                       sizeof(err)),
+  trigger_etw_spec_release(&s);
+  assert_int_equal(trigger_parse_etw_spec("*MySource/WorkStart;TriggerMSec=5;Verbose=true", &s, err,
+                                          sizeof(err)),
                    0);
   assert_int_equal(s.start.kind, REF_NAME);
   assert_string_equal(s.stop.name, "WorkStop");
   assert_true(s.verbose);
-  trig_etw_spec_release(&s);
+  trigger_etw_spec_release(&s);
   /* EventSource events by method name and by Task/Opcode; key names any case. */
-  assert_int_equal(trig_parse_etw_spec("*System.Net.Http/RequestStart;triggermsec=100", &s, err,
-                                       sizeof(err)),
+  assert_int_equal(trigger_parse_etw_spec("*System.Net.Http/RequestStart;triggermsec=100", &s, err,
+                                          sizeof(err)),
                    0);
   assert_int_equal(s.bi, BI_HTTP);
   assert_int_equal(s.stop.id, 2);
-  trig_etw_spec_release(&s);
-  assert_int_equal(trig_parse_etw_spec("System.Net.Http/Request/Start;TriggerMSec=100;"
-                                       "FieldFilter=host=example.com;FieldFilter=port>=443",
-                                       &s, err, sizeof(err)),
+  trigger_etw_spec_release(&s);
+  assert_int_equal(trigger_parse_etw_spec("System.Net.Http/Request/Start;TriggerMSec=100;"
+                                          "FieldFilter=host=example.com;FieldFilter=port>=443",
+                                          &s, err, sizeof(err)),
                    0);
   assert_int_equal(s.filter_count, 2);
   assert_int_equal(s.filters[1].op, FOP_GE);
   assert_true(s.filters[1].numeric && s.filters[1].number == 443);
-  trig_etw_spec_release(&s);
-  assert_int_equal(trig_parse_etw_spec("Windows Kernel/Process/Start;Process=w3wp;"
-                                       "FieldFilter=ImageFileName!=cmd.exe",
-                                       &s, err, sizeof(err)),
+  trigger_etw_spec_release(&s);
+  assert_int_equal(trigger_parse_etw_spec("Windows Kernel/Process/Start;Process=w3wp;"
+                                          "FieldFilter=ImageFileName!=cmd.exe",
+                                          &s, err, sizeof(err)),
                    0);
   assert_int_equal(s.bi, BI_KERNEL);
   assert_string_equal(s.process, "w3wp");
   assert_int_equal(s.filters[0].op, FOP_NE);
-  trig_etw_spec_release(&s);
+  trigger_etw_spec_release(&s);
   for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-    int rc = trig_parse_etw_spec(bad[i].text, &s, err, sizeof(err));
-    trig_etw_spec_release(&s);
+    int rc = trigger_parse_etw_spec(bad[i].text, &s, err, sizeof(err));
+    trigger_etw_spec_release(&s);
     if (rc != ETWCAP_E_USAGE)
       fail_msg("%s: accepted", bad[i].text);
     expect_error_at(bad[i].text, bad[i].pos, bad[i].words);
@@ -186,42 +186,42 @@ static void etw_specs(void **state)
 
 static void gc_http_evcounter_eventlog_specs(void **state)
 {
-  struct trig_gc_spec gc;
-  struct trig_http_spec http;
-  struct trig_evcounter_spec ec;
-  struct trig_eventlog_spec el;
+  struct trigger_gc_spec gc;
+  struct trigger_http_spec http;
+  struct trigger_evcounter_spec ec;
+  struct trigger_eventlog_spec el;
   (void)state;
-  assert_int_equal(trig_parse_gc_spec("", &gc, err, sizeof(err)), 0);
+  assert_int_equal(trigger_parse_gc_spec("", &gc, err, sizeof(err)), 0);
   assert_int_equal(gc.conditions, GCE_GEN2);
-  assert_int_equal(trig_parse_gc_spec("Induced;OverMsec=200;Process=w3wp", &gc, err, sizeof(err)),
-                   0);
+  assert_int_equal(
+      trigger_parse_gc_spec("Induced;OverMsec=200;Process=w3wp", &gc, err, sizeof(err)), 0);
   assert_int_equal(gc.conditions, GCE_INDUCED);
   assert_int_equal(gc.over_msec, 200);
   assert_string_equal(gc.process, "w3wp");
-  assert_int_equal(trig_parse_gc_spec("Process=1234", &gc, err, sizeof(err)), 0);
+  assert_int_equal(trigger_parse_gc_spec("Process=1234", &gc, err, sizeof(err)), 0);
   assert_int_equal(gc.conditions, GCE_GEN2); /* nothing else given: a gen2 GC */
-  assert_int_equal(trig_parse_gc_spec("Gen2;Gen3", &gc, err, sizeof(err)), ETWCAP_E_USAGE);
+  assert_int_equal(trigger_parse_gc_spec("Gen2;Gen3", &gc, err, sizeof(err)), ETWCAP_E_USAGE);
   expect_error_at("gen3", 6, "expected Gen2, Induced");
-  assert_int_equal(trig_parse_gc_spec("OverMsec=x", &gc, err, sizeof(err)), ETWCAP_E_USAGE);
+  assert_int_equal(trigger_parse_gc_spec("OverMsec=x", &gc, err, sizeof(err)), ETWCAP_E_USAGE);
   expect_error_at("overmsec", 10, "OverMsec needs milliseconds");
-  assert_int_equal(trig_parse_gc_spec("Gen2;SuspendOverMsec=5", &gc, err, sizeof(err)),
+  assert_int_equal(trigger_parse_gc_spec("Gen2;SuspendOverMsec=5", &gc, err, sizeof(err)),
                    ETWCAP_E_USAGE);
   expect_error_at("suspend", 6, "cannot be combined");
 
-  assert_int_equal(trig_parse_http_spec("5xx", &http, err, sizeof(err)), 0);
-  assert_true(trig_http_match(&http, 500) && trig_http_match(&http, 599));
-  assert_false(trig_http_match(&http, 499));
-  assert_int_equal(trig_parse_http_spec("404, 500-504;429", &http, err, sizeof(err)), 0);
-  assert_true(trig_http_match(&http, 404) && trig_http_match(&http, 502) &&
-              trig_http_match(&http, 429));
-  assert_false(trig_http_match(&http, 505));
-  assert_int_equal(trig_parse_http_spec("5xx,6x", &http, err, sizeof(err)), ETWCAP_E_USAGE);
+  assert_int_equal(trigger_parse_http_spec("5xx", &http, err, sizeof(err)), 0);
+  assert_true(trigger_http_match(&http, 500) && trigger_http_match(&http, 599));
+  assert_false(trigger_http_match(&http, 499));
+  assert_int_equal(trigger_parse_http_spec("404, 500-504;429", &http, err, sizeof(err)), 0);
+  assert_true(trigger_http_match(&http, 404) && trigger_http_match(&http, 502) &&
+              trigger_http_match(&http, 429));
+  assert_false(trigger_http_match(&http, 505));
+  assert_int_equal(trigger_parse_http_spec("5xx,6x", &http, err, sizeof(err)), ETWCAP_E_USAGE);
   expect_error_at("6x", 5, "expected a status code");
-  assert_int_equal(trig_parse_http_spec("0xx", &http, err, sizeof(err)), ETWCAP_E_USAGE);
-  assert_int_equal(trig_parse_http_spec("504-500", &http, err, sizeof(err)), ETWCAP_E_USAGE);
+  assert_int_equal(trigger_parse_http_spec("0xx", &http, err, sizeof(err)), ETWCAP_E_USAGE);
+  assert_int_equal(trigger_parse_http_spec("504-500", &http, err, sizeof(err)), ETWCAP_E_USAGE);
 
-  assert_int_equal(trig_parse_evcounter_spec("System.Runtime:gc-heap-size>500", &ec, err,
-                                             sizeof(err)),
+  assert_int_equal(trigger_parse_evcounter_spec("System.Runtime:gc-heap-size>500", &ec, err,
+                                                sizeof(err)),
                    0);
   assert_string_equal(ec.source, "System.Runtime");
   assert_string_equal(ec.counter, "gc-heap-size");
@@ -230,73 +230,73 @@ static void gc_http_evcounter_eventlog_specs(void **state)
     char g[40];
     assert_string_equal(guid_format(&ec.provider, g), "49592c0f-5a05-516d-aa4b-a64e02026c89");
   }
-  assert_int_equal(trig_parse_evcounter_spec("System.Runtime gc-heap-size > 5", &ec, err,
-                                             sizeof(err)),
+  assert_int_equal(trigger_parse_evcounter_spec("System.Runtime gc-heap-size > 5", &ec, err,
+                                                sizeof(err)),
                    ETWCAP_E_USAGE);
   expect_error_at("no colon", 28, "SOURCE:COUNTER OP NUM");
-  assert_int_equal(trig_parse_evcounter_spec(":x<1", &ec, err, sizeof(err)), ETWCAP_E_USAGE);
+  assert_int_equal(trigger_parse_evcounter_spec(":x<1", &ec, err, sizeof(err)), ETWCAP_E_USAGE);
   expect_error_at("empty source", 1, "SOURCE");
 
-  assert_int_equal(trig_parse_eventlog_spec("System@disk.*full", &el, err, sizeof(err)), 0);
+  assert_int_equal(trigger_parse_eventlog_spec("System@disk.*full", &el, err, sizeof(err)), 0);
   assert_string_equal(el.log, "System");
-  trig_eventlog_spec_release(&el);
-  assert_int_equal(trig_parse_eventlog_spec("user@example.com failed", &el, err, sizeof(err)),
+  trigger_eventlog_spec_release(&el);
+  assert_int_equal(trigger_parse_eventlog_spec("user@example.com failed", &el, err, sizeof(err)),
                    0);
   assert_string_equal(el.log, "user"); /* PerfView's rule: word characters before the '@' */
-  trig_eventlog_spec_release(&el);
-  assert_int_equal(trig_parse_eventlog_spec("a.b@c", &el, err, sizeof(err)), 0);
+  trigger_eventlog_spec_release(&el);
+  assert_int_equal(trigger_parse_eventlog_spec("a.b@c", &el, err, sizeof(err)), 0);
   assert_string_equal(el.log, "Application"); /* '.' is not a log name: all of it is the regex */
-  trig_eventlog_spec_release(&el);
-  assert_int_equal(trig_parse_eventlog_spec("Application@[unclosed", &el, err, sizeof(err)),
+  trigger_eventlog_spec_release(&el);
+  assert_int_equal(trigger_parse_eventlog_spec("Application@[unclosed", &el, err, sizeof(err)),
                    ETWCAP_E_USAGE);
   expect_error_at("bad class", 22, "bad regular expression");
 }
 
 static void regex_edge_cases(void **state)
 {
-  struct trig_regex re;
+  struct trigger_regex re;
   /* 2024-04-15T17:00:01Z (Unix 1713200401) as a FILETIME. */
   struct trigger_message m = { INT64_C(1713200401) * 10000000 + INT64_C(116444736000000000),
                                "Application", "Error", 1000,
                                "Faulting application w3wp.exe" };
-  struct trig_eventlog_spec el;
-  struct trig_hit hit;
+  struct trigger_eventlog_spec el;
+  struct trigger_hit hit;
   char text[256];
   (void)state;
-  assert_int_equal(trig_parse_exception_regex("", &re, err, sizeof(err)), 0);
-  assert_true(trig_regex_match(&re, "", 0)); /* empty matches everything */
-  trig_regex_free(&re);
-  assert_int_equal(trig_parse_exception_regex("Null.*Exception", &re, err, sizeof(err)), 0);
-  assert_true(trig_regex_match(&re, "System.NullReferenceException: x", 32));
-  assert_false(trig_regex_match(&re, "System.nullreferenceexception: x", 32));
-  trig_regex_free(&re);
+  assert_int_equal(trigger_parse_exception_regex("", &re, err, sizeof(err)), 0);
+  assert_true(trigger_regex_match(&re, "", 0)); /* empty matches everything */
+  trigger_regex_free(&re);
+  assert_int_equal(trigger_parse_exception_regex("Null.*Exception", &re, err, sizeof(err)), 0);
+  assert_true(trigger_regex_match(&re, "System.NullReferenceException: x", 32));
+  assert_false(trigger_regex_match(&re, "System.nullreferenceexception: x", 32));
+  trigger_regex_free(&re);
   /* UTF-8 subjects and Unicode classes, as .NET's Regex. */
-  assert_int_equal(trig_parse_exception_regex("Fichier \\w+ introuvable", &re, err, sizeof(err)),
+  assert_int_equal(trigger_parse_exception_regex("Fichier \\w+ introuvable", &re, err, sizeof(err)),
                    0);
   {
     const char *subject = "IOException: Fichier \xc3\xa9t\xc3\xa9 introuvable";
-    assert_true(trig_regex_match(&re, subject, strlen(subject)));
+    assert_true(trigger_regex_match(&re, subject, strlen(subject)));
   }
-  trig_regex_free(&re);
+  trigger_regex_free(&re);
   /* A pathological pattern stops at the match limit instead of hanging. */
-  assert_int_equal(trig_parse_exception_regex("(a+)+$", &re, err, sizeof(err)), 0);
-  assert_false(trig_regex_match(&re, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!",
-                                57));
-  trig_regex_free(&re);
-  assert_int_equal(trig_parse_exception_regex("ab(c", &re, err, sizeof(err)), ETWCAP_E_USAGE);
+  assert_int_equal(trigger_parse_exception_regex("(a+)+$", &re, err, sizeof(err)), 0);
+  assert_false(trigger_regex_match(&re, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!",
+                                   57));
+  trigger_regex_free(&re);
+  assert_int_equal(trigger_parse_exception_regex("ab(c", &re, err, sizeof(err)), ETWCAP_E_USAGE);
   expect_error_at("open group", 5, "missing closing parenthesis");
-  assert_int_equal(trig_parse_exception_regex("\xc3\xa9t\xc3\xa9[", &re, err, sizeof(err)),
+  assert_int_equal(trigger_parse_exception_regex("\xc3\xa9t\xc3\xa9[", &re, err, sizeof(err)),
                    ETWCAP_E_USAGE);
   expect_error_at("utf-8 position", 5, "bad regular expression"); /* characters, not bytes */
   /* Event-log text and case-insensitive matching. */
-  assert_string_equal(trig_eventlog_text(&m, text, sizeof(text)),
+  assert_string_equal(trigger_eventlog_text(&m, text, sizeof(text)),
                       "17:00: Type: Error EventId: 1000 Message: Faulting application w3wp.exe");
-  assert_int_equal(trig_parse_eventlog_spec("FAULTING.*W3WP", &el, err, sizeof(err)), 0);
-  assert_int_equal(trig_eventlog_message(&el, &m, &hit), 1);
+  assert_int_equal(trigger_parse_eventlog_spec("FAULTING.*W3WP", &el, err, sizeof(err)), 0);
+  assert_int_equal(trigger_eventlog_message(&el, &m, &hit), 1);
   assert_non_null(strstr(hit.detail, "Application@"));
   m.log = "System";
-  assert_int_equal(trig_eventlog_message(&el, &m, &hit), 0);
-  trig_eventlog_spec_release(&el);
+  assert_int_equal(trigger_eventlog_message(&el, &m, &hit), 0);
+  trigger_eventlog_spec_release(&el);
 }
 
 static void engine_errors_name_the_qualifier(void **state)
