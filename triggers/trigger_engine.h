@@ -17,7 +17,8 @@
 
 #include "etw_event.h"
 #include "trigger_etw.h"
-#include "trigger_misc.h"
+#include "trigger_evcounter.h"
+#include "trigger_eventlog.h"
 #include "trigger_options.h"
 
 #include <stddef.h>

@@ -1,7 +1,6 @@
-/* See trigger_misc.h. */
-#include "trigger_misc.h"
+/* See trigger_evcounter.h. */
+#include "trigger_evcounter.h"
 
-#include "os_time.h"
 #include "strutil.h"
 
 #include <stdio.h>
@@ -66,34 +65,5 @@ int trigger_evcounter_event(const struct trigger_evcounter_spec *s, struct trigg
   snprintf(hit->detail, sizeof(hit->detail), "%s:%s = %.15g %c %.15g pid=%lu", s->source,
            p.name, value, s->greater ? '>' : '<', s->threshold,
            (unsigned long)cx->ev->pid);
-  return 1;
-}
-
-char *trigger_eventlog_text(const struct trigger_message *m, char *buf, size_t cap)
-{
-  struct civil_time t;
-  filetime_to_civil(m->ft, &t);
-  snprintf(buf, cap, "%02u:%02u: Type: %s EventId: %lu Message: %s", t.hour, t.minute,
-           m->type ? m->type : "", (unsigned long)m->event_id, m->message ? m->message : "");
-  return buf;
-}
-
-int trigger_eventlog_message(const struct trigger_eventlog_spec *s, const struct trigger_message *m,
-                             struct trigger_hit *hit)
-{
-  char text[4096];
-  size_t i;
-  if (!str_caseeq(m->log ? m->log : "", s->log))
-    return 0;
-  trigger_eventlog_text(m, text, sizeof(text));
-  if (!trigger_regex_match(&s->re, text, strlen(text)))
-    return 0;
-  hit->value = m->event_id;
-  tv_copy(hit->detail, sizeof(hit->detail), s->log);
-  tv_append(hit->detail, sizeof(hit->detail), "@");
-  tv_append(hit->detail, sizeof(hit->detail), text);
-  for (i = 0; hit->detail[i]; i++)
-    if (hit->detail[i] == '\t' || hit->detail[i] == '\n' || hit->detail[i] == '\r')
-      hit->detail[i] = ' ';
   return 1;
 }

@@ -1,0 +1,37 @@
+/* See trigger_eventlog.h. */
+#include "trigger_eventlog.h"
+
+#include "os_time.h"
+#include "strutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+char *trigger_eventlog_text(const struct trigger_message *m, char *buf, size_t cap)
+{
+  struct civil_time t;
+  filetime_to_civil(m->ft, &t);
+  snprintf(buf, cap, "%02u:%02u: Type: %s EventId: %lu Message: %s", t.hour, t.minute,
+           m->type ? m->type : "", (unsigned long)m->event_id, m->message ? m->message : "");
+  return buf;
+}
+
+int trigger_eventlog_message(const struct trigger_eventlog_spec *s, const struct trigger_message *m,
+                             struct trigger_hit *hit)
+{
+  char text[4096];
+  size_t i;
+  if (!str_caseeq(m->log ? m->log : "", s->log))
+    return 0;
+  trigger_eventlog_text(m, text, sizeof(text));
+  if (!trigger_regex_match(&s->re, text, strlen(text)))
+    return 0;
+  hit->value = m->event_id;
+  tv_copy(hit->detail, sizeof(hit->detail), s->log);
+  tv_append(hit->detail, sizeof(hit->detail), "@");
+  tv_append(hit->detail, sizeof(hit->detail), text);
+  for (i = 0; hit->detail[i]; i++)
+    if (hit->detail[i] == '\t' || hit->detail[i] == '\n' || hit->detail[i] == '\r')
+      hit->detail[i] = ' ';
+  return 1;
+}
