@@ -4,8 +4,8 @@
 
 #include "alloc.h"
 #include "error.h"
-#include "trigger_builtin.h"
-#include "trigger_schema.h"
+#include "builtin_events.h"
+#include "payload_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>

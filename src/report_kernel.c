@@ -7,9 +7,9 @@
 #include "alloc.h"
 #include "error.h"
 #include "image_identity.h"
-#include "trigger_builtin.h"
-#include "trigger_payload.h"
-#include "trigger_schema.h"
+#include "builtin_events.h"
+#include "payload_cursor.h"
+#include "payload_layout.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 
 #include "error.h"
 #include "etl_source.h"
-#include "trigger_builtin.h"
+#include "builtin_events.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -15,8 +15,8 @@
 #include "image_identity.h"
 #include "log.h"
 #include "strutil.h"
-#include "trigger_builtin.h"
-#include "trigger_tl.h"
+#include "builtin_events.h"
+#include "tracelogging.h"
 
 #include <stdarg.h>
 #include <stdio.h>

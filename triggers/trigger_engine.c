@@ -35,7 +35,7 @@ struct trigger_engine {
   struct item *items;
   size_t count;
   struct trigger_procmap procmap;
-  struct trigger_manifests manifests;
+  struct manifests manifests;
   int wants_manifests;      /* a trigger on a provider without a built-in table */
   struct trigger_options opt;
   int64_t poll_ticks;
@@ -359,7 +359,7 @@ void trigger_engine_free(struct trigger_engine *e)
     return;
   for (i = 0; i < e->count; i++)
     release_item(e, &e->items[i]);
-  trigger_manifests_free(&e->manifests);
+  manifests_free(&e->manifests);
   etwcap_free(e->items);
   etwcap_free(e->fires);
   etwcap_free(e);
@@ -787,8 +787,8 @@ int trigger_engine_event(struct trigger_engine *e, const struct etw_event *ev, i
     return rc;
   if (e->procmap.count)
     trigger_procmap_event(&e->procmap, ev);
-  if (e->wants_manifests && ev->id == TRIGGER_MANIFEST_ID &&
-      (rc = trigger_manifests_feed(&e->manifests, ev)) != 0)
+  if (e->wants_manifests && ev->id == MANIFEST_ID &&
+      (rc = manifests_feed(&e->manifests, ev)) != 0)
     return rc;
   if (e->phase == TRIGGER_WAITING_START)
     role = TRIGGER_ROLE_START;
@@ -859,9 +859,9 @@ int trigger_engine_wants_manifests(const struct trigger_engine *e)
 
 int trigger_engine_preload(struct trigger_engine *e, const struct etw_event *ev)
 {
-  if (!e->wants_manifests || ev->id != TRIGGER_MANIFEST_ID)
+  if (!e->wants_manifests || ev->id != MANIFEST_ID)
     return 0;
-  return trigger_manifests_feed(&e->manifests, ev);
+  return manifests_feed(&e->manifests, ev);
 }
 
 size_t trigger_engine_fire_count(const struct trigger_engine *e)

@@ -106,7 +106,7 @@ unsigned trigger_engine_collection(const struct trigger_engine *e);
 int64_t trigger_engine_collection_start(const struct trigger_engine *e);
 
 /* Triggers on EventSources without a built-in table name their events and
- * fields from the manifests the trace carries (trigger_manifest.h).  A
+ * fields from the manifests the trace carries (manifests.h).  A
  * replay reads the trace's manifests first (they are often at its end,
  * from the rundown) through trigger_engine_preload; a live session gets
  * them when it enables the provider, before the events. */

@@ -24,7 +24,7 @@ struct ss_entry {
 
 void trigger_etw_ctx_init(struct trigger_etw_ctx *cx, const struct etw_event *ev, int64_t ft,
                           const struct trigger_procmap *procmap,
-                          const struct trigger_manifests *manifests)
+                          const struct manifests *manifests)
 {
   cx->ev = ev;
   cx->ft = ft;
@@ -45,8 +45,8 @@ static const struct man_event *ctx_man(struct trigger_etw_ctx *cx)
     cx->man_state = 1;
     if (cx->manifests && cx->manifests->count && (cx->ev->has & ETW_HAS_DESCRIPTOR) &&
         (cx->ev->has & ETW_HAS_PROVIDER))
-      cx->man = trigger_manifests_lookup(cx->manifests, &cx->ev->provider, cx->ev->id,
-                                         cx->ev->version);
+      cx->man = manifests_lookup(cx->manifests, &cx->ev->provider, cx->ev->id,
+                                 cx->ev->version);
   }
   return cx->man;
 }
@@ -106,7 +106,7 @@ char *trigger_event_name(struct trigger_etw_ctx *cx, char *buf, size_t cap)
     return buf;
   }
   if (ctx_man(cx))
-    return trigger_man_event_name(cx->man, buf, cap);
+    return manifests_event_name(cx->man, buf, cap);
   if (cx->ev->is_kernel)
     snprintf(buf, cap, "kernel group %u opcode %u", cx->ev->group, cx->ev->opcode);
   else
@@ -301,8 +301,8 @@ static int ref_matches(struct trigger_etw *t, const struct trigger_event_ref *r,
     if (ctx_tl(cx))
       return str_caseeq(cx->tl.name, r->name);
     if (ctx_man(cx))
-      return trigger_man_event_named(cx->man, r->name);
-    if (cx->manifests && trigger_manifests_known(cx->manifests, &ev->provider))
+      return manifests_event_named(cx->man, r->name);
+    if (cx->manifests && manifests_known(cx->manifests, &ev->provider))
       return 0; /* the manifest has no such event id: not this one */
     t->unnamed++;
     if (!t->unnamed_warned) {
@@ -584,11 +584,11 @@ static void make_key(struct trigger_etw *t, struct trigger_etw_ctx *cx, uint8_t 
     key_ctx_tagged(ctx, 0x13, ev->tid, ev->pid, 1);
 }
 
-int trigger_etw_problem(const struct trigger_etw *t, const struct trigger_manifests *m, char *buf,
+int trigger_etw_problem(const struct trigger_etw *t, const struct manifests *m, char *buf,
                         size_t cap)
 {
   const char *name = t->spec.start.kind == REF_NAME ? t->spec.start.name : t->spec.stop.name;
-  if (t->unnamed && !(m && trigger_manifests_known(m, &t->spec.provider))) {
+  if (t->unnamed && !(m && manifests_known(m, &t->spec.provider))) {
     snprintf(buf, cap, "%llu event(s) of %s could not be named as '%s': they carry no "
              "TraceLogging schema and no manifest of the provider was seen (give the event "
              "as EventID(n))",

@@ -16,10 +16,10 @@
 #ifndef ETWCAP_TRIGGER_ETW_H
 #define ETWCAP_TRIGGER_ETW_H
 
-#include "trigger_manifest.h"
+#include "manifests.h"
 #include "trigger_procmap.h"
 #include "trigger_spec.h"
-#include "trigger_tl.h"
+#include "tracelogging.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -45,12 +45,12 @@ struct trigger_etw_ctx {
   int man_state;                    /* 0 not looked up, 1 looked up */
   const struct man_event *man;      /* its manifest entry, when known */
   const struct trigger_procmap *procmap;
-  const struct trigger_manifests *manifests; /* may be NULL */
+  const struct manifests *manifests; /* may be NULL */
 };
 
 void trigger_etw_ctx_init(struct trigger_etw_ctx *cx, const struct etw_event *ev, int64_t ft,
                           const struct trigger_procmap *procmap,
-                          const struct trigger_manifests *manifests);
+                          const struct manifests *manifests);
 
 struct trigger_hit {
   double value;                 /* duration in ms, or the number that fired it */
@@ -90,7 +90,7 @@ void trigger_etw_reset(struct trigger_etw *t, int64_t now);
 int trigger_etw_event(struct trigger_etw *t, struct trigger_etw_ctx *cx, struct trigger_hit *hit);
 /* A name-based trigger met events nothing could name (no TraceLogging
  * schema, no manifest of the provider in `m`): 1 with a message in buf. */
-int trigger_etw_problem(const struct trigger_etw *t, const struct trigger_manifests *m, char *buf,
+int trigger_etw_problem(const struct trigger_etw *t, const struct manifests *m, char *buf,
                         size_t cap);
 /* The duration threshold at `now` (PerfView's EffectiveTriggerDurationMSec). */
 int64_t trigger_etw_effective_msec(const struct trigger_etw *t, int64_t now);

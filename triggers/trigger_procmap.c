@@ -3,7 +3,7 @@
 
 #include "log.h"
 #include "strutil.h"
-#include "trigger_builtin.h"
+#include "builtin_events.h"
 
 #include <string.h>
 

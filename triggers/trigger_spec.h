@@ -8,7 +8,7 @@
 #define ETWCAP_TRIGGER_SPEC_H
 
 #include "etw_event.h"
-#include "trigger_builtin.h"
+#include "builtin_events.h"
 #include "trigger_regex.h"
 
 #include <stddef.h>

@@ -5,12 +5,12 @@
  * Input: 2 bytes schema length, the schema, then the payload; the whole
  * input is also offered as a CSV file, as an EventSource manifest (XML, and
  * as ManifestData chunks through the engine). */
-#include "trigger_builtin.h"
+#include "builtin_events.h"
 #include "eventsource_guid.h"
 #include "trigger_csv.h"
 #include "trigger_engine.h"
-#include "trigger_manifest.h"
-#include "trigger_tl.h"
+#include "manifests.h"
+#include "tracelogging.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   {
     static struct etw_guid my;
     static int have_my;
-    struct trigger_manifests man = { 0, 0 };
+    struct manifests man = { 0, 0 };
     static uint8_t chunk[8 + 65536];
     size_t half = (size - 2) / 2, k;
     if (!have_my) {
@@ -129,8 +129,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       memcpy(my.data4, g.data4, 8);
       have_my = 1;
     }
-    (void)trigger_manifests_add_xml(&man, &my, (const char *)data + 2, size - 2);
-    trigger_manifests_free(&man);
+    (void)manifests_add_xml(&man, &my, (const char *)data + 2, size - 2);
+    manifests_free(&man);
     memset(&ev, 0, sizeof(ev));
     ev.header_type = ETW_HDR_EVENT_HEADER64;
     ev.has = ETW_HAS_PID_TID | ETW_HAS_TIMESTAMP | ETW_HAS_PROVIDER | ETW_HAS_DESCRIPTOR;

@@ -9,7 +9,7 @@
 #include "etw_event_record.h"
 #include "fake_consumer.h"
 #include "guid.h"
-#include "trigger_builtin.h"
+#include "builtin_events.h"
 #include "trigger_procmap.h"
 
 #include <string.h>

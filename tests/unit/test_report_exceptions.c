@@ -5,7 +5,7 @@
 #include "test_support.h"
 
 #include "report_exceptions.h"
-#include "trigger_builtin.h"
+#include "builtin_events.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 #include "report_gc.h"
 #include "report_model.h"
 #include "test_report_collect.h"
-#include "trigger_builtin.h"
+#include "builtin_events.h"
 
 #include <string.h>
 

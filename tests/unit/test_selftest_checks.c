@@ -11,7 +11,7 @@
 #include "image_identity.h"
 #include "selftest_checks.h"
 #include "selftest_tl.h"
-#include "trigger_tl.h"
+#include "tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #include "test_support.h"
 
 #include "selftest_os_win32.h"
-#include "trigger_tl.h"
+#include "tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -16,7 +16,7 @@
 #include "selftest_run.h"
 #include "selftest_workload.h"
 #include "session_record.h"
-#include "trigger_tl.h"
+#include "tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,10 +8,10 @@
 
 #include "error.h"
 #include "eventsource_guid.h"
-#include "trigger_builtin.h"
+#include "builtin_events.h"
 #include "trigger_engine.h"
-#include "trigger_manifest.h"
-#include "trigger_tl.h"
+#include "manifests.h"
+#include "tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -636,28 +636,28 @@ static const char manifest[] =
 
 static void manifest_reader(void **state)
 {
-  struct trigger_manifests m = { 0 };
+  struct manifests m = { 0 };
   const struct man_event *e;
   char name[64];
   (void)state;
-  assert_int_equal(trigger_manifests_add_xml(&m, &my_source, manifest, sizeof(manifest) - 1), 0);
-  assert_true(trigger_manifests_known(&m, &my_source));
-  e = trigger_manifests_lookup(&m, &my_source, 5, 0);
+  assert_int_equal(manifests_add_xml(&m, &my_source, manifest, sizeof(manifest) - 1), 0);
+  assert_true(manifests_known(&m, &my_source));
+  e = manifests_lookup(&m, &my_source, 5, 0);
   assert_non_null(e);
-  assert_string_equal(trigger_man_event_name(e, name, sizeof(name)), "Work/Start");
-  assert_true(trigger_man_event_named(e, "workstart") && trigger_man_event_named(e, "Work/Start"));
-  assert_false(trigger_man_event_named(e, "Work"));
+  assert_string_equal(manifests_event_name(e, name, sizeof(name)), "Work/Start");
+  assert_true(manifests_event_named(e, "workstart") && manifests_event_named(e, "Work/Start"));
+  assert_false(manifests_event_named(e, "Work"));
   assert_int_equal(e->layout.count, 2);
   assert_string_equal(e->layout.fields[1].name, "size");
-  e = trigger_manifests_lookup(&m, &my_source, 7, 2);
-  assert_string_equal(trigger_man_event_name(e, name, sizeof(name)), "Ping/Bounce");
+  e = manifests_lookup(&m, &my_source, 7, 2);
+  assert_string_equal(manifests_event_name(e, name, sizeof(name)), "Ping/Bounce");
   assert_int_equal(e->layout.count, 1); /* after the Binary field nothing is locatable */
-  e = trigger_manifests_lookup(&m, &my_source, 8, 0);
-  assert_string_equal(trigger_man_event_name(e, name, sizeof(name)), "Note"); /* Info: task only */
+  e = manifests_lookup(&m, &my_source, 8, 0);
+  assert_string_equal(manifests_event_name(e, name, sizeof(name)), "Note"); /* Info: task only */
   assert_string_equal(e->layout.fields[0].name, "text & more");
-  assert_null(trigger_manifests_lookup(&m, &my_source, 99, 0)); /* the commented-out one */
-  assert_null(trigger_manifests_lookup(&m, &bi_guid_clr, 5, 0));
-  trigger_manifests_free(&m);
+  assert_null(manifests_lookup(&m, &my_source, 99, 0)); /* the commented-out one */
+  assert_null(manifests_lookup(&m, &bi_guid_clr, 5, 0));
+  manifests_free(&m);
 }
 
 /* ManifestData (event 0xFFFE): Format 1, version 1.0, magic 0x5B, chunk

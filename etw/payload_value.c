@@ -1,5 +1,5 @@
-/* See trigger_value.h. */
-#include "trigger_value.h"
+/* See payload_value.h. */
+#include "payload_value.h"
 
 #include <stdio.h>
 #include <string.h>

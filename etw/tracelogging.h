@@ -6,11 +6,11 @@
  * schema and the payload together and reports each scalar field with its
  * dotted path ("Payload.Mean").  Arrays are skipped, structs descended.
  * Pure; never allocates; bounded against hostile bytes. */
-#ifndef ETWCAP_TRIGGER_TL_H
-#define ETWCAP_TRIGGER_TL_H
+#ifndef ETWCAP_TRACELOGGING_H
+#define ETWCAP_TRACELOGGING_H
 
 #include "etw_event.h"
-#include "trigger_value.h"
+#include "payload_value.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-/* See trigger_schema.h. */
-#include "trigger_schema.h"
+/* See payload_layout.h. */
+#include "payload_layout.h"
 
 #include "strutil.h"
 

@@ -5,11 +5,11 @@
  * /StopOnRequestOverMsec uses.  Names are TraceEvent's "Task/Opcode" names
  * (GC/Start, Exception/Start, Process/DCStart ...); EventSource events also
  * answer to their method names (RequestStart).  Pure tables. */
-#ifndef ETWCAP_TRIGGER_BUILTIN_H
-#define ETWCAP_TRIGGER_BUILTIN_H
+#ifndef ETWCAP_BUILTIN_EVENTS_H
+#define ETWCAP_BUILTIN_EVENTS_H
 
 #include "etw_event.h"
-#include "trigger_schema.h"
+#include "payload_layout.h"
 
 #include <stddef.h>
 #include <stdint.h>

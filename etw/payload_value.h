@@ -1,9 +1,9 @@
-/* One decoded payload field as the trigger engine compares it: a number
+/* One decoded payload field as the triggers compare it: a number
  * (signed, unsigned or floating) and always a text form, the way PerfView's
  * PayloadString shows it (decimal numbers, strings as they are, GUIDs in
  * registry form).  Pure data. */
-#ifndef ETWCAP_TRIGGER_VALUE_H
-#define ETWCAP_TRIGGER_VALUE_H
+#ifndef ETWCAP_PAYLOAD_VALUE_H
+#define ETWCAP_PAYLOAD_VALUE_H
 
 #include "guid.h"
 

@@ -1,9 +1,9 @@
-/* See trigger_builtin.h.  Field lists follow the templates of
+/* See builtin_events.h.  Field lists follow the templates of
  * dotnet/runtime src/coreclr/vm/ClrEtwAll.man (GCStart_V1/V2, GCEnd_V1,
  * GCSuspendEE_V1, ExceptionThrown_V1 ...), the kernel MOF classes
  * (Process_V1..V4, Thread_V2/V3, Image_V2/V3) and System.Net.Http's
  * HttpTelemetry EventSource.  Field names are the ones TraceEvent shows. */
-#include "trigger_builtin.h"
+#include "builtin_events.h"
 
 #include "strutil.h"
 

@@ -1,10 +1,10 @@
-/* Bounded reads of event payload bytes for the trigger engine: explicit
+/* Bounded reads of event payload bytes (the triggers, the report): explicit
  * little-endian loads, NUL-terminated UTF-16 and ANSI strings, pointers of
  * the event's own size, kernel SIDs.  A cursor never reads past its end; a
  * read that would is remembered (`bad`) and yields zero/empty, so a decoder
  * can read a whole layout and check once.  Pure; never allocates. */
-#ifndef ETWCAP_TRIGGER_PAYLOAD_H
-#define ETWCAP_TRIGGER_PAYLOAD_H
+#ifndef ETWCAP_PAYLOAD_CURSOR_H
+#define ETWCAP_PAYLOAD_CURSOR_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,11 +1,11 @@
-/* See trigger_tl.h.  In-type numbers are TraceLoggingProvider.h's TlgIn_t:
+/* See tracelogging.h.  In-type numbers are TraceLoggingProvider.h's TlgIn_t:
  * 1 UNICODESTRING ... 22 COUNTEDSTRING, 23 COUNTEDANSISTRING, 24 STRUCT,
  * 25 COUNTEDBINARY; flags 0x20 constant count, 0x40 variable count, 0x60
  * custom, 0x80 "OutType follows". */
-#include "trigger_tl.h"
+#include "tracelogging.h"
 
 #include "strutil.h"
-#include "trigger_payload.h"
+#include "payload_cursor.h"
 
 #include <stdio.h>
 #include <string.h>

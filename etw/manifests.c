@@ -1,8 +1,8 @@
-/* See trigger_manifest.h.  The XML reader is deliberately small: it walks
+/* See manifests.h.  The XML reader is deliberately small: it walks
  * start tags in order and reads the attributes it needs; anything it does
  * not understand is skipped, and a manifest it cannot read is ignored (the
  * trigger then reports that it could not name the event). */
-#include "trigger_manifest.h"
+#include "manifests.h"
 
 #include "alloc.h"
 #include "error.h"
@@ -331,7 +331,7 @@ cleanup:
   return rc;
 }
 
-static struct man_provider *provider(struct trigger_manifests *m, const struct etw_guid *g,
+static struct man_provider *provider(struct manifests *m, const struct etw_guid *g,
                                      int create)
 {
   size_t i;
@@ -350,8 +350,8 @@ static struct man_provider *provider(struct trigger_manifests *m, const struct e
   return &m->p[m->count++];
 }
 
-int trigger_manifests_add_xml(struct trigger_manifests *m, const struct etw_guid *g,
-                              const char *xml, size_t len)
+int manifests_add_xml(struct manifests *m, const struct etw_guid *g, const char *xml,
+                      size_t len)
 {
   struct man_provider *p = provider(m, g, 1);
   if (!p)
@@ -359,7 +359,7 @@ int trigger_manifests_add_xml(struct trigger_manifests *m, const struct etw_guid
   return parse(p, xml, len);
 }
 
-int trigger_manifests_feed(struct trigger_manifests *m, const struct etw_event *ev)
+int manifests_feed(struct manifests *m, const struct etw_event *ev)
 {
   const uint8_t *d = ev->user_data;
   struct man_provider *p;
@@ -368,7 +368,7 @@ int trigger_manifests_feed(struct trigger_manifests *m, const struct etw_event *
   uint8_t *grown;
   int rc;
   if (!(ev->has & ETW_HAS_DESCRIPTOR) || !(ev->has & ETW_HAS_PROVIDER) ||
-      ev->id != TRIGGER_MANIFEST_ID || ev->user_len < 8 || d[3] != 0x5B)
+      ev->id != MANIFEST_ID || ev->user_len < 8 || d[3] != 0x5B)
     return 0;
   total = (unsigned)(d[4] | d[5] << 8);
   number = (unsigned)(d[6] | d[7] << 8);
@@ -382,7 +382,7 @@ int trigger_manifests_feed(struct trigger_manifests *m, const struct etw_event *
     p->next_chunk = 0;
   }
   if (!total || number != p->next_chunk || total != p->chunks ||
-      p->xml_len + n > TRIGGER_MANIFEST_MAX_BYTES) {
+      p->xml_len + n > MANIFEST_MAX_BYTES) {
     p->next_chunk = 0; /* out of order: wait for the next chunk 0 */
     p->chunks = 0;
     return 0;
@@ -403,17 +403,17 @@ int trigger_manifests_feed(struct trigger_manifests *m, const struct etw_event *
   return rc;
 }
 
-int trigger_manifests_known(const struct trigger_manifests *m, const struct etw_guid *g)
+int manifests_known(const struct manifests *m, const struct etw_guid *g)
 {
-  const struct man_provider *p = provider((struct trigger_manifests *)m, g, 0);
+  const struct man_provider *p = provider((struct manifests *)m, g, 0);
   return p && p->parsed;
 }
 
-const struct man_event *trigger_manifests_lookup(const struct trigger_manifests *m,
-                                                 const struct etw_guid *g, uint16_t id,
-                                                 uint8_t version)
+const struct man_event *manifests_lookup(const struct manifests *m,
+                                         const struct etw_guid *g, uint16_t id,
+                                         uint8_t version)
 {
-  const struct man_provider *p = provider((struct trigger_manifests *)m, g, 0);
+  const struct man_provider *p = provider((struct manifests *)m, g, 0);
   const struct man_event *best = NULL;
   size_t i;
   if (!p)
@@ -430,7 +430,7 @@ const struct man_event *trigger_manifests_lookup(const struct trigger_manifests 
   return best;
 }
 
-char *trigger_man_event_name(const struct man_event *e, char *buf, size_t cap)
+char *manifests_event_name(const struct man_event *e, char *buf, size_t cap)
 {
   if (e->opcode)
     snprintf(buf, cap, "%s/%s", e->task ? e->task : "?", e->opcode);
@@ -439,15 +439,15 @@ char *trigger_man_event_name(const struct man_event *e, char *buf, size_t cap)
   return buf;
 }
 
-int trigger_man_event_named(const struct man_event *e, const char *name)
+int manifests_event_named(const struct man_event *e, const char *name)
 {
   char full[300];
   if (e->symbol && str_caseeq(e->symbol, name))
     return 1;
-  return str_caseeq(trigger_man_event_name(e, full, sizeof(full)), name);
+  return str_caseeq(manifests_event_name(e, full, sizeof(full)), name);
 }
 
-void trigger_manifests_free(struct trigger_manifests *m)
+void manifests_free(struct manifests *m)
 {
   size_t i;
   for (i = 0; i < m->count; i++) {

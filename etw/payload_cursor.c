@@ -1,5 +1,5 @@
-/* See trigger_payload.h. */
-#include "trigger_payload.h"
+/* See payload_cursor.h. */
+#include "payload_cursor.h"
 
 #include <string.h>
 

@@ -2,11 +2,11 @@
  * documented manifests give them (CLR: ClrEtwAll.man templates; kernel:
  * the MOF classes TraceEvent decodes).  A layout is walked field by field
  * because strings and SIDs have variable length.  Pure. */
-#ifndef ETWCAP_TRIGGER_SCHEMA_H
-#define ETWCAP_TRIGGER_SCHEMA_H
+#ifndef ETWCAP_PAYLOAD_LAYOUT_H
+#define ETWCAP_PAYLOAD_LAYOUT_H
 
-#include "trigger_payload.h"
-#include "trigger_value.h"
+#include "payload_cursor.h"
+#include "payload_value.h"
 
 #include <stddef.h>
 

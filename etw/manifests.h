@@ -8,18 +8,18 @@
  * templates, so triggers can name manifest events and filter on fields.
  *
  * Lifetime: a registry owns everything it allocates until
- * trigger_manifests_free. */
-#ifndef ETWCAP_TRIGGER_MANIFEST_H
-#define ETWCAP_TRIGGER_MANIFEST_H
+ * manifests_free. */
+#ifndef ETWCAP_MANIFESTS_H
+#define ETWCAP_MANIFESTS_H
 
 #include "etw_event.h"
-#include "trigger_schema.h"
+#include "payload_layout.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define TRIGGER_MANIFEST_ID 0xFFFEu
-#define TRIGGER_MANIFEST_MAX_BYTES (16u * 1024u * 1024u)
+#define MANIFEST_ID 0xFFFEu
+#define MANIFEST_MAX_BYTES (16u * 1024u * 1024u)
 
 struct man_event {
   uint16_t id;
@@ -38,7 +38,7 @@ struct man_provider {
   int parsed;
 };
 
-struct trigger_manifests {
+struct manifests {
   struct man_provider *p;
   size_t count;
 };
@@ -46,21 +46,21 @@ struct trigger_manifests {
 /* Feeds one event: a ManifestData event adds its chunk and, once the
  * manifest is whole, parses it (a later manifest of the same provider
  * replaces the earlier one).  Other events are ignored.  0 or NOMEM. */
-int trigger_manifests_feed(struct trigger_manifests *m, const struct etw_event *ev);
+int manifests_feed(struct manifests *m, const struct etw_event *ev);
 /* Parses a whole manifest (tests).  0, FORMAT or NOMEM. */
-int trigger_manifests_add_xml(struct trigger_manifests *m, const struct etw_guid *provider,
-                              const char *xml, size_t len);
+int manifests_add_xml(struct manifests *m, const struct etw_guid *provider, const char *xml,
+                      size_t len);
 /* Has a manifest of this provider been read? */
-int trigger_manifests_known(const struct trigger_manifests *m, const struct etw_guid *provider);
+int manifests_known(const struct manifests *m, const struct etw_guid *provider);
 /* The event with this id (and the highest version not above the event's). */
-const struct man_event *trigger_manifests_lookup(const struct trigger_manifests *m,
-                                                 const struct etw_guid *provider, uint16_t id,
-                                                 uint8_t version);
+const struct man_event *manifests_lookup(const struct manifests *m,
+                                         const struct etw_guid *provider, uint16_t id,
+                                         uint8_t version);
 /* Does `name` (ASCII case-insensitive) name the event: its symbol,
  * "Task/Opcode", or "Task" when its opcode is Info? */
-int trigger_man_event_named(const struct man_event *e, const char *name);
+int manifests_event_named(const struct man_event *e, const char *name);
 /* "Task/Opcode" (or "Task") into buf. */
-char *trigger_man_event_name(const struct man_event *e, char *buf, size_t cap);
-void trigger_manifests_free(struct trigger_manifests *m);
+char *manifests_event_name(const struct man_event *e, char *buf, size_t cap);
+void manifests_free(struct manifests *m);
 
 #endif
