@@ -156,6 +156,7 @@ static int merge_into_zip(const struct capture_finish_params *p, const struct me
 
   memset(&o, 0, sizeof(o));
   o.threads = p->low_priority ? 1 : 0;
+  o.low_priority = p->low_priority;
   rc = archive_open(&a, r->output, &o, why, why_size);
   if (rc)
     return rc;

@@ -23,7 +23,7 @@
 struct capture_finish_params {
   const char *data_file;    /* X.etl: the user session's file */
   int zip;                  /* write X.etl.zip; else a merged X.etl */
-  int low_priority;         /* one thread for deflate */
+  int low_priority;         /* one deflate thread, below normal priority */
   const char *command_line; /* for the manifest */
   const struct manifest_trigger *trigger;
   const struct capture_health *health; /* a live capture's self-check; NULL none */

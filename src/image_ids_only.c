@@ -224,6 +224,7 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity, int
   }
   memset(&ao, 0, sizeof(ao));
   ao.threads = low_priority ? 1 : 0;
+  ao.low_priority = low_priority;
   rc = archive_write(zip_path, members, x.count, &ao, &as, why, why_size);
 
 cleanup:

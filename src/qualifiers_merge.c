@@ -8,7 +8,7 @@ static const struct opt_def defs[] = {
     "Write NAME.etl.zip (the merged ETL, LogFile.txt, the capture manifest). Implies /Merge.",
     0, 0, NULL },
   { "LowPriority", NULL, OPT_BOOL, NULL, NULL,
-    "Merge and zip on one thread at low priority, to disturb a busy machine less.", 0, 0,
+    "Compress on one thread at below-normal priority, to disturb a busy machine less.", 0, 0,
     NULL },
   { "NoNGenPdbs", NULL, OPT_BOOL, NULL, "true (etwcap makes no NGen PDBs)",
     "Do not generate NGen PDBs. etwcap never does: it records image identity so symbols "

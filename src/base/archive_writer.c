@@ -183,6 +183,7 @@ static void deflate_params_for(struct deflate_params *p, const struct archive_op
   memset(p, 0, sizeof(*p));
   p->level = o->level ? o->level : 6;
   p->threads = o->threads;
+  p->low_priority = o->low_priority;
   p->write = zip_write;
   p->write_ctx = sink;
   p->progress = o->progress;

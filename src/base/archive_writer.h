@@ -41,6 +41,7 @@ struct archive_options {
   int level;                   /* libdeflate level; 0 = 6, which trades as `zip -6` */
   unsigned threads;            /* compressors and verifiers; 0 = one per CPU
                                   (/LowPriority passes 1) */
+  int low_priority;            /* those threads below normal priority */
   deflate_progress_fn progress;
   void *progress_ctx;
   int64_t mtime_filetime;      /* entries' time (UTC FILETIME); 0 = now */

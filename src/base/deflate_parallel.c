@@ -69,6 +69,8 @@ static void worker(void *arg)
 {
   struct deflate_stream *d = arg;
   struct libdeflate_compressor *c = libdeflate_alloc_compressor(d->prm.level);
+  if (d->prm.low_priority)
+    os_thread_lower_priority();
   os_mutex_lock(&d->lock);
   for (;;) {
     struct slot *s = NULL;

@@ -53,6 +53,7 @@ struct deflate_result {
 struct deflate_params {
   int level;        /* libdeflate level 1..12; 6 trades like zip -6 */
   unsigned threads; /* workers; 0 = one per CPU, at most 8 */
+  int low_priority; /* workers run below normal priority (/LowPriority) */
   deflate_write_fn write;
   void *write_ctx;
   deflate_progress_fn progress;

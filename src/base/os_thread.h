@@ -16,6 +16,10 @@ typedef void (*os_thread_fn)(void *arg);
 /* Returns 0 or ETWCAP_E_SYSTEM. */
 int os_thread_create(os_thread *t, os_thread_fn fn, void *arg);
 void os_thread_join(os_thread *t);
+/* Lowers the calling thread's priority below normal (nice 10 on Linux,
+ * THREAD_PRIORITY_BELOW_NORMAL on Windows): /LowPriority's work yields to
+ * the machine's own. */
+void os_thread_lower_priority(void);
 /* Number of CPUs this process may run on (at least 1). */
 unsigned os_cpu_count(void);
 

@@ -7,6 +7,8 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 _Static_assert(sizeof(pthread_mutex_t) <= sizeof(((os_mutex *)0)->storage), "os_mutex too small");
@@ -51,6 +53,13 @@ void os_thread_join(os_thread *t)
   pthread_join(*tid, NULL);
   etwcap_free(tid);
   t->handle = NULL;
+}
+
+void os_thread_lower_priority(void)
+{
+  /* Linux keeps a nice value per thread: naming this thread's id lowers it
+   * alone, not the whole process. */
+  (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
 }
 
 unsigned os_cpu_count(void)

@@ -48,6 +48,11 @@ void os_thread_join(os_thread *t)
   t->handle = NULL;
 }
 
+void os_thread_lower_priority(void)
+{
+  SetThreadPriority(GetCurrentThread(), THREAD_PRIORITY_BELOW_NORMAL);
+}
+
 unsigned os_cpu_count(void)
 {
   DWORD_PTR process_mask, system_mask;

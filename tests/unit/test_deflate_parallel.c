@@ -123,7 +123,7 @@ static void run_case(size_t len, unsigned threads, size_t max_read)
   unsigned char *data = make_data(len), *back;
   struct source src = { data, len, 0, max_read, 0, 0 };
   struct sink dst = { NULL, 0, 0, 0, 0 };
-  struct deflate_params p = { 6, threads, sink_write, &dst, NULL, NULL };
+  struct deflate_params p = { 6, threads, 0, sink_write, &dst, NULL, NULL };
   struct deflate_result r;
   assert_int_equal(deflate_parallel(&p, source_read, &src, &r), 0);
   assert_int_equal(r.in_bytes, len);
@@ -166,7 +166,7 @@ static void size_close_to_single_stream(void **state)
   uLongf single_len = compressBound((uLong)len);
   struct source src = { data, len, 0, 0, 0, 0 };
   struct sink dst = { NULL, 0, 0, 0, 0 };
-  struct deflate_params p = { 6, 2, sink_write, &dst, NULL, NULL };
+  struct deflate_params p = { 6, 2, 0, sink_write, &dst, NULL, NULL };
   struct deflate_result r;
   (void)state;
   single = malloc(single_len);
@@ -188,7 +188,7 @@ static void read_error_stops_everything(void **state)
   unsigned char *data = make_data(len);
   struct source src = { data, len, 0, 0, 3, 0 };
   struct sink dst = { NULL, 0, 0, 0, 0 };
-  struct deflate_params p = { 6, 2, sink_write, &dst, NULL, NULL };
+  struct deflate_params p = { 6, 2, 0, sink_write, &dst, NULL, NULL };
   struct deflate_result r;
   (void)state;
   assert_int_equal(deflate_parallel(&p, source_read, &src, &r), ETWCAP_E_IO);
@@ -202,7 +202,7 @@ static void write_error_is_returned_and_nothing_follows(void **state)
   unsigned char *data = make_data(len);
   struct source src = { data, len, 0, 0, 0, 0 };
   struct sink dst = { NULL, 0, 0, 2, 0 };
-  struct deflate_params p = { 6, 2, sink_write, &dst, NULL, NULL };
+  struct deflate_params p = { 6, 2, 0, sink_write, &dst, NULL, NULL };
   struct deflate_result r;
   (void)state;
   assert_int_equal(deflate_parallel(&p, source_read, &src, &r), ETWCAP_E_NOSPC);
@@ -216,7 +216,7 @@ static int deflate_with_failure_at(unsigned n, const unsigned char *data)
 {
   struct source src = { data, 1000, 0, 0, 0, 0 };
   struct sink dst = { NULL, 0, 0, 0, 0 };
-  struct deflate_params p = { 6, 2, sink_write, &dst, NULL, NULL };
+  struct deflate_params p = { 6, 2, 0, sink_write, &dst, NULL, NULL };
   struct deflate_result r;
   int rc;
   test_fail_alloc_after(n);
@@ -254,7 +254,7 @@ static void stored_head_can_be_overwritten(void **state)
   size_t head_len = 70000, body_len = DEFLATE_CHUNK_BYTES + 999;
   unsigned char *body = make_data(body_len), *head = make_data(head_len), *back, *all;
   struct sink dst = { NULL, 0, 0, 0, 0 };
-  struct deflate_params p = { 6, 2, sink_write, &dst, NULL, NULL };
+  struct deflate_params p = { 6, 2, 0, sink_write, &dst, NULL, NULL };
   struct deflate_stream *d;
   struct deflate_result r;
   (void)state;
