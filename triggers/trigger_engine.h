@@ -6,8 +6,9 @@
  * DelayAfterTriggerSec more, stop; with CollectMultiple:N, N such cycles.
  *
  * Portable and pure: time is always passed in (a UTC FILETIME; the caller's
- * clock is real in a capture, virtual in replay and tests, see
- * trigger_clock.h), counters are read through a seam, nothing sleeps,
+ * clock is real in a capture, the collection_env clock that tests make
+ * virtual, and each event's own time in replay), counters are read through
+ * a seam, nothing sleeps,
  * nothing prints (log_* only).  Not thread-safe: one thread feeds it.
  *
  * Lifetime: trigger_engine_create copies what it needs from the options;

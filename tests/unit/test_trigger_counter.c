@@ -7,7 +7,6 @@
 #include "test_support.h"
 
 #include "error.h"
-#include "trigger_clock.h"
 #include "trigger_counter.h"
 #include "trigger_csv.h"
 #include "trigger_engine.h"
@@ -92,22 +91,22 @@ static struct trigger_engine *run(const struct trigger_options *o, int64_t end)
   struct trigger_engine *e = NULL;
   struct scripts ss = { { &one, &two } };
   struct trigger_counter_source src = { &ss, s_open, s_read, s_close };
-  struct trigger_vclock v;
-  struct trigger_clock clock = trigger_vclock_init(&v, T0);
+  int64_t now = T0; /* the virtual clock: each sleep jumps to its deadline */
   char err[1024];
   int rc = trigger_engine_create(&e, o, err, sizeof(err));
   if (rc)
     fail_msg("%s", err);
   trigger_engine_set_counter_source(e, &src);
-  rc = trigger_engine_start(e, clock.now(clock.ctx), err, sizeof(err));
+  rc = trigger_engine_start(e, now, err, sizeof(err));
   if (rc)
     fail_msg("%s", err);
   for (;;) {
     int64_t next = trigger_engine_next_deadline(e);
     if (next > T0 + end)
       break;
-    clock.sleep_until(clock.ctx, next);
-    assert_int_equal(trigger_engine_advance(e, clock.now(clock.ctx)), 0);
+    if (next > now)
+      now = next;
+    assert_int_equal(trigger_engine_advance(e, now), 0);
   }
   return e;
 }
