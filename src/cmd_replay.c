@@ -19,7 +19,7 @@
 #include "trigger_engine.h"
 #include "trigger_output.h"
 #include "trigger_replay.h"
-#include "trigger_window.h"
+#include "replay_window.h"
 #include "work_cancel.h"
 
 #include <stdio.h>
@@ -120,7 +120,7 @@ static int write_outputs(const struct cli *cli, const struct trigger_engine *e,
   }
   for (i = 0; i < trigger_engine_fire_count(e) && !rc; i++) {
     const struct trigger_fire *f = trigger_engine_fire_at(e, i);
-    struct trigger_window_stats ws;
+    struct replay_window_stats ws;
     struct capture_finish_params p;
     struct capture_finish_result res;
     struct manifest_trigger mt;
@@ -142,7 +142,7 @@ static int write_outputs(const struct cli *cli, const struct trigger_engine *e,
       break;
     }
     snprintf(data_file, sizeof(data_file), "%.*s", (int)(strlen(name) - (zip ? 4 : 0)), name);
-    rc = trigger_window_write(trace, from, f->stop_at, data_file, &ws, err, sizeof(err));
+    rc = replay_window_write(trace, from, f->stop_at, data_file, &ws, err, sizeof(err));
     if (rc) {
       log_error("%s", err);
       break;

@@ -9,7 +9,7 @@
 #include "trigger_engine.h"
 #include "trigger_output.h"
 #include "trigger_plan.h"
-#include "trigger_window.h"
+#include "replay_window.h"
 #include "trigger_spec.h"
 
 #include <stdio.h>
@@ -389,24 +389,24 @@ static void out_session_file_names(void **state)
   char out[256];
   (void)state;
   /* The names merge_inputs gathers as one collection. */
-  assert_int_equal(trigger_window_file_name("d/x.etl", "run.etl", 0, 0, out, sizeof(out)), 0);
+  assert_int_equal(replay_window_file_name("d/x.etl", "run.etl", 0, 0, out, sizeof(out)), 0);
   assert_string_equal(out, "d/x.etl");
-  assert_int_equal(trigger_window_file_name("d/x.etl", "run.kernel.1.etl", 1, 1, out,
-                                            sizeof(out)),
+  assert_int_equal(replay_window_file_name("d/x.etl", "run.kernel.1.etl", 1, 1, out,
+                                           sizeof(out)),
                    0);
   assert_string_equal(out, "d/x.kernel2.etl");
-  assert_int_equal(trigger_window_file_name("x.etl", "a.Kernel.etl", 0, 0, out, sizeof(out)),
+  assert_int_equal(replay_window_file_name("x.etl", "a.Kernel.etl", 0, 0, out, sizeof(out)),
                    0);
   assert_string_equal(out, "x.kernel.etl");
-  assert_int_equal(trigger_window_file_name("x.etl", "a.clrRundown.etl", 2, 1, out,
-                                            sizeof(out)),
+  assert_int_equal(replay_window_file_name("x.etl", "a.clrRundown.etl", 2, 1, out,
+                                           sizeof(out)),
                    0);
   assert_string_equal(out, "x.clrRundown3.etl");
-  assert_int_equal(trigger_window_file_name("x.etl", "a.user_paged.1.etl", 3, 1, out,
-                                            sizeof(out)),
+  assert_int_equal(replay_window_file_name("x.etl", "a.user_paged.1.etl", 3, 1, out,
+                                           sizeof(out)),
                    0);
   assert_string_equal(out, "x.user4.etl");
-  assert_int_equal(trigger_window_file_name("x.zip", "a.etl", 0, 0, out, sizeof(out)),
+  assert_int_equal(replay_window_file_name("x.zip", "a.etl", 0, 0, out, sizeof(out)),
                    ETWCAP_E_USAGE);
 }
 

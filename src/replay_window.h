@@ -7,27 +7,27 @@
  * DATA.clrRundown*.etl, the others DATA.user*.etl (merge_inputs.h).  Each
  * keeps its logfile header and its header-buffer events; events without a
  * timestamp are left out.  On error the files written so far are removed. */
-#ifndef ETWCAP_TRIGGER_WINDOW_H
-#define ETWCAP_TRIGGER_WINDOW_H
+#ifndef ETWCAP_REPLAY_WINDOW_H
+#define ETWCAP_REPLAY_WINDOW_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct trigger_window_stats {
+struct replay_window_stats {
   unsigned files;
   uint64_t events_in, events_kept;
 };
 
 /* data_file must end in ".etl"; none of the files may exist yet
  * (ETWCAP_E_EXIST names it). */
-int trigger_window_write(const char *trace, int64_t from, int64_t to, const char *data_file,
-                         struct trigger_window_stats *stats, char *err, size_t cap);
+int replay_window_write(const char *trace, int64_t from, int64_t to, const char *data_file,
+                        struct replay_window_stats *stats, char *err, size_t cap);
 
 /* The session-file name for ETL number `index` (0-based) of a trace whose
  * member is called `member`: DATA.etl, DATA.kernel.etl, DATA.kernel2.etl,
  * DATA.clrRundown.etl, DATA.user2.etl ...  `main_taken` says DATA.etl is
  * already used.  Pure. */
-int trigger_window_file_name(const char *data_file, const char *member, unsigned index,
-                             int main_taken, char *out, size_t cap);
+int replay_window_file_name(const char *data_file, const char *member, unsigned index,
+                            int main_taken, char *out, size_t cap);
 
 #endif

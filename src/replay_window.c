@@ -1,5 +1,5 @@
-/* See trigger_window.h. */
-#include "trigger_window.h"
+/* See replay_window.h. */
+#include "replay_window.h"
 
 #include "alloc.h"
 #include "cancel.h"
@@ -26,8 +26,8 @@ static int contains_case(const char *s, const char *word)
   return 0;
 }
 
-int trigger_window_file_name(const char *data_file, const char *member, unsigned index,
-                             int main_taken, char *out, size_t cap)
+int replay_window_file_name(const char *data_file, const char *member, unsigned index,
+                            int main_taken, char *out, size_t cap)
 {
   size_t n = strlen(data_file);
   const char *kind;
@@ -58,7 +58,7 @@ struct job {
   char written[WINDOW_MAX_FILES][1100];
   unsigned count;
   int main_taken;
-  struct trigger_window_stats *stats;
+  struct replay_window_stats *stats;
   char *err;
   size_t cap;
 };
@@ -80,8 +80,8 @@ static int write_one(void *ctx, const char *display, struct etl_reader *r)
     return ETWCAP_E_UNSUPPORTED;
   }
   path = j->written[j->count];
-  rc = trigger_window_file_name(j->data_file, member, j->count, j->main_taken, path,
-                                sizeof(j->written[0]));
+  rc = replay_window_file_name(j->data_file, member, j->count, j->main_taken, path,
+                               sizeof(j->written[0]));
   if (rc) {
     snprintf(j->err, j->cap, "/Out: '%s' is not a usable NAME.etl(.zip)", j->data_file);
     return rc;
@@ -147,8 +147,8 @@ static int write_one(void *ctx, const char *display, struct etl_reader *r)
   return 0;
 }
 
-int trigger_window_write(const char *trace, int64_t from, int64_t to, const char *data_file,
-                         struct trigger_window_stats *stats, char *err, size_t cap)
+int replay_window_write(const char *trace, int64_t from, int64_t to, const char *data_file,
+                        struct replay_window_stats *stats, char *err, size_t cap)
 {
   struct job *j = etwcap_calloc(1, sizeof(*j));
   char msg[1024];
