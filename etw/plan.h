@@ -249,16 +249,11 @@ struct plan_options {
   int no_rundown, no_clr_rundown, no_ngen_rundown, force_ngen_rundown, no_v2_rundown;
   int64_t rundown_timeout_sec, min_rundown_sec, rundown_max_mb;
   int merge, zip;             /* -1: unset */
-  /* Trigger needs (the trigger engine owns their meaning). */
-  int trigger_gc, trigger_exception, trigger_iis;
-  int trigger_etw_other;      /* /StopOnEtwEvent, /StopOnEventCounter, /StopOnHttpStatus */
-  /* What the triggers themselves need (plan_options_from_cli asks the
-   * trigger engine's trigger_session_providers): when use_triggers is set,
-   * the trigger session enables exactly these, and the flags above are not
-   * used. */
+  /* What the triggers need (plan_options_from_cli asks the trigger engine's
+   * trigger_session_providers): the trigger session enables exactly these,
+   * and there is none without them. */
   struct session_provider_need trigger_needs[SESSION_NEEDS_MAX];
   size_t trigger_need_count;
-  int use_triggers;
 };
 
 void plan_options_init(struct plan_options *o);

@@ -325,18 +325,8 @@ int plan_trigger_session(struct plan *plan, struct plan_state *st)
   const struct plan_options *o = st->opt;
   char name[PLAN_NAME_MAX];
   struct plan_session *s;
-  int rc;
-  if (o->use_triggers) {
-    if (!o->trigger_need_count)
-      return 0; /* counters and event-log messages need no ETW session */
-  } else if (!o->trigger_gc && !o->trigger_exception && !o->trigger_iis && !o->trigger_etw_other) {
-    return 0;
-  }
-  if (!o->use_triggers && o->trigger_etw_other &&
-      (rc = plan_note(plan, "The providers that /StopOnEtwEvent, /StopOnEventCounter and "
-                 "/StopOnHttpStatus listen to are added to the trigger session by the trigger "
-                 "engine when it parses them; they are not shown here.")) != 0)
-    return rc;
+  if (!o->trigger_need_count)
+    return 0; /* counters and event-log messages need no ETW session */
   if (o->pid)
     snprintf(name, sizeof(name), "%sTrigger_%lu", st->base, o->pid);
   else
@@ -346,15 +336,5 @@ int plan_trigger_session(struct plan *plan, struct plan_state *st)
   plan_set_buffers(s, 64); /* TraceEventSession's default for real-time sessions */
   s->log_file_mode |= PLAN_REAL_TIME_MODE;
   s->flush_timer_sec = 1; /* a fire is seen within a second of its event */
-  if (o->use_triggers)
-    return add_trigger_needs(plan, s, o->trigger_needs, o->trigger_need_count);
-  if (o->trigger_gc && (rc = plan_add_known(s, "Clr", LEVEL_INFORMATIONAL, KW_CLR_GC, 0, "trigger")))
-    return rc;
-  if (o->trigger_exception &&
-      (rc = plan_add_known(s, "Clr", LEVEL_INFORMATIONAL, 0x8000, 0, "trigger")) != 0)
-    return rc;
-  if (o->trigger_iis &&
-      (rc = plan_add_known(s, "Microsoft-Windows-IIS", LEVEL_CRITICAL, PLAN_ALL_KEYWORDS, 0, "trigger")))
-    return rc;
-  return 0;
+  return add_trigger_needs(plan, s, o->trigger_needs, o->trigger_need_count);
 }

@@ -441,6 +441,39 @@ static int parse_tokens(struct cli *cli, char **tok, size_t ntok)
   return cli->help ? 0 : check_against_command(cli);
 }
 
+/* Writes each qualifier given into its field (options.h).  After parsing,
+ * so a list's items have stopped moving. */
+static void store_values(struct cli *cli)
+{
+  size_t i;
+  for (i = 0; i < cli->value_count; i++) {
+    const struct opt_value *v = &cli->values[i];
+    char *field = (char *)&cli->q + v->def->field;
+    if (v->def->field == OPT_NO_FIELD)
+      continue;
+    switch (v->def->type) {
+    case OPT_BOOL:
+    case OPT_TRISTATE:
+      *(int *)field = v->bool_value;
+      break;
+    case OPT_INT:
+      *(int64_t *)field = v->int_value;
+      break;
+    case OPT_FLOAT:
+      *(double *)field = v->float_value;
+      break;
+    case OPT_STRING:
+    case OPT_OPTIONAL_STRING:
+      *(const char **)field = v->text;
+      break;
+    case OPT_LIST:
+      *(char *const **)field = v->items;
+      *(size_t *)((char *)&cli->q + v->def->count_field) = v->item_count;
+      break;
+    }
+  }
+}
+
 /* "etwcap a "b c"": arguments joined, those with spaces quoted. */
 static char *join_command_line(int argc, char **argv)
 {
@@ -465,6 +498,7 @@ int cli_parse(struct cli *cli, int argc, char **argv)
   int rc;
 
   memset(cli, 0, sizeof(*cli));
+  qualifier_values_init(&cli->q);
   cli->command_line = join_command_line(argc, argv);
   if (!cli->command_line)
     return ETWCAP_E_NOMEM;
@@ -475,6 +509,8 @@ int cli_parse(struct cli *cli, int argc, char **argv)
   }
   rc = parse_tokens(cli, tokens.items, tokens.count);
   token_list_release(&tokens);
+  if (rc == 0)
+    store_values(cli);
   if (rc && !cli->error)
     set_error(cli, "%s", etwcap_strerror(rc));
   return rc;
@@ -496,51 +532,4 @@ void cli_release(struct cli *cli)
   etwcap_free(cli->error);
   etwcap_free(cli->command_line);
   memset(cli, 0, sizeof(*cli));
-}
-
-/* --- accessors ------------------------------------------------------------ */
-
-const struct opt_value *cli_opt(const struct cli *cli, const char *name)
-{
-  size_t i;
-  for (i = 0; i < cli->value_count; i++)
-    if (def_has_name(cli->values[i].def, name, strlen(name)))
-      return &cli->values[i];
-  return NULL;
-}
-
-int cli_is_set(const struct cli *cli, const char *name)
-{
-  return cli_opt(cli, name) != NULL;
-}
-
-int cli_bool(const struct cli *cli, const char *name, int fallback)
-{
-  const struct opt_value *v = cli_opt(cli, name);
-  return v ? v->bool_value : fallback;
-}
-
-int64_t cli_int(const struct cli *cli, const char *name, int64_t fallback)
-{
-  const struct opt_value *v = cli_opt(cli, name);
-  return v ? v->int_value : fallback;
-}
-
-double cli_float(const struct cli *cli, const char *name, double fallback)
-{
-  const struct opt_value *v = cli_opt(cli, name);
-  return v ? v->float_value : fallback;
-}
-
-const char *cli_string(const struct cli *cli, const char *name, const char *fallback)
-{
-  const struct opt_value *v = cli_opt(cli, name);
-  return v && v->text ? v->text : fallback;
-}
-
-char *const *cli_list(const struct cli *cli, const char *name, size_t *count)
-{
-  const struct opt_value *v = cli_opt(cli, name);
-  *count = v ? v->item_count : 0;
-  return v ? v->items : NULL;
 }

@@ -6,6 +6,7 @@
 
 #include "command.h"
 #include "options.h"
+#include "qualifier_values.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@ struct cli {
   size_t arg_count;
   struct opt_value *values;  /* qualifiers given, in order of first appearance */
   size_t value_count;
+  struct qualifier_values q; /* every qualifier's value: given, or its default */
   int help;                  /* /? was given */
   char *command_line;        /* "etwcap ARGS..." as typed, for logs and manifests */
   char *error;               /* parse error text when cli_parse fails */
@@ -27,17 +29,6 @@ struct cli {
  * leaves a message naming the token and its position in cli->error. */
 int cli_parse(struct cli *cli, int argc, char **argv);
 void cli_release(struct cli *cli);
-
-/* Accessors.  `name` must be a qualifier the command accepts; values were
- * validated at parse time, so these cannot fail. */
-const struct opt_value *cli_opt(const struct cli *cli, const char *name);
-int cli_is_set(const struct cli *cli, const char *name);
-int cli_bool(const struct cli *cli, const char *name, int fallback);
-int64_t cli_int(const struct cli *cli, const char *name, int64_t fallback);
-double cli_float(const struct cli *cli, const char *name, double fallback);
-const char *cli_string(const struct cli *cli, const char *name, const char *fallback);
-/* Items of a list qualifier (NULL and 0 when not given). */
-char *const *cli_list(const struct cli *cli, const char *name, size_t *count);
 
 /* Help generated from the tables. */
 void cli_print_tool_help(FILE *out);

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 static const struct opt_def dump_defs[] = {
-  { "TimeOrder", NULL, OPT_BOOL, NULL, "false",
+  { "TimeOrder", NULL, BIND_BOOL(time_order), NULL, "false",
     "List each file's events in global time order (per-CPU buffers merged by "
     "timestamp) instead of file order.", 0, 0, NULL },
 };
@@ -49,7 +49,7 @@ static int run_dump(const struct cli *cli)
   int first_rc = 0;
 
   d.out = stdout;
-  d.time_order = cli_bool(cli, "TimeOrder", 0);
+  d.time_order = cli->q.time_order;
   setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
   for (i = 0; i < cli->arg_count; i++) {
     int rc = etl_source_foreach(cli->args[i], dump_one, &d, err, sizeof(err));

@@ -19,12 +19,12 @@
 #include <string.h>
 
 static const struct opt_def merge_defs[] = {
-  { "ImageIDsOnly", NULL, OPT_BOOL, NULL, NULL,
+  { "ImageIDsOnly", NULL, BIND_BOOL(image_ids_only), NULL, NULL,
     "DataFile is an .etl.zip merged elsewhere (by PerfView or etwcap): add image identity "
     "from the images visible here and write the zip back. Run it inside a container on a "
     "trace collected on the host, so the container's symbols resolve anywhere.",
     0, 0, NULL },
-  { "PathMap", NULL, OPT_LIST, "FROM=TO", NULL,
+  { "PathMap", NULL, BIND_LIST(path_map, path_map_count), "FROM=TO", NULL,
     "Find the images of image events under another path: a logged path starting with FROM "
     "(case-insensitive) is read at TO instead, e.g. "
     "/PathMap:\\Device\\HarddiskVolume3=D:\\copy-of-c. Repeatable. On Windows the "
@@ -40,8 +40,8 @@ static const struct opt_group *const groups[] = { &merge_group, &opt_group_merge
 static int path_maps(const struct cli *cli, struct identity_path_map *maps, char **store,
                      size_t *count)
 {
-  size_t n, i;
-  char *const *items = cli_list(cli, "PathMap", &n);
+  size_t n = cli->q.path_map_count, i;
+  char *const *items = cli->q.path_map;
   *count = 0;
   for (i = 0; i < n && i < 64; i++) {
     store[i] = etwcap_strdup(items[i]);
@@ -89,11 +89,11 @@ static int run_merge(const struct cli *cli)
   size_t nmaps = 0, i;
   int rc;
 
-  if (cli_is_set(cli, "Merge") && !cli_bool(cli, "Merge", 1)) {
+  if (cli->q.plan.merge == 0) {
     log_error("'merge /Merge:false' would do nothing. Use /Zip:false to merge without zipping.");
     return ETWCAP_E_USAGE;
   }
-  if (cli_bool(cli, "ImageIDsOnly", 0)) {
+  if (cli->q.image_ids_only) {
     if (!str_ends_with_case(cli->args[0], ".zip")) {
       log_error("/ImageIDsOnly takes the .etl.zip of a merged trace, not '%s'", cli->args[0]);
       return ETWCAP_E_USAGE;
@@ -135,14 +135,14 @@ static int run_merge(const struct cli *cli)
 
   memset(&p, 0, sizeof(p));
   p.data_file = data_file;
-  p.zip = cli_bool(cli, "Zip", 1);
-  p.low_priority = cli_bool(cli, "LowPriority", 0);
+  p.zip = cli->q.plan.zip != 0; /* unset: zip */
+  p.low_priority = cli->q.low_priority;
   p.command_line = cli->command_line;
   p.log = &log;
   p.console = os_stderr_is_terminal() ? stderr : NULL;
   p.identity = identity;
   work_cancel_begin();
-  if (cli_bool(cli, "ImageIDsOnly", 0))
+  if (cli->q.image_ids_only)
     rc = run_image_ids_only(data_file, identity, p.low_priority, p.console, why, sizeof(why));
   else
     rc = capture_finish(&p, &r, why, sizeof(why));
@@ -153,7 +153,7 @@ static int run_merge(const struct cli *cli)
   log_remove_sink(log_memory_sink, &log);
   if (rc) {
     log_error("%s", why);
-  } else if (cli_bool(cli, "ImageIDsOnly", 0)) {
+  } else if (cli->q.image_ids_only) {
     /* run_image_ids_only reported the result */
   } else {
     capture_finish_print(&r);

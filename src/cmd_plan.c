@@ -15,10 +15,10 @@
 #include <stdio.h>
 
 static const struct opt_def plan_defs[] = {
-  { "Json", NULL, OPT_BOOL, NULL, NULL,
+  { "Json", NULL, BIND_BOOL(json), NULL, NULL,
     "Print the plan as JSON (schema etwcap-plan/1, see docs/plan-json.md) instead of a table.",
     0, 0, NULL },
-  { "TargetOS", NULL, OPT_STRING, "VERSION", "the running Windows; elsewhere 10.0.20348",
+  { "TargetOS", NULL, BIND_STRING(target_os), "VERSION", "the running Windows; elsewhere 10.0.20348",
     "Plan for this Windows version (e.g. 6.1, 6.3, 10.0.17763) instead of the running one: "
     "system loggers need 6.2, scope filters 6.3, stack caching 10.0, stack filters 10.0.16299.",
     0, 0, NULL },
@@ -48,7 +48,7 @@ static int run_plan(const struct cli *cli)
     plan_release(&plan);
     return rc;
   }
-  rc = cli_bool(cli, "Json", 0) ? plan_to_json(&plan, &text) : plan_to_text(&plan, &text);
+  rc = cli->q.json ? plan_to_json(&plan, &text) : plan_to_text(&plan, &text);
   if (rc == 0) {
     fputs(text, stdout);
     if (fflush(stdout) != 0)

@@ -14,7 +14,6 @@
 #include "qualifiers.h"
 #include "report_file.h"
 #include "strutil.h"
-#include "trigger_cli.h"
 #include "trigger_csv.h"
 #include "trigger_engine.h"
 #include "trigger_output.h"
@@ -26,21 +25,21 @@
 #include <string.h>
 
 static const struct opt_def replay_defs[] = {
-  { "CounterLog", NULL, OPT_STRING, "FILE.csv", NULL,
+  { "CounterLog", NULL, BIND_STRING(counter_log), "FILE.csv", NULL,
     "Performance counter samples for /StopOnPerfCounter and /StartOnPerfCounter: a typeperf "
     "CSV (typeperf -f CSV, relog -f CSV). A poll sees the last sample at or before it.",
     0, 0, NULL },
-  { "Out", NULL, OPT_STRING, "NAME.etl.zip", NULL,
+  { "Out", NULL, BIND_STRING(out), "NAME.etl.zip", NULL,
     "Also write what the capture would have kept: the events from the collection's start (or "
     "/WindowSec before the fire) to DelayAfterTriggerSec after it, merged and zipped like a "
     "capture (NAME.etl for a merged ETL without zip). With /CollectMultiple, one "
     "NAME.N.etl.zip per collection.",
     0, 0, NULL },
-  { "MaxCollectSec", NULL, OPT_INT, "SEC", "0 (no limit)",
+  { "MaxCollectSec", NULL, BIND_INT(triggers.max_collect_sec), "SEC", "0 (no limit)",
     "Stop the replayed collection SEC seconds of trace time after it started, as "
     "/MaxCollectSec stops a capture.",
     0, 31536000, NULL },
-  { "WindowSec", NULL, OPT_INT, "SEC", "the whole collection",
+  { "WindowSec", NULL, BIND_INT(window_sec), "SEC", "the whole collection",
     "With /Out: keep only the last SEC seconds before the fire (what a circular capture "
     "holds).",
     1, 31536000, NULL },
@@ -166,7 +165,7 @@ static int write_outputs(const struct cli *cli, const struct trigger_engine *e,
       break;
     }
     log_info("wrote %s (%llu events)", res.output, (unsigned long long)res.events);
-    if (cli_bool(cli, "Report", 0))
+    if (cli->q.report)
       report_after_capture(res.output);
     if (stop_command) {
       char line[4096];
@@ -180,28 +179,27 @@ static int write_outputs(const struct cli *cli, const struct trigger_engine *e,
 
 static int run_replay(const struct cli *cli)
 {
-  struct trigger_options opt;
+  const struct trigger_options *opt = &cli->q.triggers;
   struct trigger_engine *e = NULL;
   struct trigger_csv *csv = NULL;
   struct trigger_replay_stats stats;
   struct printer pr;
-  const char *counter_log = cli_string(cli, "CounterLog", NULL);
-  const char *out = cli_string(cli, "Out", NULL);
-  int64_t window_sec = cli_int(cli, "WindowSec", 0);
+  const char *counter_log = cli->q.counter_log;
+  const char *out = cli->q.out;
+  int64_t window_sec = cli->q.window_sec;
   const char *trace = cli->args[0];
   char err[2048], first[64], last[64];
   char *problems = NULL;
   int64_t run_until = 0;
   int rc;
 
-  trigger_options_from_cli(cli, &opt);
-  if (!trigger_options_any(&opt)) {
+  if (!trigger_options_any(opt)) {
     log_error("replay needs at least one trigger qualifier (/StopOnGen2GC, "
               "/StopOnException:REGEX, /StopOnEtwEvent:..., /StopOnPerfCounter:... with "
               "/CounterLog, ...); see 'etwcap replay /?'");
     return ETWCAP_E_USAGE;
   }
-  if (cli_bool(cli, "Report", 0) && !out) {
+  if (cli->q.report && !out) {
     log_error("/Report writes the page of the capture /Out writes; give /Out:NAME.etl.zip too");
     return ETWCAP_E_USAGE;
   }
@@ -209,7 +207,7 @@ static int run_replay(const struct cli *cli)
     log_error("/WindowSec sets how much /Out keeps; give /Out:NAME.etl.zip too");
     return ETWCAP_E_USAGE;
   }
-  rc = trigger_engine_create(&e, &opt, err, sizeof(err));
+  rc = trigger_engine_create(&e, opt, err, sizeof(err));
   if (rc) {
     log_error("%s", err);
     return rc;
@@ -244,8 +242,8 @@ static int run_replay(const struct cli *cli)
   }
   memset(&pr, 0, sizeof(pr));
   pr.out = stdout;
-  pr.collect_multiple = (int)opt.collect_multiple;
-  pr.stop_command = opt.stop_command;
+  pr.collect_multiple = (int)opt->collect_multiple;
+  pr.stop_command = opt->stop_command;
   pr.trace = trace;
   pr.writes_out = out != NULL;
   rc = trigger_replay_run(trace, e, run_until, print_fire, &pr, &stats, err, sizeof(err));
@@ -285,8 +283,8 @@ static int run_replay(const struct cli *cli)
   rc = trigger_engine_fire_count(e) ? 0 : ETWCAP_E_NOT_FIRED;
   if (rc == 0 && out) {
     work_cancel_begin();
-    rc = write_outputs(cli, e, trace, out, window_sec, (int)opt.collect_multiple,
-                       opt.stop_command);
+    rc = write_outputs(cli, e, trace, out, window_sec, (int)opt->collect_multiple,
+                       opt->stop_command);
     if (rc == ETWCAP_E_CANCELLED && work_cancel_reason())
       log_error("stopped by %s: the temporary files are removed", work_cancel_reason());
     work_cancel_end();

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 static const struct opt_def report_defs[] = {
-  { "Out", NULL, OPT_STRING, "FILE.html", "NAME.report.html next to the trace",
+  { "Out", NULL, BIND_STRING(out), "FILE.html", "NAME.report.html next to the trace",
     "Write the page to FILE.html. It is written under a temporary name and renamed when "
     "complete; an existing file of that name is replaced.",
     0, 0, NULL },
@@ -22,7 +22,7 @@ static const struct opt_group *const groups[] = { &report_group, NULL };
 static int run_report(const struct cli *cli)
 {
   char written[4096], err[2048];
-  int rc = report_write_file(cli->args[0], cli_string(cli, "Out", NULL), written,
+  int rc = report_write_file(cli->args[0], cli->q.out, written,
                              sizeof(written), err, sizeof(err));
   if (rc) {
     log_error("%s", err);

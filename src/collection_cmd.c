@@ -97,7 +97,7 @@ FILE *collection_cmd_console(void)
 
 const char *collection_cmd_prefix(const struct cli *cli)
 {
-  const char *p = cli_string(cli, "SessionName", NULL);
+  const char *p = cli->q.plan.session_name;
   return p && *p ? p : "etwcap";
 }
 
@@ -232,7 +232,7 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
   memset(&p, 0, sizeof(p));
   p.data_file = plan->data_file;
   p.zip = plan->zip;
-  p.low_priority = cli_bool(cli, "LowPriority", 0);
+  p.low_priority = cli->q.low_priority;
   p.command_line = cli->command_line;
   p.trigger = trigger;
   p.health = c->health.count ? &c->health : NULL; /* `stop` saw none of it */
@@ -245,7 +245,7 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
     return frc;
   }
   capture_finish_print(&r);
-  if (cli_bool(cli, "Report", 0))
+  if (cli->q.report)
     report_after_capture(r.output);
   return rc;
 }
@@ -423,8 +423,8 @@ int collection_cmd_start(const struct cli *cli, const struct collection_env *env
       printf("%s%s -> %s", i ? ", " : " ", c.sessions[i].name, c.sessions[i].file);
     printf(".\nThey keep running after etwcap exits. 'etwcap stop%s%s' stops them and writes "
            "%s.\n",
-           cli->arg_count || cli_is_set(cli, "DataFile") ? " " : "",
-           cli->arg_count || cli_is_set(cli, "DataFile") ? plan.data_file : "",
+           cli->arg_count || cli->q.plan.data_file ? " " : "",
+           cli->arg_count || cli->q.plan.data_file ? plan.data_file : "",
            plan.zip_file ? plan.zip_file : plan.data_file);
   }
   console_close();

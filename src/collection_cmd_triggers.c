@@ -26,7 +26,6 @@
 #include "os_thread.h"
 #include "process_shell.h"
 #include "session_record.h"
-#include "trigger_cli.h"
 #include "trigger_output.h"
 #include "trigger_spec.h"
 
@@ -93,9 +92,8 @@ static void late_close(void *ctx, void *handle)
 
 int collection_cmd_wants_triggers(const struct cli *cli)
 {
-  struct trigger_options o;
-  trigger_options_from_cli(cli, &o);
-  return trigger_options_any(&o) || o.collect_multiple > 1 || (o.stop_command && *o.stop_command);
+  const struct trigger_options *o = &cli->q.triggers;
+  return trigger_options_any(o) || o->collect_multiple > 1 || (o->stop_command && *o->stop_command);
 }
 
 /* Main thread only. */
@@ -515,7 +513,7 @@ static int run_one(struct live *l, const struct cli *cli, const char *data_file,
 
 int collection_cmd_collect_triggers(const struct cli *cli, const struct collection_env *env)
 {
-  struct trigger_options opt;
+  const struct trigger_options *opt = &cli->q.triggers;
   struct trigger_counter_source counters = { NULL, NULL, NULL, NULL }, late_src;
   struct late_counters late;
   struct eventlog_source eventlog = { NULL, NULL, NULL };
@@ -529,8 +527,7 @@ int collection_cmd_collect_triggers(const struct cli *cli, const struct collecti
 
   memset(&l, 0, sizeof(l));
   l.env = env;
-  trigger_options_from_cli(cli, &opt);
-  rc = trigger_engine_create(&l.e, &opt, err, sizeof(err));
+  rc = trigger_engine_create(&l.e, opt, err, sizeof(err));
   if (rc) {
     log_error("%s", err);
     return rc;
@@ -556,7 +553,7 @@ int collection_cmd_collect_triggers(const struct cli *cli, const struct collecti
     }
     late.inner = &counters;
     late.env = env;
-    late.poll_ticks = (opt.trigger_poll_msec > 0 ? opt.trigger_poll_msec : 1000) * 10000;
+    late.poll_ticks = (opt->trigger_poll_msec > 0 ? opt->trigger_poll_msec : 1000) * 10000;
     late_src.ctx = &late;
     late_src.open = late_open;
     late_src.read = late_read;
@@ -570,7 +567,7 @@ int collection_cmd_collect_triggers(const struct cli *cli, const struct collecti
   if (!rc && trigger_engine_has_event_log(l.e)) {
     struct trigger_eventlog_spec spec;
     eventlog = env->eventlog ? *env->eventlog : eventlog_system();
-    rc = trigger_parse_eventlog_spec(opt.stop_on_event_log_message, &spec, err, sizeof(err));
+    rc = trigger_parse_eventlog_spec(opt->stop_on_event_log_message, &spec, err, sizeof(err));
     if (!rc) {
       rc = eventlog.open(eventlog.ctx, spec.log, on_message, &l, &eventlog_handle, err,
                          sizeof(err));
@@ -581,7 +578,7 @@ int collection_cmd_collect_triggers(const struct cli *cli, const struct collecti
     if (rc)
       log_error("/StopOnEventLogMessage: %s", err);
   }
-  count = opt.collect_multiple > 1 ? (unsigned)opt.collect_multiple : 1;
+  count = opt->collect_multiple > 1 ? (unsigned)opt->collect_multiple : 1;
   while (!rc && end == RUN_NEXT) {
     os_mutex_lock(&l.lock);
     l.collection = trigger_engine_collection(l.e);
@@ -595,7 +592,7 @@ int collection_cmd_collect_triggers(const struct cli *cli, const struct collecti
     n = next;
     if (count > 1)
       log_info("collection %u of %u: %s", l.collection, count, name);
-    rc = run_one(&l, cli, name, count > 1 ? base : NULL, opt.stop_command, &end);
+    rc = run_one(&l, cli, name, count > 1 ? base : NULL, opt->stop_command, &end);
   }
   if (eventlog_handle)
     eventlog.close(eventlog.ctx, eventlog_handle);

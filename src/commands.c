@@ -9,15 +9,15 @@
 #include <stddef.h>
 
 static const struct opt_def common_defs[] = {
-  { "LogFile", NULL, OPT_STRING, "FILE", NULL,
+  { "LogFile", NULL, BIND_STRING(log_file), "FILE", NULL,
     "Append everything etwcap logs to FILE (UTF-8, one timestamped line per message), as "
     "well as printing it. Implies /NoGui.",
     0, 0, NULL },
-  { "NoGui", NULL, OPT_BOOL, NULL, NULL,
+  { "NoGui", NULL, UNBOUND(OPT_BOOL), NULL, NULL,
     "Run without any window. etwcap never opens one, so this is always in effect; accepted so "
     "PerfView command lines run unchanged.",
     0, 0, NULL },
-  { "AcceptEula", NULL, OPT_BOOL, NULL, NULL,
+  { "AcceptEula", NULL, UNBOUND(OPT_BOOL), NULL, NULL,
     "Accept the licence without a prompt. etwcap is MIT-licensed and never prompts; accepted "
     "so PerfView command lines run unchanged.",
     0, 0, NULL },

@@ -57,9 +57,47 @@ static const char *type_value(const struct opt_def *d)
   }
 }
 
+/* The default help shows: the row's words, else the field's initial value
+ * (qualifier_values_init) when it is not zero, else nothing. */
+static const char *default_words(const struct opt_def *d, char *buf, size_t cap)
+{
+  static struct qualifier_values initial;
+  static int initial_ready;
+  const char *field;
+  if (d->default_text || d->field == OPT_NO_FIELD)
+    return d->default_text;
+  if (!initial_ready) {
+    qualifier_values_init(&initial);
+    initial_ready = 1;
+  }
+  field = (const char *)&initial + d->field;
+  switch (d->type) {
+  case OPT_BOOL:
+  case OPT_TRISTATE:
+    return *(const int *)field > 0 ? "true" : NULL;
+  case OPT_INT:
+    if (!*(const int64_t *)field)
+      return NULL;
+    snprintf(buf, cap, "%lld", (long long)*(const int64_t *)field);
+    return buf;
+  case OPT_FLOAT:
+    if (*(const double *)field == 0)
+      return NULL;
+    snprintf(buf, cap, "%g", *(const double *)field);
+    return buf;
+  case OPT_STRING:
+  case OPT_OPTIONAL_STRING:
+    return *(const char *const *)field;
+  case OPT_LIST:
+    break;
+  }
+  return NULL;
+}
+
 static void print_def(FILE *out, const struct opt_def *d)
 {
-  char head[128], body[1024];
+  char head[128], body[1024], value[32];
+  const char *dflt = default_words(d, value, sizeof(value));
   int n;
   if (d->type == OPT_BOOL || d->type == OPT_TRISTATE)
     n = snprintf(head, sizeof(head), "  /%s", d->name);
@@ -73,8 +111,8 @@ static void print_def(FILE *out, const struct opt_def *d)
   } else {
     fprintf(out, "%*s", HELP_COLUMN - n, "");
   }
-  snprintf(body, sizeof(body), "%s%s%s%s%s%s", d->help, d->default_text ? " [default: " : "",
-           d->default_text ? d->default_text : "", d->default_text ? "]" : "",
+  snprintf(body, sizeof(body), "%s%s%s%s%s%s", d->help, dflt ? " [default: " : "",
+           dflt ? dflt : "", dflt ? "]" : "",
            d->alias ? " Alias: /" : "", d->alias ? d->alias : "");
   wrap(out, body, HELP_COLUMN, HELP_COLUMN);
 }

@@ -46,8 +46,8 @@ static int run(int argc, char **argv)
   }
 
   log_add_sink(log_stream_sink, stderr, LOG_INFO);
-  if (cli_is_set(&cli, "LogFile")) {
-    const char *path = cli_string(&cli, "LogFile", NULL);
+  if (cli.q.log_file) {
+    const char *path = cli.q.log_file;
     logfile = os_fopen(path, "ab");
     if (!logfile) {
       char why[256];

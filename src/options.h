@@ -28,12 +28,22 @@ enum opt_type {
   OPT_LIST      /* comma-separated, repeatable */
 };
 
+#define OPT_NO_FIELD ((size_t)-1)
+
+/* A row of a qualifier table.  Rows are written with the BIND_* macros of
+ * qualifier_values.h, which give the type and the field together. */
 struct opt_def {
   const char *name;         /* PerfView's spelling */
   const char *alias;        /* a second accepted name, or NULL */
   enum opt_type type;
+  size_t field;             /* offset of its value in struct qualifier_values,
+                             * or OPT_NO_FIELD: it sets nothing */
+  size_t count_field;       /* OPT_LIST: offset of the item count */
   const char *value_name;   /* shown in help: /Name:VALUE_NAME */
-  const char *default_text; /* shown in help, or NULL */
+  /* Help's words for the default when the field's initial value does not
+   * say it (an unset value that means something); NULL: help prints the
+   * field's initial value, when it is not zero. */
+  const char *default_text;
   const char *help;
   int64_t min, max;         /* OPT_INT and OPT_FLOAT bounds (both 0 = no bounds);
                              * OPT_STRING: min is the shortest value (1 = not empty) */

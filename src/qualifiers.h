@@ -4,6 +4,7 @@
 #define ETWCAP_QUALIFIERS_H
 
 #include "options.h"
+#include "qualifier_values.h"
 
 extern const struct opt_group opt_group_output;   /* data file, sessions, buffers */
 extern const struct opt_group opt_group_events;   /* kernel, CLR, providers, focus */

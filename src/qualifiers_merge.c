@@ -2,15 +2,15 @@
 #include "qualifiers.h"
 
 static const struct opt_def defs[] = {
-  { "Merge", NULL, OPT_TRISTATE, NULL, "true",
+  { "Merge", NULL, BIND_TRISTATE(plan.merge), NULL, "true",
     "Merge the session files into one ETL with image identity events.", 0, 0, NULL },
-  { "Zip", NULL, OPT_TRISTATE, NULL, "true (false with /Merge:false)",
+  { "Zip", NULL, BIND_TRISTATE(plan.zip), NULL, "true (false with /Merge:false)",
     "Write NAME.etl.zip (the merged ETL, LogFile.txt, the capture manifest). Implies /Merge.",
     0, 0, NULL },
-  { "LowPriority", NULL, OPT_BOOL, NULL, NULL,
+  { "LowPriority", NULL, BIND_BOOL(low_priority), NULL, NULL,
     "Compress on one thread at below-normal priority, to disturb a busy machine less.", 0, 0,
     NULL },
-  { "NoNGenPdbs", NULL, OPT_BOOL, NULL, "true (etwcap makes no NGen PDBs)",
+  { "NoNGenPdbs", NULL, UNBOUND(OPT_BOOL), NULL, "true (etwcap makes no NGen PDBs)",
     "Do not generate NGen PDBs. etwcap never does: it records image identity so symbols "
     "resolve elsewhere.",
     0, 0, NULL },

@@ -3,51 +3,51 @@
 #include "qualifiers.h"
 
 static const struct opt_def defs[] = {
-  { "DataFile", NULL, OPT_STRING, "FILE", "etwcapData.etl",
+  { "DataFile", NULL, BIND_STRING(plan.data_file), "FILE", "etwcapData.etl",
     "Name of the trace. The user session writes FILE, the kernel session FILE.kernel.etl, the "
     "result is FILE.zip. '.etl' is appended when missing; a trailing '.zip' is stripped. The "
     "positional DataFile argument does the same.",
     0, 0, NULL },
-  { "BufferSizeMB", "BufferSize", OPT_INT, "MB", "256",
+  { "BufferSizeMB", "BufferSize", BIND_INT(plan.buffer_size_mb), "MB", NULL,
     "Buffer pool of each session in MB (64 KB buffers: MinimumBuffers = MB*1024/64, "
     "MaximumBuffers = Min*5/4+10).",
     1, 1048576, NULL },
-  { "CircularMB", "Circular", OPT_INT, "MB", "500 for collect, 0 otherwise",
+  { "CircularMB", "Circular", BIND_INT(plan.circular_mb), "MB", "500 for collect, 0 otherwise",
     "Size of the circular files: the kernel session gets MB, the user session MB+300 (as "
     "PerfView). 0 writes sequential files (PerfView's collect turns 0 into 500).",
     0, 1048576, NULL },
-  { "InMemoryCircularBuffer", NULL, OPT_BOOL, NULL, NULL,
+  { "InMemoryCircularBuffer", NULL, BIND_BOOL(plan.in_memory), NULL, NULL,
     "Keep the circular buffers in memory (EVENT_TRACE_BUFFERING_MODE) and write them to the "
     "files only at stop. Not with 'start'.",
     0, 0, NULL },
-  { "StackCompression", NULL, OPT_BOOL, NULL, "true",
+  { "StackCompression", NULL, BIND_BOOL(plan.stack_compression), NULL, NULL,
     "Ask Windows 10+ to cache kernel stacks (TraceStackCachingInfo), which makes traces with "
     "stacks much smaller. /StackCompression:false turns it off.",
     0, 0, NULL },
-  { "SessionName", NULL, OPT_STRING, "NAME", "etwcap",
+  { "SessionName", NULL, BIND_STRING(plan.session_name), "NAME", "etwcap",
     "Name of the user session; the kernel session is NAMEKernel, the rundown session "
     "NAMERundown, trigger sessions NAMETrigger_PID. Lets two captures run side by side. "
     "Windows 8 or later.",
     0, 0, NULL },
-  { "MaxCollectSec", NULL, OPT_INT, "SEC", "0 (no limit)",
+  { "MaxCollectSec", NULL, BIND_INT(triggers.max_collect_sec), "SEC", "0 (no limit)",
     "Stop the collection after SEC seconds.", 0, 31536000, NULL },
-  { "CpuSampleMSec", NULL, OPT_FLOAT, "MSEC", "1",
+  { "CpuSampleMSec", NULL, BIND_FLOAT(plan.cpu_sample_msec), "MSEC", NULL,
     "CPU sampling interval in milliseconds (0.125 to 1000).", 0, 0, NULL },
-  { "CpuCounters", NULL, OPT_LIST, "NAME:COUNT", NULL, NULL, 0, 0,
+  { "CpuCounters", NULL, UNBOUND(OPT_LIST), "NAME:COUNT", NULL, NULL, 0, 0,
     "PMC sampling (TraceProfileSourceConfigInfo) is not implemented yet; collect CPU samples "
     "with the default timer instead." },
-  { "LbrSources", NULL, OPT_STRING, NULL, NULL, NULL, 0, 0,
+  { "LbrSources", NULL, UNBOUND(OPT_STRING), NULL, NULL, NULL, 0, 0,
     "last-branch recording is not implemented." },
-  { "LbrFilters", NULL, OPT_STRING, NULL, NULL, NULL, 0, 0,
+  { "LbrFilters", NULL, UNBOUND(OPT_STRING), NULL, NULL, NULL, 0, 0,
     "last-branch recording is not implemented." },
-  { "OSHeapProcess", NULL, OPT_INT, NULL, NULL, NULL, 0, 0,
+  { "OSHeapProcess", NULL, UNBOUND(OPT_INT), NULL, NULL, NULL, 0, 0,
     "OS heap tracing is not implemented; use WPR's heap profile." },
-  { "OSHeapExe", NULL, OPT_STRING, NULL, NULL, NULL, 0, 0,
+  { "OSHeapExe", NULL, UNBOUND(OPT_STRING), NULL, NULL, NULL, 0, 0,
     "OS heap tracing is not implemented; use WPR's heap profile." },
-  { "NetworkCapture", NULL, OPT_BOOL, NULL, NULL, NULL, 0, 0,
+  { "NetworkCapture", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,
     "packet capture through 'netsh trace' is not implemented; run 'netsh trace start "
     "capture=yes' beside etwcap." },
-  { "NetMonCapture", NULL, OPT_BOOL, NULL, NULL, NULL, 0, 0,
+  { "NetMonCapture", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,
     "packet capture through 'netsh trace' is not implemented." },
 };
 

@@ -3,7 +3,7 @@
 #include "qualifiers.h"
 
 static const struct opt_def defs[] = {
-  { "Report", NULL, OPT_BOOL, NULL, NULL,
+  { "Report", NULL, BIND_BOOL(report), NULL, NULL,
     "When the capture's zip is written, also write NAME.report.html next to it: the page "
     "'etwcap report NAME.etl.zip' writes (timeline, GCs, exceptions, processes, symbols). A "
     "failure to write it is reported and leaves the capture as it is.",

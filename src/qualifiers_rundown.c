@@ -2,21 +2,21 @@
 #include "qualifiers.h"
 
 static const struct opt_def defs[] = {
-  { "NoRundown", NULL, OPT_BOOL, NULL, NULL,
+  { "NoRundown", NULL, BIND_BOOL(plan.no_rundown), NULL, NULL,
     "Only a minimal CLR rundown at stop, and no EventSource manifest rundown.", 0, 0, NULL },
-  { "NoClrRundown", NULL, OPT_BOOL, NULL, NULL, "Only a minimal CLR rundown at stop.", 0, 0,
+  { "NoClrRundown", NULL, BIND_BOOL(plan.no_clr_rundown), NULL, NULL, "Only a minimal CLR rundown at stop.", 0, 0,
     NULL },
-  { "NoNGenRundown", NULL, OPT_BOOL, NULL, "true",
+  { "NoNGenRundown", NULL, BIND_BOOL(plan.no_ngen_rundown), NULL, NULL,
     "Leave out NGen image events (only pre-v4 runtimes need them).", 0, 0, NULL },
-  { "ForceNgenRundown", NULL, OPT_BOOL, NULL, NULL,
+  { "ForceNgenRundown", NULL, BIND_BOOL(plan.force_ngen_rundown), NULL, NULL,
     "Do not suppress NGen events in rundown (removes SupressNGen).", 0, 0, NULL },
-  { "NoV2Rundown", NULL, OPT_BOOL, NULL, "true",
+  { "NoV2Rundown", NULL, BIND_BOOL(plan.no_v2_rundown), NULL, NULL,
     "When false, also run down CLR v2 runtimes through the public CLR provider.", 0, 0, NULL },
-  { "RundownTimeout", NULL, OPT_INT, "SEC", "120",
+  { "RundownTimeout", NULL, BIND_INT(plan.rundown_timeout_sec), "SEC", NULL,
     "Longest wait for the rundown file to stop growing.", 0, 86400, NULL },
-  { "MinRundownTime", NULL, OPT_INT, "SEC", "0", "Shortest wait for rundown.", 0, 86400,
+  { "MinRundownTime", NULL, BIND_INT(plan.min_rundown_sec), "SEC", NULL, "Shortest wait for rundown.", 0, 86400,
     NULL },
-  { "RundownMaxMB", NULL, OPT_INT, "MB", "-1 (no limit)",
+  { "RundownMaxMB", NULL, BIND_INT(plan.rundown_max_mb), "MB", "-1 (no limit)",
     "Largest rundown file (the session's MaximumFileSize).", -1, 1048576, NULL },
 };
 
