@@ -16,7 +16,7 @@ static int run_collect(const struct cli *cli)
   struct collection_env env;
   controller_system(&ctl);
   collection_env_system(&env, &ctl);
-  return collection_cmd_collect(cli, &env, NULL);
+  return collection_cmd_collect(cli, &env);
 }
 
 const struct command cmd_collect = {

@@ -134,7 +134,6 @@ enum collection_end {
   COLLECTION_END_KEY_STOP = 1,   /* S */
   COLLECTION_END_KEY_ABORT,      /* A */
   COLLECTION_END_SIGNAL,         /* Ctrl+C, Ctrl+Break, close, logoff, shutdown */
-  COLLECTION_END_MAX_TIME,       /* /MaxCollectSec */
   COLLECTION_END_STOP_REQUEST,   /* `etwcap stop` from another process */
   COLLECTION_END_ABORT_REQUEST,  /* `etwcap abort` from another process */
   COLLECTION_END_TRIGGER,        /* the should-stop hook */
@@ -142,14 +141,16 @@ enum collection_end {
   COLLECTION_END_DISK_LOW        /* the volume is about to fill */
 };
 
-/* The trigger hook: polled every COLLECTION_POLL_MS with the time since the
- * start; non-zero means stop now, and `fired` (its strings owned by the
- * hook) says which trigger. */
+/* The trigger engine's turn: polled every COLLECTION_POLL_MS with the time
+ * since the start; non-zero means stop now, and `fired` (its strings owned
+ * by the callee) says which trigger. */
 typedef int (*collection_should_stop_fn)(void *ctx, uint64_t elapsed_ms,
                                           struct manifest_trigger *fired);
 
 struct collection_wait_options {
-  int64_t max_collect_sec;          /* 0: no limit */
+  const char *ends_also;            /* shown after "Press S to stop ...": what else
+                                     * ends the wait ("or wait for /MaxCollectSec");
+                                     * NULL: nothing */
   const char *request_file;         /* polled for "stop" / "abort"; NULL none */
   collection_should_stop_fn should_stop;
   void *should_stop_ctx;

@@ -18,15 +18,9 @@
 
 struct cli;
 
-/* Where collect's wait asks "stop now?" — the trigger engine's hook.  NULL
- * members: no triggers. */
-struct collection_hook {
-  collection_should_stop_fn should_stop;
-  void *ctx;
-};
-
-int collection_cmd_collect(const struct cli *cli, const struct collection_env *env,
-                           const struct collection_hook *hook);
+/* collect: the trigger engine's cycle (collection_cmd_collect.c), a plain
+ * collect being one collection with no trigger. */
+int collection_cmd_collect(const struct cli *cli, const struct collection_env *env);
 int collection_cmd_start(const struct cli *cli, const struct collection_env *env);
 int collection_cmd_stop(const struct cli *cli, const struct collection_env *env);
 int collection_cmd_abort(const struct cli *cli, const struct collection_env *env);

@@ -1,5 +1,5 @@
 /* Helpers shared by the live-collection command files (collection_cmd.c,
- * collection_cmd_stop.c, collection_cmd_admin.c).  Not for other modules:
+ * collection_cmd_collect.c, collection_cmd_stop.c, collection_cmd_admin.c).  Not for other modules:
  * they use collection_cmd.h. */
 #ifndef ETWCAP_COLLECTION_CMD_INTERNAL_H
 #define ETWCAP_COLLECTION_CMD_INTERNAL_H
@@ -53,13 +53,6 @@ int collection_cmd_write_record(const struct collection *c, const struct plan *p
 int collection_cmd_prepare(const struct collection_env *env, const struct plan *plan);
 /* The message for ETWCAP_E_CANCELLED from collection_start. */
 void collection_cmd_cancelled_message(int rc);
-/* A or 'etwcap abort': stops the sessions and keeps their files. */
-int collection_cmd_abort_capture(struct collection *c, const struct plan *plan);
-
-/* collect with live triggers, /CollectMultiple or /StopCommand
- * (collection_cmd_triggers.c). */
-int collection_cmd_wants_triggers(const struct cli *cli);
-int collection_cmd_collect_triggers(const struct cli *cli, const struct collection_env *env);
 
 /* The session-name prefix: /SessionName, or "etwcap". */
 const char *collection_cmd_prefix(const struct cli *cli);

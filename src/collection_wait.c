@@ -23,9 +23,6 @@ const char *collection_end_text(const struct collection_wait_result *r, char *bu
   case COLLECTION_END_SIGNAL:
     snprintf(buf, size, "%s", console_signal_name(r->signal));
     break;
-  case COLLECTION_END_MAX_TIME:
-    snprintf(buf, size, "/MaxCollectSec reached after %.0f s", (double)r->elapsed_ms / 1000.0);
-    break;
   case COLLECTION_END_STOP_REQUEST:
     snprintf(buf, size, "'etwcap stop' from another process");
     break;
@@ -238,8 +235,8 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
   memset(r, 0, sizeof(*r));
   health_begin(c, start);
   if (o->console)
-    fprintf(o->console, "Collecting. Press S to stop and write the capture, A to abort%s.\n",
-            o->max_collect_sec ? " (or wait for /MaxCollectSec)" : "");
+    fprintf(o->console, "Collecting. Press S to stop and write the capture, A to abort%s%s.\n",
+            o->ends_also ? " " : "", o->ends_also ? o->ends_also : "");
   for (;;) {
     uint64_t now = env->now_ms(env->ctx), elapsed = now - start;
     enum console_signal sig = console_signal_pending();
@@ -259,10 +256,6 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
         r->end = COLLECTION_END_KEY_ABORT;
         break;
       }
-    }
-    if (o->max_collect_sec > 0 && elapsed >= (uint64_t)o->max_collect_sec * 1000u) {
-      r->end = COLLECTION_END_MAX_TIME;
-      break;
     }
     if (requested(o, &r->end))
       break;

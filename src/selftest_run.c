@@ -103,7 +103,7 @@ static int capture(const struct selftest_config *cfg, const char *prefix, const 
     cli_release(&cli);
     return ETWCAP_E_INTERNAL;
   }
-  rc = collection_cmd_collect(&cli, cfg->env, NULL);
+  rc = collection_cmd_collect(&cli, cfg->env);
   cli_release(&cli);
   return rc;
 }

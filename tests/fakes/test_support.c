@@ -2,6 +2,8 @@
 #include "test_support.h"
 
 #include "alloc.h"
+#include "capture_manifest.h"
+#include "os_time.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,4 +103,55 @@ void test_extract_member(const char *zip, const char *suffix, const char *out)
   fclose(f);
   unzCloseCurrentFile(uf);
   unzClose(uf);
+}
+
+void test_zip_text(const char *zip, const char *name, char *buf, size_t cap)
+{
+  unzFile z = unzOpen64(zip);
+  int n;
+  assert_non_null(z);
+  assert_int_equal(unzLocateFile(z, name, 0), UNZ_OK);
+  assert_int_equal(unzOpenCurrentFile(z), UNZ_OK);
+  n = unzReadCurrentFile(z, buf, (unsigned)(cap - 1));
+  assert_true(n >= 0);
+  buf[n] = '\0';
+  unzCloseCurrentFile(z);
+  unzClose(z);
+}
+
+const char *test_manifest_fire(const char *zip, const char *name, char *buf, size_t cap)
+{
+  static char text[200000];
+  static const char utc[] = "\"utc\": \"";
+  char key[128];
+  const char *p, *end;
+  test_zip_text(zip, "etwcap-capture.json", text, sizeof(text));
+  snprintf(key, sizeof(key), "\"trigger\": {\"name\": \"%s\"", name);
+  p = strstr(text, key);
+  if (!p)
+    fail_msg("the manifest of %s names no fire of %s:\n%s", zip, name, text);
+  p = strstr(p, utc);
+  assert_non_null(p);
+  p += strlen(utc);
+  end = strchr(p, '"');
+  assert_non_null(end);
+  snprintf(buf, cap, "%.*s", (int)(end - p), p);
+  return buf;
+}
+
+void test_assert_fired_at(const char *zip, const char *name, int64_t filetime)
+{
+  char got[64], want[64];
+  assert_string_equal(test_manifest_fire(zip, name, got, sizeof(got)),
+                      filetime_format_iso7(filetime, want, sizeof(want)));
+}
+
+int test_stop_after_ms(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *fired)
+{
+  if (elapsed_ms < *(const uint64_t *)ctx)
+    return 0;
+  fired->name = "Test";
+  fired->detail = "";
+  fired->filetime = 0;
+  return 1;
 }

@@ -23,6 +23,20 @@ int test_mkdir(const char *path);
  * (minizip's reader: independent of etwcap's own). */
 void test_extract_member(const char *zip, const char *suffix, const char *out);
 
+/* A text member of a zip, NUL-terminated into buf, or fails the test. */
+void test_zip_text(const char *zip, const char *name, char *buf, size_t cap);
+/* The time the capture manifest (etwcap-capture.json) of `zip` gives for
+ * the fire of `name` (its "utc": ISO 8601 to 100 ns, a FILETIME exactly),
+ * into buf; fails the test when it names another trigger or none. */
+const char *test_manifest_fire(const char *zip, const char *name, char *buf, size_t cap);
+/* Fails unless the manifest of `zip` says `name` fired at `filetime`. */
+void test_assert_fired_at(const char *zip, const char *name, int64_t filetime);
+
+/* A collection_wait turn (collection.h) that ends the wait once
+ * *(uint64_t *)ctx milliseconds have passed, as a trigger named "Test". */
+struct manifest_trigger;
+int test_stop_after_ms(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *fired);
+
 /* From now on the Nth allocation (1-based) and every later one fail;
  * 0 turns failures off.  Returns how many allocations happened so far. */
 void test_fail_alloc_after(unsigned n);

@@ -323,10 +323,12 @@ static void wait_seconds(struct world *w, int64_t sec)
 {
   struct collection_wait_options o;
   struct collection_wait_result r;
+  uint64_t ms = (uint64_t)sec * 1000u;
   memset(&o, 0, sizeof(o));
-  o.max_collect_sec = sec;
+  o.should_stop = test_stop_after_ms;
+  o.should_stop_ctx = &ms;
   collection_wait(&w->c, &o, &r);
-  assert_int_equal(r.end, COLLECTION_END_MAX_TIME);
+  assert_int_equal(r.end, COLLECTION_END_TRIGGER);
 }
 
 static void finish(struct world *w)

@@ -165,7 +165,7 @@ static int run(struct world *w, const char *const *args)
     argv[argc] = (char *)args[argc - 1], argc++;
   assert_int_equal(cli_parse(&cli, argc, argv), 0);
   if (str_caseeq(cli.cmd->name, "collect"))
-    rc = collection_cmd_collect(&cli, &w->env, NULL);
+    rc = collection_cmd_collect(&cli, &w->env);
   else if (str_caseeq(cli.cmd->name, "start"))
     rc = collection_cmd_start(&cli, &w->env);
   else if (str_caseeq(cli.cmd->name, "stop"))
@@ -267,7 +267,7 @@ static void collect_runs_to_a_zip_and_stops_everything(void **state)
   assert_int_equal(fake_controller_count(&w->fake, "enable", rd->name), rd->provider_count);
   /* /MaxCollectSec on the virtual clock: at least 3 s passed. */
   assert_true(w->clock.now_ms >= 3000);
-  assert_true(logged(w, "/MaxCollectSec reached"));
+  assert_true(logged(w, "trigger /MaxCollectSec fired"));
   plan_release(&plan);
 }
 
@@ -655,44 +655,6 @@ static void disk_filling_up_takes_the_stop_path(void **state)
   assert_true(exists(w->zip));
 }
 
-struct hook_state {
-  uint64_t fire_at;
-  unsigned polls;
-};
-
-static int trigger_hook(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *fired)
-{
-  struct hook_state *h = ctx;
-  h->polls++;
-  if (elapsed_ms < h->fire_at)
-    return 0;
-  fired->name = "StopOnTest";
-  fired->detail = "the test's hook";
-  fired->filetime = 0;
-  return 1;
-}
-
-static void a_trigger_hook_takes_the_stop_path(void **state)
-{
-  struct world *w = *state;
-  const char *args[] = { "collect", w->data, "/StopOnGen2GC", NULL };
-  struct hook_state h = { 2000, 0 };
-  struct collection_hook hook = { trigger_hook, &h };
-  char *argv[8];
-  struct cli cli;
-  int argc = 0;
-  argv[argc++] = (char *)"etwcap";
-  while (args[argc - 1])
-    argv[argc] = (char *)args[argc - 1], argc++;
-  assert_int_equal(cli_parse(&cli, argc, argv), 0);
-  assert_int_equal(collection_cmd_collect(&cli, &w->env, &hook), 0);
-  cli_release(&cli);
-  assert_true(h.polls >= 10); /* polled every 200 ms for 2 s */
-  assert_true(logged(w, "trigger StopOnTest fired: the test's hook"));
-  every_start_stopped(w);
-  assert_true(exists(w->zip));
-}
-
 static void merge_false_leaves_the_session_files(void **state)
 {
   struct world *w = *state;
@@ -739,6 +701,7 @@ static void the_status_line_shows_sizes_and_losses(void **state)
   struct plan plan;
   char text[4096];
   size_t n;
+  uint64_t three_seconds = 3000;
   FILE *console = tmpfile();
   assert_non_null(console);
   plan_of(args, &plan);
@@ -746,11 +709,12 @@ static void the_status_line_shows_sizes_and_losses(void **state)
   assert_int_equal(collection_start(&c, &plan), 0);
   w->fake.sessions[0].events_lost = 7;
   memset(&o, 0, sizeof(o));
-  o.max_collect_sec = 3;
+  o.should_stop = test_stop_after_ms;
+  o.should_stop_ctx = &three_seconds;
   o.console = console;
   o.disk_path = w->data;
   collection_wait(&c, &o, &r);
-  assert_int_equal(r.end, COLLECTION_END_MAX_TIME);
+  assert_int_equal(r.end, COLLECTION_END_TRIGGER);
   assert_int_equal(collection_stop(&c), 0);
   rewind(console);
   n = fread(text, 1, sizeof(text) - 1, console);
@@ -949,7 +913,6 @@ int main(void)
     T(abort_request_aborts_without_merging),
     T(sessions_stopped_elsewhere_take_the_stop_path),
     T(disk_filling_up_takes_the_stop_path),
-    T(a_trigger_hook_takes_the_stop_path),
     T(merge_false_leaves_the_session_files),
     T(in_memory_buffers_are_flushed_to_files_at_stop),
     T(the_status_line_shows_sizes_and_losses),

@@ -250,7 +250,7 @@ static int run(struct world *w, const char *const *args)
   while (args[argc - 1])
     argv[argc] = (char *)args[argc - 1], argc++;
   assert_int_equal(cli_parse(&cli, argc, argv), 0);
-  rc = collection_cmd_collect(&cli, &w->env, NULL);
+  rc = collection_cmd_collect(&cli, &w->env);
   cli_release(&cli);
   return rc;
 }
@@ -313,33 +313,6 @@ static int64_t first_gen2(const char *path)
   return g.ft;
 }
 
-/* The debug line the fire logs: "fire NAME collection N filetime FT". */
-static int64_t logged_fire(const struct world *w, const char *name, unsigned collection)
-{
-  char needle[128];
-  const char *p;
-  snprintf(needle, sizeof(needle), "fire %s collection %u filetime ", name, collection);
-  p = strstr(w->log, needle);
-  if (!p)
-    fail_msg("no fire of %s in collection %u; log:\n%s", name, collection, w->log);
-  return strtoll(p + strlen(needle), NULL, 10);
-}
-
-/* A text member of a zip (NUL-terminated into buf), or fails the test. */
-static void zip_member(const char *zip, const char *name, char *buf, size_t cap)
-{
-  unzFile z = unzOpen64(zip);
-  int n;
-  assert_non_null(z);
-  assert_int_equal(unzLocateFile(z, name, 0), UNZ_OK);
-  assert_int_equal(unzOpenCurrentFile(z), UNZ_OK);
-  n = unzReadCurrentFile(z, buf, (unsigned)(cap - 1));
-  assert_true(n >= 0);
-  buf[n] = '\0';
-  unzCloseCurrentFile(z);
-  unzClose(z);
-}
-
 /* --- tests ---------------------------------------------------------------- */
 
 static void gen2_gc_stops_the_capture_at_the_gc(void **state)
@@ -382,19 +355,18 @@ static void gen2_gc_stops_the_capture_at_the_gc(void **state)
   /* The fire is at the GC, moved onto the collection's clock like the
    * whole trace; the capture went on 2 s more and was written. */
   assert_true(w->consumer.events > 0);
-  assert_int_equal(logged_fire(w, "StopOnGen2GC", 1), want + w->consumer.shift);
+  snprintf(zip, sizeof(zip), "%s.zip", w->data);
+  test_assert_fired_at(zip, "StopOnGen2GC", want + w->consumer.shift);
   assert_true(logged(w, "trigger /StopOnGen2GC fired"));
   assert_true(logged(w, "trigger session: "));
   assert_true(w->clock.now_ms >= 2000);
-  snprintf(zip, sizeof(zip), "%s.zip", w->data);
-  assert_true(exists(zip));
   /* The fire in the capture manifest and in LogFile.txt. */
   {
     static char text[200000];
-    zip_member(zip, "etwcap-capture.json", text, sizeof(text));
+    test_zip_text(zip, "etwcap-capture.json", text, sizeof(text));
     assert_non_null(strstr(text, "StopOnGen2GC"));
     assert_non_null(strstr(text, "Depth=2"));
-    zip_member(zip, "LogFile.txt", text, sizeof(text));
+    test_zip_text(zip, "LogFile.txt", text, sizeof(text));
     assert_non_null(strstr(text, "trigger /StopOnGen2GC fired"));
     assert_non_null(strstr(text, "trigger session: "));
   }
@@ -427,8 +399,11 @@ static void collect_multiple_restarts_and_names_each_capture(void **state)
   assert_int_equal(w->consumer.opens, 2);
   assert_int_equal(w->consumer.closes, 2);
   every_start_stopped(w);
-  logged_fire(w, "StopOnGen2GC", 1);
-  logged_fire(w, "StopOnGen2GC", 2);
+  {
+    char utc[64];
+    test_manifest_fire(one, "StopOnGen2GC", utc, sizeof(utc));
+    test_manifest_fire(two, "StopOnGen2GC", utc, sizeof(utc));
+  }
   /* /StopCommand after each capture, with its own name. */
   assert_int_equal(w->command_count, 2);
   snprintf(dir, sizeof(dir), "%s", w->data);
@@ -487,7 +462,7 @@ static void perf_counter_fires_after_arming(void **state)
   static const double v[] = { 10, 10, 10, 10, 95, 95, 95, 95, 95, 95, 95 };
   const char *args[] = { "collect", w->data, "/StopOnPerfCounter:Processor:% Processor Time:_Total>90",
                          "/DelayAfterTriggerSec:0", NULL };
-  char tname[64];
+  char tname[64], zip[600];
   int rc;
   w->values = v;
   w->value_count = sizeof(v) / sizeof(v[0]);
@@ -495,7 +470,8 @@ static void perf_counter_fires_after_arming(void **state)
   rc = run(w, args);
   assert_int_equal(rc, 0);
   /* MinSecForTrigger 3 at 1 s polls: four samples to arm, four above. */
-  assert_int_equal(logged_fire(w, "StopOnPerfCounter", 1), T0 + 7 * INT64_C(10000000));
+  snprintf(zip, sizeof(zip), "%s.zip", w->data);
+  test_assert_fired_at(zip, "StopOnPerfCounter", T0 + 7 * INT64_C(10000000));
   /* Counters need no ETW: no trigger session. */
   assert_int_equal(fake_controller_count(&w->fake, "start", tname), 0);
   assert_int_equal(w->consumer.opens, 0);
@@ -517,13 +493,15 @@ static void event_log_message_fires(void **state)
   struct world *w = *state;
   const char *args[] = { "collect", w->data, "/StopOnEventLogMessage:FAULTING.*W3WP",
                          "/DelayAfterTriggerSec:1", NULL };
+  char zip[600];
   int rc;
   w->message_at_ms = 4000;
   rc = run(w, args);
   assert_int_equal(rc, 0);
   assert_string_equal(w->log_name, "Application");
   /* Case-insensitive, as PerfView; at the message's time. */
-  assert_int_equal(logged_fire(w, "StopOnEventLogMessage", 1), T0 + 4000 * INT64_C(10000));
+  snprintf(zip, sizeof(zip), "%s.zip", w->data);
+  test_assert_fired_at(zip, "StopOnEventLogMessage", T0 + 4000 * INT64_C(10000));
   assert_null(w->log_fn); /* the subscription was closed */
   every_start_stopped(w);
 }
@@ -546,7 +524,7 @@ static void exception_trigger_enables_the_exception_keyword(void **state)
   struct world *w = *state;
   const char *args[] = { "collect", w->data, "/StopOnException:Timeout", "/MaxCollectSec:2",
                          NULL };
-  char tname[64], g[GUID_STRING_SIZE];
+  char tname[64], g[GUID_STRING_SIZE], zip[600];
   size_t i;
   int rc, seen = 0;
   trigger_session_name(tname, sizeof(tname));
@@ -563,8 +541,9 @@ static void exception_trigger_enables_the_exception_keyword(void **state)
     seen++;
   }
   assert_int_equal(seen, 1);
-  /* MaxCollectSec is the engine's now: a limit fire. */
-  logged_fire(w, "MaxCollectSec", 1);
+  /* MaxCollectSec is the engine's: a limit fire, 2 s after the start. */
+  snprintf(zip, sizeof(zip), "%s.zip", w->data);
+  test_assert_fired_at(zip, "MaxCollectSec", T0 + 2 * INT64_C(10000000));
   every_start_stopped(w);
 }
 
@@ -584,16 +563,14 @@ static void start_trigger_waits_before_starting_anything(void **state)
   assert_int_equal(rc, 0);
   /* Four low samples arm it, four high ones fire it at poll 7; only then
    * does any session start, and MaxCollectSec counts from there. */
-  assert_int_equal(logged_fire(w, "StartOnPerfCounter", 1), T0 + 7 * INT64_C(10000000));
   fired = strstr(w->log, "start trigger /StartOnPerfCounter");
   started = strstr(w->log, "started session");
   assert_non_null(fired);
   assert_non_null(started);
   assert_true(fired < started);
   assert_true(logged(w, "waiting for the start trigger"));
-  logged_fire(w, "MaxCollectSec", 1);
   snprintf(zip, sizeof(zip), "%s.zip", w->data);
-  assert_true(exists(zip));
+  test_assert_fired_at(zip, "MaxCollectSec", T0 + 9 * INT64_C(10000000));
   every_start_stopped(w);
 }
 

@@ -1013,7 +1013,7 @@ static int command(const char *const *args)
   memset(&captured_log, 0, sizeof(captured_log));
   log_add_sink(capture, &captured_log, LOG_DEBUG);
   if (str_caseeq(cli.cmd->name, "collect"))
-    rc = collection_cmd_collect(&cli, &env, NULL);
+    rc = collection_cmd_collect(&cli, &env);
   else if (str_caseeq(cli.cmd->name, "start"))
     rc = collection_cmd_start(&cli, &env);
   else if (str_caseeq(cli.cmd->name, "stop"))

@@ -1,15 +1,16 @@
-/* `collect` with live triggers, /CollectMultiple and /StopCommand: the
- * trigger engine (triggers/trigger_engine.h) owns the cycle — wait for a
- * start trigger, collect until a stop trigger or MaxCollectSec, go on for
- * DelayAfterTriggerSec, stop; N times with /CollectMultiple:N — and this
- * file connects it to a capture: the real-time trigger session's events
- * (consumer.h, on the consumer's thread) and event-log messages (on the
- * subscription's thread) are copied into a queue; the wait loop's turn
- * (every 200 ms, main thread) feeds them to the engine, then the clock,
- * which polls the performance counters (PDH).  Only the main thread
- * touches the engine and the log.  Each collection ends on
- * the common stop path (collection_cmd_finish: rundown, merge, zip) with
- * the fire in the capture manifest, then /StopCommand runs.
+/* `collect`: the trigger engine (triggers/trigger_engine.h) owns the
+ * cycle — wait for a start trigger, collect until a stop trigger,
+ * /MaxCollectSec, S or 'etwcap stop', go on for DelayAfterTriggerSec, stop;
+ * N times with /CollectMultiple:N — and a plain collect is one collection
+ * with no trigger.  This file connects the engine to a capture: the
+ * real-time trigger session's events (consumer.h, on the consumer's
+ * thread) and event-log messages (on the subscription's thread) are copied
+ * into a queue; the wait loop's turn (every 200 ms, main thread) feeds them
+ * to the engine, then the clock, which polls the performance counters
+ * (PDH).  Only the main thread touches the engine and the log.  Each
+ * collection ends on the common stop path (collection_cmd_finish: rundown,
+ * merge, zip) with the fire in the capture manifest, then /StopCommand
+ * runs.
  *
  * `etwcap stop` from another process, S, A and Ctrl+C end the whole run,
  * not just one collection (PerfView's stop cannot end a CollectMultiple
@@ -88,12 +89,6 @@ static void late_close(void *ctx, void *handle)
 {
   struct late_counters *lc = ctx;
   lc->inner->close(lc->inner->ctx, handle);
-}
-
-int collection_cmd_wants_triggers(const struct cli *cli)
-{
-  const struct trigger_options *o = &cli->q.triggers;
-  return trigger_options_any(o) || o->collect_multiple > 1 || (o->stop_command && *o->stop_command);
 }
 
 /* Main thread only. */
@@ -243,8 +238,6 @@ static void on_fire(void *ctx, const struct trigger_fire *f)
   struct live *l = ctx;
   char when[64];
   os_time_format_utc(f->filetime, when, sizeof(when));
-  log_debug("fire %s collection %u filetime %lld raw %llu", f->trigger, f->collection,
-            (long long)f->filetime, (unsigned long long)f->raw);
   if (f->role == TRIGGER_ROLE_START) {
     log_info("start trigger /%s%s%s fired at %s: %s; collection %u starts", f->trigger,
              f->spec[0] ? ":" : "", f->spec, when, f->detail, f->collection);
@@ -386,102 +379,54 @@ static int wait_for_start(struct live *l, const char *request, struct collection
   return wr->end == COLLECTION_END_TRIGGER ? 0 : -1;
 }
 
-/* One collection, start to zip.  *end says whether another may follow. */
-static int run_one(struct live *l, const struct cli *cli, const char *data_file,
-                   const char *base_record, const char *stop_cmd, enum run_end *end)
+/* A or 'etwcap abort': stops the sessions and keeps their files. */
+static int abort_capture(struct collection *c, const struct plan *plan)
 {
-  const struct collection_env *env = l->env;
-  struct collection_wait_options wo;
-  struct collection_wait_result wr;
-  struct log_memory log;
-  struct collection c;
-  struct plan plan;
-  struct consumer sys_consumer, *consumer = env->consumer;
-  struct consumer_stats cs;
-  char record[CONTROLLER_PATH_MAX], request[CONTROLLER_PATH_MAX], base_rec[CONTROLLER_PATH_MAX];
-  const char *tsession;
-  int consumer_open = 0, rc;
+  collection_stop(c);
+  log_error("aborted: the sessions are stopped and their files kept as they are (%s and its "
+            "siblings), not merged",
+            plan->data_file);
+  return ETWCAP_E_CANCELLED;
+}
 
-  *end = RUN_END;
-  collection_cmd_log_begin(&log, cli);
-  rc = collection_cmd_plan(cli, "collect", data_file, &plan);
-  if (!rc)
-    collection_cmd_open_console(); /* again for each collection: the merge closes it */
-  if (!rc && (session_record_path(plan.data_file, record, sizeof(record)) ||
-              session_request_path(plan.data_file, request, sizeof(request)))) {
-    log_error("the data file name '%s' is too long", plan.data_file);
-    rc = ETWCAP_E_RANGE;
-  }
-  if (!rc)
-    os_remove(request); /* a request left by an earlier capture is not for us */
-  if (!rc && trigger_engine_phase(l->e) == TRIGGER_WAITING_START &&
-      wait_for_start(l, request, &wr) != 0) {
-    log_info("ended before the start trigger fired: nothing was collected");
-    os_remove(request);
-    console_close();
-    plan_release(&plan);
-    collection_cmd_log_end(&log);
+/* Opens the real-time reader of the plan's trigger session, if it has one. */
+static int open_trigger_session(struct live *l, const struct plan *plan,
+                                struct consumer *sys_consumer, struct consumer **consumer)
+{
+  const char *tsession = trigger_session(plan);
+  int rc;
+  *consumer = NULL;
+  if (!tsession)
     return 0;
+  *consumer = l->env->consumer;
+  if (!*consumer) {
+    consumer_system(sys_consumer);
+    *consumer = sys_consumer;
   }
-  if (!rc)
-    rc = collection_cmd_prepare(env, &plan);
-  if (!rc) {
-    collection_init(&c, env);
-    rc = collection_start(&c, &plan);
-    collection_cmd_cancelled_message(rc);
-  }
-  if (!rc && (tsession = trigger_session(&plan)) != NULL) {
-    if (!consumer) {
-      consumer_system(&sys_consumer);
-      consumer = &sys_consumer;
-    }
-    rc = consumer->ops->open(consumer, tsession, on_event, l);
-    if (rc) {
-      log_error("cannot read the trigger session '%s' in real time (%s: %lu): %s", tsession,
-                consumer->api ? consumer->api : "?", consumer->os_code, etwcap_strerror(rc));
-      collection_stop(&c);
-    } else {
-      consumer_open = 1;
-      log_info("watching the trigger session '%s' in real time", tsession);
-    }
-  }
+  rc = (*consumer)->ops->open(*consumer, tsession, on_event, l);
   if (rc) {
-    console_close();
-    plan_release(&plan);
-    collection_cmd_log_end(&log);
+    log_error("cannot read the trigger session '%s' in real time (%s: %lu): %s", tsession,
+              (*consumer)->api ? (*consumer)->api : "?", (*consumer)->os_code,
+              etwcap_strerror(rc));
+    *consumer = NULL;
     return rc;
   }
+  log_info("watching the trigger session '%s' in real time", tsession);
+  return 0;
+}
 
-  collection_cmd_write_record(&c, &plan, cli, "collect", &log);
-  if (base_record) {
-    /* `etwcap stop` names the DataFile collect was given, not X.N.etl: a
-     * record under that name too (it names X.N.etl inside) leads it to
-     * this collection's request file. */
-    struct plan alias = plan;
-    alias.data_file = (char *)base_record;
-    collection_cmd_write_record(&c, &alias, cli, "collect", &log);
-  }
-  memset(&wo, 0, sizeof(wo));
-  wo.max_collect_sec = 0; /* the engine's: per collection, a fire like the others */
-  wo.request_file = request;
-  wo.should_stop = should_stop;
-  wo.should_stop_ctx = l;
-  wo.console = collection_cmd_console();
-  wo.keyboard = 1;
-  wo.disk_path = plan.data_file;
-  l->events = 0; /* this collection's, for its health check */
-  wo.trigger_events = &l->events;
-  collection_wait(&c, &wo, &wr);
-
-  if (consumer_open) {
-    /* Done with the trigger session's events: CloseTrace ends ProcessTrace
-     * now (the stop path stops the session itself), so its cost is in the
-     * log before the log goes into the zip. */
+/* Done with the trigger session's events: CloseTrace ends ProcessTrace now
+ * (the stop path stops the session itself), so its cost is in the log
+ * before the log goes into the zip.  What came after the engine decided
+ * belongs to no collection. */
+static void close_trigger_session(struct live *l, struct consumer *consumer)
+{
+  struct consumer_stats cs;
+  if (consumer) {
     consumer->ops->close(consumer, &cs);
     log_info("trigger session: %llu events seen, %.2f s of CPU", (unsigned long long)cs.events,
              cs.cpu_seconds);
   }
-  /* What came after the engine decided belongs to no collection. */
   free_queue(take_queue(l));
   if (l->dropped) {
     log_warn("%llu trigger events were dropped: they came faster than the triggers could "
@@ -489,29 +434,145 @@ static int run_one(struct live *l, const struct cli *cli, const char *data_file,
              (unsigned long long)l->dropped);
     l->dropped = 0;
   }
+}
+
+/* What else ends the wait, for its first line. */
+static const char *ends_also(const struct cli *cli)
+{
+  if (trigger_options_any(&cli->q.triggers))
+    return "(or wait for the trigger)";
+  return cli->q.triggers.max_collect_sec > 0 ? "(or wait for /MaxCollectSec)" : NULL;
+}
+
+/* One collection of `plan`, start to zip.  *end says whether another may
+ * follow. */
+static int run_one(struct live *l, const struct cli *cli, const struct plan *plan,
+                   const char *base_record, enum run_end *end)
+{
+  const struct collection_env *env = l->env;
+  struct collection_wait_options wo;
+  struct collection_wait_result wr;
+  struct log_memory log;
+  struct collection c;
+  struct consumer sys_consumer, *consumer = NULL;
+  char record[CONTROLLER_PATH_MAX] = "", request[CONTROLLER_PATH_MAX] = "";
+  char base_rec[CONTROLLER_PATH_MAX];
+  int rc = 0;
+
+  *end = RUN_END;
+  collection_cmd_log_begin(&log, cli);
+  collection_cmd_open_console(); /* again for each collection: the merge closes it */
+  if (session_record_path(plan->data_file, record, sizeof(record)) ||
+      session_request_path(plan->data_file, request, sizeof(request))) {
+    log_error("the data file name '%s' is too long", plan->data_file);
+    request[0] = '\0';
+    rc = ETWCAP_E_RANGE;
+    goto done;
+  }
+  os_remove(request); /* a request left by an earlier capture is not for us */
+  if (trigger_engine_phase(l->e) == TRIGGER_WAITING_START && wait_for_start(l, request, &wr)) {
+    log_info("ended before the start trigger fired: nothing was collected");
+    goto done;
+  }
+  rc = collection_cmd_prepare(env, plan);
+  if (!rc) {
+    collection_init(&c, env);
+    rc = collection_start(&c, plan);
+    collection_cmd_cancelled_message(rc);
+  }
+  if (!rc && (rc = open_trigger_session(l, plan, &sys_consumer, &consumer)) != 0)
+    collection_stop(&c);
+  if (rc)
+    goto done;
+
+  collection_cmd_write_record(&c, plan, cli, "collect", &log);
+  if (base_record) {
+    /* `etwcap stop` names the DataFile collect was given, not X.N.etl: a
+     * record under that name too (it names X.N.etl inside) leads it to
+     * this collection's request file. */
+    struct plan alias = *plan;
+    alias.data_file = (char *)base_record;
+    collection_cmd_write_record(&c, &alias, cli, "collect", &log);
+  }
+  memset(&wo, 0, sizeof(wo));
+  wo.ends_also = ends_also(cli);
+  wo.request_file = request;
+  wo.should_stop = should_stop;
+  wo.should_stop_ctx = l;
+  wo.console = collection_cmd_console();
+  wo.keyboard = 1; /* keys come from the console, or from tests through console_push_key */
+  wo.disk_path = plan->data_file;
+  l->events = 0; /* this collection's, for its health check */
+  wo.trigger_events = &l->events;
+  collection_wait(&c, &wo, &wr);
+  close_trigger_session(l, consumer);
+
   if (wr.end == COLLECTION_END_KEY_ABORT || wr.end == COLLECTION_END_ABORT_REQUEST)
-    rc = collection_cmd_abort_capture(&c, &plan);
+    rc = abort_capture(&c, plan);
   else
-    rc = collection_cmd_finish(&c, &plan, cli, &log,
+    rc = collection_cmd_finish(&c, plan, cli, &log,
                                wr.end == COLLECTION_END_TRIGGER ? &wr.trigger : NULL, record);
   if (base_record && session_record_path(base_record, base_rec, sizeof(base_rec)) == 0)
     os_remove(base_rec);
   os_remove(record);
-  os_remove(request);
   if (wr.end == COLLECTION_END_TRIGGER && rc == 0) {
-    stop_command(env, stop_cmd, plan.zip ? plan.zip_file : plan.data_file);
+    stop_command(env, cli->q.triggers.stop_command, plan->zip ? plan->zip_file : plan->data_file);
     os_mutex_lock(&l->lock);
     if (trigger_engine_phase(l->e) != TRIGGER_DONE)
       *end = RUN_NEXT;
     os_mutex_unlock(&l->lock);
   }
+done:
+  if (request[0])
+    os_remove(request);
   console_close();
-  plan_release(&plan);
   collection_cmd_log_end(&log);
   return rc;
 }
 
-int collection_cmd_collect_triggers(const struct cli *cli, const struct collection_env *env)
+/* The counters the engine polls: the env's (tests) or PDH's, each poll
+ * more than two intervals late skipped (late_counters). */
+static void use_counters(struct live *l, const struct trigger_options *opt,
+                         struct trigger_counter_source *counters, struct late_counters *late,
+                         struct trigger_counter_source *late_src, int *pdh)
+{
+  if (l->env->counters) {
+    *counters = *l->env->counters;
+  } else {
+    *counters = counters_pdh_system();
+    *pdh = 1;
+  }
+  late->inner = counters;
+  late->env = l->env;
+  late->poll_ticks = (opt->trigger_poll_msec > 0 ? opt->trigger_poll_msec : 1000) * 10000;
+  late_src->ctx = late;
+  late_src->open = late_open;
+  late_src->read = late_read;
+  late_src->close = late_close;
+  trigger_engine_set_counter_source(l->e, late_src);
+}
+
+/* Subscribes to the event log /StopOnEventLogMessage watches. */
+static int watch_event_log(struct live *l, const struct trigger_options *opt,
+                           struct eventlog_source *eventlog, void **handle)
+{
+  struct trigger_eventlog_spec spec;
+  char err[512];
+  int rc;
+  *eventlog = l->env->eventlog ? *l->env->eventlog : eventlog_system();
+  rc = trigger_parse_eventlog_spec(opt->stop_on_event_log_message, &spec, err, sizeof(err));
+  if (!rc) {
+    rc = eventlog->open(eventlog->ctx, spec.log, on_message, l, handle, err, sizeof(err));
+    if (!rc)
+      log_info("watching the '%s' event log for /StopOnEventLogMessage", spec.log);
+    trigger_eventlog_spec_release(&spec);
+  }
+  if (rc)
+    log_error("/StopOnEventLogMessage: %s", err);
+  return rc;
+}
+
+int collection_cmd_collect(const struct cli *cli, const struct collection_env *env)
 {
   const struct trigger_options *opt = &cli->q.triggers;
   struct trigger_counter_source counters = { NULL, NULL, NULL, NULL }, late_src;
@@ -521,8 +582,9 @@ int collection_cmd_collect_triggers(const struct cli *cli, const struct collecti
   struct live l;
   struct plan plan;
   char err[512], base[CONTROLLER_PATH_MAX], name[CONTROLLER_PATH_MAX];
-  unsigned count, n = 1, next;
-  int rc, pdh = 0, zip;
+  unsigned count = opt->collect_multiple > 1 ? (unsigned)opt->collect_multiple : 1;
+  unsigned n = 1, next;
+  int rc, pdh = 0;
   enum run_end end = RUN_NEXT;
 
   memset(&l, 0, sizeof(l));
@@ -532,68 +594,47 @@ int collection_cmd_collect_triggers(const struct cli *cli, const struct collecti
     log_error("%s", err);
     return rc;
   }
-  /* The base name, as the plan normalises it (extension, default name). */
+  /* The first collection's plan; its DataFile, as the plan normalises it
+   * (extension, default name), is the base of the others' names. */
   rc = collection_cmd_plan(cli, "collect", NULL, &plan);
   if (rc) {
+    plan_release(&plan);
     trigger_engine_free(l.e);
     return rc;
   }
   snprintf(base, sizeof(base), "%s", plan.data_file);
-  zip = plan.zip;
-  plan_release(&plan);
 
   os_mutex_init(&l.lock);
   trigger_engine_set_fire_callback(l.e, on_fire, &l);
-  if (trigger_engine_has_counters(l.e)) {
-    if (env->counters)
-      counters = *env->counters;
-    else {
-      counters = counters_pdh_system();
-      pdh = 1;
-    }
-    late.inner = &counters;
-    late.env = env;
-    late.poll_ticks = (opt->trigger_poll_msec > 0 ? opt->trigger_poll_msec : 1000) * 10000;
-    late_src.ctx = &late;
-    late_src.open = late_open;
-    late_src.read = late_read;
-    late_src.close = late_close;
-    trigger_engine_set_counter_source(l.e, &late_src);
-  }
+  if (trigger_engine_has_counters(l.e))
+    use_counters(&l, opt, &counters, &late, &late_src, &pdh);
   l.last = env->utc_now(env->ctx);
   rc = trigger_engine_start(l.e, l.last, err, sizeof(err));
   if (rc)
     log_error("%s", err);
-  if (!rc && trigger_engine_has_event_log(l.e)) {
-    struct trigger_eventlog_spec spec;
-    eventlog = env->eventlog ? *env->eventlog : eventlog_system();
-    rc = trigger_parse_eventlog_spec(opt->stop_on_event_log_message, &spec, err, sizeof(err));
-    if (!rc) {
-      rc = eventlog.open(eventlog.ctx, spec.log, on_message, &l, &eventlog_handle, err,
-                         sizeof(err));
-      if (!rc)
-        log_info("watching the '%s' event log for /StopOnEventLogMessage", spec.log);
-      trigger_eventlog_spec_release(&spec);
-    }
-    if (rc)
-      log_error("/StopOnEventLogMessage: %s", err);
-  }
-  count = opt->collect_multiple > 1 ? (unsigned)opt->collect_multiple : 1;
+  if (!rc && trigger_engine_has_event_log(l.e))
+    rc = watch_event_log(&l, opt, &eventlog, &eventlog_handle);
   while (!rc && end == RUN_NEXT) {
     os_mutex_lock(&l.lock);
     l.collection = trigger_engine_collection(l.e);
     l.has_fire = 0;
     os_mutex_unlock(&l.lock);
-    rc = collection_name(env, base, zip, n, count, name, sizeof(name), &next);
-    if (rc) {
-      log_error("the data file name '%s' is too long", base);
-      break;
-    }
-    n = next;
-    if (count > 1)
+    if (count > 1) {
+      /* X.<n>.etl: this collection's own plan. */
+      rc = collection_name(env, base, plan.zip, n, count, name, sizeof(name), &next);
+      if (rc) {
+        log_error("the data file name '%s' is too long", base);
+        break;
+      }
+      n = next;
       log_info("collection %u of %u: %s", l.collection, count, name);
-    rc = run_one(&l, cli, name, count > 1 ? base : NULL, opt->stop_command, &end);
+      plan_release(&plan);
+      if ((rc = collection_cmd_plan(cli, "collect", name, &plan)) != 0)
+        break;
+    }
+    rc = run_one(&l, cli, &plan, count > 1 ? base : NULL, &end);
   }
+  plan_release(&plan);
   if (eventlog_handle)
     eventlog.close(eventlog.ctx, eventlog_handle);
   free_queue(take_queue(&l));
