@@ -52,8 +52,7 @@ static const struct opt_def *find_in_groups(const struct opt_group *const *group
 static const struct opt_def *find_def_n(const char *name, size_t len)
 {
   const struct command *const *c;
-  const struct opt_group *common[] = { &opt_group_common, NULL };
-  const struct opt_def *d = find_in_groups(common, name, len);
+  const struct opt_def *d = find_in_groups(opt_groups_common, name, len);
   for (c = etwcap_commands; !d && *c; c++)
     d = find_in_groups((*c)->groups, name, len);
   return d;
@@ -64,18 +63,19 @@ const struct opt_def *cli_find_def(const char *name)
   return find_def_n(name, strlen(name));
 }
 
-int cli_command_accepts(const struct command *cmd, const struct opt_def *def)
+static int group_holds(const struct opt_group *const *groups, const struct opt_def *def)
 {
-  const struct opt_group *const *g;
   size_t i;
-  for (i = 0; i < opt_group_common.count; i++)
-    if (&opt_group_common.defs[i] == def)
-      return 1;
-  for (g = cmd ? cmd->groups : NULL; g && *g; g++)
-    for (i = 0; i < (*g)->count; i++)
-      if (&(*g)->defs[i] == def)
+  for (; groups && *groups; groups++)
+    for (i = 0; i < (*groups)->count; i++)
+      if (&(*groups)->defs[i] == def)
         return 1;
   return 0;
+}
+
+int cli_command_accepts(const struct command *cmd, const struct opt_def *def)
+{
+  return group_holds(opt_groups_common, def) || (cmd && group_holds(cmd->groups, def));
 }
 
 /* --- "did you mean" ------------------------------------------------------ */
@@ -136,11 +136,10 @@ static void consider_groups(const struct opt_group *const *g, const char *name, 
  * the line, and a name from another command is still the likely intent. */
 static const char *suggest(const char *name, size_t len)
 {
-  const struct opt_group *common[] = { &opt_group_common, NULL };
   const struct command *const *c;
   const char *best = NULL;
   size_t best_dist = len / 3 + 2;
-  consider_groups(common, name, len, &best, &best_dist);
+  consider_groups(opt_groups_common, name, len, &best, &best_dist);
   for (c = etwcap_commands; *c; c++)
     consider_groups((*c)->groups, name, len, &best, &best_dist);
   return best;
@@ -419,8 +418,14 @@ static int parse_tokens(struct cli *cli, char **tok, size_t ntok)
     if (!cli->cmd) {
       cli->cmd = command_find(t);
       if (!cli->cmd) {
-        const char *hint = suggest_command(t);
-        if (hint)
+        const char *hint = suggest_command(t), *why = command_perfview_only(t);
+        if (why)
+          set_error(cli, "'%s' is a PerfView command etwcap does not have: %s.", t, why);
+        else if (str_ends_with_case(t, ".etl") || str_ends_with_case(t, ".etl.zip"))
+          set_error(cli, "'%s' is a trace, not a command: etwcap has no viewer. Open it in "
+                    "PerfView or WPA; 'etwcap info %s' or 'etwcap report %s' summarizes it here.",
+                    t, t, t);
+        else if (hint)
           set_error(cli, "unknown command '%s'. Did you mean '%s'?", t, hint);
         else
           set_error(cli, "unknown command '%s'. Run 'etwcap /?' for the list of commands.", t);

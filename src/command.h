@@ -38,8 +38,12 @@ extern const struct command *const etwcap_commands[];
 
 /* Case-insensitive lookup; NULL when there is no such command. */
 const struct command *command_find(const char *name);
+/* For a PerfView command etwcap does not have, why; else NULL. */
+const char *command_perfview_only(const char *name);
 
-/* Qualifiers every command accepts (commands.c). */
+/* Qualifiers every command accepts (commands.c): opt_group_common, then
+ * PerfView's viewer settings; NULL-terminated. */
 extern const struct opt_group opt_group_common;
+extern const struct opt_group *const opt_groups_common[];
 
 #endif

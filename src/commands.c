@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "error.h"
 #include "log.h"
+#include "qualifiers.h"
 #include "strutil.h"
 
 #include <stddef.h>
@@ -25,6 +26,8 @@ static const struct opt_def common_defs[] = {
 
 const struct opt_group opt_group_common = OPT_GROUP("Qualifiers for every command", common_defs);
 
+const struct opt_group *const opt_groups_common[] = { &opt_group_common, &opt_group_viewer, NULL };
+
 extern const struct command cmd_collect, cmd_start, cmd_stop, cmd_abort, cmd_list_sessions,
     cmd_merge, cmd_dump, cmd_info, cmd_replay, cmd_report, cmd_plan, cmd_selftest,
     cmd_selftest_child, cmd_version;
@@ -41,5 +44,36 @@ const struct command *command_find(const char *name)
   for (c = etwcap_commands; *c; c++)
     if (str_caseeq((*c)->name, name))
       return *c;
+  return NULL;
+}
+
+/* PerfView's commands etwcap does not have, each with the reason
+ * (CommandLineArgs.cs's parameter sets; tests/data/perfview-command-line.txt). */
+static const struct {
+  const char *name;
+  const char *reason;
+} perfview_only[] = {
+  { "HeapSnapshot", "heap snapshots need PerfView's HeapDump.exe; 'dotnet-gcdump collect' "
+                    "takes one of a .NET Core process" },
+  { "HeapSnapshotFromProcessDump", "heap snapshots need PerfView's HeapDump.exe" },
+  { "ForceGC", "forcing a GC needs PerfView's HeapDump.exe" },
+  { "CollectCrossGenerationLiveness", "it takes a heap snapshot with PerfView's HeapDump.exe" },
+  { "GuiRun", "etwcap has no windows: 'etwcap run' is the same capture from the command line" },
+  { "GuiCollect", "etwcap has no windows: 'etwcap collect' is the same capture" },
+  { "GuiHeapSnapshot", "etwcap has no windows, and heap snapshots need PerfView's HeapDump.exe" },
+  { "UserCommand", "user commands are PerfView extensions, .NET assemblies etwcap cannot load" },
+  { "UserCommandHelp", "user commands are PerfView extensions, .NET assemblies etwcap cannot load" },
+  { "CreateExtensionProject", "PerfView extensions are .NET projects for PerfView itself" },
+  { "EnableKernelStacks", "it sets DisablePagingExecutive so that Windows 7 x64 can walk kernel "
+                          "stacks; on Windows 8 and later PerfView itself does nothing" },
+  { "DisableKernelStacks", "it undoes EnableKernelStacks, which etwcap does not have" },
+};
+
+const char *command_perfview_only(const char *name)
+{
+  size_t i;
+  for (i = 0; i < sizeof(perfview_only) / sizeof(perfview_only[0]); i++)
+    if (str_caseeq(perfview_only[i].name, name))
+      return perfview_only[i].reason;
   return NULL;
 }

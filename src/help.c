@@ -1,6 +1,7 @@
 /* `/?` help, generated from the command and qualifier tables. */
 #include "cli.h"
 #include "keywords.h"
+#include "qualifiers.h"
 
 #include "version.h"
 
@@ -170,6 +171,7 @@ void cli_print_tool_help(FILE *out)
     wrap(out, (*c)->summary, HELP_COLUMN, HELP_COLUMN);
   }
   print_group(out, &opt_group_common);
+  print_group(out, &opt_group_viewer);
   fputs("\nRun 'etwcap COMMAND /?' for a command's qualifiers.\n", out);
 }
 
@@ -214,6 +216,8 @@ void cli_print_command_help(FILE *out, const struct command *cmd)
   for (g = cmd->groups; g && *g; g++)
     print_group(out, *g);
   print_group(out, &opt_group_common);
+  fputs("\nPerfView's viewer, symbol and analysis settings (/NoView, /SafeMode, ...) are accepted "
+        "with every command and do nothing: 'etwcap /?' lists them.\n", out);
   if (takes(cmd, "KernelEvents"))
     print_keyword_names(out, &keywords_kernel);
   if (takes(cmd, "ClrEvents"))

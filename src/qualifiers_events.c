@@ -78,6 +78,8 @@ static const struct opt_def defs[] = {
     "WPR-compatible provider sets are not implemented; use WPR itself for that profile." },
   { "DumpHeap", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,
     "heap snapshots need PerfView's HeapDump.exe." },
+  { "MaxNodeCountK", NULL, UNBOUND(OPT_INT), NULL, NULL, NULL, 0, 0,
+    "it bounds PerfView's heap snapshots (HeapDump.exe), which etwcap does not take." },
   { "MonitorPerfCounter", NULL, UNBOUND(OPT_LIST), NULL, NULL, NULL, 0, 0,
     "logging counters into the trace is not implemented; /StopOnPerfCounter triggers are." },
 };

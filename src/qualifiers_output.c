@@ -44,6 +44,8 @@ static const struct opt_def defs[] = {
     "OS heap tracing is not implemented; use WPR's heap profile." },
   { "OSHeapExe", NULL, UNBOUND(OPT_STRING), NULL, NULL, NULL, 0, 0,
     "OS heap tracing is not implemented; use WPR's heap profile." },
+  { "OSHeapMaxMB", NULL, UNBOUND(OPT_INT), NULL, NULL, NULL, 0, 0,
+    "OS heap tracing is not implemented; use WPR's heap profile." },
   { "NetworkCapture", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,
     "packet capture through 'netsh trace' is not implemented; run 'netsh trace start "
     "capture=yes' beside etwcap." },
