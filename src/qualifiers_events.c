@@ -43,7 +43,8 @@ static const struct opt_def defs[] = {
     0, 0, NULL },
   { "GCCollectOnly", NULL, BIND_BOOL(plan.gc_collect_only), NULL, NULL,
     "Lowest-overhead GC preset: CLR GC events at Informational and process events, no stacks, "
-    "no rundown.",
+    "only the minimal CLR rundown at stop (as /NoRundown; not with /GCTriggeredStacks). Writes "
+    "etwcapGCCollectOnly.etl.zip unless a DataFile is given.",
     0, 0, NULL },
   { "GCTriggeredStacks", NULL, BIND_BOOL(plan.gc_triggered_stacks), NULL, NULL,
     "With /GCCollectOnly, add stacks of what triggered each GC (image loads, CLR stack "

@@ -145,6 +145,22 @@ for args, token in ((["/ClrEvents:Default+Bogus"], "'Bogus'"),
     t.check(rc == 2 and token in err, "plan %s: exit 2 naming %s (got %d: %s)"
             % (" ".join(args), token, rc, err.strip()))
 
+# /GCCollectOnly: what help says is what the plan does (PerfView's preset,
+# perfview-collect.md: NoRundown, so only the minimal CLR rundown, and the
+# data file PerfViewGCCollectOnly.etl with etwcap's prefix).
+rc, out, err = t.run("collect", "/?")
+start = out.find("  /GCCollectOnly")
+gc_help = out[start:out.find("\n  /", start + 1)]
+t.check("minimal CLR rundown" in " ".join(gc_help.split())
+        and "etwcapGCCollectOnly.etl.zip" in gc_help.replace("\n", "").replace(" ", ""),
+        "help of /GCCollectOnly names the minimal rundown and the zip: %r" % gc_help)
+p = plan("/GCCollectOnly")
+rundown = [s for s in p["sessions"] if s["role"] == "rundown"]
+t.check(p["dataFile"].endswith("etwcapGCCollectOnly.etl") and len(rundown) == 1
+        and all(pr["origin"] == "minimal rundown" for pr in rundown[0]["providers"]
+                if "Rundown" in pr["name"]),
+        "plan /GCCollectOnly: the help's data file and a minimal rundown only")
+
 # /TargetOS belongs to plan only.
 rc, out, err = t.run("collect", SERVER)
 t.check(rc == 2, "collect refuses /TargetOS")
