@@ -245,7 +245,9 @@ int plan_build(const struct plan_options *o, struct plan *plan)
   st.opt = o;
   plan->os = o->os;
   plan->os_assumed = o->os_assumed;
-  plan->command = (o->command && str_caseeq(o->command, "start")) ? "start" : "collect";
+  plan->command = !o->command || str_caseeq(o->command, "collect") ? "collect"
+                  : str_caseeq(o->command, "start")                ? "start"
+                                                                   : "run";
   plan->max_collect_sec = o->max_collect_sec;
   plan->enable_parameters_version = plan_at_least(plan, 6, 3, 0) ? 2 : 1;
 
@@ -265,6 +267,8 @@ int plan_build(const struct plan_options *o, struct plan *plan)
               (long long)o->buffer_size_mb);
     goto done;
   }
+  /* PerfView's Collect makes CircularMB 500; start and run keep 0, files
+   * that grow for as long as the capture runs. */
   st.circular_mb = o->circular_mb >= 0 ? o->circular_mb : !strcmp(plan->command, "collect") ? 500 : 0;
   if (st.circular_mb > 1048576) {
     rc = plan_fail(plan, ETWCAP_E_USAGE, "/CircularMB: %lld is out of range", (long long)st.circular_mb);

@@ -203,7 +203,7 @@ struct plan {
   enum plan_kernel_route kernel_route_asked;
   /* ENABLE_TRACE_PARAMETERS.Version: 2 where filters exist (8.1+), else 1. */
   unsigned enable_parameters_version;
-  const char *command;        /* "collect" or "start" (static) */
+  const char *command;        /* "collect", "start" or "run" (static) */
   char *data_file;            /* the user ETL, X.etl */
   char *zip_file;             /* X.etl.zip when zipping, else NULL */
   int merge, zip;
@@ -219,7 +219,7 @@ struct plan {
  * command line.  plan_options_init sets PerfView's defaults; strings and
  * lists are borrowed, not copied. */
 struct plan_options {
-  const char *command;        /* "collect" (default) or "start" */
+  const char *command;        /* "collect" (default), "start" or "run" */
   struct os_version os;
   int os_assumed;
   unsigned long pid;          /* for etwcapTrigger_<pid>; 0 prints "<pid>" */

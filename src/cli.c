@@ -417,6 +417,10 @@ static int parse_tokens(struct cli *cli, char **tok, size_t ntok)
     }
     if (!cli->cmd) {
       cli->cmd = command_find(t);
+      /* run's command line follows, qualifiers and all (`run /?` is help). */
+      if (cli->cmd && (cli->cmd->flags & CMD_REST_IS_ARGS) && i + 1 < ntok &&
+          !is_help_token(tok[i + 1]))
+        only_positionals = 1;
       if (!cli->cmd) {
         const char *hint = suggest_command(t), *why = command_perfview_only(t);
         if (why)

@@ -26,6 +26,7 @@
 #include "os_time.h"
 #include "os_thread.h"
 #include "process_shell.h"
+#include "strbuf.h"
 #include "session_record.h"
 #include "trigger_output.h"
 #include "trigger_spec.h"
@@ -58,6 +59,11 @@ struct live {
   struct trigger_fire fire;
   int has_fire;
   uint64_t events, messages;
+  /* `run`: its command line, the running command, and how it ended. */
+  const char *run_line;
+  void *child;
+  int child_exited, child_code;
+  char child_detail[96];
 };
 
 /* Counter polls the engine missed while nobody advanced it (the merge and
@@ -251,14 +257,96 @@ static void on_fire(void *ctx, const struct trigger_fire *f)
   l->has_fire = 1;
 }
 
+/* --- run's command ------------------------------------------------------ */
+
+static int child_start(struct live *l, char *why, unsigned why_size)
+{
+  const struct collection_env *env = l->env;
+  if (env->child_start)
+    return env->child_start(env->ctx, l->run_line, &l->child, why, why_size);
+  return process_child_start(l->run_line, (struct process_child **)&l->child, why, why_size);
+}
+
+static int child_exited(struct live *l, int *code)
+{
+  const struct collection_env *env = l->env;
+  if (env->child_start)
+    return env->child_exited(env->ctx, l->child, code);
+  return process_child_exited(l->child, code);
+}
+
+static void child_close(struct live *l, int kill)
+{
+  const struct collection_env *env = l->env;
+  if (env->child_start)
+    env->child_close(env->ctx, l->child, kill);
+  else
+    process_child_close(l->child, kill);
+  l->child = NULL;
+}
+
+/* After the sessions started, as PerfView's Run: 100 ms for the start
+ * events, then the command. */
+static int run_command_start(struct live *l)
+{
+  char why[256] = "";
+  int rc;
+  l->env->sleep_ms(l->env->ctx, 100);
+  log_info("running: %s", l->run_line);
+  rc = child_start(l, why, sizeof(why));
+  if (rc)
+    log_error("cannot run '%s' (%s): %s; the sessions are stopped", l->run_line, why,
+              etwcap_strerror(rc));
+  return rc;
+}
+
+/* Has the command ended the capture?  Fills `fired` when it has. */
+static int run_command_done(struct live *l, struct manifest_trigger *fired)
+{
+  int code = 0, rc;
+  if (!l->child || l->child_exited)
+    return l->child_exited;
+  rc = child_exited(l, &code);
+  if (rc == 0)
+    return 0;
+  l->child_exited = 1;
+  l->child_code = code;
+  if (rc < 0)
+    snprintf(l->child_detail, sizeof(l->child_detail), "its state cannot be read (%s)",
+             etwcap_strerror(rc));
+  else
+    snprintf(l->child_detail, sizeof(l->child_detail), "it exited with code %d", code);
+  fired->name = "run";
+  fired->detail = l->child_detail;
+  fired->filetime = l->env->utc_now(l->env->ctx);
+  return 1;
+}
+
+/* After the capture is written: a command still running is ended, as
+ * PerfView ends it; a failing exit code is worth a warning. */
+static void run_command_end(struct live *l)
+{
+  if (!l->child)
+    return;
+  if (!l->child_exited)
+    log_warn("'%s' is still running after the capture: ending it", l->run_line);
+  else if (l->child_code != 0)
+    log_warn("'%s' exited with code %d (0x%x)", l->run_line, l->child_code,
+             (unsigned)l->child_code);
+  child_close(l, !l->child_exited);
+}
+
 /* The wait loop's hook (main thread): the clock moves the engine; the
- * collection ends when the engine has moved past it. */
+ * collection ends when the engine has moved past it, or run's command
+ * has exited. */
 static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *fired)
 {
   struct live *l = ctx;
   int stop;
   (void)elapsed_ms;
   feed(l);
+  if (run_command_done(l, fired))
+    return 1;
   stop = trigger_engine_phase(l->e) == TRIGGER_DONE ||
          trigger_engine_collection(l->e) != l->collection;
   if (stop && l->has_fire) {
@@ -437,8 +525,10 @@ static void close_trigger_session(struct live *l, struct consumer *consumer)
 }
 
 /* What else ends the wait, for its first line. */
-static const char *ends_also(const struct cli *cli)
+static const char *ends_also(const struct live *l, const struct cli *cli)
 {
+  if (l->run_line)
+    return "(or wait for the command to exit)";
   if (trigger_options_any(&cli->q.triggers))
     return "(or wait for the trigger)";
   return cli->q.triggers.max_collect_sec > 0 ? "(or wait for /MaxCollectSec)" : NULL;
@@ -482,6 +572,10 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   }
   if (!rc && (rc = open_trigger_session(l, plan, &sys_consumer, &consumer)) != 0)
     collection_stop(&c);
+  if (!rc && l->run_line && (rc = run_command_start(l)) != 0) {
+    close_trigger_session(l, consumer);
+    collection_stop(&c);
+  }
   if (rc)
     goto done;
 
@@ -495,7 +589,7 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
     collection_cmd_write_record(&c, &alias, cli, "collect", &log);
   }
   memset(&wo, 0, sizeof(wo));
-  wo.ends_also = ends_also(cli);
+  wo.ends_also = ends_also(l, cli);
   wo.request_file = request;
   wo.should_stop = should_stop;
   wo.should_stop_ctx = l;
@@ -512,10 +606,11 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   else
     rc = collection_cmd_finish(&c, plan, cli, &log,
                                wr.end == COLLECTION_END_TRIGGER ? &wr.trigger : NULL, record);
+  run_command_end(l);
   if (base_record && session_record_path(base_record, base_rec, sizeof(base_rec)) == 0)
     os_remove(base_rec);
   os_remove(record);
-  if (wr.end == COLLECTION_END_TRIGGER && rc == 0) {
+  if (wr.end == COLLECTION_END_TRIGGER && rc == 0 && !l->run_line) {
     stop_command(env, cli->q.triggers.stop_command, plan->zip ? plan->zip_file : plan->data_file);
     os_mutex_lock(&l->lock);
     if (trigger_engine_phase(l->e) != TRIGGER_DONE)
@@ -572,7 +667,10 @@ static int watch_event_log(struct live *l, const struct trigger_options *opt,
   return rc;
 }
 
-int collection_cmd_collect(const struct cli *cli, const struct collection_env *env)
+/* collect, or run with `run_line`: the engine's cycle around collections
+ * planned for `command`. */
+static int capture(const struct cli *cli, const struct collection_env *env, const char *command,
+                   const char *run_line)
 {
   const struct trigger_options *opt = &cli->q.triggers;
   struct trigger_counter_source counters = { NULL, NULL, NULL, NULL }, late_src;
@@ -589,6 +687,7 @@ int collection_cmd_collect(const struct cli *cli, const struct collection_env *e
 
   memset(&l, 0, sizeof(l));
   l.env = env;
+  l.run_line = run_line;
   rc = trigger_engine_create(&l.e, opt, err, sizeof(err));
   if (rc) {
     log_error("%s", err);
@@ -596,7 +695,7 @@ int collection_cmd_collect(const struct cli *cli, const struct collection_env *e
   }
   /* The first collection's plan; its DataFile, as the plan normalises it
    * (extension, default name), is the base of the others' names. */
-  rc = collection_cmd_plan(cli, "collect", NULL, &plan);
+  rc = collection_cmd_plan(cli, command, NULL, &plan);
   if (rc) {
     plan_release(&plan);
     trigger_engine_free(l.e);
@@ -629,7 +728,7 @@ int collection_cmd_collect(const struct cli *cli, const struct collection_env *e
       n = next;
       log_info("collection %u of %u: %s", l.collection, count, name);
       plan_release(&plan);
-      if ((rc = collection_cmd_plan(cli, "collect", name, &plan)) != 0)
+      if ((rc = collection_cmd_plan(cli, command, name, &plan)) != 0)
         break;
     }
     rc = run_one(&l, cli, &plan, count > 1 ? base : NULL, &end);
@@ -644,5 +743,26 @@ int collection_cmd_collect(const struct cli *cli, const struct collection_env *e
   if (pdh)
     counters_pdh_release(&counters);
   os_mutex_destroy(&l.lock);
+  return rc;
+}
+
+int collection_cmd_collect(const struct cli *cli, const struct collection_env *env)
+{
+  return capture(cli, env, "collect", NULL);
+}
+
+int collection_cmd_run(const struct cli *cli, const struct collection_env *env)
+{
+  struct strbuf b = { NULL, 0, 0, 0 };
+  char *line;
+  size_t i;
+  int rc;
+  for (i = 0; i < cli->arg_count; i++)
+    strbuf_printf(&b, strchr(cli->args[i], ' ') ? "%s\"%s\"" : "%s%s", i ? " " : "",
+                  cli->args[i]);
+  if ((rc = strbuf_finish(&b, &line)) != 0)
+    return rc;
+  rc = capture(cli, env, "run", line);
+  etwcap_free(line);
   return rc;
 }

@@ -37,6 +37,11 @@ struct collection_env {
   /* /StopCommand: 0 with *exit_code, or ETWCAP_E_* with `why`. */
   int (*run_command)(void *ctx, const char *line, unsigned timeout_ms, int *exit_code,
                      char *why, unsigned why_size);
+  /* run's command, as process_shell.h's process_child_* (all three, or
+   * NULL: those). */
+  int (*child_start)(void *ctx, const char *line, void **child, char *why, unsigned why_size);
+  int (*child_exited)(void *ctx, void *child, int *exit_code);
+  void (*child_close)(void *ctx, void *child, int kill);
 };
 
 /* The real clock and file system around `ctl`. */

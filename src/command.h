@@ -13,7 +13,9 @@ struct cli;
 enum command_flags {
   CMD_NEEDS_WINDOWS = 1 << 0, /* talks to ETW: refused elsewhere with a clear message */
   CMD_NEEDS_ADMIN = 1 << 1,   /* checked before run on Windows */
-  CMD_HIDDEN = 1 << 2         /* not listed in `etwcap /?` */
+  CMD_HIDDEN = 1 << 2,        /* not listed in `etwcap /?` */
+  CMD_REST_IS_ARGS = 1 << 3   /* every token after the command is a positional
+                               * (run's command line), as `--` would make it */
 };
 
 /* A command's run function logs its own error details (log_error) before

@@ -204,8 +204,11 @@ static void print_keyword_names(FILE *out, const struct keyword_set *set)
 void cli_print_command_help(FILE *out, const struct command *cmd)
 {
   const struct opt_group *const *g;
-  fprintf(out, "Usage: etwcap %s%s%s [qualifiers]\n\n", cmd->name, cmd->args_usage ? " " : "",
-          cmd->args_usage ? cmd->args_usage : "");
+  if (cmd->flags & CMD_REST_IS_ARGS) /* its arguments end the line */
+    fprintf(out, "Usage: etwcap [qualifiers] %s %s\n\n", cmd->name, cmd->args_usage);
+  else
+    fprintf(out, "Usage: etwcap %s%s%s [qualifiers]\n\n", cmd->name, cmd->args_usage ? " " : "",
+            cmd->args_usage ? cmd->args_usage : "");
   wrap(out, cmd->description, 0, 0);
   if (cmd->help_extra)
     cmd->help_extra(out);

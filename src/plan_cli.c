@@ -40,6 +40,9 @@ int plan_options_from_cli(const struct cli *cli, struct plan_options *o, char *e
     }
   } else if (cli->cmd && str_caseeq(cli->cmd->name, "start")) {
     o->command = "start";
+  } else if (cli->cmd && str_caseeq(cli->cmd->name, "run")) {
+    o->command = "run";
+    arg = cli->arg_count; /* the positionals are the command to run */
   }
   if (cli->arg_count > arg + 1) {
     snprintf(err, err_size, "unexpected argument '%s': give at most one DataFile",

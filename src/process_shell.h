@@ -1,9 +1,10 @@
 /* (Not "process.h": that name is the C runtime's, and src/ is on the
- * include path.)  Running a command line and waiting for it, for /StopCommand: on Windows
- * `%SystemRoot%\SysNative\cmd.exe /c LINE` (the 64-bit cmd even from a
- * 32-bit process; System32 when SysNative does not exist), as PerfView
- * does (perfview-collect.md §3.4).  Off Windows it answers "needs
- * Windows": collect, its only user, needs Windows. */
+ * include path.)  Running a command line: for /StopCommand, waiting for it,
+ * on Windows `%SystemRoot%\SysNative\cmd.exe /c LINE` (the 64-bit cmd even
+ * from a 32-bit process; System32 when SysNative does not exist), as
+ * PerfView does (perfview-collect.md §3.4); for `run`, started and left
+ * running while the capture watches it.  Off Windows both answer "needs
+ * Windows": collect and run, their only users, need Windows. */
 #ifndef ETWCAP_PROCESS_SHELL_H
 #define ETWCAP_PROCESS_SHELL_H
 
@@ -14,5 +15,17 @@
  * ETWCAP_E_* with the failing API and raw code in `why`. */
 int process_run_shell(const char *line, unsigned timeout_ms, int *exit_code, char *why,
                       unsigned why_size);
+
+/* A command `run` started: the program itself when `line` names an .exe
+ * and holds no redirection (< > &), else `cmd.exe /c call LINE` (PerfView's
+ * Run, CommandProcessor.cs).  It shares etwcap's console. */
+struct process_child;
+/* 0 with *out, or an ETWCAP_E_* with the failing API and raw code in `why`. */
+int process_child_start(const char *line, struct process_child **out, char *why,
+                        unsigned why_size);
+/* 1 when it has exited (*exit_code set), 0 while it runs, < 0 on error. */
+int process_child_exited(struct process_child *c, int *exit_code);
+/* Ends it first when `kill` and it still runs; frees it. */
+void process_child_close(struct process_child *c, int kill);
 
 #endif

@@ -1,5 +1,6 @@
-/* process.h off Windows: /StopCommand belongs to collect, which needs
- * Windows; the portable tests script the runner (collection_env). */
+/* process_shell.h off Windows: /StopCommand and run's command belong to
+ * collect and run, which need Windows; the portable tests script the
+ * runner and the child (collection_env). */
 #include "process_shell.h"
 
 #include "error.h"
@@ -13,4 +14,25 @@ int process_run_shell(const char *line, unsigned timeout_ms, int *exit_code, cha
   *exit_code = -1;
   snprintf(why, why_size, "cmd.exe: running a command needs Windows");
   return ETWCAP_E_NEEDS_WINDOWS;
+}
+
+int process_child_start(const char *line, struct process_child **out, char *why,
+                        unsigned why_size)
+{
+  (void)line;
+  *out = NULL;
+  snprintf(why, why_size, "running a command needs Windows");
+  return ETWCAP_E_NEEDS_WINDOWS;
+}
+
+int process_child_exited(struct process_child *c, int *exit_code)
+{
+  (void)c;
+  *exit_code = -1;
+  return ETWCAP_E_NEEDS_WINDOWS;
+}
+
+void process_child_close(struct process_child *c, int kill)
+{
+  (void)c, (void)kill;
 }

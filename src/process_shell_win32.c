@@ -1,63 +1,169 @@
-/* process.h with CreateProcessW: cmd.exe from %SystemRoot%\SysNative (the
- * 64-bit System32 seen from a 32-bit process; absent for a 64-bit one),
- * else System32, as PerfView runs /StopCommand.  The command line is
- * passed as typed after "/c"; the console and environment are inherited. */
+/* process_shell.h with CreateProcessW: cmd.exe from %SystemRoot%\SysNative
+ * (the 64-bit System32 seen from a 32-bit process; absent for a 64-bit
+ * one), else System32, as PerfView runs /StopCommand and wraps `run`'s
+ * commands that are not programs.  Command lines are passed as typed; the
+ * console and environment are inherited. */
 #include "compat_win32.h"
 
 #include "process_shell.h"
 
 #include "alloc.h"
 #include "error.h"
+#include "strutil.h"
 #include "utf16_win32.h"
+#include "win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <wchar.h>
 
-int process_run_shell(const char *line, unsigned timeout_ms, int *exit_code, char *why,
-                      unsigned why_size)
+struct process_child {
+  HANDLE process;
+};
+
+/* A failed call's code as an error, never 0 (a call that failed without
+ * setting one is still a failure). */
+static int os_failure(DWORD code)
 {
-  wchar_t root[MAX_PATH], cmd[MAX_PATH + 64], *wline = utf8_to_utf16(line), *full;
-  STARTUPINFOW si;
-  PROCESS_INFORMATION pi;
-  DWORD n, wait, code = 0;
-  size_t len;
-  int rc = 0;
-  *exit_code = -1;
-  if (!wline)
-    return ETWCAP_E_NOMEM;
-  n = GetEnvironmentVariableW(L"SystemRoot", root, MAX_PATH);
+  int rc = win32_error(code, ETWCAP_E_SYSTEM);
+  return rc ? rc : ETWCAP_E_SYSTEM;
+}
+
+static void cmd_exe_path(wchar_t *out, size_t cap)
+{
+  wchar_t root[MAX_PATH];
+  DWORD n = GetEnvironmentVariableW(L"SystemRoot", root, MAX_PATH);
   if (!n || n >= MAX_PATH)
     wcscpy(root, L"C:\\Windows");
-  swprintf(cmd, sizeof(cmd) / sizeof(cmd[0]), L"%ls\\SysNative\\cmd.exe", root);
-  if (GetFileAttributesW(cmd) == INVALID_FILE_ATTRIBUTES)
-    swprintf(cmd, sizeof(cmd) / sizeof(cmd[0]), L"%ls\\System32\\cmd.exe", root);
-  len = wcslen(cmd) + wcslen(wline) + 16;
+  swprintf(out, cap, L"%ls\\SysNative\\cmd.exe", root);
+  if (GetFileAttributesW(out) == INVALID_FILE_ATTRIBUTES)
+    swprintf(out, cap, L"%ls\\System32\\cmd.exe", root);
+}
+
+/* CreateProcessW of `app` (NULL: the first token of `line`, searched as
+ * CreateProcessW searches) with the command line `prefix` + `line`. */
+static int spawn(const wchar_t *app, const wchar_t *prefix, const char *line,
+                 PROCESS_INFORMATION *pi, char *why, unsigned why_size)
+{
+  wchar_t *wline = utf8_to_utf16(line), *full;
+  STARTUPINFOW si;
+  size_t len;
+  int rc = 0;
+  if (!wline)
+    return ETWCAP_E_NOMEM;
+  len = wcslen(prefix) + wcslen(wline) + 1;
   if (!(full = etwcap_malloc(len * sizeof(wchar_t)))) {
     etwcap_free(wline);
     return ETWCAP_E_NOMEM;
   }
-  swprintf(full, len, L"\"%ls\" /c %ls", cmd, wline);
+  swprintf(full, len, L"%ls%ls", prefix, wline);
   memset(&si, 0, sizeof(si));
   si.cb = sizeof(si);
-  memset(&pi, 0, sizeof(pi));
-  if (!CreateProcessW(cmd, full, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi)) {
-    snprintf(why, why_size, "CreateProcessW: %lu", (unsigned long)GetLastError());
-    rc = ETWCAP_E_SYSTEM;
-  } else {
-    wait = WaitForSingleObject(pi.hProcess, timeout_ms);
-    if (wait == WAIT_OBJECT_0 && GetExitCodeProcess(pi.hProcess, &code))
-      *exit_code = (int)code;
-    else if (wait == WAIT_TIMEOUT)
-      rc = ETWCAP_E_TIMEOUT;
-    else {
-      snprintf(why, why_size, "WaitForSingleObject: %lu", (unsigned long)GetLastError());
-      rc = ETWCAP_E_SYSTEM;
-    }
-    CloseHandle(pi.hThread);
-    CloseHandle(pi.hProcess);
+  memset(pi, 0, sizeof(*pi));
+  if (!CreateProcessW(app, full, NULL, NULL, FALSE, 0, NULL, NULL, &si, pi)) {
+    DWORD code = GetLastError();
+    snprintf(why, why_size, "CreateProcessW: %s (%lu)",
+             win32_error_name(code) ? win32_error_name(code) : "error", (unsigned long)code);
+    rc = os_failure(code);
   }
   etwcap_free(full);
   etwcap_free(wline);
   return rc;
+}
+
+/* Through cmd.exe: `"CMD" /c LINE`, or `"CMD" /c call LINE` for run. */
+static int spawn_shell(int call, const char *line, PROCESS_INFORMATION *pi, char *why,
+                       unsigned why_size)
+{
+  wchar_t cmd[MAX_PATH + 64], prefix[MAX_PATH + 96];
+  cmd_exe_path(cmd, sizeof(cmd) / sizeof(cmd[0]));
+  swprintf(prefix, sizeof(prefix) / sizeof(prefix[0]),
+           call ? L"\"%ls\" /c call " : L"\"%ls\" /c ", cmd);
+  return spawn(cmd, prefix, line, pi, why, why_size);
+}
+
+int process_run_shell(const char *line, unsigned timeout_ms, int *exit_code, char *why,
+                      unsigned why_size)
+{
+  PROCESS_INFORMATION pi;
+  DWORD wait, code = 0;
+  int rc;
+  *exit_code = -1;
+  rc = spawn_shell(0, line, &pi, why, why_size);
+  if (rc)
+    return rc;
+  wait = WaitForSingleObject(pi.hProcess, timeout_ms);
+  if (wait == WAIT_OBJECT_0 && GetExitCodeProcess(pi.hProcess, &code)) {
+    *exit_code = (int)code;
+  } else if (wait == WAIT_TIMEOUT) {
+    rc = ETWCAP_E_TIMEOUT;
+  } else {
+    code = GetLastError();
+    snprintf(why, why_size, "WaitForSingleObject: %lu", (unsigned long)code);
+    rc = os_failure(code);
+  }
+  CloseHandle(pi.hThread);
+  CloseHandle(pi.hProcess);
+  return rc;
+}
+
+/* Does `line` start with a program (*.exe, quoted or not) and hold no
+ * redirection?  Then it runs as it is; anything else goes through cmd. */
+static int names_a_program(const char *line)
+{
+  const char *end;
+  char first[MAX_PATH];
+  if (strpbrk(line, "<>&"))
+    return 0;
+  if (*line == '"') {
+    end = strchr(line + 1, '"');
+    if (!end)
+      return 0;
+    snprintf(first, sizeof(first), "%.*s", (int)(end - line - 1), line + 1);
+  } else {
+    end = strchr(line, ' ');
+    snprintf(first, sizeof(first), "%.*s", end ? (int)(end - line) : (int)strlen(line), line);
+  }
+  return str_ends_with_case(first, ".exe");
+}
+
+int process_child_start(const char *line, struct process_child **out, char *why,
+                        unsigned why_size)
+{
+  PROCESS_INFORMATION pi;
+  int rc = names_a_program(line) ? spawn(NULL, L"", line, &pi, why, why_size)
+                                 : spawn_shell(1, line, &pi, why, why_size);
+  *out = NULL;
+  if (rc)
+    return rc;
+  CloseHandle(pi.hThread);
+  if (!(*out = etwcap_malloc(sizeof(**out)))) {
+    TerminateProcess(pi.hProcess, 1);
+    CloseHandle(pi.hProcess);
+    return ETWCAP_E_NOMEM;
+  }
+  (*out)->process = pi.hProcess;
+  return 0;
+}
+
+int process_child_exited(struct process_child *c, int *exit_code)
+{
+  DWORD code;
+  DWORD wait = WaitForSingleObject(c->process, 0);
+  if (wait == WAIT_TIMEOUT)
+    return 0;
+  if (wait != WAIT_OBJECT_0 || !GetExitCodeProcess(c->process, &code))
+    return os_failure(GetLastError());
+  *exit_code = (int)code;
+  return 1;
+}
+
+void process_child_close(struct process_child *c, int kill)
+{
+  if (!c)
+    return;
+  if (kill && WaitForSingleObject(c->process, 0) == WAIT_TIMEOUT)
+    TerminateProcess(c->process, 1);
+  CloseHandle(c->process);
+  etwcap_free(c);
 }

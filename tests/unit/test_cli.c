@@ -166,6 +166,23 @@ static void qualifiers_not_given_read_perfviews_defaults(void **state)
   cli_release(&cli);
 }
 
+/* PerfView's run takes its qualifiers first; what follows is the command. */
+static void run_takes_the_rest_of_the_line_as_its_command(void **state)
+{
+  struct cli cli;
+  (void)state;
+  assert_int_equal(parse(&cli, "/CircularMB:5", "run", "app.exe", "/x", "-y", "--", NULL), 0);
+  assert_string_equal(cli.cmd->name, "run");
+  assert_int_equal(cli.arg_count, 4);
+  assert_string_equal(cli.args[1], "/x");
+  assert_string_equal(cli.args[3], "--");
+  assert_int_equal(cli.q.plan.circular_mb, 5);
+  cli_release(&cli);
+  assert_int_equal(parse(&cli, "run", "/?", NULL), 0);
+  assert_true(cli.help);
+  cli_release(&cli);
+}
+
 static void a_scalar_given_twice_is_an_error(void **state)
 {
   struct cli cli;
@@ -372,6 +389,7 @@ int main(void)
     cmocka_unit_test(strings_keep_colons_and_empty_values),
     cmocka_unit_test(floats_parse_in_any_locale),
     cmocka_unit_test(qualifiers_not_given_read_perfviews_defaults),
+    cmocka_unit_test(run_takes_the_rest_of_the_line_as_its_command),
     cmocka_unit_test(a_scalar_given_twice_is_an_error),
     cmocka_unit_test(unknown_qualifier_suggests_the_nearest),
     cmocka_unit_test(unknown_command_suggests_the_nearest),

@@ -47,6 +47,12 @@ struct world {
    * (-1: none yet), and the walks of the registry before the first stop. */
   long values_at_enable, values_at_stop;
   long walks_at_stop;
+  /* run's command: what was started, when (calls made to the controller
+   * by then), when it exits on the virtual clock (0: never), how it ended */
+  char child_line[256];
+  size_t child_started_after;
+  int child_start_rc, child_running, child_killed, child_code;
+  uint64_t child_exit_ms;
 };
 
 static struct world *W;
@@ -154,6 +160,45 @@ static int teardown(void **state)
   return 0;
 }
 
+/* --- run's command, scripted on the virtual clock ------------------------- */
+
+/* The env's ctx is the clock's: the world is W. */
+static int child_start(void *ctx, const char *line, void **child, char *why, unsigned why_size)
+{
+  struct world *w = W;
+  (void)ctx;
+  snprintf(w->child_line, sizeof(w->child_line), "%s", line);
+  w->child_started_after = w->fake.call_count;
+  if (w->child_start_rc) {
+    snprintf(why, why_size, "CreateProcessW: ERROR_FILE_NOT_FOUND (2)");
+    return w->child_start_rc;
+  }
+  w->child_running = 1;
+  *child = w;
+  return 0;
+}
+
+static int child_exited(void *ctx, void *child, int *exit_code)
+{
+  struct world *w = W;
+  (void)ctx;
+  assert_ptr_equal(child, w);
+  if (w->child_exit_ms && w->clock.now_ms >= w->child_exit_ms)
+    w->child_running = 0;
+  *exit_code = w->child_code;
+  return !w->child_running;
+}
+
+static void child_close(void *ctx, void *child, int kill)
+{
+  struct world *w = W;
+  (void)ctx;
+  assert_ptr_equal(child, w);
+  if (kill && w->child_running)
+    w->child_killed = 1;
+  w->child_running = 0;
+}
+
 /* Runs a command line (argv[0] is "etwcap") through the command code. */
 static int run(struct world *w, const char *const *args)
 {
@@ -166,6 +211,8 @@ static int run(struct world *w, const char *const *args)
   assert_int_equal(cli_parse(&cli, argc, argv), 0);
   if (str_caseeq(cli.cmd->name, "collect"))
     rc = collection_cmd_collect(&cli, &w->env);
+  else if (str_caseeq(cli.cmd->name, "run"))
+    rc = collection_cmd_run(&cli, &w->env);
   else if (str_caseeq(cli.cmd->name, "start"))
     rc = collection_cmd_start(&cli, &w->env);
   else if (str_caseeq(cli.cmd->name, "stop"))
@@ -655,6 +702,72 @@ static void disk_filling_up_takes_the_stop_path(void **state)
   assert_true(exists(w->zip));
 }
 
+static void use_child_fakes(struct world *w)
+{
+  w->env.child_start = child_start;
+  w->env.child_exited = child_exited;
+  w->env.child_close = child_close;
+}
+
+/* PerfView's Run (CommandProcessor.cs): start, 100 ms, the command, stop
+ * when it exits; files that grow rather than wrap (no CircularMB
+ * default). */
+static void run_stops_when_the_command_exits(void **state)
+{
+  struct world *w = *state;
+  char qualifier[600];
+  const char *args[] = { qualifier, "run", "app.exe", "/fast", "two words", NULL };
+  size_t start;
+  char utc[64];
+  snprintf(qualifier, sizeof(qualifier), "/DataFile:%s", w->data);
+  use_child_fakes(w);
+  w->child_exit_ms = 3000;
+  assert_int_equal(run(w, args), 0);
+  assert_string_equal(w->child_line, "app.exe /fast \"two words\"");
+  /* Every session was started before the command, none stopped. */
+  assert_true(fake_controller_find(&w->fake, "start", NULL, 0) < w->child_started_after);
+  assert_true(fake_controller_find(&w->fake, "stop", NULL, 0) >= w->child_started_after);
+  start = fake_controller_find(&w->fake, "start", "etwcap", 0);
+  assert_true(start != (size_t)-1);
+  assert_int_equal(w->fake.calls[start].value & PLAN_FILE_MODE_CIRCULAR, 0);
+  assert_true(w->clock.now_ms >= 3000);
+  assert_false(w->child_killed);
+  every_start_stopped(w);
+  assert_true(exists(w->zip));
+  test_manifest_fire(w->zip, "run", utc, sizeof(utc));
+  assert_true(logged(w, "trigger run fired: it exited with code 0"));
+}
+
+static void run_ends_a_command_still_running_at_max_collect_sec(void **state)
+{
+  struct world *w = *state;
+  char qualifier[600];
+  const char *args[] = { qualifier, "/MaxCollectSec:2", "run", "cmd", "/c", "server.cmd", NULL };
+  snprintf(qualifier, sizeof(qualifier), "/DataFile:%s", w->data);
+  use_child_fakes(w);
+  assert_int_equal(run(w, args), 0);
+  assert_string_equal(w->child_line, "cmd /c server.cmd");
+  assert_true(w->child_killed);
+  assert_true(logged(w, "is still running after the capture: ending it"));
+  every_start_stopped(w);
+  assert_true(exists(w->zip));
+}
+
+static void run_that_cannot_start_its_command_stops_the_sessions(void **state)
+{
+  struct world *w = *state;
+  char qualifier[600];
+  const char *args[] = { qualifier, "run", "nosuch.exe", NULL };
+  snprintf(qualifier, sizeof(qualifier), "/DataFile:%s", w->data);
+  use_child_fakes(w);
+  w->child_start_rc = ETWCAP_E_NOENT;
+  assert_int_equal(run(w, args), ETWCAP_E_NOENT);
+  assert_true(logged(w, "cannot run 'nosuch.exe' (CreateProcessW: ERROR_FILE_NOT_FOUND (2))"));
+  every_start_stopped(w);
+  assert_false(exists(w->zip));
+  assert_false(exists(w->record));
+}
+
 static void merge_false_leaves_the_session_files(void **state)
 {
   struct world *w = *state;
@@ -913,6 +1026,9 @@ int main(void)
     T(abort_request_aborts_without_merging),
     T(sessions_stopped_elsewhere_take_the_stop_path),
     T(disk_filling_up_takes_the_stop_path),
+    T(run_stops_when_the_command_exits),
+    T(run_ends_a_command_still_running_at_max_collect_sec),
+    T(run_that_cannot_start_its_command_stops_the_sessions),
     T(merge_false_leaves_the_session_files),
     T(in_memory_buffers_are_flushed_to_files_at_stop),
     T(the_status_line_shows_sizes_and_losses),

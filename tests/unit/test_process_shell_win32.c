@@ -1,7 +1,8 @@
-/* /StopCommand's runner (process_shell_win32.c) under Wine, with Wine's own
- * cmd.exe: the command runs through cmd.exe /c (System32 here, a 64-bit
- * process has no SysNative), its exit code comes back, redirections work,
- * and a command that cannot start is an error with the API named. */
+/* The command runners (process_shell_win32.c) under Wine, with Wine's own
+ * cmd.exe: /StopCommand's line runs through cmd.exe /c (System32 here, a
+ * 64-bit process has no SysNative), its exit code comes back, redirections
+ * work; run's command starts as a program or through cmd /c call, and its
+ * exit is seen while the capture polls. */
 #include "test_support.h"
 
 #include "error.h"
@@ -9,6 +10,7 @@
 #include "process_shell.h"
 
 #include <stdio.h>
+#include <windows.h>
 #include <string.h>
 
 static void exit_code_comes_back(void **state)
@@ -38,11 +40,65 @@ static void the_line_runs_in_cmd(void **state)
   os_remove(path);
 }
 
+/* Polls as the capture's wait does, for up to 20 s. */
+static int wait_child(struct process_child *c, int *code)
+{
+  int i, rc = 0;
+  for (i = 0; i < 2000 && (rc = process_child_exited(c, code)) == 0; i++)
+    Sleep(10);
+  return rc;
+}
+
+static void run_sees_a_program_exit(void **state)
+{
+  struct process_child *c = NULL;
+  char why[256] = "";
+  int code = -1;
+  (void)state;
+  assert_int_equal(process_child_start("cmd.exe /c exit 5", &c, why, sizeof(why)), 0);
+  assert_int_equal(wait_child(c, &code), 1);
+  assert_int_equal(code, 5);
+  process_child_close(c, 1);
+}
+
+static void run_wraps_a_redirection_in_cmd(void **state)
+{
+  struct process_child *c = NULL;
+  char path[512], line[700], why[256] = "";
+  int64_t size = 0;
+  int code = -1;
+  (void)state;
+  test_tmp_path("runcommand.txt", path, sizeof(path));
+  os_remove(path);
+  snprintf(line, sizeof(line), "echo etwcap>\"%s\"", path);
+  assert_int_equal(process_child_start(line, &c, why, sizeof(why)), 0);
+  assert_int_equal(wait_child(c, &code), 1);
+  assert_int_equal(code, 0);
+  process_child_close(c, 0);
+  assert_int_equal(os_file_size(path, &size), 0);
+  assert_true(size >= 6);
+  os_remove(path);
+}
+
+static void run_names_a_program_that_is_not_there(void **state)
+{
+  struct process_child *c = NULL;
+  char why[256] = "";
+  (void)state;
+  assert_int_equal(process_child_start("no-such-program.exe /x", &c, why, sizeof(why)),
+                   ETWCAP_E_NOENT);
+  assert_null(c);
+  assert_non_null(strstr(why, "CreateProcessW: ERROR_FILE_NOT_FOUND"));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(exit_code_comes_back),
     cmocka_unit_test(the_line_runs_in_cmd),
+    cmocka_unit_test(run_sees_a_program_exit),
+    cmocka_unit_test(run_wraps_a_redirection_in_cmd),
+    cmocka_unit_test(run_names_a_program_that_is_not_there),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
