@@ -1,7 +1,9 @@
 /* `etwcap plan`: print the sessions and providers a collect would start,
- * without starting anything.  Builds the same plan `collect` builds
- * (etw/plan.h) and prints it as a table or, with /Json, as the JSON document
- * described in docs/plan-json.md. */
+ * and its triggers, without starting anything.  Builds the same plan
+ * `collect` builds (etw/plan.h) and the same triggers (triggers/, through
+ * trigger_describe.h), and prints them as a table or, with /Json, as the
+ * JSON document described in docs/plan-json.md: etw/ cannot know about
+ * triggers, so the "triggers" member is added here. */
 #include "alloc.h"
 #include "cli.h"
 #include "command.h"
@@ -11,8 +13,11 @@
 #include "plan_cli.h"
 #include "plan_describe.h"
 #include "qualifiers.h"
+#include "strbuf.h"
+#include "trigger_describe.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const struct opt_def plan_defs[] = {
   { "Json", NULL, BIND_BOOL(json), NULL, NULL,
@@ -31,13 +36,56 @@ static const struct opt_group *const groups[] = { &opt_group_plan,     &opt_grou
                                                   &opt_group_merge,    &opt_group_triggers,
                                                   NULL };
 
+/* The plan's JSON object with "triggers" added as its last member. */
+static int json_with_triggers(const char *plan_json, const struct trigger_descs *t, char **out)
+{
+  struct strbuf b = { 0 };
+  size_t end = strlen(plan_json);
+  char *array = NULL;
+  int rc;
+  while (end > 0 && plan_json[end - 1] != '}')
+    end--;
+  if (end == 0)
+    return ETWCAP_E_INTERNAL; /* plan_to_json always writes an object */
+  end--;
+  while (end > 0 && (plan_json[end - 1] == '\n' || plan_json[end - 1] == ' '))
+    end--;
+  rc = trigger_descs_to_json(t, 4, &array);
+  if (rc)
+    return rc;
+  strbuf_printf(&b, "%.*s,\n  \"triggers\": %s\n}\n", (int)end, plan_json, array);
+  etwcap_free(array);
+  return strbuf_finish(&b, out);
+}
+
+/* The plan's table with the triggers' block after it. */
+static int text_with_triggers(const char *plan_text, const struct trigger_descs *t, char **out)
+{
+  struct strbuf b = { 0 };
+  char *block = NULL;
+  int rc = trigger_descs_to_text(t, &block);
+  if (rc)
+    return rc;
+  strbuf_printf(&b, "%s%s%s", plan_text, block[0] ? "\n" : "", block);
+  etwcap_free(block);
+  return strbuf_finish(&b, out);
+}
+
 static int run_plan(const struct cli *cli)
 {
   struct plan_options opt;
   struct plan plan;
-  char err[512];
-  char *text = NULL;
+  struct trigger_descs triggers = { NULL, 0 };
+  char err[1024];
+  char *text = NULL, *whole = NULL;
   int rc = plan_options_from_cli(cli, &opt, err, sizeof(err));
+  if (rc) {
+    log_error("%s", err);
+    return rc;
+  }
+  /* The triggers parsed as collect parses them; a malformed spec has
+   * already failed plan_options_from_cli with the same message. */
+  rc = trigger_describe(&cli->q.triggers, &triggers, err, sizeof(err));
   if (rc) {
     log_error("%s", err);
     return rc;
@@ -46,26 +94,33 @@ static int run_plan(const struct cli *cli)
   if (rc) {
     log_error("%s", plan.error[0] ? plan.error : etwcap_strerror(rc));
     plan_release(&plan);
+    trigger_descs_release(&triggers);
     return rc;
   }
   rc = cli->q.json ? plan_to_json(&plan, &text) : plan_to_text(&plan, &text);
+  if (rc == 0)
+    rc = cli->q.json ? json_with_triggers(text, &triggers, &whole)
+                     : text_with_triggers(text, &triggers, &whole);
   if (rc == 0) {
-    fputs(text, stdout);
+    fputs(whole, stdout);
     if (fflush(stdout) != 0)
       rc = ETWCAP_E_IO;
   } else {
     log_error("cannot format the plan: %s", etwcap_strerror(rc));
   }
+  etwcap_free(whole);
   etwcap_free(text);
   plan_release(&plan);
+  trigger_descs_release(&triggers);
   return rc;
 }
 
 const struct command cmd_plan = {
   "plan", run_plan, 0, "[collect|start] [DataFile]", 0, 2,
-  "Print the sessions and providers a collect would start.",
+  "Print the sessions, providers and triggers a collect would start.",
   "Prints the sessions, providers, keywords, levels, filters and files that 'collect' (or "
-  "'start') with the same qualifiers would ask of ETW, without starting anything. A PerfView "
+  "'start') with the same qualifiers would ask of ETW, and the triggers as 'collect' parses "
+  "them, without starting anything. A PerfView "
   "command line can be pasted after 'etwcap plan', e.g. 'etwcap plan /ThreadTime collect "
   "/CircularMB:2048'. Works on any OS; off Windows it plans for Windows 10.0.20348 unless "
   "/TargetOS says otherwise.",

@@ -18,7 +18,7 @@ struct item {
   enum item_kind kind;
   enum trigger_role role;
   const char *qualifier;
-  char spec[256];
+  char *spec;                   /* owned copy of the value as given */
   struct trigger_counter counter;
   struct trigger_counter_spec counter_spec;
   void *counter_handle;
@@ -94,7 +94,11 @@ static struct item *new_item(struct trigger_engine *e, enum item_kind kind,
   it->kind = kind;
   it->role = role;
   it->qualifier = qualifier;
-  tv_copy(it->spec, sizeof(it->spec), spec ? spec : "");
+  it->spec = etwcap_strdup(spec ? spec : "");
+  if (!it->spec) {
+    e->count--;
+    return NULL;
+  }
   return it;
 }
 
@@ -344,6 +348,7 @@ static int has_kind(const struct trigger_engine *e, enum item_kind k);
 
 static void release_item(struct trigger_engine *e, struct item *it)
 {
+  etwcap_free(it->spec);
   if (it->kind == K_ETW)
     trigger_etw_release(&it->etw);
   else if (it->kind == K_EVENTLOG)
@@ -834,6 +839,33 @@ int trigger_engine_message(struct trigger_engine *e, const struct trigger_messag
     if (trigger_eventlog_message(&it->elog, m, &hit))
       return record(e, it, it->qualifier, TRIGGER_ROLE_STOP, m->ft, NULL, &hit);
   }
+  return 0;
+}
+
+size_t trigger_engine_trigger_count(const struct trigger_engine *e)
+{
+  return e->count;
+}
+
+int trigger_engine_trigger_at(const struct trigger_engine *e, size_t i, struct trigger_view *out)
+{
+  static const enum trigger_kind kinds[] = { [K_COUNTER] = TRIGGER_KIND_COUNTER,
+                                             [K_ETW] = TRIGGER_KIND_ETW,
+                                             [K_EVCOUNTER] = TRIGGER_KIND_EVENTCOUNTER,
+                                             [K_EVENTLOG] = TRIGGER_KIND_EVENTLOG };
+  const struct item *it;
+  memset(out, 0, sizeof(*out));
+  if (i >= e->count)
+    return ETWCAP_E_RANGE;
+  it = &e->items[i];
+  out->kind = kinds[it->kind];
+  out->role = it->role;
+  out->qualifier = it->qualifier;
+  out->spec = it->spec;
+  out->counter = &it->counter_spec;
+  out->etw = &it->etw;
+  out->evcounter = &it->evc;
+  out->eventlog = &it->elog;
   return 0;
 }
 

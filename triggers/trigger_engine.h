@@ -124,6 +124,34 @@ const struct trigger_fire *trigger_engine_fire_at(const struct trigger_engine *e
  * Writes one line per problem into buf; returns how many. */
 size_t trigger_engine_problems(const struct trigger_engine *e, char *buf, size_t cap);
 
+/* One trigger as the engine built it, for describing it (trigger_describe.h):
+ * its qualifier and spec as given, and the parsed spec of its kind, with
+ * the global /Process and /DecayToZeroHours already applied where they
+ * apply.  Pointers into the engine, valid until trigger_engine_free.
+ * MaxCollectSec is no trigger here: it is the options' limit. */
+enum trigger_kind {
+  TRIGGER_KIND_COUNTER,      /* counter */
+  TRIGGER_KIND_ETW,          /* etw: spec, predicate, exception regex (= spec), HTTP codes */
+  TRIGGER_KIND_EVENTCOUNTER, /* evcounter (filtered by the options' /Process) */
+  TRIGGER_KIND_EVENTLOG      /* eventlog */
+};
+
+struct trigger_view {
+  enum trigger_kind kind;
+  enum trigger_role role;
+  const char *qualifier;     /* "StopOnPerfCounter" ... (static) */
+  const char *spec;          /* the value as given ("" for switches) */
+  const struct trigger_counter_spec *counter;
+  const struct trigger_etw *etw;
+  const struct trigger_evcounter_spec *evcounter;
+  const struct trigger_eventlog_spec *eventlog;
+};
+
+size_t trigger_engine_trigger_count(const struct trigger_engine *e);
+/* Fills *out for trigger i (in the order the engine built them); 0, or
+ * ETWCAP_E_RANGE past the end. */
+int trigger_engine_trigger_at(const struct trigger_engine *e, size_t i, struct trigger_view *out);
+
 /* What the real-time trigger session must enable for these triggers, one
  * call per need (trigger_plan.h merges them): a provider GUID and name,
  * whether it is the kernel (keywords are then KernelEvents flags), the

@@ -83,8 +83,6 @@ static size_t scan_number(const char *s, size_t p)
   return q;
 }
 
-/* Finds "OP NUM" at the end of text: op is the last '<' or '>'.  Sets
- * *op_pos, *greater and *value.  Returns 0 or an error. */
 /* The part of text[0..op) without the spaces around it: [*start, *end). */
 static void trim(const char *text, size_t *start, size_t *end, size_t op)
 {
@@ -96,6 +94,11 @@ static void trim(const char *text, size_t *start, size_t *end, size_t op)
     (*end)--;
 }
 
+/* Finds "OP NUM" at the end of text: OP is the last '<' or '>', and the
+ * names before it hold no other.  PerfView's regular expression lets a
+ * doubled operator ("_Total >> 90", "<>90") through as part of the instance
+ * name, which never exists, so the trigger reads 0 for ever; here it is an
+ * error.  Sets *op_pos, *greater and *value.  Returns 0 or an error. */
 static int parse_threshold(const char *text, const char *syntax, size_t *op_pos, int *greater,
                            double *value, char *err, size_t cap)
 {
@@ -109,6 +112,19 @@ static int parse_threshold(const char *text, const char *syntax, size_t *op_pos,
   *op_pos = i - 1;
   *greater = text[i - 1] == '>';
   p = i;
+  for (q = i - 1; q > 0 && is_space(text[q - 1]); q--)
+    ;
+  if (q > 0 && strchr("<>=!", text[q - 1]))
+    return fail_at(err, cap, text, q - 1,
+                   "'%.*s' is not an operator: write one '<' or '>' between the counter and "
+                   "the number (%s)",
+                   (int)(i - q + 1), text + q - 1, syntax);
+  for (q = 0; q + 1 < i; q++)
+    if (text[q] == '<' || text[q] == '>')
+      return fail_at(err, cap, text, q,
+                     "more than one comparison ('%c' here and '%c' later): a spec compares "
+                     "one counter with one number (%s), and a name cannot hold '<' or '>'",
+                     text[q], text[i - 1], syntax);
   if (text[p] == '=')
     return fail_at(err, cap, text, p - 1,
                    "'%c=' is not an operator here: use '<' or '>' (the value is compared "
@@ -118,7 +134,8 @@ static int parse_threshold(const char *text, const char *syntax, size_t *op_pos,
     p++;
   q = scan_number(text, p);
   if (q == p)
-    return fail_at(err, cap, text, p, "expected a number after '%c'", text[i - 1]);
+    return fail_at(err, cap, text, p, "expected a number after '%c': the threshold, as in "
+                   "'%c 90'", text[i - 1], text[i - 1]);
   if (q - p >= sizeof(num))
     return fail_at(err, cap, text, p, "number too long");
   memcpy(num, text + p, q - p);
@@ -143,20 +160,21 @@ int trigger_parse_counter_spec(const char *text, struct trigger_counter_spec *ou
   if (rc)
     return rc;
   trim(text, &start, &end, op);
-  /* The category may hold ':' (PerfView's greedy first group); counter and
-   * instance are what follows the last two. */
-  c2 = c1 = (size_t)-1;
-  for (i = end; i > start; i--)
-    if (text[i - 1] == ':') {
-      if (c2 == (size_t)-1) {
-        c2 = i - 1;
+  /* PerfView's lazy groups: the CATEGORY ends at the first ':', the
+   * COUNTER at the second, and the INSTANCE is the rest, so an instance may
+   * hold ':' (LogicalDisk's "C:") and a category may not. */
+  c1 = c2 = (size_t)-1;
+  for (i = start; i < end; i++)
+    if (text[i] == ':') {
+      if (c1 == (size_t)-1) {
+        c1 = i;
       } else {
-        c1 = i - 1;
+        c2 = i;
         break;
       }
     }
-  if (c1 == (size_t)-1)
-    return fail_at(err, cap, text, c2 == (size_t)-1 ? end : c2,
+  if (c2 == (size_t)-1)
+    return fail_at(err, cap, text, c1 == (size_t)-1 ? end : c1,
                    "expected %s: the counter path needs two ':' (an empty INSTANCE is "
                    "allowed, as in 'Memory:Committed Bytes: > 5e10')",
                    syntax);
@@ -731,9 +749,10 @@ int trigger_parse_eventlog_spec(const char *text, struct trigger_eventlog_spec *
       pattern = at + 1;
     }
   }
+  out->pattern_at = (size_t)(pattern - text);
   rc = trigger_regex_compile(&out->re, pattern, 1, msg, sizeof(msg), &rpos);
   if (rc == ETWCAP_E_USAGE)
-    return fail_at(err, cap, text, (size_t)(pattern - text) + rpos,
+    return fail_at(err, cap, text, out->pattern_at + rpos,
                    "bad regular expression: %s", msg);
   return rc;
 }

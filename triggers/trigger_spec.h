@@ -133,6 +133,7 @@ int trigger_http_match(const struct trigger_http_spec *s, int status);
 /* --- /StopOnEventLogMessage ------------------------------------------------ */
 struct trigger_eventlog_spec {
   char log[TRIGGER_NAME_MAX]; /* "Application" by default */
+  size_t pattern_at;          /* where REGEX begins in the spec text */
   struct trigger_regex re;    /* case-insensitive */
 };
 

@@ -42,6 +42,17 @@ static void counter_specs(void **state)
     { ":Ctr:Inst > 1", 1, "CATEGORY is empty" },
     { "Cat::Inst > 1", 5, "COUNTER is empty" },
     { "Cat:Ctr:Inst >= 1", 14, "'>=' is not an operator" },
+    /* PerfView reads these as the instance "_Total >" or "_Total <", which
+     * never exists, so the trigger would read 0 for ever. */
+    { "Processor:% Processor Time:_Total >> 90", 35, "'>>' is not an operator: write one" },
+    { "Processor:% Processor Time:_Total <>90", 35, "'<>' is not an operator" },
+    { "Processor:% Processor Time:_Total > > 90", 35, "'> >' is not an operator" },
+    { "Processor:% Processor Time:_Total => 90", 35, "'=>' is not an operator" },
+    { "Processor:% Processor Time:_Total > 90 > 5", 35, "more than one comparison" },
+    { "Cat:Ctr<x:Inst > 1", 8, "a name cannot hold '<' or '>'" },
+    /* A missing threshold. */
+    { "Processor:% Processor Time:_Total >", 36, "expected a number after '>': the threshold" },
+    { "Processor:% Processor Time:_Total <   ", 39, "expected a number after '<'" },
   };
   size_t i;
   (void)state;
@@ -58,12 +69,25 @@ static void counter_specs(void **state)
                    0);
   assert_string_equal(s.instance, "");
   assert_true(s.threshold == 5e10);
-  /* The category may hold ':' (PerfView's greedy first group). */
-  assert_int_equal(trigger_parse_counter_spec("  A:B:C:D<0.5  ", &s, err, sizeof(err)), 0);
-  assert_string_equal(s.category, "A:B");
-  assert_string_equal(s.counter, "C");
-  assert_string_equal(s.instance, "D");
+  /* PerfView's lazy groups: the category ends at the first ':', the
+   * counter at the second, and the instance keeps the rest (a drive). */
+  assert_int_equal(trigger_parse_counter_spec("  LogicalDisk:% Free Space:C:<0.5  ", &s, err,
+                                              sizeof(err)),
+                   0);
+  assert_string_equal(s.category, "LogicalDisk");
+  assert_string_equal(s.counter, "% Free Space");
+  assert_string_equal(s.instance, "C:");
   assert_true(!s.greater && s.threshold == 0.5);
+  assert_int_equal(trigger_parse_counter_spec("A:B:C:D:E>1", &s, err, sizeof(err)), 0);
+  assert_string_equal(s.category, "A");
+  assert_string_equal(s.counter, "B");
+  assert_string_equal(s.instance, "C:D:E");
+  /* No space around the operator, and PerfView's example without one. */
+  assert_int_equal(trigger_parse_counter_spec(".NET CLR Memory:% Time in GC:_Global_>20", &s,
+                                              err, sizeof(err)),
+                   0);
+  assert_string_equal(s.instance, "_Global_");
+  assert_true(s.greater && s.threshold == 20);
   for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     assert_int_equal(trigger_parse_counter_spec(bad[i].text, &s, err, sizeof(err)), ETWCAP_E_USAGE);
     expect_error_at(bad[i].text, bad[i].pos, bad[i].words);
@@ -236,9 +260,19 @@ static void gc_http_evcounter_eventlog_specs(void **state)
   expect_error_at("no colon", 28, "SOURCE:COUNTER OP NUM");
   assert_int_equal(trigger_parse_evcounter_spec(":x<1", &ec, err, sizeof(err)), ETWCAP_E_USAGE);
   expect_error_at("empty source", 1, "SOURCE");
+  /* The counter specs' operator rules hold for EventCounters too. */
+  assert_int_equal(trigger_parse_evcounter_spec("System.Runtime:gc-heap-size >> 5", &ec, err,
+                                                sizeof(err)),
+                   ETWCAP_E_USAGE);
+  expect_error_at("doubled operator", 29, "'>>' is not an operator");
+  assert_int_equal(trigger_parse_evcounter_spec("System.Runtime:gc-heap-size <", &ec, err,
+                                                sizeof(err)),
+                   ETWCAP_E_USAGE);
+  expect_error_at("no threshold", 30, "expected a number after '<'");
 
   assert_int_equal(trigger_parse_eventlog_spec("System@disk.*full", &el, err, sizeof(err)), 0);
   assert_string_equal(el.log, "System");
+  assert_int_equal(el.pattern_at, 7); /* the regex is "disk.*full" */
   trigger_eventlog_spec_release(&el);
   assert_int_equal(trigger_parse_eventlog_spec("user@example.com failed", &el, err, sizeof(err)),
                    0);
@@ -246,6 +280,7 @@ static void gc_http_evcounter_eventlog_specs(void **state)
   trigger_eventlog_spec_release(&el);
   assert_int_equal(trigger_parse_eventlog_spec("a.b@c", &el, err, sizeof(err)), 0);
   assert_string_equal(el.log, "Application"); /* '.' is not a log name: all of it is the regex */
+  assert_int_equal(el.pattern_at, 0);
   trigger_eventlog_spec_release(&el);
   assert_int_equal(trigger_parse_eventlog_spec("Application@[unclosed", &el, err, sizeof(err)),
                    ETWCAP_E_USAGE);
