@@ -75,17 +75,18 @@ static int run_plan(const struct cli *cli)
 {
   struct plan_options opt;
   struct plan plan;
+  struct trigger_engine *engine = NULL;
   struct trigger_descs triggers = { NULL, 0 };
   char err[1024];
   char *text = NULL, *whole = NULL;
-  int rc = plan_options_from_cli(cli, &opt, err, sizeof(err));
-  if (rc) {
-    log_error("%s", err);
-    return rc;
-  }
-  /* The triggers parsed as collect parses them; a malformed spec has
-   * already failed plan_options_from_cli with the same message. */
-  rc = trigger_describe(&cli->q.triggers, &triggers, err, sizeof(err));
+  /* The triggers parsed once, as collect parses them: the plan's trigger
+   * session and the triggers' description both come from this engine. */
+  int rc = trigger_engine_create(&engine, &cli->q.triggers, err, sizeof(err));
+  if (!rc)
+    rc = plan_options_from_cli(cli, engine, &opt, err, sizeof(err));
+  if (!rc && (rc = trigger_describe(&cli->q.triggers, engine, &triggers)) != 0)
+    snprintf(err, sizeof(err), "cannot describe the triggers: %s", etwcap_strerror(rc));
+  trigger_engine_free(engine);
   if (rc) {
     log_error("%s", err);
     return rc;

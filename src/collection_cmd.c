@@ -23,14 +23,14 @@
 /* --- shared helpers -------------------------------------------------------- */
 
 int collection_cmd_plan(const struct cli *cli, const char *command, const char *data_file,
-                        struct plan *plan)
+                        const struct trigger_engine *triggers, struct plan *plan)
 {
   struct plan_options o;
   char err[512];
   size_t i;
   int rc;
   memset(plan, 0, sizeof(*plan));
-  rc = plan_options_from_cli(cli, &o, err, sizeof(err));
+  rc = plan_options_from_cli(cli, triggers, &o, err, sizeof(err));
   if (rc) {
     log_error("%s", err);
     return rc;
@@ -322,7 +322,7 @@ int collection_cmd_start(const struct cli *cli, const struct collection_env *env
   int rc;
 
   collection_cmd_log_begin(&log, cli);
-  rc = collection_cmd_plan(cli, "start", NULL, &plan);
+  rc = collection_cmd_plan(cli, "start", NULL, NULL, &plan);
   if (!rc)
     collection_cmd_open_console();
   if (!rc)

@@ -695,7 +695,7 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
   }
   /* The first collection's plan; its DataFile, as the plan normalises it
    * (extension, default name), is the base of the others' names. */
-  rc = collection_cmd_plan(cli, command, NULL, &plan);
+  rc = collection_cmd_plan(cli, command, NULL, l.e, &plan);
   if (rc) {
     plan_release(&plan);
     trigger_engine_free(l.e);
@@ -728,7 +728,7 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
       n = next;
       log_info("collection %u of %u: %s", l.collection, count, name);
       plan_release(&plan);
-      if ((rc = collection_cmd_plan(cli, command, name, &plan)) != 0)
+      if ((rc = collection_cmd_plan(cli, command, name, l.e, &plan)) != 0)
         break;
     }
     rc = run_one(&l, cli, &plan, count > 1 ? base : NULL, &end);

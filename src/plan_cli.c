@@ -10,24 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* What the trigger session must enable for the trigger qualifiers
- * (commands without them, start and plan start, have none). */
-static int trigger_needs(const struct trigger_options *t, struct plan_options *o, char *err,
-                         size_t err_size)
-{
-  int rc;
-  if (!trigger_options_any(t))
-    return 0;
-  err[0] = '\0';
-  rc = trigger_session_providers(t, o->trigger_needs, SESSION_NEEDS_MAX, &o->trigger_need_count,
-                                 err, err_size);
-  if (rc && !err[0])
-    snprintf(err, err_size, "the trigger qualifiers are not valid: %s", etwcap_strerror(rc));
-  return rc;
-}
-
-int plan_options_from_cli(const struct cli *cli, struct plan_options *o, char *err,
-                          size_t err_size)
+int plan_options_from_cli(const struct cli *cli, const struct trigger_engine *triggers,
+                          struct plan_options *o, char *err, size_t err_size)
 {
   size_t arg = 0;
 
@@ -70,5 +54,11 @@ int plan_options_from_cli(const struct cli *cli, struct plan_options *o, char *e
              (long long)o->rundown_timeout_sec);
     return ETWCAP_E_USAGE;
   }
-  return trigger_needs(&cli->q.triggers, o, err, err_size);
+  if (triggers && trigger_session_providers(triggers, o->trigger_needs, SESSION_NEEDS_MAX,
+                                            &o->trigger_need_count) != 0) {
+    snprintf(err, err_size, "the triggers need more than %d providers in their session",
+             SESSION_NEEDS_MAX);
+    return ETWCAP_E_USAGE;
+  }
+  return 0;
 }

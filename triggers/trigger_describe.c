@@ -276,21 +276,14 @@ static int grow(struct trigger_descs *out, struct builder *b)
   return 0;
 }
 
-int trigger_describe(const struct trigger_options *o, struct trigger_descs *out, char *err,
-                     size_t cap)
+int trigger_describe(const struct trigger_options *o, const struct trigger_engine *e,
+                     struct trigger_descs *out)
 {
-  struct trigger_engine *e = NULL;
   struct builder b = { NULL, 0 };
   size_t i, n;
   int rc = 0;
   memset(out, 0, sizeof(*out));
-  err[0] = '\0';
-  if (trigger_options_any(o)) {
-    rc = trigger_engine_create(&e, o, err, cap);
-    if (rc)
-      return rc;
-  }
-  n = e ? trigger_engine_trigger_count(e) : 0;
+  n = trigger_engine_trigger_count(e);
   for (i = 0; i < n && rc == 0; i++) {
     struct trigger_view v;
     if ((rc = trigger_engine_trigger_at(e, i, &v)) != 0 || (rc = grow(out, &b)) != 0)
@@ -311,11 +304,8 @@ int trigger_describe(const struct trigger_options *o, struct trigger_descs *out,
     add_cycle(&b, o, TRIGGER_ROLE_LIMIT);
     rc = b.failed;
   }
-  trigger_engine_free(e);
-  if (rc) {
+  if (rc)
     trigger_descs_release(out);
-    snprintf(err, cap, "cannot describe the triggers: %s", etwcap_strerror(rc));
-  }
   return rc;
 }
 

@@ -12,6 +12,7 @@
 #ifndef ETWCAP_TRIGGER_DESCRIBE_H
 #define ETWCAP_TRIGGER_DESCRIBE_H
 
+#include "trigger_engine.h"
 #include "trigger_options.h"
 
 #include <stddef.h>
@@ -46,11 +47,11 @@ struct trigger_descs {
   size_t count;
 };
 
-/* Describes the triggers of o.  0; the parse error of a spec
- * (ETWCAP_E_USAGE, "/Qualifier: 'SPEC': position N: ..." in err); or
- * ETWCAP_E_NOMEM.  No triggers and no MaxCollectSec gives an empty list. */
-int trigger_describe(const struct trigger_options *o, struct trigger_descs *out, char *err,
-                     size_t cap);
+/* Describes the triggers engine `e` built from `o` (trigger_engine_create
+ * parsed them and reported any malformed spec).  0 or ETWCAP_E_NOMEM.  No
+ * triggers and no MaxCollectSec gives an empty list. */
+int trigger_describe(const struct trigger_options *o, const struct trigger_engine *e,
+                     struct trigger_descs *out);
 void trigger_descs_release(struct trigger_descs *d);
 
 /* The field named key of a trigger, or NULL. */

@@ -57,18 +57,11 @@ static void need(void *ctx, const struct etw_guid *guid, const char *name, int k
   add_why(p->why, sizeof(p->why), qualifier);
 }
 
-int trigger_session_providers(const struct trigger_options *o,
-                              struct session_provider_need *out, size_t max, size_t *count,
-                              char *err, size_t cap)
+int trigger_session_providers(const struct trigger_engine *e, struct session_provider_need *out,
+                              size_t max, size_t *count)
 {
-  struct trigger_engine *e = NULL;
   struct collect c = { out, max, 0, 0 };
-  int rc = trigger_engine_create(&e, o, err, cap);
-  *count = 0;
-  if (rc)
-    return rc;
   trigger_engine_needs(e, need, &c);
-  trigger_engine_free(e);
   *count = c.count;
   return c.overflow ? ETWCAP_E_RANGE : 0;
 }

@@ -7,17 +7,15 @@
 #define ETWCAP_TRIGGER_PLAN_H
 
 #include "session_need.h"
-#include "trigger_options.h"
+#include "trigger_engine.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* Fills out[0..*count).  Returns 0, the parse error of a spec
- * (ETWCAP_E_USAGE, message in err), ETWCAP_E_RANGE (more than max
- * providers) or ETWCAP_E_NOMEM.  Performance counters and event-log
- * messages need no ETW provider and add nothing. */
-int trigger_session_providers(const struct trigger_options *o,
-                              struct session_provider_need *out, size_t max, size_t *count,
-                              char *err, size_t cap);
+/* Fills out[0..*count) with what the triggers engine `e` parsed need.
+ * Returns 0 or ETWCAP_E_RANGE (more than max providers).  Performance
+ * counters and event-log messages need no ETW provider and add nothing. */
+int trigger_session_providers(const struct trigger_engine *e, struct session_provider_need *out,
+                              size_t max, size_t *count);
 
 #endif

@@ -51,6 +51,7 @@ if doc:
 # The table shows the same fields under the same names.
 rc, out, err = t.run("plan", SERVER, "collect", "/StopOnPerfCounter:" + COUNTER,
                      "/StopOnException:Timeout")
+out = out.replace("\r\n", "\n")  # the Windows build's console text mode
 t.check(rc == 0 and "Triggers (2):" in out and
         "/StopOnPerfCounter:" + COUNTER + " (stop)" in out and
         "    instance               _Total\n" in out and

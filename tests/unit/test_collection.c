@@ -253,14 +253,17 @@ static int try_plan(const char *const *args, struct plan *plan)
   char *argv[32];
   struct cli cli;
   struct plan_options o;
+  struct trigger_engine *e = NULL;
   char err[256];
   int argc = 0, rc;
   argv[argc++] = (char *)"etwcap";
   while (args[argc - 1])
     argv[argc] = (char *)args[argc - 1], argc++;
   assert_int_equal(cli_parse(&cli, argc, argv), 0);
-  assert_int_equal(plan_options_from_cli(&cli, &o, err, sizeof(err)), 0);
+  assert_int_equal(trigger_engine_create(&e, &cli.q.triggers, err, sizeof(err)), 0);
+  assert_int_equal(plan_options_from_cli(&cli, e, &o, err, sizeof(err)), 0);
   rc = plan_build(&o, plan);
+  trigger_engine_free(e);
   cli_release(&cli);
   return rc;
 }

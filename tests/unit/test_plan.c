@@ -11,6 +11,7 @@
 #include "plan_cli.h"
 #include "alloc.h"
 #include "plan_describe.h"
+#include "trigger_engine.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +26,7 @@ static int build(struct plan *plan, const char *first, ...)
   va_list ap;
   struct cli cli;
   struct plan_options opt;
+  struct trigger_engine *e = NULL;
   char err[512];
   argv[argc++] = (char *)"etwcap";
   argv[argc++] = (char *)"plan";
@@ -39,7 +41,11 @@ static int build(struct plan *plan, const char *first, ...)
     cli_release(&cli);
     return rc;
   }
-  rc = plan_options_from_cli(&cli, &opt, err, sizeof(err));
+  /* The triggers' needs come from the engine, as collect and plan build it. */
+  rc = trigger_engine_create(&e, &cli.q.triggers, err, sizeof(err));
+  if (!rc)
+    rc = plan_options_from_cli(&cli, e, &opt, err, sizeof(err));
+  trigger_engine_free(e);
   if (rc) {
     snprintf(plan->error, sizeof(plan->error), "%s", err);
     cli_release(&cli);

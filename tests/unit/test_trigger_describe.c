@@ -40,6 +40,18 @@ static void expect_number(const struct trigger_descs *d, size_t i, const char *k
     fail_msg("%s: got %.17g, want %.17g", key, f->number, want);
 }
 
+/* The engine collect and plan build, then its description. */
+static int describe(const struct trigger_options *o, struct trigger_descs *d)
+{
+  struct trigger_engine *e = NULL;
+  int rc = trigger_engine_create(&e, o, err, sizeof(err));
+  memset(d, 0, sizeof(*d));
+  if (!rc)
+    rc = trigger_describe(o, e, d);
+  trigger_engine_free(e);
+  return rc;
+}
+
 static void counter_and_exception(void **state)
 {
   char *counters[] = { "Processor:% Processor Time:_Total > 90" };
@@ -54,7 +66,7 @@ static void counter_and_exception(void **state)
   o.decay_to_zero_hours = 2.5;
   o.delay_after_trigger_sec = 10;
   o.collect_multiple = 3;
-  assert_int_equal(trigger_describe(&o, &d, err, sizeof(err)), 0);
+  assert_int_equal(describe(&o, &d), 0);
   assert_int_equal(d.count, 2);
   expect_text(&d, 0, "qualifier", "StopOnPerfCounter");
   expect_text(&d, 0, "role", "stop");
@@ -105,7 +117,7 @@ static void builtins_as_the_engine_builds_them(void **state)
   o.start_on_perf_counter_count = 1;
   o.process = "w3wp";
   o.decay_to_zero_hours = 4;
-  assert_int_equal(trigger_describe(&o, &d, err, sizeof(err)), 0);
+  assert_int_equal(describe(&o, &d), 0);
   assert_int_equal(d.count, 4);
   /* The start counter comes first, does not decay, and has no delay. */
   expect_text(&d, 0, "role", "start");
@@ -149,7 +161,7 @@ static void other_kinds_and_the_limit(void **state)
   o.stop_on_event_log_message = "System@disk.*full";
   o.stop_on_gc_event = "Induced;Process=app";
   o.max_collect_sec = 60;
-  assert_int_equal(trigger_describe(&o, &d, err, sizeof(err)), 0);
+  assert_int_equal(describe(&o, &d), 0);
   assert_int_equal(d.count, 5);
   expect_text(&d, 0, "qualifier", "StopOnGCEvent");
   expect_text(&d, 0, "process", "app");
@@ -181,7 +193,7 @@ static void malformed_spec_fails_with_the_engine_message(void **state)
   trigger_options_init(&o);
   o.stop_on_perf_counter = bad;
   o.stop_on_perf_counter_count = 1;
-  assert_int_equal(trigger_describe(&o, &d, err, sizeof(err)), ETWCAP_E_USAGE);
+  assert_int_equal(describe(&o, &d), ETWCAP_E_USAGE);
   assert_int_equal(d.count, 0);
   assert_non_null(strstr(err, "/StopOnPerfCounter: 'Processor:% Processor Time:_Total >> 90': "
                               "position 35: '>>' is not an operator"));
@@ -194,7 +206,7 @@ static void none_is_an_empty_list(void **state)
   char *text = NULL;
   (void)state;
   trigger_options_init(&o);
-  assert_int_equal(trigger_describe(&o, &d, err, sizeof(err)), 0);
+  assert_int_equal(describe(&o, &d), 0);
   assert_int_equal(d.count, 0);
   assert_int_equal(trigger_descs_to_json(&d, 4, &text), 0);
   assert_string_equal(text, "[]");
@@ -219,7 +231,7 @@ static void table_and_json_show_the_same_fields(void **state)
   o.stop_on_perf_counter_count = 1;
   o.stop_on_exception = "Bad \"quote\" \\d+";
   o.stop_on_gen2_gc = 1;
-  assert_int_equal(trigger_describe(&o, &d, err, sizeof(err)), 0);
+  assert_int_equal(describe(&o, &d), 0);
   assert_int_equal(trigger_descs_to_json(&d, 4, &json), 0);
   assert_int_equal(trigger_descs_to_text(&d, &text), 0);
   assert_true(json[0] == '[' && json[strlen(json) - 1] == ']');
@@ -264,13 +276,13 @@ static void allocation_failures(void **state)
   o.stop_on_http_status = "5xx";
   o.max_collect_sec = 5;
   test_fail_alloc_after(0); /* counts from here */
-  assert_int_equal(trigger_describe(&o, &d, err, sizeof(err)), 0);
+  assert_int_equal(describe(&o, &d), 0);
   total = test_alloc_count();
   trigger_descs_release(&d);
   assert_true(total > 5);
   for (n = 1; n <= total; n++) {
     test_fail_alloc_after(n);
-    rc = trigger_describe(&o, &d, err, sizeof(err));
+    rc = describe(&o, &d);
     test_fail_alloc_after(0);
     assert_int_equal(rc, ETWCAP_E_NOMEM);
     assert_int_equal(d.count, 0);
