@@ -578,6 +578,33 @@ static const struct plan_session *flush_block(struct controller *ctl,
   return tmp;
 }
 
+int collection_flush_to(struct collection *c, const struct plan *plan)
+{
+  struct controller *ctl = c->env->ctl;
+  size_t i;
+  int written = 0, first = 0;
+  for (i = 0; i < c->count; i++) {
+    struct collection_session *s = &c->sessions[i];
+    struct plan_session block;
+    char file[CONTROLLER_PATH_MAX], detail[160];
+    int rc;
+    if (!s->running || !(s->log_file_mode & PLAN_BUFFERING_MODE) || !s->plan)
+      continue;
+    in_memory_file(plan, s->plan, file, sizeof(file));
+    rc = ctl->ops->flush(ctl, flush_block(ctl, s, &block), s->name, file);
+    if (rc) {
+      log_error("cannot write the in-memory buffers of '%s' to '%s' (%s): %s", s->name, file,
+                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+      if (!first)
+        first = rc;
+      continue;
+    }
+    log_info("wrote the ring of '%s' to '%s'; the session goes on", s->name, file);
+    written++;
+  }
+  return first ? first : written;
+}
+
 const struct collection_kernel_mask *collection_kernel_mask_of(const struct collection *c,
                                                                const char *name)
 {

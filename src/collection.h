@@ -151,7 +151,11 @@ struct collection_wait_options {
   const char *ends_also;            /* shown after "Press S to stop ...": what else
                                      * ends the wait ("or wait for /MaxCollectSec");
                                      * NULL: nothing */
-  const char *request_file;         /* polled for "stop" / "abort"; NULL none */
+  const char *request_file;         /* polled for "stop" / "abort" / "snapshot"; NULL none */
+  /* Called for a "snapshot" request ('etwcap snapshot'); the wait goes on.
+   * NULL: the request is refused in the log. */
+  void (*snapshot)(void *ctx);
+  void *snapshot_ctx;
   collection_should_stop_fn should_stop;
   void *should_stop_ctx;
   FILE *console;                    /* status line here; NULL: log lines */
@@ -180,6 +184,12 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
  * interval back to 1 ms if we changed it.  A session already gone is not an
  * error.  Returns 0 or the first error (every session is tried). */
 int collection_stop(struct collection *c);
+
+/* Writes every running in-memory (buffering) session's ring to the file it
+ * would have under `plan`'s DataFile (X.etl, X.kernel.etl), and leaves the
+ * sessions running: a snapshot.  Returns how many sessions wrote, or the
+ * first error (every session is tried). */
+int collection_flush_to(struct collection *c, const struct plan *plan);
 
 /* The kernel mask record of the session called `name`, or NULL. */
 const struct collection_kernel_mask *collection_kernel_mask_of(const struct collection *c,

@@ -180,20 +180,11 @@ static void log_losses(const struct collection *c)
   }
 }
 
-int collection_cmd_finish(struct collection *c, const struct plan *plan, const struct cli *cli,
-                          struct log_memory *log, const struct manifest_trigger *trigger,
-                          const char *record)
+void collection_cmd_rundown(struct collection *c, const struct plan *plan)
 {
   struct cut_ctx cut = { console_signal_count() };
-  struct capture_finish_params p;
-  struct capture_finish_result r;
-  char why[1024];
-  int64_t size = 0;
-  size_t i;
-  int rc = collection_stop(c), frc;
   enum console_signal sig = console_signal_pending();
-
-  log_losses(c);
+  size_t i;
   for (i = 0; i < plan->session_count; i++) {
     const struct plan_session *s = &plan->sessions[i];
     struct rundown_result rr;
@@ -212,6 +203,20 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
     else if (s->role == PLAN_ROLE_RUNDOWN)
       rundown_run(c->env, s, plan->enable_parameters_version, cut_rundown, &cut, &rr);
   }
+}
+
+int collection_cmd_finish(struct collection *c, const struct plan *plan, const struct cli *cli,
+                          struct log_memory *log, const struct manifest_trigger *trigger,
+                          const char *record)
+{
+  struct capture_finish_params p;
+  struct capture_finish_result r;
+  char why[1024];
+  int64_t size = 0;
+  int rc = collection_stop(c), frc;
+
+  log_losses(c);
+  collection_cmd_rundown(c, plan);
   /* Every session, rundown included, is stopped: a console handler holding
    * the process for a close may let it go. */
   console_stop_done();

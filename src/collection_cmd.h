@@ -26,6 +26,8 @@ int collection_cmd_collect(const struct cli *cli, const struct collection_env *e
  * then is ended (PerfView's Run). */
 int collection_cmd_run(const struct cli *cli, const struct collection_env *env);
 int collection_cmd_start(const struct cli *cli, const struct collection_env *env);
+/* snapshot: asks the running collect of the DataFile for a snapshot. */
+int collection_cmd_snapshot(const struct cli *cli, const struct collection_env *env);
 int collection_cmd_stop(const struct cli *cli, const struct collection_env *env);
 int collection_cmd_abort(const struct cli *cli, const struct collection_env *env);
 int collection_cmd_list(const struct cli *cli, const struct collection_env *env);

@@ -44,6 +44,11 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
                           struct log_memory *log, const struct manifest_trigger *trigger,
                           const char *record);
 
+/* Runs the plan's rundown sessions (kernel and CLR, into the plan's files)
+ * now; a Ctrl+C cuts the wait short, and none starts when Windows is
+ * ending the process. */
+void collection_cmd_rundown(struct collection *c, const struct plan *plan);
+
 /* The record of a capture, from what collection_start did. */
 int collection_cmd_write_record(const struct collection *c, const struct plan *plan,
                                 const struct cli *cli, const char *mode,

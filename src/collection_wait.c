@@ -219,6 +219,14 @@ static int requested(const struct collection_wait_options *o, enum collection_en
     *end = COLLECTION_END_ABORT_REQUEST;
     return 1;
   }
+  if (str_caseeq(request, "snapshot")) {
+    if (o->snapshot)
+      o->snapshot(o->snapshot_ctx);
+    else
+      log_warn("'etwcap snapshot' asked for a snapshot, but this capture keeps no ring in "
+               "memory (/InMemoryCircularBuffer): it goes on as it was");
+    return 0;
+  }
   *end = COLLECTION_END_STOP_REQUEST;
   return 1;
 }

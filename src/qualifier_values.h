@@ -33,6 +33,8 @@ struct qualifier_values {
   const char *counter_log;         /* replay */
   const char *out;                 /* replay, report */
   int64_t window_sec;              /* replay */
+  int snapshot_on_trigger;         /* collect */
+  int64_t snapshot_cooldown_sec;   /* collect; -1: DelayAfterTriggerSec */
 };
 
 /* The values before any qualifier is parsed: the engines' defaults. */

@@ -1,7 +1,11 @@
-/* Fan-out of log lines to the installed sinks (see log.h). */
+/* Fan-out of log lines to the installed sinks (see log.h).  A line goes
+ * to every sink under one lock, so a background snapshot's merge can log
+ * beside the collection's main thread without interleaving.  The lock is
+ * made with the first sink, before any thread that logs exists. */
 #include "log.h"
 
 #include "error.h"
+#include "os_thread.h"
 #include "os_time.h"
 
 #include <stdio.h>
@@ -15,33 +19,51 @@ struct sink {
 
 static struct sink sinks[LOG_MAX_SINKS];
 static int sink_count;
+static os_mutex lock;
+static int lock_made;
 
 int log_add_sink(log_sink_fn fn, void *ctx, enum log_level min_level)
 {
-  if (sink_count == LOG_MAX_SINKS)
+  if (!lock_made) {
+    os_mutex_init(&lock);
+    lock_made = 1;
+  }
+  os_mutex_lock(&lock);
+  if (sink_count == LOG_MAX_SINKS) {
+    os_mutex_unlock(&lock);
     return ETWCAP_E_RANGE;
+  }
   sinks[sink_count].fn = fn;
   sinks[sink_count].ctx = ctx;
   sinks[sink_count].min_level = min_level;
   sink_count++;
+  os_mutex_unlock(&lock);
   return 0;
 }
 
 void log_remove_sink(log_sink_fn fn, void *ctx)
 {
   int i;
+  if (!lock_made)
+    return;
+  os_mutex_lock(&lock);
   for (i = 0; i < sink_count; i++) {
     if (sinks[i].fn == fn && sinks[i].ctx == ctx) {
       memmove(&sinks[i], &sinks[i + 1], (size_t)(sink_count - i - 1) * sizeof(sinks[0]));
       sink_count--;
-      return;
+      break;
     }
   }
+  os_mutex_unlock(&lock);
 }
 
 void log_remove_all_sinks(void)
 {
+  if (!lock_made)
+    return;
+  os_mutex_lock(&lock);
   sink_count = 0;
+  os_mutex_unlock(&lock);
 }
 
 void log_vmsg(enum log_level level, const char *fmt, va_list ap)
@@ -49,10 +71,14 @@ void log_vmsg(enum log_level level, const char *fmt, va_list ap)
   char line[2048];
   int i;
 
+  if (!lock_made)
+    return; /* no sink yet */
   vsnprintf(line, sizeof(line), fmt, ap);
+  os_mutex_lock(&lock);
   for (i = 0; i < sink_count; i++)
     if (level >= sinks[i].min_level)
       sinks[i].fn(sinks[i].ctx, level, line);
+  os_mutex_unlock(&lock);
 }
 
 void log_msg(enum log_level level, const char *fmt, ...)

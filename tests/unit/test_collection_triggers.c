@@ -53,6 +53,7 @@ struct world {
   /* 'etwcap stop' from another process at this time */
   uint64_t request_at_ms;
   char request_for[600];
+  const char *request_text; /* "stop" unless set */
   int request_sent, base_record_seen;
   uint64_t ctrl_c_at_ms;
   int ctrl_c_sent;
@@ -193,7 +194,7 @@ static void on_sleep(void *ctx, uint64_t now)
   }
   if (w->request_at_ms && now >= w->request_at_ms && !w->request_sent) {
     w->request_sent = 1;
-    session_request_write(w->request_for, "stop");
+    session_request_write(w->request_for, w->request_text ? w->request_text : "stop");
   }
 }
 
@@ -574,6 +575,131 @@ static void start_trigger_waits_before_starting_anything(void **state)
   every_start_stopped(w);
 }
 
+/* --- /SnapshotOnTrigger: stay armed ------------------------------------- */
+
+/* The first stop of session `name` (the sessions of a snapshot capture
+ * stop once, at its end). */
+static size_t stops_of(const struct world *w, const char *name)
+{
+  return fake_controller_count(&w->fake, "stop", name);
+}
+
+static void a_fire_writes_a_snapshot_and_the_sessions_go_on(void **state)
+{
+  struct world *w = *state;
+  static const double v[] = { 10, 10, 10, 10, 95, 95, 95, 95, 10 };
+  const char *args[] = { "collect", w->data, "/InMemoryCircularBuffer", "/CircularMB:64",
+                         "/SnapshotOnTrigger",
+                         "/StopOnPerfCounter:Processor:% Processor Time:_Total>90",
+                         "/DelayAfterTriggerSec:0", "/MaxCollectSec:20", NULL };
+  char one[600], zip[600];
+  size_t len = strlen(w->data), flush, stop;
+  w->values = v;
+  w->value_count = sizeof(v) / sizeof(v[0]);
+  assert_int_equal(run(w, args), 0);
+  snprintf(one, sizeof(one), "%.*s.1.etl.zip", (int)(len - 4), w->data);
+  snprintf(zip, sizeof(zip), "%s.zip", w->data);
+  /* MinSecForTrigger 3 at 1 s polls: armed by four low samples, fired by
+   * four high ones at poll 7 (perfview-collect.md §6.1). */
+  test_assert_fired_at(one, "StopOnPerfCounter", T0 + 7 * INT64_C(10000000));
+  /* The rings were written while the sessions ran: the snapshot's flush
+   * comes before the only stop, which /MaxCollectSec made at the end. */
+  flush = fake_controller_find(&w->fake, "flush", "etwcap", 0);
+  stop = fake_controller_find(&w->fake, "stop", "etwcap", 0);
+  assert_true(flush != (size_t)-1 && stop != (size_t)-1 && flush < stop);
+  assert_int_equal(stops_of(w, "etwcap"), 1);
+  assert_true(logged(w, "the sessions go on"));
+  test_assert_fired_at(zip, "MaxCollectSec", T0 + 20 * INT64_C(10000000));
+  every_start_stopped(w);
+}
+
+static void fires_within_the_cooldown_write_one_snapshot(void **state)
+{
+  struct world *w = *state;
+  static const double v[] = { 10, 95, 10, 95, 10, 95, 10 };
+  const char *args[] = { "collect", w->data, "/InMemoryCircularBuffer", "/CircularMB:64",
+                         "/SnapshotOnTrigger", "/SnapshotCooldownSec:600",
+                         "/StopOnPerfCounter:Processor:% Processor Time:_Total>90",
+                         "/MinSecForTrigger:0", "/DelayAfterTriggerSec:0",
+                         "/MaxCollectSec:20", NULL };
+  char one[600], two[600];
+  const char *p;
+  size_t len = strlen(w->data);
+  unsigned fires = 0;
+  w->values = v;
+  w->value_count = sizeof(v) / sizeof(v[0]);
+  assert_int_equal(run(w, args), 0);
+  snprintf(one, sizeof(one), "%.*s.1.etl.zip", (int)(len - 4), w->data);
+  snprintf(two, sizeof(two), "%.*s.2.etl.zip", (int)(len - 4), w->data);
+  /* Three fires (one low sample arms, one high fires: MinSecForTrigger 0),
+   * one snapshot. */
+  for (p = w->log; (p = strstr(p, "trigger /StopOnPerfCounter:")) != NULL; p++)
+    fires++;
+  assert_int_equal(fires, 3);
+  assert_true(exists(one));
+  assert_false(exists(two));
+  assert_true(logged(w, "within /SnapshotCooldownSec: no snapshot"));
+  assert_int_equal(stops_of(w, "etwcap"), 1);
+  every_start_stopped(w);
+}
+
+static void collect_multiple_caps_the_snapshots(void **state)
+{
+  struct world *w = *state;
+  static const double v[] = { 10, 95, 10, 95, 10, 95, 10 };
+  const char *args[] = { "collect", w->data, "/InMemoryCircularBuffer", "/CircularMB:64",
+                         "/SnapshotOnTrigger", "/SnapshotCooldownSec:0", "/CollectMultiple:2",
+                         "/StopOnPerfCounter:Processor:% Processor Time:_Total>90",
+                         "/MinSecForTrigger:0", "/DelayAfterTriggerSec:0",
+                         "/MaxCollectSec:20", NULL };
+  char one[600], two[600], three[600], zip[600];
+  size_t len = strlen(w->data);
+  w->values = v;
+  w->value_count = sizeof(v) / sizeof(v[0]);
+  assert_int_equal(run(w, args), 0);
+  snprintf(one, sizeof(one), "%.*s.1.etl.zip", (int)(len - 4), w->data);
+  snprintf(two, sizeof(two), "%.*s.2.etl.zip", (int)(len - 4), w->data);
+  snprintf(three, sizeof(three), "%.*s.3.etl.zip", (int)(len - 4), w->data);
+  snprintf(zip, sizeof(zip), "%s.zip", w->data);
+  assert_true(exists(one));
+  assert_true(exists(two));
+  assert_false(exists(three));
+  /* The second snapshot ended the capture: the rings once more, at once. */
+  assert_true(exists(zip));
+  assert_true(w->clock.now_ms < 20000);
+  every_start_stopped(w);
+}
+
+static void etwcap_snapshot_asks_a_running_collect_for_one(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/InMemoryCircularBuffer", "/CircularMB:64",
+                         "/MaxCollectSec:10", NULL };
+  char one[600], utc[64];
+  size_t len = strlen(w->data);
+  snprintf(w->request_for, sizeof(w->request_for), "%s%s", w->data, SESSION_REQUEST_SUFFIX);
+  w->request_at_ms = 3000;
+  w->request_text = "snapshot";
+  assert_int_equal(run(w, args), 0);
+  snprintf(one, sizeof(one), "%.*s.1.etl.zip", (int)(len - 4), w->data);
+  test_manifest_fire(one, "snapshot", utc, sizeof(utc));
+  assert_int_equal(stops_of(w, "etwcap"), 1);
+  every_start_stopped(w);
+}
+
+static void snapshots_need_the_ring_and_a_trigger(void **state)
+{
+  struct world *w = *state;
+  const char *no_ring[] = { "collect", w->data, "/SnapshotOnTrigger", "/StopOnGen2GC", NULL };
+  const char *no_trigger[] = { "collect", w->data, "/SnapshotOnTrigger",
+                               "/InMemoryCircularBuffer", "/CircularMB:64", NULL };
+  assert_int_equal(run(w, no_ring), ETWCAP_E_USAGE);
+  assert_true(logged(w, "add /InMemoryCircularBuffer"));
+  assert_int_equal(run(w, no_trigger), ETWCAP_E_USAGE);
+  assert_true(logged(w, "needs a stop trigger"));
+  assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
+}
+
 static void process_name_makes_the_trigger_session_a_system_logger(void **state)
 {
   struct world *w = *state;
@@ -629,6 +755,11 @@ int main(void)
     T(consumer_failure_stops_every_session),
     T(exception_trigger_enables_the_exception_keyword),
     T(process_name_makes_the_trigger_session_a_system_logger),
+    T(a_fire_writes_a_snapshot_and_the_sessions_go_on),
+    T(fires_within_the_cooldown_write_one_snapshot),
+    T(collect_multiple_caps_the_snapshots),
+    T(etwcap_snapshot_asks_a_running_collect_for_one),
+    T(snapshots_need_the_ring_and_a_trigger),
     T(start_trigger_waits_before_starting_anything),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
