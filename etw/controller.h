@@ -120,6 +120,14 @@ struct controller_ops {
   int (*stop)(struct controller *c, const char *name, struct controller_status *out);
   /* Every running session (QueryAllTracesW). */
   int (*list)(struct controller *c, controller_list_fn fn, void *ctx);
+  /* ControlTrace(UPDATE) by name with a new log file: the session closes
+   * its file and goes on writing to `file` ("LogFileNameOffset: set it to
+   * switch to another log file", ControlTrace's documentation).  `s` is
+   * the session as planned: a system logger gets its EnableFlags back in
+   * the block, since UPDATE takes EnableFlags as the kernel events to keep
+   * (0 would switch them all off). */
+  int (*switch_file)(struct controller *c, const struct plan_session *s, const char *name,
+                     const char *file);
 };
 
 /* A controller: its operations, their state, the last error. */

@@ -91,9 +91,16 @@ static int list(struct controller *c, controller_list_fn fn, void *ctx)
   return fail(c, "QueryAllTracesW");
 }
 
+static int switch_file(struct controller *c, const struct plan_session *s, const char *name,
+                       const char *file)
+{
+  (void)s, (void)name, (void)file;
+  return fail(c, "ControlTraceW");
+}
+
 static const struct controller_ops none_ops = {
   "none", start, enable_provider, set_group_mask, query_group_mask, set_stack_ids, set_profile_interval,
-  set_stack_caching, enable_profile_privilege, query, flush, stop, list,
+  set_stack_caching, enable_profile_privilege, query, flush, stop, list, switch_file,
 };
 
 void controller_system(struct controller *c)

@@ -482,6 +482,39 @@ static int flush(struct controller *c, const struct plan_session *s, const char 
   return control(c, name, EVENT_TRACE_CONTROL_FLUSH, file, s, NULL);
 }
 
+static int switch_file(struct controller *c, const struct plan_session *s, const char *name,
+                       const char *file)
+{
+  EVENT_TRACE_PROPERTIES *p = new_props();
+  wchar_t *wname;
+  ULONG code;
+  int rc = 0;
+  if (!p)
+    return ETWCAP_E_NOMEM;
+  if ((rc = copy_full_path(file_name_field(p), CONTROLLER_WIN32_NAME_CHARS, file)) != 0) {
+    etwcap_free(p);
+    return controller_fail(c, rc, "ControlTraceW", 0, "path does not fit");
+  }
+  /* Only what UPDATE changes: 0 leaves FlushTimer and MaximumBuffers as
+   * they are, LogFileMode 0 keeps real time off (our file sessions have it
+   * off), EnableFlags keeps a system logger's kernel events on. */
+  if (s->route == PLAN_ROUTE_NT_KERNEL_LOGGER)
+    p->Wnode.Guid = system_trace_control_guid;
+  if (s->role == PLAN_ROLE_KERNEL)
+    p->EnableFlags = s->enable_flags_at_start;
+  wname = utf8_to_utf16(name);
+  if (!wname) {
+    etwcap_free(p);
+    return ETWCAP_E_NOMEM;
+  }
+  code = advapi->control_trace(0, wname, p, EVENT_TRACE_CONTROL_UPDATE);
+  etwcap_free(wname);
+  if (code != ERROR_SUCCESS)
+    rc = win32_fail(c, "ControlTraceW", code);
+  etwcap_free(p);
+  return rc;
+}
+
 static int stop(struct controller *c, const char *name, struct controller_status *out)
 {
   return control(c, name, EVENT_TRACE_CONTROL_STOP, NULL, NULL, out);
@@ -521,7 +554,7 @@ static int list(struct controller *c, controller_list_fn fn, void *ctx)
 static const struct controller_ops advapi_ops = {
   "advapi32", start, enable_provider, set_group_mask, query_group_mask, set_stack_ids,
   set_profile_interval,
-  set_stack_caching, enable_profile_privilege, query, flush, stop, list,
+  set_stack_caching, enable_profile_privilege, query, flush, stop, list, switch_file,
 };
 
 void controller_system(struct controller *c)

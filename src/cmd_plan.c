@@ -34,7 +34,8 @@ static const struct opt_group opt_group_plan = OPT_GROUP("Plan output", plan_def
 static const struct opt_group *const groups[] = { &opt_group_plan,     &opt_group_output,
                                                   &opt_group_events,   &opt_group_rundown,
                                                   &opt_group_merge,    &opt_group_triggers,
-                                                  &opt_group_snapshots, NULL };
+                                                  &opt_group_snapshots, &opt_group_segments,
+                                                  NULL };
 
 /* The plan's JSON object with "triggers" added as its last member. */
 static int json_with_triggers(const char *plan_json, const struct trigger_descs *t, char **out)

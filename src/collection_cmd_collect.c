@@ -19,7 +19,7 @@
 
 #include "alloc.h"
 #include "cli.h"
-#include "collection_snapshot.h"
+#include "collection_armed.h"
 #include "counters_pdh.h"
 #include "error.h"
 #include "log.h"
@@ -60,19 +60,11 @@ struct live {
   struct trigger_fire fire;
   int has_fire;
   uint64_t events, messages;
-  /* /SnapshotOnTrigger (and 'etwcap snapshot' with an in-memory ring):
-   * the collection, its plan and log while it runs, what was written. */
-  const struct cli *cli;
-  const char *base;             /* the DataFile the snapshots are named from */
-  int snapshot_on_trigger, ring;
-  unsigned snapshots, snapshot_next, snapshot_max;
-  uint64_t snapshot_ms, cooldown_ms;
+  /* Stay armed: snapshots or segments (collection_armed.h). */
+  struct armed armed;
   int64_t started;              /* FILETIME the engine started at */
-  int64_t max_collect_sec;      /* /MaxCollectSec of the whole capture */
+  int64_t max_collect_sec;      /* /MaxCollectSec of the whole armed capture */
   char limit_detail[64];
-  struct collection *c;
-  const struct log_memory *log;
-  struct snapshot_job job;
   /* `run`: its command line, the running command, and how it ended. */
   const char *run_line;
   void *child;
@@ -350,13 +342,11 @@ static void run_command_end(struct live *l)
   child_close(l, !l->child_exited);
 }
 
-static void snapshot_after_fire(struct live *l, const struct manifest_trigger *fired);
-
 /* The wait loop's hook (main thread): the clock moves the engine; the
  * collection ends when the engine has moved past it, or run's command
- * has exited.  With /SnapshotOnTrigger a stop fire writes a snapshot
- * instead and the collection goes on (a limit, /MaxCollectSec, still
- * ends it). */
+ * has exited.  When it stays armed (collection_armed.h) a stop fire
+ * writes a snapshot or marks the segment instead, the collection goes on,
+ * and /MaxCollectSec counts the whole capture. */
 static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *fired)
 {
   struct live *l = ctx;
@@ -376,7 +366,7 @@ static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *
     fired->detail = "";
     fired->filetime = l->last;
   }
-  if (l->snapshot_on_trigger && l->max_collect_sec &&
+  if (armed_active(&l->armed) && l->max_collect_sec &&
       l->last >= l->started + l->max_collect_sec * TRIGGER_TICKS_PER_SEC) {
     snprintf(l->limit_detail, sizeof(l->limit_detail), "collected for %lld s",
              (long long)l->max_collect_sec);
@@ -386,12 +376,13 @@ static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *
     log_info("/MaxCollectSec: %s; the capture ends", l->limit_detail);
     return 1;
   }
-  if (stop && l->snapshot_on_trigger && trigger_engine_phase(l->e) != TRIGGER_DONE) {
-    snapshot_after_fire(l, fired);
+  if (stop && armed_active(&l->armed) && trigger_engine_phase(l->e) != TRIGGER_DONE) {
+    int end = armed_fire(&l->armed, fired);
     l->collection = trigger_engine_collection(l->e);
     l->has_fire = 0;
-    return l->snapshot_max && l->snapshots >= l->snapshot_max;
+    return end;
   }
+  armed_turn(&l->armed);
   return stop;
 }
 
@@ -479,51 +470,6 @@ static int collection_name(const struct collection_env *env, const char *base, i
     rc = trigger_collect_name(base, used, 0, NULL, NULL, out, cap, NULL);
   *next = used + 1;
   return rc;
-}
-
-/* --- snapshots ---------------------------------------------------------- */
-
-/* Snapshot X.<n>.etl of the running collection, named for `fired`. */
-static void take_snapshot(struct live *l, const struct manifest_trigger *fired)
-{
-  char name[CONTROLLER_PATH_MAX];
-  struct plan plan;
-  unsigned next;
-  if (collection_name(l->env, l->base, 1, l->snapshot_next, 2, name, sizeof(name), &next)) {
-    log_error("snapshot: the data file name '%s' is too long", l->base);
-    return;
-  }
-  /* A plan for X.<n>: its rundown sessions write X.<n>'s files. */
-  if (collection_cmd_plan(l->cli, "collect", name, l->e, &plan) == 0 &&
-      snapshot_take(&l->job, l->c, &plan, fired, l->log, l->cli->command_line) == 0) {
-    l->snapshot_next = next;
-    l->snapshots++;
-    l->snapshot_ms = l->env->now_ms(l->env->ctx);
-  }
-  plan_release(&plan);
-}
-
-static void snapshot_after_fire(struct live *l, const struct manifest_trigger *fired)
-{
-  uint64_t now = l->env->now_ms(l->env->ctx);
-  if (l->snapshots && now - l->snapshot_ms < l->cooldown_ms) {
-    log_info("%s fired %.1f s after the last snapshot, within /SnapshotCooldownSec: no "
-             "snapshot; still armed",
-             fired->name, (double)(now - l->snapshot_ms) / 1000.0);
-    return;
-  }
-  take_snapshot(l, fired);
-}
-
-/* 'etwcap snapshot' from another process: one now, cooldown or not. */
-static void snapshot_on_request(void *ctx)
-{
-  struct live *l = ctx;
-  struct manifest_trigger asked;
-  asked.name = "snapshot";
-  asked.detail = "asked for by 'etwcap snapshot'";
-  asked.filetime = l->env->utc_now(l->env->ctx);
-  take_snapshot(l, &asked);
 }
 
 enum run_end { RUN_NEXT, RUN_END };
@@ -672,32 +618,35 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   wo.request_file = request;
   wo.should_stop = should_stop;
   wo.should_stop_ctx = l;
-  if (l->ring) {
-    wo.snapshot = snapshot_on_request;
-    wo.snapshot_ctx = l;
+  if (l->armed.ring) {
+    wo.snapshot = armed_snapshot_request;
+    wo.snapshot_ctx = &l->armed;
   }
   wo.console = collection_cmd_console();
   wo.keyboard = 1; /* keys come from the console, or from tests through console_push_key */
   wo.disk_path = plan->data_file;
   l->events = 0; /* this collection's, for its health check */
   wo.trigger_events = &l->events;
-  l->c = &c;
-  l->log = &log;
+  l->armed.c = &c;
+  l->armed.log = &log;
   collection_wait(&c, &wo, &wr);
   close_trigger_session(l, consumer);
-  snapshot_wait(&l->job); /* its merge logs into this log, which is about to be zipped */
-  l->c = NULL;
+  armed_finish(&l->armed); /* its merge logs into this log, which is about to be zipped */
+  l->armed.c = NULL;
 
   if (wr.end == COLLECTION_END_KEY_ABORT || wr.end == COLLECTION_END_ABORT_REQUEST)
     rc = abort_capture(&c, plan);
   else
     rc = collection_cmd_finish(&c, plan, cli, &log,
-                               wr.end == COLLECTION_END_TRIGGER ? &wr.trigger : NULL, record);
+                               wr.end == COLLECTION_END_TRIGGER ? &wr.trigger
+                                                                : armed_segment_fire(&l->armed),
+                               record);
+  armed_retain(&l->armed);
   run_command_end(l);
   if (base_record && session_record_path(base_record, base_rec, sizeof(base_rec)) == 0)
     os_remove(base_rec);
   os_remove(record);
-  if (wr.end == COLLECTION_END_TRIGGER && rc == 0 && !l->run_line && !l->snapshot_on_trigger) {
+  if (wr.end == COLLECTION_END_TRIGGER && rc == 0 && !l->run_line && !armed_active(&l->armed)) {
     stop_command(env, cli->q.triggers.stop_command, plan->zip ? plan->zip_file : plan->data_file);
     os_mutex_lock(&l->lock);
     if (trigger_engine_phase(l->e) != TRIGGER_DONE)
@@ -754,31 +703,13 @@ static int watch_event_log(struct live *l, const struct trigger_options *opt,
   return rc;
 }
 
-/* /SnapshotOnTrigger: checked, then the engine is set to fire without
- * end (this loop counts the snapshots against /CollectMultiple). */
-static int arm_snapshots(struct live *l, const struct cli *cli, struct trigger_options *eopt)
+/* A capture that stays armed counts /MaxCollectSec itself: the engine
+ * counts it per collection, and such a capture is one collection however
+ * many fires it sees. */
+static void whole_capture_limit(struct live *l, struct trigger_options *eopt)
 {
-  if (!cli->q.plan.in_memory) {
-    log_error("/SnapshotOnTrigger writes snapshots from the in-memory rings: add "
-              "/InMemoryCircularBuffer (with /CircularMB for their size)");
-    return ETWCAP_E_USAGE;
-  }
-  if (!trigger_options_any(eopt)) {
-    log_error("/SnapshotOnTrigger needs a stop trigger to fire it (/StopOnPerfCounter, "
-              "/StopOnGen2GC, /StopOnException, ...); 'etwcap snapshot' asks for one without");
-    return ETWCAP_E_USAGE;
-  }
-  l->snapshot_on_trigger = 1;
-  l->snapshot_max = eopt->collect_multiple > 0 ? (unsigned)eopt->collect_multiple : 0;
-  l->cooldown_ms = (uint64_t)(cli->q.snapshot_cooldown_sec >= 0 ? cli->q.snapshot_cooldown_sec
-                                                                 : eopt->delay_after_trigger_sec) *
-                   1000u;
-  /* The engine counts MaxCollectSec per collection, and a snapshot
-   * capture is one collection however many fires it sees. */
   l->max_collect_sec = eopt->max_collect_sec;
   eopt->max_collect_sec = 0;
-  eopt->collect_multiple = INT32_MAX;
-  return 0;
 }
 
 /* collect, or run with `run_line`: the engine's cycle around collections
@@ -802,13 +733,13 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
 
   memset(&l, 0, sizeof(l));
   l.env = env;
-  l.cli = cli;
   l.run_line = run_line;
-  l.ring = cli->q.plan.in_memory;
-  if (cli->q.snapshot_on_trigger && (rc = arm_snapshots(&l, cli, &eopt)) != 0)
+  if ((rc = armed_setup(&l.armed, cli, env, &eopt)) != 0)
     return rc;
-  if (l.snapshot_on_trigger)
-    count = 1; /* one collection, snapshots within it */
+  if (armed_active(&l.armed)) {
+    whole_capture_limit(&l, &eopt);
+    count = 1; /* one collection, its snapshots or segments within it */
+  }
   rc = trigger_engine_create(&l.e, opt, err, sizeof(err));
   if (rc) {
     log_error("%s", err);
@@ -823,8 +754,23 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
     return rc;
   }
   snprintf(base, sizeof(base), "%s", plan.data_file);
-  l.base = base;
-  l.snapshot_next = 1;
+  l.armed.base = base;
+  l.armed.engine = l.e;
+  l.armed.plan = &plan;
+  if (l.armed.segments) {
+    /* The first segment's plan: X.<UTC start>.etl. */
+    plan_release(&plan);
+    rc = armed_first_segment(&l.armed, name, sizeof(name));
+    if (rc)
+      log_error("the data file name '%s' is too long", base);
+    else
+      rc = collection_cmd_plan(cli, command, name, l.e, &plan);
+    if (rc) {
+      plan_release(&plan);
+      trigger_engine_free(l.e);
+      return rc;
+    }
+  }
 
   os_mutex_init(&l.lock);
   trigger_engine_set_fire_callback(l.e, on_fire, &l);
@@ -854,7 +800,7 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
       if ((rc = collection_cmd_plan(cli, command, name, l.e, &plan)) != 0)
         break;
     }
-    rc = run_one(&l, cli, &plan, count > 1 ? base : NULL, &end);
+    rc = run_one(&l, cli, &plan, count > 1 || l.armed.segments ? base : NULL, &end);
   }
   plan_release(&plan);
   if (eventlog_handle)

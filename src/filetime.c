@@ -20,6 +20,25 @@ static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
   *y = yoe + era * 400 + (*m <= 2);
 }
 
+/* The inverse: days since 1970-01-01 of a civil date (same description). */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+  int64_t era, yoe, doy, doe;
+  y -= m <= 2;
+  era = (y >= 0 ? y : y - 399) / 400;
+  yoe = y - era * 400;
+  doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+int64_t filetime_from_civil(const struct civil_time *t)
+{
+  int64_t days = days_from_civil(t->year, t->month, t->day);
+  int64_t secs = days * 86400 + t->hour * 3600 + t->minute * 60 + t->second;
+  return FILETIME_UNIX_EPOCH + secs * 10000000 + t->ticks;
+}
+
 static void split(int64_t filetime, int64_t *y, unsigned *mo, unsigned *d,
                   unsigned *h, unsigned *mi, unsigned *s, int64_t *frac)
 {

@@ -35,6 +35,8 @@ struct qualifier_values {
   int64_t window_sec;              /* replay */
   int snapshot_on_trigger;         /* collect */
   int64_t snapshot_cooldown_sec;   /* collect; -1: DelayAfterTriggerSec */
+  int64_t segment_sec, segment_mb; /* collect: rotation */
+  int64_t keep_segments, keep_days, max_disk_mb; /* collect: retention */
 };
 
 /* The values before any qualifier is parsed: the engines' defaults. */

@@ -13,6 +13,7 @@ extern const struct opt_group opt_group_merge;    /* merge and zip after stop */
 extern const struct opt_group opt_group_triggers; /* StopOn/StartOn */
 extern const struct opt_group opt_group_report;   /* the report page after a capture */
 extern const struct opt_group opt_group_snapshots; /* stay armed: snapshots of the ring */
+extern const struct opt_group opt_group_segments;  /* stay armed: rotating segments */
 extern const struct opt_group opt_group_viewer;   /* PerfView's viewer settings: no effect */
 
 #endif

@@ -24,6 +24,8 @@ struct civil_time {
   unsigned ticks;                            /* 100-ns units within the second */
 };
 void filetime_to_civil(int64_t filetime, struct civil_time *out);
+/* Pure: the FILETIME of UTC calendar fields (the inverse). */
+int64_t filetime_from_civil(const struct civil_time *t);
 
 #define FILETIME_UNIX_EPOCH INT64_C(116444736000000000)
 

@@ -331,10 +331,31 @@ static int fake_list(struct controller *c, controller_list_fn fn, void *ctx)
   return 0;
 }
 
+/* UPDATE with a new file: what was written so far stays in the old file
+ * (its buffers reach it as at a stop), the session goes on in the new. */
+static int fake_switch_file(struct controller *c, const struct plan_session *props,
+                            const char *name, const char *file)
+{
+  struct fake_controller *f = self_of(c);
+  struct fake_call *call = record(f, "switch", name);
+  struct fake_session *s;
+  int rc;
+  call->value = props->role == PLAN_ROLE_KERNEL ? props->enable_flags_at_start : 0;
+  if ((rc = scripted(f, "switch", name, 0, 0)) != 0)
+    return call->rc = rc;
+  if (!(s = find(f, name)) || !s->running)
+    return call->rc = controller_fail(c, ETWCAP_E_NO_SESSION, "ControlTraceW", 4201,
+                                      "ERROR_WMI_INSTANCE_NOT_FOUND");
+  if (f->write_files && s->file[0])
+    fake_etl_write(s->file, s->name, 5, seed_of(s->name));
+  snprintf(s->file, sizeof(s->file), "%s", file);
+  return 0;
+}
+
 static const struct controller_ops fake_ops = {
   "fake",       fake_start,   fake_enable, fake_kernel_flags, fake_query_mask, fake_stack_ids,
   fake_profile_interval, fake_stack_caching, fake_privilege, fake_query, fake_flush,
-  fake_stop,    fake_list,
+  fake_stop,    fake_list,  fake_switch_file,
 };
 
 void fake_controller_init(struct fake_controller *f)

@@ -17,7 +17,10 @@
 #include "fake_controller.h"
 #include "guid.h"
 #include "log.h"
+#include "os_dir.h"
 #include "os_file.h"
+#include "os_time.h"
+#include "path_name.h"
 #include "os_version.h"
 #include "session_record.h"
 #include "strutil.h"
@@ -26,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unzip.h>
+#include <zip.h>
 
 #define GC_SAMPLE "ms-perfview__gcevents.etl.zip"
 #define CLR_GUID "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
@@ -700,6 +704,173 @@ static void snapshots_need_the_ring_and_a_trigger(void **state)
   assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
 }
 
+/* --- segments: rotation and retention over simulated days ------------------ */
+
+struct segment_files {
+  char names[64][128];
+  size_t count;
+};
+
+/* The controller calls of a long run, past what the fake keeps: the
+ * switches and stops of the user session 'etwcap'. */
+static size_t user_switches, user_stops;
+
+static void count_user_calls(void *ctx, const char *op, const char *session)
+{
+  (void)ctx;
+  if (strcmp(session, "etwcap") != 0)
+    return;
+  user_switches += !strcmp(op, "switch");
+  user_stops += !strcmp(op, "stop");
+}
+
+static void count_calls(struct world *w)
+{
+  user_switches = user_stops = 0;
+  w->fake.before = count_user_calls;
+}
+
+/* trig.YYYYMMDDTHHMMSSZ.etl.zip in the test folder (deleting them when
+ * `remove`). */
+static int list_segment(void *ctx, const char *name)
+{
+  struct segment_files *f = ctx;
+  if (!strncmp(name, "trig.20", 7) && str_ends_with_case(name, "Z.etl.zip") &&
+      f->count < 64)
+    snprintf(f->names[f->count++], sizeof(f->names[0]), "%s", name);
+  return 0;
+}
+
+static size_t segment_zips(const struct world *w, struct segment_files *f, int remove)
+{
+  char dir[512], path[700];
+  size_t i;
+  memset(f, 0, sizeof(*f));
+  snprintf(dir, sizeof(dir), "%.*s", (int)path_dir_len(w->data), w->data);
+  os_dir_list(dir, list_segment, f);
+  for (i = 0; remove && i < f->count; i++) {
+    snprintf(path, sizeof(path), "%s%s", dir, f->names[i]);
+    os_remove(path);
+  }
+  return f->count;
+}
+
+static void segments_rotate_every_hour_for_half_a_day(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/SegmentSec:3600", "/KeepSegments:5",
+                         "/MaxCollectSec:43200", NULL };
+  struct segment_files f;
+  segment_zips(w, &f, 1);
+  count_calls(w);
+  assert_int_equal(run(w, args), 0);
+  /* 12 h in 1 h segments: 12 segments, 11 switches of the user session's
+   * file while it ran; it stopped once, at the end. */
+  assert_int_equal(user_switches, 11);
+  assert_int_equal(user_stops, 1);
+  /* /KeepSegments:5: the newest five are left. */
+  assert_int_equal(segment_zips(w, &f, 0), 5);
+  assert_int_equal(fake_controller_running(&w->fake), 0); /* the call log is full by now */
+  segment_zips(w, &f, 1);
+}
+
+/* A segment an earlier run left, `days` before T0 (a zip with a manifest
+ * naming a fire when `fired`). */
+static void earlier_segment(const struct world *w, double days, int fired)
+{
+  char path[700], stamp[32];
+  struct civil_time t;
+  zipFile zf;
+  zip_fileinfo info;
+  const char *manifest = fired ? "{\"trigger\": {\"name\": \"StopOnGen2GC\"}}"
+                               : "{\"trigger\": null}";
+  filetime_to_civil(T0 - (int64_t)(days * 86400.0) * INT64_C(10000000), &t);
+  snprintf(stamp, sizeof(stamp), "%04d%02u%02uT%02u%02u%02uZ", t.year, t.month, t.day, t.hour,
+           t.minute, t.second);
+  snprintf(path, sizeof(path), "%.*s%s.etl.zip", (int)(strlen(w->data) - 3), w->data, stamp);
+  memset(&info, 0, sizeof(info));
+  zf = zipOpen64(path, APPEND_STATUS_CREATE);
+  assert_non_null(zf);
+  assert_int_equal(zipOpenNewFileInZip64(zf, "etwcap-capture.json", &info, NULL, 0, NULL, 0,
+                                         NULL, Z_DEFLATED, 6, 0),
+                   ZIP_OK);
+  assert_int_equal(zipWriteInFileInZip(zf, manifest, (unsigned)strlen(manifest)), ZIP_OK);
+  assert_int_equal(zipCloseFileInZip(zf), ZIP_OK);
+  assert_int_equal(zipClose(zf, NULL), ZIP_OK);
+}
+
+static int has_segment_of(const struct segment_files *f, double days)
+{
+  struct civil_time t;
+  char stamp[32];
+  size_t i;
+  filetime_to_civil(T0 - (int64_t)(days * 86400.0) * INT64_C(10000000), &t);
+  snprintf(stamp, sizeof(stamp), "%04d%02u%02uT%02u%02u%02uZ", t.year, t.month, t.day, t.hour,
+           t.minute, t.second);
+  for (i = 0; i < f->count; i++)
+    if (strstr(f->names[i], stamp))
+      return 1;
+  return 0;
+}
+
+/* A capture restarted by Task Scheduler finds the segments of the days
+ * before: /KeepDays deletes those that began more than a day ago, except
+ * one that holds a fire; this run's first segment holds its own fire. */
+static void keep_days_spans_earlier_runs_and_keeps_fires(void **state)
+{
+  struct world *w = *state;
+  static const double v[] = { 10, 10, 10, 10, 95, 95, 95, 95, 10 };
+  const char *args[] = { "collect", w->data, "/SegmentSec:600", "/KeepDays:1",
+                         "/StopOnPerfCounter:Processor:% Processor Time:_Total>90",
+                         "/DelayAfterTriggerSec:0", "/MaxCollectSec:1800", NULL };
+  struct segment_files f;
+  char first[700];
+  size_t i;
+  segment_zips(w, &f, 1);
+  earlier_segment(w, 4.0, 1);
+  earlier_segment(w, 3.0, 0);
+  earlier_segment(w, 2.0, 0);
+  earlier_segment(w, 0.5, 0);
+  w->values = v;
+  w->value_count = sizeof(v) / sizeof(v[0]);
+  assert_int_equal(run(w, args), 0);
+  /* 30 min in 10 min segments: three of this run, the earlier fired one and
+   * the half-day-old one. */
+  assert_int_equal(segment_zips(w, &f, 0), 5);
+  assert_true(has_segment_of(&f, 4.0));
+  assert_false(has_segment_of(&f, 3.0));
+  assert_false(has_segment_of(&f, 2.0));
+  assert_true(has_segment_of(&f, 0.5));
+  /* This run's first segment (T0's second, 2023-03-14 00:46:36 UTC) names
+   * its fire. */
+  snprintf(first, sizeof(first), "%.*s", (int)path_dir_len(w->data), w->data);
+  for (i = 0; i < f.count; i++)
+    if (strstr(f.names[i], "20230314T004636Z"))
+      break;
+  assert_true(i < f.count);
+  strncat(first, f.names[i], sizeof(first) - strlen(first) - 1);
+  test_assert_fired_at(first, "StopOnPerfCounter", T0 + 7 * INT64_C(10000000));
+  assert_int_equal(fake_controller_running(&w->fake), 0); /* the call log is full by now */
+  segment_zips(w, &f, 1);
+}
+
+static void segments_refuse_what_cannot_work(void **state)
+{
+  struct world *w = *state;
+  const char *ring[] = { "collect", w->data, "/SegmentSec:60", "/InMemoryCircularBuffer",
+                         "/CircularMB:64", NULL };
+  const char *both[] = { "collect", w->data, "/SegmentSec:60", "/SnapshotOnTrigger",
+                         "/StopOnGen2GC", NULL };
+  const char *keep[] = { "collect", w->data, "/KeepSegments:3", NULL };
+  assert_int_equal(run(w, ring), ETWCAP_E_USAGE);
+  assert_true(logged(w, "they replace /InMemoryCircularBuffer"));
+  assert_int_equal(run(w, both), ETWCAP_E_USAGE);
+  assert_true(logged(w, "do not combine"));
+  assert_int_equal(run(w, keep), ETWCAP_E_USAGE);
+  assert_true(logged(w, "add /SegmentSec or /SegmentMB"));
+  assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
+}
+
 static void process_name_makes_the_trigger_session_a_system_logger(void **state)
 {
   struct world *w = *state;
@@ -760,6 +931,9 @@ int main(void)
     T(collect_multiple_caps_the_snapshots),
     T(etwcap_snapshot_asks_a_running_collect_for_one),
     T(snapshots_need_the_ring_and_a_trigger),
+    T(segments_rotate_every_hour_for_half_a_day),
+    T(keep_days_spans_earlier_runs_and_keeps_fires),
+    T(segments_refuse_what_cannot_work),
     T(start_trigger_waits_before_starting_anything),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
