@@ -5,6 +5,7 @@
  * JSON document described in docs/plan-json.md: etw/ cannot know about
  * triggers, so the "triggers" member is added here. */
 #include "alloc.h"
+#include "collection_armed.h"
 #include "cli.h"
 #include "command.h"
 #include "error.h"
@@ -37,8 +38,48 @@ static const struct opt_group *const groups[] = { &opt_group_plan,     &opt_grou
                                                   &opt_group_snapshots, &opt_group_segments,
                                                   NULL };
 
-/* The plan's JSON object with "triggers" added as its last member. */
-static int json_with_triggers(const char *plan_json, const struct trigger_descs *t, char **out)
+/* How a collect stays armed after a fire (collection_armed.h), as JSON
+ * members: "snapshots", "segments", "rundownPeriodSec". */
+static void armed_json(struct strbuf *b, const struct qualifier_values *q)
+{
+  strbuf_printf(b,
+                ",\n  \"snapshots\": {\"onTrigger\": %s, \"max\": %lld, \"cooldownSec\": %lld}",
+                q->snapshot_on_trigger ? "true" : "false",
+                (long long)(q->snapshot_on_trigger && q->triggers.collect_multiple > 0
+                                ? q->triggers.collect_multiple
+                                : 0),
+                (long long)armed_cooldown_sec(q));
+  strbuf_printf(b,
+                ",\n  \"segments\": {\"seconds\": %lld, \"megabytes\": %lld, \"keep\": %lld, "
+                "\"keepDays\": %lld, \"maxDiskMB\": %lld}",
+                (long long)q->segment_sec, (long long)q->segment_mb, (long long)q->keep_segments,
+                (long long)q->keep_days, (long long)q->max_disk_mb);
+  strbuf_printf(b, ",\n  \"rundownPeriodSec\": %lld", (long long)q->rundown_period_sec);
+}
+
+/* The same for the table: a line each, when they are set. */
+static void armed_text(struct strbuf *b, const struct qualifier_values *q)
+{
+  if (q->snapshot_on_trigger)
+    strbuf_printf(b, "\nStays armed: each fire writes a snapshot of the rings, at least %lld s "
+                     "apart; %s\n",
+                  (long long)armed_cooldown_sec(q),
+                  q->triggers.collect_multiple > 0 ? "/CollectMultiple caps them"
+                                                   : "no cap (/CollectMultiple sets one)");
+  if (q->segment_sec || q->segment_mb)
+    strbuf_printf(b, "\nSegments: a new one every %lld s / %lld MB (0: not by that); keep %lld, "
+                     "%lld days, %lld MB (0: no limit); a fire marks and keeps its segment\n",
+                  (long long)q->segment_sec, (long long)q->segment_mb,
+                  (long long)q->keep_segments, (long long)q->keep_days,
+                  (long long)q->max_disk_mb);
+  if (q->rundown_period_sec)
+    strbuf_printf(b, "\nRundown into the capture every %lld s\n", (long long)q->rundown_period_sec);
+}
+
+/* The plan's JSON object with "triggers" and the armed settings added as
+ * its last members. */
+static int json_with_extras(const char *plan_json, const struct trigger_descs *t,
+                            const struct qualifier_values *q, char **out)
 {
   struct strbuf b = { 0 };
   size_t end = strlen(plan_json);
@@ -54,13 +95,16 @@ static int json_with_triggers(const char *plan_json, const struct trigger_descs 
   rc = trigger_descs_to_json(t, 4, &array);
   if (rc)
     return rc;
-  strbuf_printf(&b, "%.*s,\n  \"triggers\": %s\n}\n", (int)end, plan_json, array);
+  strbuf_printf(&b, "%.*s,\n  \"triggers\": %s", (int)end, plan_json, array);
+  armed_json(&b, q);
+  strbuf_puts(&b, "\n}\n");
   etwcap_free(array);
   return strbuf_finish(&b, out);
 }
 
-/* The plan's table with the triggers' block after it. */
-static int text_with_triggers(const char *plan_text, const struct trigger_descs *t, char **out)
+/* The plan's table with the triggers' block and the armed settings after it. */
+static int text_with_extras(const char *plan_text, const struct trigger_descs *t,
+                            const struct qualifier_values *q, char **out)
 {
   struct strbuf b = { 0 };
   char *block = NULL;
@@ -68,6 +112,7 @@ static int text_with_triggers(const char *plan_text, const struct trigger_descs 
   if (rc)
     return rc;
   strbuf_printf(&b, "%s%s%s", plan_text, block[0] ? "\n" : "", block);
+  armed_text(&b, q);
   etwcap_free(block);
   return strbuf_finish(&b, out);
 }
@@ -82,7 +127,10 @@ static int run_plan(const struct cli *cli)
   char *text = NULL, *whole = NULL;
   /* The triggers parsed once, as collect parses them: the plan's trigger
    * session and the triggers' description both come from this engine. */
-  int rc = trigger_engine_create(&engine, &cli->q.triggers, err, sizeof(err));
+  int rc = armed_check(&cli->q);
+  if (rc)
+    return rc;
+  rc = trigger_engine_create(&engine, &cli->q.triggers, err, sizeof(err));
   if (!rc)
     rc = plan_options_from_cli(cli, engine, &opt, err, sizeof(err));
   if (!rc && (rc = trigger_describe(&cli->q.triggers, engine, &triggers)) != 0)
@@ -101,8 +149,8 @@ static int run_plan(const struct cli *cli)
   }
   rc = cli->q.json ? plan_to_json(&plan, &text) : plan_to_text(&plan, &text);
   if (rc == 0)
-    rc = cli->q.json ? json_with_triggers(text, &triggers, &whole)
-                     : text_with_triggers(text, &triggers, &whole);
+    rc = cli->q.json ? json_with_extras(text, &triggers, &cli->q, &whole)
+                     : text_with_extras(text, &triggers, &cli->q, &whole);
   if (rc == 0) {
     fputs(whole, stdout);
     if (fflush(stdout) != 0)

@@ -28,58 +28,70 @@ static int64_t elapsed_ms(const struct armed *a, uint64_t since)
 
 /* --- setup ----------------------------------------------------------------- */
 
+int armed_check(const struct qualifier_values *q)
+{
+  int snapshots = q->snapshot_on_trigger, segments = q->segment_sec > 0 || q->segment_mb > 0;
+  if (!snapshots && !segments && (q->keep_segments || q->keep_days || q->max_disk_mb)) {
+    log_error("/KeepSegments, /KeepDays and /MaxDiskMB keep the segments of a rotating "
+              "capture: add /SegmentSec or /SegmentMB");
+    return ETWCAP_E_USAGE;
+  }
+  if (snapshots && segments) {
+    log_error("/SnapshotOnTrigger and /SegmentSec or /SegmentMB do not combine: snapshots are "
+              "written from in-memory rings, segments from files. Choose one");
+    return ETWCAP_E_USAGE;
+  }
+  if (snapshots && !q->plan.in_memory) {
+    log_error("/SnapshotOnTrigger writes snapshots from the in-memory rings: add "
+              "/InMemoryCircularBuffer (with /CircularMB for their size)");
+    return ETWCAP_E_USAGE;
+  }
+  if (snapshots && !trigger_options_any(&q->triggers)) {
+    log_error("/SnapshotOnTrigger needs a stop trigger to fire it (/StopOnPerfCounter, "
+              "/StopOnGen2GC, /StopOnException, ...); 'etwcap snapshot' asks for one without");
+    return ETWCAP_E_USAGE;
+  }
+  if (segments && (q->plan.in_memory || q->plan.circular_mb > 0)) {
+    log_error("/SegmentSec and /SegmentMB rotate files that grow: they replace "
+              "/InMemoryCircularBuffer and /CircularMB (a segment's size is /SegmentMB)");
+    return ETWCAP_E_USAGE;
+  }
+  if (segments && q->triggers.collect_multiple > 1) {
+    log_error("/CollectMultiple counts collections that stop at a fire; a rotating capture "
+              "does not stop at one (the fire marks its segment)");
+    return ETWCAP_E_USAGE;
+  }
+  return 0;
+}
+
 int armed_setup(struct armed *a, const struct cli *cli, const struct collection_env *env,
                 struct trigger_options *eopt)
 {
   const struct qualifier_values *q = &cli->q;
+  int rc = armed_check(q);
   memset(a, 0, sizeof(*a));
   a->cli = cli;
   a->env = env;
   a->ring = q->plan.in_memory;
   a->snapshot_next = 1;
+  if (rc)
+    return rc;
   a->segments = q->segment_sec > 0 || q->segment_mb > 0;
-  if (!q->snapshot_on_trigger && !a->segments) {
-    if (q->keep_segments || q->keep_days || q->max_disk_mb) {
-      log_error("/KeepSegments, /KeepDays and /MaxDiskMB keep the segments of a rotating "
-                "capture: add /SegmentSec or /SegmentMB");
-      return ETWCAP_E_USAGE;
-    }
-    return 0;
-  }
-  if (q->snapshot_on_trigger && a->segments) {
-    log_error("/SnapshotOnTrigger and /SegmentSec or /SegmentMB do not combine: snapshots are "
-              "written from in-memory rings, segments from files. Choose one");
-    return ETWCAP_E_USAGE;
-  }
-  if (q->snapshot_on_trigger && !a->ring) {
-    log_error("/SnapshotOnTrigger writes snapshots from the in-memory rings: add "
-              "/InMemoryCircularBuffer (with /CircularMB for their size)");
-    return ETWCAP_E_USAGE;
-  }
-  if (q->snapshot_on_trigger && !trigger_options_any(eopt)) {
-    log_error("/SnapshotOnTrigger needs a stop trigger to fire it (/StopOnPerfCounter, "
-              "/StopOnGen2GC, /StopOnException, ...); 'etwcap snapshot' asks for one without");
-    return ETWCAP_E_USAGE;
-  }
-  if (a->segments && (a->ring || q->plan.circular_mb > 0)) {
-    log_error("/SegmentSec and /SegmentMB rotate files that grow: they replace "
-              "/InMemoryCircularBuffer and /CircularMB (a segment's size is /SegmentMB)");
-    return ETWCAP_E_USAGE;
-  }
-  if (a->segments && eopt->collect_multiple > 1) {
-    log_error("/CollectMultiple counts collections that stop at a fire; a rotating capture "
-              "does not stop at one (the fire marks its segment)");
-    return ETWCAP_E_USAGE;
-  }
   a->snapshots_on_fire = q->snapshot_on_trigger;
+  if (!armed_active(a))
+    return 0;
   a->snapshot_max = eopt->collect_multiple > 0 ? (unsigned)eopt->collect_multiple : 0;
-  a->cooldown_ms = (uint64_t)(q->snapshot_cooldown_sec >= 0 ? q->snapshot_cooldown_sec
-                                                            : eopt->delay_after_trigger_sec) *
-                   1000u;
+  a->cooldown_ms = (uint64_t)armed_cooldown_sec(q) * 1000u;
   a->segment_sec = q->segment_sec;
   a->segment_mb = q->segment_mb;
   eopt->collect_multiple = INT32_MAX;
   return 0;
+}
+
+int64_t armed_cooldown_sec(const struct qualifier_values *q)
+{
+  return q->snapshot_cooldown_sec >= 0 ? q->snapshot_cooldown_sec
+                                       : q->triggers.delay_after_trigger_sec;
 }
 
 int armed_active(const struct armed *a)

@@ -20,6 +20,7 @@
 #include "trigger_engine.h"
 
 struct cli;
+struct qualifier_values;
 
 struct armed {
   const struct cli *cli;
@@ -43,11 +44,17 @@ struct armed {
   int segment_fired;
 };
 
+/* Do the qualifiers combine?  0, or ETWCAP_E_USAGE with the reason
+ * logged (collect and plan refuse the same lines). */
+int armed_check(const struct qualifier_values *q);
 /* Checks the qualifiers and sets `a` up; the engine's options are changed
  * to fire without end (snapshots and segments count the fires).  0, or
  * ETWCAP_E_USAGE with the reason logged. */
 int armed_setup(struct armed *a, const struct cli *cli, const struct collection_env *env,
                 struct trigger_options *engine_options);
+/* The least time between two snapshots: /SnapshotCooldownSec, else
+ * DelayAfterTriggerSec. */
+int64_t armed_cooldown_sec(const struct qualifier_values *q);
 /* Stays the capture armed after a stop fire? */
 int armed_active(const struct armed *a);
 

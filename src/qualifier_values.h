@@ -37,6 +37,7 @@ struct qualifier_values {
   int64_t snapshot_cooldown_sec;   /* collect; -1: DelayAfterTriggerSec */
   int64_t segment_sec, segment_mb; /* collect: rotation */
   int64_t keep_segments, keep_days, max_disk_mb; /* collect: retention */
+  int64_t rundown_period_sec;      /* collect: rundown into the capture */
 };
 
 /* The values before any qualifier is parsed: the engines' defaults. */

@@ -161,6 +161,27 @@ t.check(p["dataFile"].endswith("etwcapGCCollectOnly.etl") and len(rundown) == 1
                 if "Rundown" in pr["name"]),
         "plan /GCCollectOnly: the help's data file and a minimal rundown only")
 
+# Staying armed (docs/plan-json.md: snapshots, segments, rundownPeriodSec):
+# the numbers as given, the cooldown from DelayAfterTriggerSec by default.
+p = plan("collect", "/InMemoryCircularBuffer", "/CircularMB:512", "/SnapshotOnTrigger",
+         "/StopOnGen2GC", "/CollectMultiple:3", "/DelayAfterTriggerSec:7")
+t.check(p is not None and p["snapshots"] == {"onTrigger": True, "max": 3, "cooldownSec": 7}
+        and p["segments"]["seconds"] == 0,
+        "plan /SnapshotOnTrigger: %r" % (p and p["snapshots"]))
+p = plan("collect", "/SegmentSec:3600", "/SegmentMB:2048", "/KeepSegments:24", "/KeepDays:7",
+         "/MaxDiskMB:100000")
+t.check(p is not None and p["segments"] == {"seconds": 3600, "megabytes": 2048, "keep": 24,
+                                           "keepDays": 7, "maxDiskMB": 100000}
+        and p["snapshots"]["onTrigger"] is False
+        and all(s["logFileMode"] & 0x2 == 0 for s in p["sessions"] if s["role"] in ("kernel", "user")),
+        "plan /SegmentSec: the numbers, files that grow: %r" % (p and p["segments"]))
+for args, why in ((["/SegmentSec:60", "/InMemoryCircularBuffer", "/CircularMB:64"], "replace"),
+                  (["/SnapshotOnTrigger", "/StopOnGen2GC"], "/InMemoryCircularBuffer"),
+                  (["/KeepDays:3"], "/SegmentSec")):
+    rc, out, err = t.run("plan", SERVER, "collect", *args)
+    t.check(rc == 2 and why in err, "plan %s: exit 2 with the reason (%d %s)"
+            % (" ".join(args), rc, err.strip()))
+
 # /TargetOS belongs to plan only.
 rc, out, err = t.run("collect", SERVER)
 t.check(rc == 2, "collect refuses /TargetOS")
