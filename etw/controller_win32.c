@@ -434,8 +434,22 @@ static void flush_props(EVENT_TRACE_PROPERTIES *p, const struct plan_session *s)
   }
 }
 
-/* ControlTraceW by name with a fresh block; `file` and `s` only for FLUSH. */
+/* What UPDATE changes and nothing else: 0 leaves FlushTimer and
+ * MaximumBuffers as they are, LogFileMode 0 keeps real time off (our file
+ * sessions have it off), EnableFlags keeps a system logger's kernel events
+ * on (0 would switch them off). */
+static void update_props(EVENT_TRACE_PROPERTIES *p, const struct plan_session *s)
+{
+  if (s->route == PLAN_ROUTE_NT_KERNEL_LOGGER)
+    p->Wnode.Guid = system_trace_control_guid;
+  if (s->role == PLAN_ROLE_KERNEL)
+    p->EnableFlags = s->enable_flags_at_start;
+}
+
+/* ControlTraceW by name with a fresh block: `file` (may be NULL) as its
+ * log file, `fill` (may be NULL) fills the rest from `s`. */
 static int control(struct controller *c, const char *name, ULONG code_in, const char *file,
+                   void (*fill)(EVENT_TRACE_PROPERTIES *, const struct plan_session *),
                    const struct plan_session *s, struct controller_status *out)
 {
   EVENT_TRACE_PROPERTIES *p = new_props();
@@ -448,8 +462,8 @@ static int control(struct controller *c, const char *name, ULONG code_in, const 
     etwcap_free(p);
     return controller_fail(c, rc, "ControlTraceW", 0, "path does not fit");
   }
-  if (s)
-    flush_props(p, s);
+  if (fill && s)
+    fill(p, s);
   wname = utf8_to_utf16(name);
   if (!wname) {
     etwcap_free(p);
@@ -467,7 +481,7 @@ static int control(struct controller *c, const char *name, ULONG code_in, const 
 
 static int query(struct controller *c, const char *name, struct controller_status *out)
 {
-  int rc = control(c, name, EVENT_TRACE_CONTROL_QUERY, NULL, NULL, out);
+  int rc = control(c, name, EVENT_TRACE_CONTROL_QUERY, NULL, NULL, NULL, out);
   /* A running session always has buffers.  A "success" that fills nothing
    * (Wine's stub answers every name so) says nothing about the session. */
   if (rc == 0 && out->buffer_size_kb == 0 && out->minimum_buffers == 0)
@@ -479,45 +493,18 @@ static int query(struct controller *c, const char *name, struct controller_statu
 static int flush(struct controller *c, const struct plan_session *s, const char *name,
                  const char *file)
 {
-  return control(c, name, EVENT_TRACE_CONTROL_FLUSH, file, s, NULL);
+  return control(c, name, EVENT_TRACE_CONTROL_FLUSH, file, flush_props, s, NULL);
 }
 
 static int switch_file(struct controller *c, const struct plan_session *s, const char *name,
                        const char *file)
 {
-  EVENT_TRACE_PROPERTIES *p = new_props();
-  wchar_t *wname;
-  ULONG code;
-  int rc = 0;
-  if (!p)
-    return ETWCAP_E_NOMEM;
-  if ((rc = copy_full_path(file_name_field(p), CONTROLLER_WIN32_NAME_CHARS, file)) != 0) {
-    etwcap_free(p);
-    return controller_fail(c, rc, "ControlTraceW", 0, "path does not fit");
-  }
-  /* Only what UPDATE changes: 0 leaves FlushTimer and MaximumBuffers as
-   * they are, LogFileMode 0 keeps real time off (our file sessions have it
-   * off), EnableFlags keeps a system logger's kernel events on. */
-  if (s->route == PLAN_ROUTE_NT_KERNEL_LOGGER)
-    p->Wnode.Guid = system_trace_control_guid;
-  if (s->role == PLAN_ROLE_KERNEL)
-    p->EnableFlags = s->enable_flags_at_start;
-  wname = utf8_to_utf16(name);
-  if (!wname) {
-    etwcap_free(p);
-    return ETWCAP_E_NOMEM;
-  }
-  code = advapi->control_trace(0, wname, p, EVENT_TRACE_CONTROL_UPDATE);
-  etwcap_free(wname);
-  if (code != ERROR_SUCCESS)
-    rc = win32_fail(c, "ControlTraceW", code);
-  etwcap_free(p);
-  return rc;
+  return control(c, name, EVENT_TRACE_CONTROL_UPDATE, file, update_props, s, NULL);
 }
 
 static int stop(struct controller *c, const char *name, struct controller_status *out)
 {
-  return control(c, name, EVENT_TRACE_CONTROL_STOP, NULL, NULL, out);
+  return control(c, name, EVENT_TRACE_CONTROL_STOP, NULL, NULL, NULL, out);
 }
 
 static int list(struct controller *c, controller_list_fn fn, void *ctx)

@@ -45,14 +45,8 @@ static int collect(void *ctx, const struct etl_buffer_header *h, uint64_t offset
                    uint32_t index)
 {
   struct etl_timeorder *t = ctx;
-  if (t->ref_count == t->ref_cap) {
-    size_t cap = t->ref_cap ? t->ref_cap * 2 : 64;
-    struct buf_ref *n = etwcap_reallocarray(t->refs, cap, sizeof(*n));
-    if (!n)
-      return ETWCAP_E_NOMEM;
-    t->refs = n;
-    t->ref_cap = cap;
-  }
+  if (etwcap_grow((void **)&t->refs, &t->ref_cap, t->ref_count, sizeof(*t->refs), 64) != 0)
+    return ETWCAP_E_NOMEM;
   t->refs[t->ref_count].offset = offset;
   t->refs[t->ref_count].sequence = h->sequence;
   t->refs[t->ref_count].index = index;

@@ -25,7 +25,7 @@ static void merge_and_zip(void *arg)
   p.zip = 1;
   p.low_priority = 1; /* the capture goes on beside it, on a busy machine */
   p.command_line = job->command_line;
-  p.trigger = job->has_trigger ? &job->trigger : NULL;
+  p.trigger = job->has_trigger ? &job->trigger.t : NULL;
   p.log = &job->log;
   job->why[0] = '\0';
   job->rc = capture_finish(&p, &job->result, job->why, sizeof(job->why));
@@ -59,14 +59,8 @@ static int copy_inputs(struct background_job *job, const char *data_file,
 {
   snprintf(job->data_file, sizeof(job->data_file), "%s", data_file);
   job->has_trigger = fired != NULL;
-  if (fired) {
-    snprintf(job->trigger_name, sizeof(job->trigger_name), "%s", fired->name);
-    snprintf(job->trigger_detail, sizeof(job->trigger_detail), "%s",
-             fired->detail ? fired->detail : "");
-    job->trigger.name = job->trigger_name;
-    job->trigger.detail = job->trigger_detail;
-    job->trigger.filetime = fired->filetime;
-  }
+  if (fired)
+    manifest_trigger_keep(&job->trigger, fired);
   memset(&job->log, 0, sizeof(job->log));
   if (log && log->len) {
     if (!(job->log.text = etwcap_malloc(log->len + 1)))

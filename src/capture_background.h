@@ -20,8 +20,7 @@ struct background_job {
   os_thread thread;
   int running;
   char data_file[CONTROLLER_PATH_MAX];
-  char trigger_name[64], trigger_detail[512];
-  struct manifest_trigger trigger;
+  struct manifest_trigger_copy trigger;
   int has_trigger;
   struct log_memory log;   /* the capture's log up to now */
   char *command_line;

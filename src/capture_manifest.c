@@ -145,3 +145,12 @@ int capture_manifest_json(const struct capture_manifest *m, char **json)
   strbuf_puts(&b, "}\n");
   return strbuf_finish(&b, json);
 }
+
+void manifest_trigger_keep(struct manifest_trigger_copy *dst, const struct manifest_trigger *src)
+{
+  snprintf(dst->name, sizeof(dst->name), "%s", src->name);
+  snprintf(dst->detail, sizeof(dst->detail), "%s", src->detail ? src->detail : "");
+  dst->t.name = dst->name;
+  dst->t.detail = dst->detail;
+  dst->t.filetime = src->filetime;
+}

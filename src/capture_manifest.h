@@ -31,6 +31,14 @@ struct manifest_trigger {
   int64_t filetime;   /* when (UTC FILETIME) */
 };
 
+/* A fire kept past the strings it was given (a snapshot's, a segment's):
+ * `t` points into the struct itself. */
+struct manifest_trigger_copy {
+  char name[64], detail[512];
+  struct manifest_trigger t;
+};
+void manifest_trigger_keep(struct manifest_trigger_copy *dst, const struct manifest_trigger *src);
+
 struct capture_manifest {
   const char *command_line;  /* as typed, arguments joined with spaces */
   const char *machine;       /* where the merge ran */

@@ -348,7 +348,7 @@ static void rotate(struct armed *a)
   collection_cmd_rundown(a->c, &closed);
   a->job.written = segment_written;
   a->job.written_ctx = a;
-  background_finish(&a->job, closed.data_file, a->segment_fired ? &a->segment_fire : NULL,
+  background_finish(&a->job, closed.data_file, a->segment_fired ? &a->segment_fire.t : NULL,
                     a->log, a->cli->command_line);
   a->segment_fired = 0;
   a->segment_ms = a->env->now_ms(a->env->ctx);
@@ -372,12 +372,7 @@ void armed_turn(struct armed *a)
 int armed_fire(struct armed *a, const struct manifest_trigger *fired)
 {
   if (a->segments) {
-    snprintf(a->segment_fire_name, sizeof(a->segment_fire_name), "%s", fired->name);
-    snprintf(a->segment_fire_detail, sizeof(a->segment_fire_detail), "%s",
-             fired->detail ? fired->detail : "");
-    a->segment_fire.name = a->segment_fire_name;
-    a->segment_fire.detail = a->segment_fire_detail;
-    a->segment_fire.filetime = fired->filetime;
+    manifest_trigger_keep(&a->segment_fire, fired);
     a->segment_fired = 1;
     log_info("%s fired: it marks the segment '%s', which retention keeps; still armed",
              fired->name, a->plan->data_file);
@@ -395,7 +390,7 @@ int armed_fire(struct armed *a, const struct manifest_trigger *fired)
 
 const struct manifest_trigger *armed_segment_fire(const struct armed *a)
 {
-  return a->segments && a->segment_fired ? &a->segment_fire : NULL;
+  return a->segments && a->segment_fired ? &a->segment_fire.t : NULL;
 }
 
 void armed_finish(struct armed *a)

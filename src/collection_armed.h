@@ -39,8 +39,7 @@ struct armed {
   int64_t segment_sec, segment_mb;
   struct plan *plan;            /* the segment being written (capture's plan) */
   uint64_t segment_ms;          /* when it began (env's monotonic clock) */
-  char segment_fire_name[64], segment_fire_detail[512];
-  struct manifest_trigger segment_fire;
+  struct manifest_trigger_copy segment_fire;
   int segment_fired;
 };
 

@@ -37,14 +37,6 @@ static double x_of_filetime(const struct frame *f, int64_t ft)
   return x_of_bin(f, (double)(ft - t->origin) / (double)t->width);
 }
 
-static uint64_t total_of(const struct report *r, int s)
-{
-  uint64_t n = 0;
-  int i;
-  for (i = 0; i < REPORT_TIMELINE_BINS; i++)
-    n += r->timeline.count[s][i];
-  return n;
-}
 
 /* What fits left of the chart: a long name without its "Microsoft-Windows-"
  * and then its end (the distinctive part); the <title> has it whole. */
@@ -186,7 +178,7 @@ static int busiest(const struct report *r, int *out, int max)
   uint64_t totals[REPORT_TIMELINE_PROVIDERS];
   int n, s;
   for (s = 0; s < REPORT_TIMELINE_PROVIDERS; s++)
-    totals[s] = total_of(r, s);
+    totals[s] = report_timeline_total(&r->timeline, s);
   for (n = 0; n < max; n++) {
     int best = -1;
     for (s = 0; s < REPORT_TIMELINE_PROVIDERS; s++)
@@ -223,9 +215,9 @@ void report_svg_timeline(struct report_writer *w, const struct report *r)
   }
   f.bin_s = (double)r->timeline.width / 1e7;
   n = busiest(r, rows, MAX_PROVIDER_ROWS);
-  if (total_of(r, REPORT_SERIES_CSWITCH))
+  if (report_timeline_total(&r->timeline, REPORT_SERIES_CSWITCH))
     rows[n++] = REPORT_SERIES_CSWITCH;
-  if (total_of(r, REPORT_SERIES_CPU_SAMPLES))
+  if (report_timeline_total(&r->timeline, REPORT_SERIES_CPU_SAMPLES))
     rows[n++] = REPORT_SERIES_CPU_SAMPLES;
   height = 24 + TOP_H + 8 + n * ROW_H + MARK_H + AXIS_H + 12;
   rw_printf(w,

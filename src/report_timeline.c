@@ -45,3 +45,12 @@ int report_timeline_bin(struct report_timeline *t, int64_t filetime)
   bin = filetime < t->origin ? 0 : (filetime - t->origin) >> t->shift;
   return bin >= REPORT_TIMELINE_BINS ? REPORT_TIMELINE_BINS - 1 : (int)bin;
 }
+
+uint64_t report_timeline_total(const struct report_timeline *t, int series)
+{
+  uint64_t n = 0;
+  int i;
+  for (i = 0; i < REPORT_TIMELINE_BINS; i++)
+    n += t->count[series][i];
+  return n;
+}

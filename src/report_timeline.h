@@ -34,5 +34,7 @@ struct report_timeline {
  * bins first when it falls outside.  Every event's time goes through it once;
  * then count[series][bin]++ for each series it belongs to. */
 int report_timeline_bin(struct report_timeline *t, int64_t filetime);
+/* The count of one series over every bin. */
+uint64_t report_timeline_total(const struct report_timeline *t, int series);
 
 #endif

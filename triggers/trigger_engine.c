@@ -154,6 +154,18 @@ static int add_etw_text(struct trigger_engine *e, const char *qualifier, const c
   return add_etw(e, qualifier, shown, &spec, preds, process, err, cap);
 }
 
+/* The start of a built-in provider's ETW item, at Informational. */
+static void builtin_spec(struct trigger_etw_spec *spec, enum bi_provider bi,
+                         const struct etw_guid *guid, uint64_t keywords)
+{
+  memset(spec, 0, sizeof(*spec));
+  spec->provider = *guid;
+  spec->bi = bi;
+  tv_copy(spec->provider_name, sizeof(spec->provider_name), bi_provider_name(bi));
+  spec->keywords = keywords;
+  spec->level = 4;
+}
+
 /* An ETW item on the CLR provider built from parts. */
 static int add_clr(struct trigger_engine *e, const char *qualifier, const char *shown,
                    const char *start, const char *stop, enum trigger_ssid ssid, int64_t msec,
@@ -161,12 +173,7 @@ static int add_clr(struct trigger_engine *e, const char *qualifier, const char *
                    size_t cap)
 {
   struct trigger_etw_spec spec;
-  memset(&spec, 0, sizeof(spec));
-  spec.provider = bi_guid_clr;
-  spec.bi = BI_CLR;
-  tv_copy(spec.provider_name, sizeof(spec.provider_name), bi_provider_name(BI_CLR));
-  spec.keywords = keywords;
-  spec.level = 4;
+  builtin_spec(&spec, BI_CLR, &bi_guid_clr, keywords);
   spec.trigger_msec = msec;
   spec.ssid = ssid;
   if (trigger_parse_event_ref(BI_CLR, start, &spec.start, err, cap) ||
@@ -312,12 +319,7 @@ static int build(struct trigger_engine *e, char *err, size_t cap)
     rc = trigger_parse_http_spec(o->stop_on_http_status, &http, err, cap);
     if (rc)
       return prefix_error(rc, "StopOnHttpStatus", err, cap);
-    memset(&spec, 0, sizeof(spec));
-    spec.provider = bi_guid_http;
-    spec.bi = BI_HTTP;
-    tv_copy(spec.provider_name, sizeof(spec.provider_name), bi_provider_name(BI_HTTP));
-    spec.keywords = UINT64_MAX;
-    spec.level = 4;
+    builtin_spec(&spec, BI_HTTP, &bi_guid_http, UINT64_MAX);
     if (trigger_parse_event_ref(BI_HTTP, "ResponseHeadersStop", &spec.start, err, cap))
       return prefix_error(ETWCAP_E_INTERNAL, "StopOnHttpStatus", err, cap);
     rc = add_etw(e, "StopOnHttpStatus", o->stop_on_http_status, &spec, PRED_HTTP_STATUS, proc,
@@ -551,14 +553,8 @@ static int record(struct trigger_engine *e, struct item *it, const char *qualifi
                   const struct trigger_hit *hit)
 {
   struct trigger_fire *f;
-  if (e->fire_count == e->fire_cap) {
-    size_t cap = e->fire_cap ? e->fire_cap * 2 : 8;
-    struct trigger_fire *grown = etwcap_reallocarray(e->fires, cap, sizeof(*grown));
-    if (!grown)
-      return ETWCAP_E_NOMEM;
-    e->fires = grown;
-    e->fire_cap = cap;
-  }
+  if (etwcap_grow((void **)&e->fires, &e->fire_cap, e->fire_count, sizeof(*e->fires), 8) != 0)
+    return ETWCAP_E_NOMEM;
   f = &e->fires[e->fire_count++];
   memset(f, 0, sizeof(*f));
   f->trigger = qualifier;

@@ -18,14 +18,6 @@
 #define NET_SAMPLE "ms-perfview__net.4.5.2.x64.etl.zip"
 #define GC_SAMPLE "ms-perfview__gcevents.etl.zip"
 
-static uint64_t series_total(const struct report *r, int series)
-{
-  uint64_t n = 0;
-  size_t i;
-  for (i = 0; i < REPORT_TIMELINE_BINS; i++)
-    n += r->timeline.count[series][i];
-  return n;
-}
 
 static void net452_has_one_file_not_found_exception(void **state)
 {
@@ -37,7 +29,7 @@ static void net452_has_one_file_not_found_exception(void **state)
   assert_string_equal(r.exceptions.items[0].type, "System.IO.FileNotFoundException");
   assert_int_equal(r.exceptions.items[0].count, 1);
   assert_true(r.exceptions.items[0].first_filetime == r.exceptions.items[0].last_filetime);
-  assert_int_equal(series_total(&r, REPORT_SERIES_EXCEPTIONS), 1);
+  assert_int_equal(report_timeline_total(&r.timeline, REPORT_SERIES_EXCEPTIONS), 1);
   report_release(&r);
 }
 
@@ -61,7 +53,7 @@ static void net452_processes_come_from_kernel_rundown_and_start(void **state)
   assert_int_equal(r.kernel.cpu_samples, 79528);
   /* Every sample is attributed or counted as not attributable. */
   assert_int_equal(samples + r.kernel.samples_unattributed, 79528);
-  assert_int_equal(series_total(&r, REPORT_SERIES_CPU_SAMPLES), 79528);
+  assert_int_equal(report_timeline_total(&r.timeline, REPORT_SERIES_CPU_SAMPLES), 79528);
   report_release(&r);
 }
 
@@ -88,8 +80,8 @@ static void the_timeline_counts_every_event_once(void **state)
   (void)state;
   collect(NET_SAMPLE, &r);
   assert_int_equal(r.summary.events, 179474);
-  assert_int_equal(series_total(&r, REPORT_SERIES_ALL), 179474);
-  assert_int_equal(series_total(&r, REPORT_SERIES_GCS), 264);
+  assert_int_equal(report_timeline_total(&r.timeline, REPORT_SERIES_ALL), 179474);
+  assert_int_equal(report_timeline_total(&r.timeline, REPORT_SERIES_GCS), 264);
   report_release(&r);
 }
 
