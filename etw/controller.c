@@ -49,15 +49,12 @@ static int group_mask_on(struct controller *c, uint64_t handle, const struct pla
   return missing ? c->ops->set_group_mask(c, handle, applied) : 0;
 }
 
-int controller_kernel_on(struct controller *c, uint64_t handle, const struct plan_session *s,
-                         unsigned params_version)
+/* One EnableTraceEx2 per System Provider of `s`, with `control_code`. */
+static int system_providers(struct controller *c, uint64_t handle, const struct plan_session *s,
+                            unsigned params_version, uint32_t control_code)
 {
   size_t i;
   int rc;
-  if (s->route == PLAN_ROUTE_GROUP_MASK)
-    return group_mask_on(c, handle, s);
-  if (s->route != PLAN_ROUTE_SYSTEM_PROVIDERS)
-    return 0;
   for (i = 0; i < s->system_provider_count; i++) {
     const struct plan_system_provider *sp = &s->system_providers[i];
     struct plan_provider p;
@@ -67,11 +64,29 @@ int controller_kernel_on(struct controller *c, uint64_t handle, const struct pla
     p.origin = "kernel";
     p.level = 5; /* TRACE_LEVEL_VERBOSE: every event of the keywords */
     p.match_any = sp->keywords;
-    p.control_code = PLAN_CONTROL_ENABLE_PROVIDER;
+    p.control_code = control_code;
     if ((rc = c->ops->enable_provider(c, handle, &p, params_version)) != 0)
       return rc;
   }
   return 0;
+}
+
+int controller_kernel_on(struct controller *c, uint64_t handle, const struct plan_session *s,
+                         unsigned params_version)
+{
+  if (s->route == PLAN_ROUTE_GROUP_MASK)
+    return group_mask_on(c, handle, s);
+  if (s->route != PLAN_ROUTE_SYSTEM_PROVIDERS)
+    return 0;
+  return system_providers(c, handle, s, params_version, PLAN_CONTROL_ENABLE_PROVIDER);
+}
+
+int controller_kernel_capture_state(struct controller *c, uint64_t handle,
+                                    const struct plan_session *s, unsigned params_version)
+{
+  if (s->route != PLAN_ROUTE_SYSTEM_PROVIDERS)
+    return ETWCAP_E_UNSUPPORTED;
+  return system_providers(c, handle, s, params_version, PLAN_CONTROL_CAPTURE_STATE);
 }
 
 /* The filters of an enable, by kind: "pid+exe+eventId". */

@@ -155,6 +155,15 @@ const char *controller_error_text(const struct controller *c, char *buf, size_t 
 int controller_kernel_on(struct controller *c, uint64_t handle, const struct plan_session *s,
                          unsigned params_version);
 
+/* Asks a kernel session on the System Providers route for the state of
+ * its keywords now: EnableTraceEx2(EVENT_CONTROL_CODE_CAPTURE_STATE) per
+ * System Provider, so the process, thread and image rundown of what runs
+ * is written into the session, as WPR's CaptureStateOnDemand does for the
+ * keywords of a system logger while it records (its profile reference).
+ * ETWCAP_E_UNSUPPORTED on the other routes, which have no such request. */
+int controller_kernel_capture_state(struct controller *c, uint64_t handle,
+                                    const struct plan_session *s, unsigned params_version);
+
 /* "EnableTraceEx2(Microsoft-Windows-DNS-Client {1c95126e-...}, level 4,
  * keywords 0x..., filters pid+exe) failed: ERROR_NO_SYSTEM_RESOURCES: the
  * provider is already enabled by as many sessions as Windows allows" — what

@@ -36,7 +36,7 @@ static const struct opt_group *const groups[] = { &opt_group_plan,     &opt_grou
                                                   &opt_group_events,   &opt_group_rundown,
                                                   &opt_group_merge,    &opt_group_triggers,
                                                   &opt_group_snapshots, &opt_group_segments,
-                                                  NULL };
+                                                  &opt_group_rundown_period, NULL };
 
 /* How a collect stays armed after a fire (collection_armed.h), as JSON
  * members: "snapshots", "segments", "rundownPeriodSec". */
@@ -141,6 +141,11 @@ static int run_plan(const struct cli *cli)
     return rc;
   }
   rc = plan_build(&opt, &plan);
+  if (!rc && (rc = armed_check_plan(&cli->q, &plan)) != 0) {
+    plan_release(&plan);
+    trigger_descs_release(&triggers);
+    return rc;
+  }
   if (rc) {
     log_error("%s", plan.error[0] ? plan.error : etwcap_strerror(rc));
     plan_release(&plan);

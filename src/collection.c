@@ -332,6 +332,7 @@ static int start_kernel(struct collection *c, const struct plan *plan,
     return rc;
   }
   cs = add_session(c, plan, s, s->name, file);
+  cs->handle = handle;
   log_info("started kernel session '%s' -> %s (flags 0x%08X by %s, %lu MB pool, %s)", s->name,
            cs->file[0] ? cs->file : "(in memory)", (unsigned)s->enable_flags,
            plan_route_name(s->route),
@@ -471,6 +472,7 @@ static int start_user(struct collection *c, const struct plan *plan,
     return rc;
   }
   cs = add_session(c, plan, s, s->name, file);
+  cs->handle = handle;
   /* The trigger session as a system logger: the kernel events a trigger
    * watches (plan_trigger_session), by the same route as the kernel's. */
   if (s->route != PLAN_ROUTE_NONE) {

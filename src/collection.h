@@ -86,6 +86,7 @@ struct collection_session {
   int has_status;
   struct controller_status status; /* the last query, or the stop's counts */
   const struct plan_session *plan; /* NULL when known from a record only */
+  uint64_t handle;                 /* StartTrace's, for enables; 0 when adopted */
   struct collection_kernel_mask kernel_mask; /* asked vs applied (kernel sessions) */
 };
 

@@ -2,6 +2,7 @@
 #include "collection_armed.h"
 
 #include "alloc.h"
+#include "builtin_events.h"
 #include "cli.h"
 #include "collection_cmd_internal.h"
 #include "error.h"
@@ -78,6 +79,8 @@ int armed_setup(struct armed *a, const struct cli *cli, const struct collection_
     return rc;
   a->segments = q->segment_sec > 0 || q->segment_mb > 0;
   a->snapshots_on_fire = q->snapshot_on_trigger;
+  a->rundown_period_ms = (uint64_t)q->rundown_period_sec * 1000u;
+  a->rundown_ms = env->now_ms(env->ctx);
   if (!armed_active(a))
     return 0;
   a->snapshot_max = eopt->collect_multiple > 0 ? (unsigned)eopt->collect_multiple : 0;
@@ -147,6 +150,66 @@ void armed_snapshot_request(void *ctx)
   asked.detail = "asked for by 'etwcap snapshot'";
   asked.filetime = a->env->utc_now(a->env->ctx);
   take_snapshot(a, &asked);
+}
+
+/* --- rundown into the capture (/RundownPeriodSec) ------------------------- */
+
+int armed_check_plan(const struct qualifier_values *q, const struct plan *plan)
+{
+  size_t i;
+  if (!q->rundown_period_sec)
+    return 0;
+  for (i = 0; i < plan->session_count; i++) {
+    const struct plan_session *s = &plan->sessions[i];
+    if (s->role == PLAN_ROLE_KERNEL && s->route != PLAN_ROUTE_SYSTEM_PROVIDERS) {
+      log_error("/RundownPeriodSec records the kernel's processes, threads and images into "
+                "the capture by a capture-state request to the System Providers, which this "
+                "Windows (%u.%u.%u, route %s) lacks: add /KernelEvents:None to record only the "
+                "CLR's rundown, or leave /RundownPeriodSec out",
+                plan->os.major, plan->os.minor, plan->os.build, plan_route_name(s->route));
+      return ETWCAP_E_UNSUPPORTED;
+    }
+  }
+  return 0;
+}
+
+/* The CLR rundown provider as the plan's rundown session enables it. */
+static const struct plan_provider *clr_rundown(const struct plan *plan)
+{
+  size_t i, j;
+  for (i = 0; i < plan->session_count; i++)
+    if (plan->sessions[i].role == PLAN_ROLE_RUNDOWN)
+      for (j = 0; j < plan->sessions[i].provider_count; j++)
+        if (!memcmp(&plan->sessions[i].providers[j].guid, &bi_guid_clr_rundown,
+                    sizeof(bi_guid_clr_rundown)))
+          return &plan->sessions[i].providers[j];
+  return NULL;
+}
+
+/* A rundown into the running sessions: the CLR's rundown provider enabled
+ * again in the user session (each enable starts the runtime's rundown, as
+ * PerfView's rundown session relies on), and a capture-state request to
+ * the kernel session's System Providers. */
+static void rundown_now(struct armed *a)
+{
+  struct controller *ctl = a->env->ctl;
+  const struct plan_provider *clr = clr_rundown(a->plan);
+  size_t i;
+  char detail[256];
+  for (i = 0; i < a->c->count; i++) {
+    const struct collection_session *s = &a->c->sessions[i];
+    int rc = 0;
+    if (!s->running || !s->plan)
+      continue;
+    if (s->role == PLAN_ROLE_USER && clr)
+      rc = ctl->ops->enable_provider(ctl, s->handle, clr, a->c->params_version);
+    else if (s->role == PLAN_ROLE_KERNEL)
+      rc = controller_kernel_capture_state(ctl, s->handle, s->plan, a->c->params_version);
+    if (rc)
+      log_warn("periodic rundown into '%s': %s", s->name,
+               controller_error_text(ctl, detail, sizeof(detail)));
+  }
+  log_info("rundown recorded into the capture (/RundownPeriodSec)");
 }
 
 /* --- segments -------------------------------------------------------------- */
@@ -358,7 +421,13 @@ static void rotate(struct armed *a)
 void armed_turn(struct armed *a)
 {
   int64_t size;
-  if (!a->segments || !a->c)
+  if (!a->c)
+    return;
+  if (a->rundown_period_ms && elapsed_ms(a, a->rundown_ms) >= (int64_t)a->rundown_period_ms) {
+    rundown_now(a);
+    a->rundown_ms = a->env->now_ms(a->env->ctx);
+  }
+  if (!a->segments)
     return;
   if ((a->segment_sec > 0 && elapsed_ms(a, a->segment_ms) >= a->segment_sec * 1000) ||
       (a->segment_mb > 0 &&

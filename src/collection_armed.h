@@ -41,6 +41,8 @@ struct armed {
   uint64_t segment_ms;          /* when it began (env's monotonic clock) */
   struct manifest_trigger_copy segment_fire;
   int segment_fired;
+  /* /RundownPeriodSec */
+  uint64_t rundown_period_ms, rundown_ms;
 };
 
 /* Do the qualifiers combine?  0, or ETWCAP_E_USAGE with the reason
@@ -54,6 +56,9 @@ int armed_setup(struct armed *a, const struct cli *cli, const struct collection_
 /* The least time between two snapshots: /SnapshotCooldownSec, else
  * DelayAfterTriggerSec. */
 int64_t armed_cooldown_sec(const struct qualifier_values *q);
+/* Can the plan's Windows do /RundownPeriodSec?  0, or
+ * ETWCAP_E_UNSUPPORTED with the reason logged. */
+int armed_check_plan(const struct qualifier_values *q, const struct plan *plan);
 /* Stays the capture armed after a stop fire? */
 int armed_active(const struct armed *a);
 
@@ -65,7 +70,8 @@ int armed_first_segment(struct armed *a, char *out, size_t cap);
  * segment being written.  Returns 1 when the capture should end now
  * (/CollectMultiple snapshots written). */
 int armed_fire(struct armed *a, const struct manifest_trigger *fired);
-/* Each turn of the wait: rotates to the next segment when this one is due. */
+/* Each turn of the wait: the periodic rundown when it is due, and the next
+ * segment when this one is due. */
 void armed_turn(struct armed *a);
 /* 'etwcap snapshot' (a collection_wait_options.snapshot callback). */
 void armed_snapshot_request(void *ctx);

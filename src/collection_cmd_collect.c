@@ -382,7 +382,8 @@ static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *
     l->has_fire = 0;
     return end;
   }
-  armed_turn(&l->armed);
+  if (!stop)
+    armed_turn(&l->armed);
   return stop;
 }
 
@@ -752,6 +753,11 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
     plan_release(&plan);
     trigger_engine_free(l.e);
     return rc;
+  }
+  if (armed_check_plan(&cli->q, &plan) != 0) {
+    plan_release(&plan);
+    trigger_engine_free(l.e);
+    return ETWCAP_E_UNSUPPORTED;
   }
   snprintf(base, sizeof(base), "%s", plan.data_file);
   l.armed.base = base;

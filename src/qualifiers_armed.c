@@ -44,6 +44,19 @@ static const struct opt_def segment_defs[] = {
     1, 1073741824, NULL },
 };
 
+static const struct opt_def rundown_defs[] = {
+  { "RundownPeriodSec", NULL, BIND_INT(rundown_period_sec), "SEC", NULL,
+    "Every SEC seconds record a rundown into the capture itself, so that whatever window a "
+    "ring or a segment keeps names what ran in it: the CLR's (its rundown provider enabled "
+    "again in the user session: method and module names) and the kernel's (a capture-state "
+    "request to each System Provider: processes, threads, images). The kernel part needs "
+    "the System Providers route (build 20348 and later); elsewhere the qualifier is refused "
+    "unless /KernelEvents:None. Checked against the fake controller only.",
+    10, 86400, NULL },
+};
+
 const struct opt_group opt_group_snapshots = OPT_GROUP("Snapshots (stay armed)", defs);
+const struct opt_group opt_group_rundown_period = OPT_GROUP("Rundown while collecting",
+                                                            rundown_defs);
 const struct opt_group opt_group_segments = OPT_GROUP("Segments (rotation and retention)",
                                                       segment_defs);

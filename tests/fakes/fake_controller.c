@@ -173,6 +173,7 @@ static int fake_enable(struct controller *c, uint64_t handle, const struct plan_
   call->all = p->match_all;
   call->filter_count = p->filter_count;
   call->params_version = params_version;
+  call->control_code = p->control_code;
   if (!s)
     return call->rc = controller_fail(c, ETWCAP_E_SYSTEM, "EnableTraceEx2", 6,
                                       "ERROR_INVALID_HANDLE");

@@ -31,6 +31,7 @@ struct fake_call {
   uint64_t any, all;
   size_t filter_count;
   unsigned params_version;
+  uint32_t control_code;                /* enable: PLAN_CONTROL_* */
   uint32_t mask[PLAN_GROUP_MASK_WORDS]; /* kernel_flags: the group mask */
   uint32_t cache_size, buckets;         /* stack_caching */
   int flush_props;                      /* flush: a plan session's block came with it */

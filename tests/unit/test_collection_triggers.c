@@ -854,6 +854,57 @@ static void keep_days_spans_earlier_runs_and_keeps_fires(void **state)
   segment_zips(w, &f, 1);
 }
 
+/* --- /RundownPeriodSec ------------------------------------------------- */
+
+/* When each enable call was made, by call index (the virtual clock). */
+static uint64_t enable_ms[FAKE_MAX_CALLS];
+
+static void time_enables(void *ctx, const char *op, const char *session)
+{
+  (void)session;
+  (void)ctx;
+  if (!strcmp(op, "enable") && W->fake.call_count <= FAKE_MAX_CALLS)
+    enable_ms[W->fake.call_count - 1] = W->clock.now_ms;
+}
+
+static void the_periodic_rundown_lands_in_the_capture_at_its_period(void **state)
+{
+  struct world *w = *state;
+  static const struct etw_guid clr_rundown = { 0xa669021c, 0xc450, 0x4609,
+                                               { 0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf,
+                                                 0x18 } };
+  const char *args[] = { "collect", w->data, "/RundownPeriodSec:60", "/MaxCollectSec:330",
+                         NULL };
+  uint64_t clr_at[8], kernel_first = 0;
+  size_t clr = 0, kernel = 0, kernel_on = 0, i;
+  w->fake.before = time_enables;
+  assert_int_equal(run(w, args), 0);
+  for (i = 0; i < w->fake.call_count; i++) {
+    const struct fake_call *c = &w->fake.calls[i];
+    if (strcmp(c->op, "enable") != 0)
+      continue;
+    /* The CLR rundown provider (CLR ETW Providers: a669021c-...) enabled in
+     * the user session itself, not in a rundown session. */
+    if (!strcmp(c->session, "etwcap") && !memcmp(&c->guid, &clr_rundown, sizeof(clr_rundown)) &&
+        clr < 8)
+      clr_at[clr++] = enable_ms[i];
+    /* EVENT_CONTROL_CODE_CAPTURE_STATE (2) to each System Provider the
+     * kernel session enabled (EVENT_CONTROL_CODE_ENABLE_PROVIDER, 1). */
+    if (!strcmp(c->session, "etwcapKernel") && c->control_code == 1)
+      kernel_on++;
+    if (!strcmp(c->session, "etwcapKernel") && c->control_code == 2 && !kernel++)
+      kernel_first = enable_ms[i];
+  }
+  /* 330 s at one rundown a minute: at 60, 120, 180, 240 and 300 s. */
+  assert_int_equal(clr, 5);
+  assert_true(kernel_on > 0);
+  assert_int_equal(kernel, 5 * kernel_on);
+  for (i = 0; i < clr; i++)
+    assert_true(clr_at[i] >= (i + 1) * 60000 && clr_at[i] < (i + 1) * 60000 + 1000);
+  assert_true(kernel_first >= 60000 && kernel_first < 61000);
+  every_start_stopped(w);
+}
+
 static void segments_refuse_what_cannot_work(void **state)
 {
   struct world *w = *state;
@@ -934,6 +985,7 @@ int main(void)
     T(segments_rotate_every_hour_for_half_a_day),
     T(keep_days_spans_earlier_runs_and_keeps_fires),
     T(segments_refuse_what_cannot_work),
+    T(the_periodic_rundown_lands_in_the_capture_at_its_period),
     T(start_trigger_waits_before_starting_anything),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
