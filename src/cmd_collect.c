@@ -8,7 +8,7 @@
 #include "controller.h"
 #include "qualifiers.h"
 
-static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, &opt_group_triggers, &opt_group_snapshots, &opt_group_segments, &opt_group_rundown_period, &opt_group_report, NULL };
+static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, &opt_group_triggers, &opt_group_snapshots, &opt_group_segments, &opt_group_rundown_period, &opt_group_operators, &opt_group_report, NULL };
 
 static int run_collect(const struct cli *cli)
 {

@@ -36,7 +36,8 @@ static const struct opt_group *const groups[] = { &opt_group_plan,     &opt_grou
                                                   &opt_group_events,   &opt_group_rundown,
                                                   &opt_group_merge,    &opt_group_triggers,
                                                   &opt_group_snapshots, &opt_group_segments,
-                                                  &opt_group_rundown_period, NULL };
+                                                  &opt_group_rundown_period, &opt_group_operators,
+                                                  NULL };
 
 /* How a collect stays armed after a fire (collection_armed.h), as JSON
  * members: "snapshots", "segments", "rundownPeriodSec". */

@@ -163,6 +163,7 @@ struct collection_wait_options {
   int keyboard;                     /* read S and A */
   const char *disk_path;            /* watch this file's volume; NULL: don't */
   const uint64_t *trigger_events;   /* events the trigger session delivered; NULL none */
+  int report_health;                /* each new health warning to the Application log */
 };
 
 struct collection_wait_result {

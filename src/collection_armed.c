@@ -7,6 +7,7 @@
 #include "collection_cmd_internal.h"
 #include "error.h"
 #include "log.h"
+#include "operator_log.h"
 #include "os_dir.h"
 #include "os_file.h"
 #include "os_time.h"
@@ -102,6 +103,8 @@ int armed_active(const struct armed *a)
   return a->snapshots_on_fire || a->segments;
 }
 
+static void written(void *ctx, const char *zip);
+
 /* --- snapshots ------------------------------------------------------------- */
 
 /* Snapshot X.<n>.etl of the running collection, named for `fired`: the
@@ -133,6 +136,8 @@ static void take_snapshot(struct armed *a, const struct manifest_trigger *fired)
   }
   if (rc > 0) {
     collection_cmd_rundown(a->c, &plan);
+    a->job.written = written;
+    a->job.written_ctx = a;
     if (background_finish(&a->job, name, fired, a->log, a->cli->command_line) == 0) {
       a->snapshot_next++;
       a->snapshots++;
@@ -352,19 +357,29 @@ static void apply_retention(struct armed *a)
   retention_doomed(f.list, f.count, &r, a->env->utc_now(a->env->ctx), doomed);
   for (i = 0; i < f.count; i++) {
     if (doomed[i]) {
-      if (os_remove(f.paths[i]) == 0)
+      if (os_remove(f.paths[i]) == 0) {
         log_info("deleted the segment '%s' (/KeepSegments, /KeepDays, /MaxDiskMB)", f.paths[i]);
-      else
+        if (a->cli->q.event_log)
+          collection_env_report(a->env, OPERATOR_SEGMENT_DELETED,
+                                "etwcap deleted the segment %s (retention)", f.paths[i]);
+      } else
         log_warn("cannot delete the segment '%s'", f.paths[i]);
     }
     etwcap_free(f.paths[i]);
   }
 }
 
-static void segment_written(void *ctx, const char *zip)
+/* A background capture is written: the operators hear of it, and a
+ * rotating capture applies its retention. */
+static void written(void *ctx, const char *zip)
 {
-  (void)zip;
-  apply_retention(ctx);
+  struct armed *a = ctx;
+  if (a->cli->q.event_log)
+    collection_env_report(a->env,
+                          a->segments ? OPERATOR_SEGMENT_WRITTEN : OPERATOR_SNAPSHOT_WRITTEN,
+                          "etwcap wrote %s", zip);
+  if (a->segments)
+    apply_retention(a);
 }
 
 /* Closes the segment being written and goes on in the next: each session's
@@ -409,7 +424,7 @@ static void rotate(struct armed *a)
   log_info("segment '%s' closed; the capture goes on in '%s'", closed.data_file,
            a->plan->data_file);
   collection_cmd_rundown(a->c, &closed);
-  a->job.written = segment_written;
+  a->job.written = written;
   a->job.written_ctx = a;
   background_finish(&a->job, closed.data_file, a->segment_fired ? &a->segment_fire.t : NULL,
                     a->log, a->cli->command_line);

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "os_file.h"
 #include "os_time.h"
+#include "operator_log.h"
 #include "os_thread.h"
 #include "process_shell.h"
 #include "strbuf.h"
@@ -259,6 +260,9 @@ static void on_fire(void *ctx, const struct trigger_fire *f)
            "(/DelayAfterTriggerSec)",
            f->trigger, f->spec[0] ? ":" : "", f->spec, when, f->detail, f->collection,
            (double)(f->stop_at - f->filetime) / (double)TRIGGER_TICKS_PER_SEC);
+  if (f->role == TRIGGER_ROLE_STOP && l->armed.cli && l->armed.cli->q.event_log)
+    collection_env_report(l->env, OPERATOR_TRIGGER_FIRED, "etwcap: trigger /%s%s%s fired at %s: %s",
+                          f->trigger, f->spec[0] ? ":" : "", f->spec, when, f->detail);
   l->fire = *f;
   l->has_fire = 1;
 }
@@ -606,6 +610,9 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
     goto done;
 
   collection_cmd_write_record(&c, plan, cli, "collect", &log);
+  if (cli->q.event_log)
+    collection_env_report(env, OPERATOR_CAPTURE_STARTED, "etwcap started capturing %s (%s)",
+                          plan->data_file, cli->command_line);
   if (base_record) {
     /* `etwcap stop` names the DataFile collect was given, not X.N.etl: a
      * record under that name too (it names X.N.etl inside) leads it to
@@ -626,6 +633,7 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   wo.console = collection_cmd_console();
   wo.keyboard = 1; /* keys come from the console, or from tests through console_push_key */
   wo.disk_path = plan->data_file;
+  wo.report_health = cli->q.event_log;
   l->events = 0; /* this collection's, for its health check */
   wo.trigger_events = &l->events;
   l->armed.c = &c;
@@ -643,6 +651,9 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
                                                                 : armed_segment_fire(&l->armed),
                                record);
   armed_retain(&l->armed);
+  if (cli->q.event_log)
+    collection_env_report(env, OPERATOR_CAPTURE_ENDED, "etwcap ended the capture of %s: %s",
+                          plan->data_file, rc ? etwcap_strerror(rc) : "written");
   run_command_end(l);
   if (base_record && session_record_path(base_record, base_rec, sizeof(base_rec)) == 0)
     os_remove(base_rec);

@@ -1,10 +1,13 @@
-/* The real collection_env: os_time.h and os_file.h. */
+/* The real collection_env: os_time.h and os_file.h; and the /EventLog report. */
 #include "collection_env.h"
 
+#include "error.h"
+#include "operator_log.h"
 #include "os_file.h"
-#include "path_name.h"
 #include "os_time.h"
+#include "path_name.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,4 +63,22 @@ void collection_env_system(struct collection_env *env, struct controller *ctl)
   env->utc_now = real_utc_now;
   env->file_size = real_file_size;
   env->free_disk = real_free_disk;
+}
+
+void collection_env_report(const struct collection_env *env, unsigned id, const char *fmt, ...)
+{
+  static int warned;
+  char text[2048];
+  va_list ap;
+  int rc;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof(text), fmt, ap);
+  va_end(ap);
+  rc = env->operator_log ? env->operator_log(env->ctx, id, text)
+                         : operator_log_write((enum operator_event)id, text);
+  if (rc && !warned) {
+    warned = 1;
+    log_warn("/EventLog: cannot write to the Application log (%s); the capture goes on",
+             etwcap_strerror(rc));
+  }
 }

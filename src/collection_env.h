@@ -9,6 +9,7 @@
 #include "consumer.h"
 #include "controller.h"
 #include "eventlog.h"
+#include "log.h"
 #include "trigger_engine.h"
 
 #include <stdint.h>
@@ -37,6 +38,8 @@ struct collection_env {
   /* /StopCommand: 0 with *exit_code, or ETWCAP_E_* with `why`. */
   int (*run_command)(void *ctx, const char *line, unsigned timeout_ms, int *exit_code,
                      char *why, unsigned why_size);
+  /* /EventLog entries (operator_log.h); NULL: the Application log. */
+  int (*operator_log)(void *ctx, unsigned id, const char *text);
   /* run's command, as process_shell.h's process_child_* (all three, or
    * NULL: those). */
   int (*child_start)(void *ctx, const char *line, void **child, char *why, unsigned why_size);
@@ -46,5 +49,11 @@ struct collection_env {
 
 /* The real clock and file system around `ctl`. */
 void collection_env_system(struct collection_env *env, struct controller *ctl);
+
+/* One /EventLog entry (operator_log.h ids) through env's seam; a failure
+ * is logged, once per capture, and otherwise ignored: the capture matters
+ * more than its report. */
+void collection_env_report(const struct collection_env *env, unsigned id, const char *fmt, ...)
+    LOG_PRINTF(3, 4);
 
 #endif

@@ -5,6 +5,7 @@
 #include "error.h"
 #include "keywords.h"
 #include "log.h"
+#include "operator_log.h"
 #include "session_record.h"
 #include "strutil.h"
 
@@ -189,6 +190,19 @@ static void health_turn(struct collection *c, const struct collection_wait_optio
   capture_health_tick(&c->health, now);
 }
 
+/* Each health warning not reported yet to the Application log (/EventLog);
+ * `reported` counts them per session. */
+static void report_health(const struct collection *c, size_t *reported)
+{
+  size_t i;
+  for (i = 0; i < c->health.count; i++) {
+    const struct capture_health_session *s = &c->health.sessions[i];
+    for (; reported[i] < s->warning_count; reported[i]++)
+      collection_env_report(c->env, OPERATOR_HEALTH_PROBLEM, "etwcap: session '%s': %s",
+                            s->name, s->warnings[reported[i]]);
+  }
+}
+
 /* Bytes the circular files may still add. */
 static uint64_t still_to_grow(const struct collection *c)
 {
@@ -238,6 +252,7 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
   uint64_t start = env->now_ms(env->ctx);
   uint64_t last_query = 0, last_disk = 0, last_log = 0, free_bytes = 0;
   int queried = 0, disk_checked = 0, warned_disk = 0, drawn = 0;
+  size_t reported[CAPTURE_HEALTH_MAX_SESSIONS] = { 0 };
   char line[1024];
 
   memset(r, 0, sizeof(*r));
@@ -279,6 +294,8 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
         break;
       }
       health_turn(c, o, now);
+      if (o->report_health)
+        report_health(c, reported);
     }
     if (o->disk_path && (!disk_checked || now - last_disk >= COLLECTION_DISK_CHECK_MS)) {
       disk_checked = 1;

@@ -38,6 +38,7 @@ struct qualifier_values {
   int64_t segment_sec, segment_mb; /* collect: rotation */
   int64_t keep_segments, keep_days, max_disk_mb; /* collect: retention */
   int64_t rundown_period_sec;      /* collect: rundown into the capture */
+  int event_log;                   /* collect: entries in the Application log */
 };
 
 /* The values before any qualifier is parsed: the engines' defaults. */

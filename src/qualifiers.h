@@ -15,6 +15,7 @@ extern const struct opt_group opt_group_report;   /* the report page after a cap
 extern const struct opt_group opt_group_snapshots; /* stay armed: snapshots of the ring */
 extern const struct opt_group opt_group_segments;  /* stay armed: rotating segments */
 extern const struct opt_group opt_group_rundown_period; /* rundown into the capture */
+extern const struct opt_group opt_group_operators; /* /EventLog */
 extern const struct opt_group opt_group_viewer;   /* PerfView's viewer settings: no effect */
 
 #endif

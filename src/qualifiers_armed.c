@@ -55,7 +55,18 @@ static const struct opt_def rundown_defs[] = {
     10, 86400, NULL },
 };
 
+static const struct opt_def operator_defs[] = {
+  { "EventLog", NULL, BIND_BOOL(event_log), NULL, NULL,
+    "Write an entry to the Windows Application log (source etwcap) when the capture starts "
+    "(id 1000) and ends (1006), a trigger fires (1001, warning), a snapshot or segment is "
+    "written (1002, 1003), retention deletes a segment (1004) and a session shows a problem "
+    "(1005, warning), so the monitoring a fleet already has sees an unattended capture. "
+    "etwcap registers no message file: the entry's text is its one insertion string.",
+    0, 0, NULL },
+};
+
 const struct opt_group opt_group_snapshots = OPT_GROUP("Snapshots (stay armed)", defs);
+const struct opt_group opt_group_operators = OPT_GROUP("Unattended capture", operator_defs);
 const struct opt_group opt_group_rundown_period = OPT_GROUP("Rundown while collecting",
                                                             rundown_defs);
 const struct opt_group opt_group_segments = OPT_GROUP("Segments (rotation and retention)",
