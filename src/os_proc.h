@@ -18,6 +18,10 @@ const char *os_describe(char *buf, unsigned size);
 
 /* This machine's name (DNS host name where there is one). */
 const char *os_hostname(char *buf, unsigned size);
+/* This program's own path (UTF-8) into buf; 0, or an ETWCAP_E_*. */
+int os_exe_path(char *buf, unsigned size);
+/* The current folder (UTF-8, absolute) into buf; 0, or an ETWCAP_E_*. */
+int os_current_dir(char *buf, unsigned size);
 /* 1 when standard error is an interactive console: progress goes there as
  * one updating line; otherwise progress becomes periodic log lines. */
 int os_stderr_is_terminal(void);

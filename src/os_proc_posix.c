@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "os_proc.h"
 
+#include "error.h"
+
 #include <stdio.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -50,4 +52,18 @@ const char *os_hostname(char *buf, unsigned size)
 int os_stderr_is_terminal(void)
 {
   return isatty(STDERR_FILENO);
+}
+
+int os_exe_path(char *buf, unsigned size)
+{
+  ssize_t n = readlink("/proc/self/exe", buf, size ? size - 1 : 0);
+  if (n < 0)
+    return ETWCAP_E_NOENT;
+  buf[n] = '\0';
+  return (size_t)n + 1 < size ? 0 : ETWCAP_E_RANGE;
+}
+
+int os_current_dir(char *buf, unsigned size)
+{
+  return getcwd(buf, size) ? 0 : ETWCAP_E_RANGE;
 }

@@ -9,6 +9,7 @@
 #include "utf16_win32.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int os_get_utf8_argv(int *argc, char ***argv)
 {
@@ -90,4 +91,32 @@ int os_stderr_is_terminal(void)
   DWORD mode;
   /* A console handle answers GetConsoleMode; a pipe or file does not. */
   return GetConsoleMode(GetStdHandle(STD_ERROR_HANDLE), &mode) != 0;
+}
+
+int os_exe_path(char *buf, unsigned size)
+{
+  wchar_t w[32768];
+  char *u;
+  DWORD n = GetModuleFileNameW(NULL, w, sizeof(w) / sizeof(w[0]));
+  if (!n || n >= sizeof(w) / sizeof(w[0]))
+    return ETWCAP_E_SYSTEM;
+  if (!(u = utf16_to_utf8(w)))
+    return ETWCAP_E_NOMEM;
+  snprintf(buf, size, "%s", u);
+  etwcap_free(u);
+  return strlen(buf) + 1 < size ? 0 : ETWCAP_E_RANGE;
+}
+
+int os_current_dir(char *buf, unsigned size)
+{
+  wchar_t w[32768];
+  char *u;
+  DWORD n = GetCurrentDirectoryW(sizeof(w) / sizeof(w[0]), w);
+  if (!n || n >= sizeof(w) / sizeof(w[0]))
+    return ETWCAP_E_SYSTEM;
+  if (!(u = utf16_to_utf8(w)))
+    return ETWCAP_E_NOMEM;
+  snprintf(buf, size, "%s", u);
+  etwcap_free(u);
+  return strlen(buf) + 1 < size ? 0 : ETWCAP_E_RANGE;
 }

@@ -1,0 +1,91 @@
+"""etwcap schedule: the Task Scheduler task of a week-long capture.  /WhatIf
+prints the task's XML on any OS; it is checked against Microsoft's Task
+Scheduler schema reference (taskType: Actions is the one required child;
+execType: Command required; restartType: Interval and Count required) and
+the settings the issue asks for (S-1-5-18, HighestAvailable, PT0S, abort
+before collect).  Under Wine the task is registered with Wine's schtasks,
+which keeps its tasks as files under C:\\windows\\system32\\tasks."""
+import os
+import re
+import xml.etree.ElementTree as ET
+
+from etwcap_e2e import Etwcap
+
+NS = {"t": "http://schemas.microsoft.com/windows/2004/02/mit/task"}
+t = Etwcap()
+
+rc, out, err = t.run("schedule", "create", "nightly", "/WhatIf", "collect", "/CircularMB:4096",
+                     "/StopOnGen2GC")
+t.check(rc == 0, "schedule create /WhatIf exits 0: %d %r" % (rc, err))
+root = None
+try:
+    root = ET.fromstring(out.encode("utf-8"))
+except ET.ParseError as e:
+    t.check(False, "the task XML is well-formed: %s\n%s" % (e, out[:400]))
+if root is not None:
+    t.check(root.tag == "{%s}Task" % NS["t"] and root.get("version") == "1.2",
+            "root: Task of the 1.2 schema's namespace: %r %r" % (root.tag, root.get("version")))
+    execs = root.findall("t:Actions/t:Exec", NS)
+    t.check(len(execs) == 2 and all(e.find("t:Command", NS) is not None for e in execs),
+            "Actions holds two Exec, each with its Command")
+    args = [e.findtext("t:Arguments", "", NS) for e in execs]
+    t.check(len(args) == 2 and args[0].split()[0] == "abort"
+            and args[1] == "collect /CircularMB:4096 /StopOnGen2GC",
+            "abort runs before the capture: %r" % args)
+    t.check(root.findtext("t:Principals/t:Principal/t:UserId", "", NS) == "S-1-5-18"
+            and root.findtext("t:Principals/t:Principal/t:RunLevel", "", NS)
+            == "HighestAvailable", "runs as LocalSystem with the highest privileges")
+    t.check(root.findtext("t:Settings/t:ExecutionTimeLimit", "", NS) == "PT0S",
+            "no execution time limit (PT0S)")
+    t.check(root.findtext("t:Settings/t:StartWhenAvailable", "", NS) == "true"
+            and root.find("t:Settings/t:RestartOnFailure/t:Interval", NS) is not None
+            and root.find("t:Settings/t:RestartOnFailure/t:Count", NS) is not None,
+            "starts when available, restarts on failure (Interval and Count)")
+    t.check(root.find("t:Triggers/t:BootTrigger", NS) is not None, "starts at boot")
+    principal = root.find("t:Principals/t:Principal", NS)
+    t.check(principal is not None and root.find("t:Actions", NS).get("Context")
+            == principal.get("id"), "the actions run in the principal's context")
+
+# Escaping: a DataFile with & and quotes comes back whole from the
+# Arguments, as Windows splits a command line.
+rc, out, err = t.run("schedule", "create", "odd", "/WhatIf", "collect",
+                     'C:\\traces\\a&b "x".etl', "/SessionName:nightly")
+t.check(rc == 0 and "&amp;" in out and "a&b" not in out.replace("&amp;", ""),
+        "XML-escaped: %d %r" % (rc, err))
+if rc == 0:
+    root = ET.fromstring(out.encode("utf-8"))
+    args = [e.findtext("t:Arguments", "", NS) for e in root.findall("t:Actions/t:Exec", NS)]
+    t.check(args[0] == "abort /SessionName:nightly", "abort keeps /SessionName: %r" % args)
+    t.check('"C:\\traces\\a&b \\"x\\".etl"' in args[1], "quoted for Windows: %r" % args[1])
+
+# Refusals name the problem and register nothing.
+for argv, why in ((["create", "nightly", "/WhatIf", "collect", "/Bogus"], "unknown qualifier"),
+                  (["create", "a b", "collect"], "task's name"),
+                  (["create", "nightly", "/WhatIf", "start"], "runs 'collect'"),
+                  (["create", "nightly", "/WhatIf", "collect", "/KeepDays:3"], "/SegmentSec"),
+                  (["frobnicate"], "not create, delete or list")):
+    rc, out, err = t.run("schedule", *argv)
+    t.check(rc == 2 and why in err and not out, "schedule %s: exit 2, %r (%d %r)"
+            % (" ".join(argv), why, rc, err))
+
+rc, out, err = t.run("schedule", "/?")
+t.check(rc == 0 and "S-1-5-18" in out and "/WhatIf" in out, "schedule /? documents it")
+
+prefix = next((a.split("=", 1)[1] for a in t.command if a.startswith("WINEPREFIX=")), None)
+if t.windows and prefix:
+    task = os.path.join(prefix, "drive_c", "windows", "system32", "tasks", "etwcap", "e2e")
+    rc, out, err = t.run("schedule", "create", "e2e", "collect", "/StopOnGen2GC")
+    t.check(rc == 0 and os.path.exists(task), "Wine's schtasks registered \\etwcap\\e2e: %d %r"
+            % (rc, err))
+    if os.path.exists(task):
+        text = open(task, "rb").read().decode("utf-8-sig", "replace")
+        # Wine keeps what it implements of the task: the description and
+        # the settings, not the principal or the actions.
+        t.check("etwcap: e2e" in text and "PT0S" in text, "Wine kept the task: %r" % text[:300])
+    rc, out, err = t.run("schedule", "delete", "e2e")
+    t.check(rc == 0 and not os.path.exists(task), "schedule delete removed it: %d %r" % (rc, err))
+elif not t.windows:
+    rc, out, err = t.run("schedule", "create", "native", "collect")
+    t.check(rc == 4 and "/WhatIf" in err, "off Windows, registering says why: %d %r" % (rc, err))
+
+t.finish()
