@@ -31,6 +31,11 @@ int os_remove(const char *path);
 /* 0 and *size, or ETWCAP_E_NOENT / ETWCAP_E_IO. */
 int os_file_size(const char *path, int64_t *size);
 int os_is_directory(const char *path);
+/* Creates the folder `path` (its parent must exist); 0 also when a folder
+ * is there already, ETWCAP_E_EXIST when something else is. */
+int os_make_dir(const char *path);
+/* 1 when `path` is a folder itself, not a link or junction to one. */
+int os_is_plain_dir(const char *path);
 /* Free bytes available to this user on the volume holding `path`. */
 int os_free_disk_bytes(const char *path, uint64_t *bytes);
 /* Makes a Windows-style path (backslashes) usable here: POSIX turns the

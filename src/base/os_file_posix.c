@@ -132,6 +132,21 @@ int os_is_directory(const char *path)
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int os_is_plain_dir(const char *path)
+{
+  struct stat st;
+  return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int os_make_dir(const char *path)
+{
+  if (mkdir(path, 0777) == 0)
+    return 0;
+  if (errno == EEXIST)
+    return os_is_directory(path) ? 0 : ETWCAP_E_EXIST;
+  return translate(errno);
+}
+
 int os_free_disk_bytes(const char *path, uint64_t *bytes)
 {
   struct statvfs vfs;

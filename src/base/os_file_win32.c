@@ -181,6 +181,35 @@ int os_file_size(const char *path, int64_t *size)
   return rc;
 }
 
+int os_is_plain_dir(const char *path)
+{
+  wchar_t *w = utf8_to_utf16(path);
+  DWORD attr;
+  if (!w)
+    return 0;
+  attr = GetFileAttributesW(w);
+  etwcap_free(w);
+  return attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY) &&
+         !(attr & FILE_ATTRIBUTE_REPARSE_POINT);
+}
+
+int os_make_dir(const char *path)
+{
+  wchar_t *w = utf8_to_utf16(path);
+  int rc = 0;
+  if (!w)
+    return ETWCAP_E_NOMEM;
+  if (!CreateDirectoryW(w, NULL)) {
+    DWORD code = GetLastError();
+    if (code == ERROR_ALREADY_EXISTS)
+      rc = os_is_directory(path) ? 0 : ETWCAP_E_EXIST;
+    else
+      rc = translate(code);
+  }
+  etwcap_free(w);
+  return rc;
+}
+
 int os_is_directory(const char *path)
 {
   wchar_t *w = utf8_to_utf16(path);

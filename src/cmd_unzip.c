@@ -1,0 +1,210 @@
+/* `etwcap unzip X.etl.zip`: PerfView's unzip — the capture's ETL written
+ * beside the zip as X.etl, and the PDBs the zip carries (PerfView's NGEN
+ * PDBs) under a `symbols` folder beside it, where PerfView's readers look
+ * (perfview-collect.md §8).  Through the one zip reader, streamed, each
+ * file written under a temporary name and renamed; an existing X.etl is
+ * not overwritten, and no member is written outside the folder or through
+ * a link. */
+#include "alloc.h"
+#include "byte_source.h"
+#include "cli.h"
+#include "command.h"
+#include "error.h"
+#include "log.h"
+#include "os_file.h"
+#include "path_name.h"
+#include "strutil.h"
+#include "zip_directory.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct out {
+  FILE *f;
+  uint64_t bytes;
+};
+
+static int to_file(void *ctx, const void *data, size_t len)
+{
+  struct out *o = ctx;
+  o->bytes += len;
+  return fwrite(data, 1, len, o->f) == len ? 0 : ETWCAP_E_IO;
+}
+
+/* Member e into `path`: a temporary name, then the rename; nothing is left
+ * on failure. */
+static int extract(const struct byte_source *src, const struct zip_entry *e, const char *path,
+                   uint64_t *bytes, char *why, size_t why_size)
+{
+  char tmp[2300];
+  struct out o = { NULL, 0 };
+  uint64_t size;
+  uint32_t crc;
+  int rc = os_temp_name(path, tmp, sizeof(tmp));
+  if (!rc && !(o.f = os_fcreate(tmp)))
+    rc = os_last_error() ? os_last_error() : ETWCAP_E_IO;
+  if (rc) {
+    snprintf(why, why_size, "cannot create a file beside '%.900s': %s", path,
+             etwcap_strerror(rc));
+    return rc;
+  }
+  rc = zip_entry_read(src, e, to_file, &o, &size, &crc, why, why_size);
+  if (fclose(o.f) != 0 && !rc) {
+    rc = ETWCAP_E_IO;
+    snprintf(why, why_size, "cannot write '%.900s'", tmp);
+  }
+  if (!rc && (rc = os_rename_replace(tmp, path)) != 0)
+    snprintf(why, why_size, "cannot rename '%.450s' to '%.450s': %s", tmp, path,
+             etwcap_strerror(rc));
+  if (rc)
+    os_remove(tmp);
+  *bytes = o.bytes;
+  return rc;
+}
+
+/* A member's path under symbols/: its own path, less a first folder
+ * PerfView's zips put PDBs in; NULL for a name that could leave the folder
+ * (absolute, a drive, `..`, an empty or dot component). */
+static const char *pdb_relative(const char *name)
+{
+  static const char *const prefixes[] = { "symbols/", "ngenpdbs/", "ngenpdb/", NULL };
+  const char *p, *rel = name;
+  size_t i;
+  for (i = 0; prefixes[i]; i++)
+    if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+      rel = name + strlen(prefixes[i]);
+  if (!*rel || *rel == '/' || strchr(rel, ':') || strchr(rel, '\\'))
+    return NULL;
+  for (p = rel; *p;) {
+    size_t n = strcspn(p, "/");
+    if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+      return NULL;
+    p += n + (p[n] == '/');
+  }
+  return rel;
+}
+
+/* The folders of `path` below `root` (which exists), made one by one and
+ * each checked to be a folder, not a link. */
+static int make_parents(const char *path, size_t root_len)
+{
+  char dir[1100];
+  size_t i;
+  for (i = root_len + 1; path[i]; i++) {
+    if (path[i] != '/' && path[i] != '\\')
+      continue;
+    snprintf(dir, sizeof(dir), "%.*s", (int)i, path);
+    if (os_make_dir(dir) != 0 || !os_is_plain_dir(dir))
+      return ETWCAP_E_EXIST;
+  }
+  return 0;
+}
+
+static int extract_pdbs(const struct byte_source *src, const struct zip_directory *dir,
+                        const char *zip, unsigned *count)
+{
+  char symbols[1100], path[2200], why[1024];
+  size_t i, dir_len = path_dir_len(zip);
+  uint64_t bytes;
+  int rc;
+  *count = 0;
+  snprintf(symbols, sizeof(symbols), "%.*ssymbols", (int)dir_len, zip);
+  for (i = 0; i < dir->count; i++) {
+    const struct zip_entry *e = &dir->entries[i];
+    const char *rel;
+    if (!str_ends_with_case(e->name, ".pdb") || zip_directory_is_shadowed(dir, i))
+      continue;
+    if (!(rel = pdb_relative(e->name))) {
+      log_warn("'%s' in '%s' is not written: its name would leave the symbols folder",
+               e->name, zip);
+      continue;
+    }
+    if (!*count && (os_make_dir(symbols) != 0 || !os_is_plain_dir(symbols))) {
+      log_error("cannot make the folder '%s' (or it is a link): the PDBs are not written",
+                symbols);
+      return ETWCAP_E_IO;
+    }
+    snprintf(path, sizeof(path), "%s/%s", symbols, rel);
+    os_native_path(path);
+    if ((rc = make_parents(path, strlen(symbols))) != 0 ||
+        (rc = extract(src, e, path, &bytes, why, sizeof(why))) != 0) {
+      log_error("%s: %s", e->name, rc == ETWCAP_E_EXIST ? "a folder on its path is a link or a "
+                                                           "file" : why);
+      return rc;
+    }
+    (*count)++;
+  }
+  return 0;
+}
+
+static int run_unzip(const struct cli *cli)
+{
+  const char *zip = cli->args[0];
+  struct byte_source src;
+  struct zip_directory dir;
+  const struct zip_entry *etl = NULL;
+  char out[1100], why[1024];
+  size_t i, n = strlen(zip);
+  uint64_t bytes = 0;
+  unsigned pdbs = 0;
+  int64_t size;
+  int rc;
+  if (!str_ends_with_case(zip, ".zip") || n - 4 >= sizeof(out)) {
+    log_error("unzip takes a capture's .etl.zip, not '%s'", zip);
+    return ETWCAP_E_USAGE;
+  }
+  snprintf(out, sizeof(out), "%.*s", (int)(n - 4), zip);
+  if (!str_ends_with_case(out, ".etl") && strlen(out) + 4 < sizeof(out))
+    strcat(out, ".etl");
+  if ((rc = byte_source_open_file(&src, zip)) != 0) {
+    log_error("cannot open '%s': %s", zip, etwcap_strerror(rc));
+    return rc;
+  }
+  rc = zip_directory_read(&src, &dir, why, sizeof(why));
+  if (rc) {
+    log_error("'%s': %s", zip, why);
+    src.close(src.ctx);
+    return rc;
+  }
+  for (i = 0; i < dir.count; i++)
+    if (str_ends_with_case(dir.entries[i].name, ".etl") && !zip_directory_is_shadowed(&dir, i)) {
+      if (etl) {
+        log_error("'%s' holds more than one .etl ('%s', '%s'): a capture's zip holds one", zip,
+                  etl->name, dir.entries[i].name);
+        rc = ETWCAP_E_FORMAT;
+        break;
+      }
+      etl = &dir.entries[i];
+    }
+  if (!rc && !etl) {
+    log_error("'%s' holds no .etl: it is not a capture's zip", zip);
+    rc = ETWCAP_E_FORMAT;
+  }
+  if (!rc && os_file_size(out, &size) == 0) {
+    log_error("'%s' exists: unzip does not overwrite it; move it away and run unzip again", out);
+    rc = ETWCAP_E_EXIST;
+  }
+  if (!rc && (rc = zip_entry_supported(etl, why, sizeof(why))) != 0)
+    log_error("'%s': %s", zip, why);
+  if (!rc && (rc = extract(&src, etl, out, &bytes, why, sizeof(why))) != 0)
+    log_error("%s", why);
+  if (!rc)
+    rc = extract_pdbs(&src, &dir, zip, &pdbs);
+  if (!rc)
+    printf(pdbs ? "Wrote %s (%.1f MB) and %u PDB(s) under symbols.\n"
+                : "Wrote %s (%.1f MB); the zip holds no PDBs.\n",
+           out, (double)bytes / 1048576.0, pdbs);
+  zip_directory_release(&dir);
+  src.close(src.ctx);
+  return rc;
+}
+
+const struct command cmd_unzip = {
+  "unzip", run_unzip, 0, "DataFile.etl.zip", 1, 1,
+  "Unpack a capture's .etl.zip: its ETL, and its PDBs under symbols.",
+  "Writes the capture's ETL beside the zip (X.etl.zip gives X.etl; an existing X.etl is not "
+  "overwritten) and the PDBs the zip carries (PerfView's NGEN PDBs) under a 'symbols' folder "
+  "beside it, where PerfView looks. Every member is checked (size and CRC-32) as it is "
+  "written; nothing is written outside that folder or through a link. Works on any OS.",
+  NULL,
+};
