@@ -93,30 +93,31 @@ int os_stderr_is_terminal(void)
   return GetConsoleMode(GetStdHandle(STD_ERROR_HANDLE), &mode) != 0;
 }
 
-int os_exe_path(char *buf, unsigned size)
+/* A path Windows gave as UTF-16 into buf as UTF-8. */
+static int path_to_utf8(const wchar_t *w, char *buf, unsigned size)
 {
-  wchar_t w[32768];
-  char *u;
-  DWORD n = GetModuleFileNameW(NULL, w, sizeof(w) / sizeof(w[0]));
-  if (!n || n >= sizeof(w) / sizeof(w[0]))
-    return ETWCAP_E_SYSTEM;
-  if (!(u = utf16_to_utf8(w)))
+  char *u = utf16_to_utf8(w);
+  if (!u)
     return ETWCAP_E_NOMEM;
   snprintf(buf, size, "%s", u);
   etwcap_free(u);
   return strlen(buf) + 1 < size ? 0 : ETWCAP_E_RANGE;
 }
 
+int os_exe_path(char *buf, unsigned size)
+{
+  wchar_t w[32768];
+  DWORD n = GetModuleFileNameW(NULL, w, sizeof(w) / sizeof(w[0]));
+  if (!n || n >= sizeof(w) / sizeof(w[0]))
+    return ETWCAP_E_SYSTEM;
+  return path_to_utf8(w, buf, size);
+}
+
 int os_current_dir(char *buf, unsigned size)
 {
   wchar_t w[32768];
-  char *u;
   DWORD n = GetCurrentDirectoryW(sizeof(w) / sizeof(w[0]), w);
   if (!n || n >= sizeof(w) / sizeof(w[0]))
     return ETWCAP_E_SYSTEM;
-  if (!(u = utf16_to_utf8(w)))
-    return ETWCAP_E_NOMEM;
-  snprintf(buf, size, "%s", u);
-  etwcap_free(u);
-  return strlen(buf) + 1 < size ? 0 : ETWCAP_E_RANGE;
+  return path_to_utf8(w, buf, size);
 }

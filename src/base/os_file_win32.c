@@ -181,18 +181,6 @@ int os_file_size(const char *path, int64_t *size)
   return rc;
 }
 
-int os_is_plain_dir(const char *path)
-{
-  wchar_t *w = utf8_to_utf16(path);
-  DWORD attr;
-  if (!w)
-    return 0;
-  attr = GetFileAttributesW(w);
-  etwcap_free(w);
-  return attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY) &&
-         !(attr & FILE_ATTRIBUTE_REPARSE_POINT);
-}
-
 int os_make_dir(const char *path)
 {
   wchar_t *w = utf8_to_utf16(path);
@@ -210,15 +198,29 @@ int os_make_dir(const char *path)
   return rc;
 }
 
-int os_is_directory(const char *path)
+/* The path's attributes, INVALID_FILE_ATTRIBUTES when it is not there. */
+static DWORD attributes(const char *path)
 {
   wchar_t *w = utf8_to_utf16(path);
   DWORD attr;
   if (!w)
-    return 0;
+    return INVALID_FILE_ATTRIBUTES;
   attr = GetFileAttributesW(w);
   etwcap_free(w);
+  return attr;
+}
+
+int os_is_directory(const char *path)
+{
+  DWORD attr = attributes(path);
   return attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY);
+}
+
+int os_is_plain_dir(const char *path)
+{
+  DWORD attr = attributes(path);
+  return attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY) &&
+         !(attr & FILE_ATTRIBUTE_REPARSE_POINT);
 }
 
 int os_free_disk_bytes(const char *path, uint64_t *bytes)
