@@ -19,6 +19,7 @@
 
 #include "alloc.h"
 #include "cli.h"
+#include "capture_command.h"
 #include "collection_armed.h"
 #include "counters_pdh.h"
 #include "error.h"
@@ -27,7 +28,6 @@
 #include "os_time.h"
 #include "operator_log.h"
 #include "os_thread.h"
-#include "process_shell.h"
 #include "strbuf.h"
 #include "session_record.h"
 #include "trigger_output.h"
@@ -66,11 +66,9 @@ struct live {
   int64_t started;              /* FILETIME the engine started at */
   int64_t max_collect_sec;      /* /MaxCollectSec of the whole armed capture */
   char limit_detail[64];
-  /* `run`: its command line, the running command, and how it ended. */
+  /* `run`: its command (run_line NULL for collect). */
   const char *run_line;
-  void *child;
-  int child_exited, child_code;
-  char child_detail[96];
+  struct capture_command command;
 };
 
 /* Counter polls the engine missed while nobody advanced it (the merge and
@@ -267,85 +265,6 @@ static void on_fire(void *ctx, const struct trigger_fire *f)
   l->has_fire = 1;
 }
 
-/* --- run's command ------------------------------------------------------ */
-
-static int child_start(struct live *l, char *why, unsigned why_size)
-{
-  const struct collection_env *env = l->env;
-  if (env->child_start)
-    return env->child_start(env->ctx, l->run_line, &l->child, why, why_size);
-  return process_child_start(l->run_line, (struct process_child **)&l->child, why, why_size);
-}
-
-static int child_exited(struct live *l, int *code)
-{
-  const struct collection_env *env = l->env;
-  if (env->child_start)
-    return env->child_exited(env->ctx, l->child, code);
-  return process_child_exited(l->child, code);
-}
-
-static void child_close(struct live *l, int kill)
-{
-  const struct collection_env *env = l->env;
-  if (env->child_start)
-    env->child_close(env->ctx, l->child, kill);
-  else
-    process_child_close(l->child, kill);
-  l->child = NULL;
-}
-
-/* After the sessions started, as PerfView's Run: 100 ms for the start
- * events, then the command. */
-static int run_command_start(struct live *l)
-{
-  char why[256] = "";
-  int rc;
-  l->env->sleep_ms(l->env->ctx, 100);
-  log_info("running: %s", l->run_line);
-  rc = child_start(l, why, sizeof(why));
-  if (rc)
-    log_error("cannot run '%s' (%s): %s; the sessions are stopped", l->run_line, why,
-              etwcap_strerror(rc));
-  return rc;
-}
-
-/* Has the command ended the capture?  Fills `fired` when it has. */
-static int run_command_done(struct live *l, struct manifest_trigger *fired)
-{
-  int code = 0, rc;
-  if (!l->child || l->child_exited)
-    return l->child_exited;
-  rc = child_exited(l, &code);
-  if (rc == 0)
-    return 0;
-  l->child_exited = 1;
-  l->child_code = code;
-  if (rc < 0)
-    snprintf(l->child_detail, sizeof(l->child_detail), "its state cannot be read (%s)",
-             etwcap_strerror(rc));
-  else
-    snprintf(l->child_detail, sizeof(l->child_detail), "it exited with code %d", code);
-  fired->name = "run";
-  fired->detail = l->child_detail;
-  fired->filetime = l->env->utc_now(l->env->ctx);
-  return 1;
-}
-
-/* After the capture is written: a command still running is ended, as
- * PerfView ends it; a failing exit code is worth a warning. */
-static void run_command_end(struct live *l)
-{
-  if (!l->child)
-    return;
-  if (!l->child_exited)
-    log_warn("'%s' is still running after the capture: ending it", l->run_line);
-  else if (l->child_code != 0)
-    log_warn("'%s' exited with code %d (0x%x)", l->run_line, l->child_code,
-             (unsigned)l->child_code);
-  child_close(l, !l->child_exited);
-}
-
 /* The wait loop's hook (main thread): the clock moves the engine; the
  * collection ends when the engine has moved past it, or run's command
  * has exited.  When it stays armed (collection_armed.h) a stop fire
@@ -357,7 +276,7 @@ static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *
   int stop;
   (void)elapsed_ms;
   feed(l);
-  if (run_command_done(l, fired))
+  if (l->run_line && capture_command_done(&l->command, fired))
     return 1;
   stop = trigger_engine_phase(l->e) == TRIGGER_DONE ||
          trigger_engine_collection(l->e) != l->collection;
@@ -404,39 +323,6 @@ static int should_start(void *ctx, uint64_t elapsed_ms, struct manifest_trigger 
   fired->detail = "";
   fired->filetime = 0;
   return go;
-}
-
-static int run_command(const struct collection_env *env, const char *line, int *exit_code,
-                       char *why, unsigned why_size)
-{
-  if (env->run_command)
-    return env->run_command(env->ctx, line, PROCESS_STOP_COMMAND_TIMEOUT_MS, exit_code, why,
-                            why_size);
-  return process_run_shell(line, PROCESS_STOP_COMMAND_TIMEOUT_MS, exit_code, why, why_size);
-}
-
-static void stop_command(const struct collection_env *env, const char *command,
-                         const char *output)
-{
-  char line[4096], why[512];
-  int code = 0, rc;
-  if (!command || !*command)
-    return;
-  if (trigger_stop_command(command, output, line, sizeof(line)) != 0) {
-    log_error("/StopCommand: the command is too long once %%OUTPUTDIR%% and %%OUTPUTBASENAME%% "
-              "are substituted");
-    return;
-  }
-  log_info("/StopCommand: running cmd.exe /c %s", line);
-  why[0] = '\0';
-  rc = run_command(env, line, &code, why, sizeof(why));
-  if (rc == ETWCAP_E_TIMEOUT)
-    log_warn("/StopCommand did not finish in %u s; it is left running",
-             PROCESS_STOP_COMMAND_TIMEOUT_MS / 1000);
-  else if (rc)
-    log_error("/StopCommand could not run (%s): %s", why, etwcap_strerror(rc));
-  else
-    log_info("/StopCommand exited with code %d", code);
 }
 
 static const char *trigger_session(const struct plan *plan)
@@ -602,7 +488,7 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   }
   if (!rc && (rc = open_trigger_session(l, plan, &sys_consumer, &consumer)) != 0)
     collection_stop(&c);
-  if (!rc && l->run_line && (rc = run_command_start(l)) != 0) {
+  if (!rc && l->run_line && (rc = capture_command_start(&l->command, env, l->run_line)) != 0) {
     close_trigger_session(l, consumer);
     collection_stop(&c);
   }
@@ -654,12 +540,14 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   if (cli->q.event_log)
     collection_env_report(env, OPERATOR_CAPTURE_ENDED, "etwcap ended the capture of %s: %s",
                           plan->data_file, rc ? etwcap_strerror(rc) : "written");
-  run_command_end(l);
+  if (l->run_line)
+    capture_command_end(&l->command);
   if (base_record && session_record_path(base_record, base_rec, sizeof(base_rec)) == 0)
     os_remove(base_rec);
   os_remove(record);
   if (wr.end == COLLECTION_END_TRIGGER && rc == 0 && !l->run_line && !armed_active(&l->armed)) {
-    stop_command(env, cli->q.triggers.stop_command, plan->zip ? plan->zip_file : plan->data_file);
+    capture_stop_command(env, cli->q.triggers.stop_command,
+                         plan->zip ? plan->zip_file : plan->data_file);
     os_mutex_lock(&l->lock);
     if (trigger_engine_phase(l->e) != TRIGGER_DONE)
       *end = RUN_NEXT;
