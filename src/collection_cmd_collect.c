@@ -2,15 +2,14 @@
  * cycle — wait for a start trigger, collect until a stop trigger,
  * /MaxCollectSec, S or 'etwcap stop', go on for DelayAfterTriggerSec, stop;
  * N times with /CollectMultiple:N — and a plain collect is one collection
- * with no trigger.  This file connects the engine to a capture: the
- * real-time trigger session's events (consumer.h, on the consumer's
- * thread) and event-log messages (on the subscription's thread) are copied
- * into a queue; the wait loop's turn (every 200 ms, main thread) feeds them
- * to the engine, then the clock, which polls the performance counters
- * (PDH).  Only the main thread touches the engine and the log.  Each
- * collection ends on the common stop path (collection_cmd_finish: rundown,
- * merge, zip) with the fire in the capture manifest, then /StopCommand
- * runs.
+ * with no trigger; `run` is collect around a command (capture_command.h),
+ * and a capture that stays armed after a fire is collection_armed.h's.
+ * This file connects the engine to a capture: the live threads' events and
+ * messages reach it through trigger_feed.h at each turn of the wait (every
+ * 200 ms, main thread), then the clock, which polls the performance
+ * counters (PDH).  Each collection ends on the common stop path
+ * (collection_cmd_finish: rundown, merge, zip) with the fire in the
+ * capture manifest, then /StopCommand runs.
  *
  * `etwcap stop` from another process, S, A and Ctrl+C end the whole run,
  * not just one collection (PerfView's stop cannot end a CollectMultiple
@@ -27,40 +26,23 @@
 #include "os_file.h"
 #include "os_time.h"
 #include "operator_log.h"
-#include "os_thread.h"
 #include "strbuf.h"
 #include "session_record.h"
+#include "trigger_feed.h"
 #include "trigger_output.h"
 #include "trigger_spec.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* An event or event-log message copied off the thread that delivered it. */
-struct queued {
-  struct queued *next;
-  int64_t ft;
-  int is_message;
-  struct etw_event ev;       /* its user data and extended items follow */
-  struct trigger_message m;  /* its strings follow */
-};
-
-#define LIVE_QUEUE_MAX 100000u /* events waiting for the main thread */
-
 struct live {
   const struct collection_env *env;
   struct trigger_engine *e;  /* main thread only: the engine and the log are not thread-safe */
-  os_mutex lock;             /* guards the queue (and `dropped`) */
-  struct queued *head, *tail;
-  unsigned queued;
-  uint64_t dropped;
-  int64_t last;           /* the latest time handed to advance */
-  unsigned collection;    /* the one this process is collecting (1-based) */
-  int engine_failed;
+  struct trigger_feed feed;  /* the live threads' events and messages, for the engine */
+  unsigned collection;       /* the one this process is collecting (1-based) */
   /* The last stop or limit fire, for the log and the capture manifest. */
   struct trigger_fire fire;
   int has_fire;
-  uint64_t events, messages;
   /* Stay armed: snapshots or segments (collection_armed.h). */
   struct armed armed;
   int64_t started;              /* FILETIME the engine started at */
@@ -102,147 +84,6 @@ static void late_close(void *ctx, void *handle)
   lc->inner->close(lc->inner->ctx, handle);
 }
 
-/* Main thread only. */
-static void advance_to(struct live *l, int64_t ft)
-{
-  int rc;
-  if (ft <= l->last)
-    return;
-  l->last = ft;
-  rc = trigger_engine_advance(l->e, ft);
-  if (rc && !l->engine_failed) {
-    l->engine_failed = 1;
-    log_warn("the trigger engine cannot go on (%s): the capture goes on until S, "
-             "/MaxCollectSec or 'etwcap stop'",
-             etwcap_strerror(rc));
-  }
-}
-
-static void enqueue(struct live *l, struct queued *q)
-{
-  os_mutex_lock(&l->lock);
-  if (l->queued >= LIVE_QUEUE_MAX) {
-    l->dropped++;
-    os_mutex_unlock(&l->lock);
-    etwcap_free(q);
-    return;
-  }
-  q->next = NULL;
-  if (l->tail)
-    l->tail->next = q;
-  else
-    l->head = q;
-  l->tail = q;
-  l->queued++;
-  os_mutex_unlock(&l->lock);
-}
-
-/* On the consumer's thread: copy the event (a view into ETW's buffer) for
- * the main thread, which feeds the engine at its next turn (200 ms). */
-static void on_event(void *ctx, const struct etw_event *ev, int64_t ft)
-{
-  struct live *l = ctx;
-  size_t size = sizeof(struct queued) + ev->user_len, i;
-  struct queued *q;
-  uint8_t *p;
-  for (i = 0; i < ev->ext_count; i++)
-    size += ev->ext[i].size;
-  if (!(q = etwcap_malloc(size))) {
-    os_mutex_lock(&l->lock);
-    l->dropped++;
-    os_mutex_unlock(&l->lock);
-    return;
-  }
-  memset(q, 0, sizeof(*q));
-  q->ft = ft;
-  q->ev = *ev;
-  p = (uint8_t *)(q + 1);
-  if (ev->user_len) {
-    memcpy(p, ev->user_data, ev->user_len);
-    q->ev.user_data = p;
-    p += ev->user_len;
-  }
-  for (i = 0; i < ev->ext_count; i++) {
-    if (ev->ext[i].size)
-      memcpy(p, ev->ext[i].data, ev->ext[i].size);
-    q->ev.ext[i].data = p;
-    p += ev->ext[i].size;
-  }
-  q->ev.raw = NULL;
-  q->ev.raw_size = 0;
-  enqueue(l, q);
-}
-
-/* On the subscription's thread: likewise. */
-static void on_message(void *ctx, const struct trigger_message *m)
-{
-  struct live *l = ctx;
-  const char *log = m->log ? m->log : "", *type = m->type ? m->type : "";
-  const char *msg = m->message ? m->message : "";
-  size_t nl = strlen(log) + 1, nt = strlen(type) + 1, nm = strlen(msg) + 1;
-  struct queued *q = etwcap_malloc(sizeof(*q) + nl + nt + nm);
-  char *p;
-  if (!q) {
-    os_mutex_lock(&l->lock);
-    l->dropped++;
-    os_mutex_unlock(&l->lock);
-    return;
-  }
-  memset(q, 0, sizeof(*q));
-  q->is_message = 1;
-  q->ft = m->ft;
-  q->m = *m;
-  p = (char *)(q + 1);
-  q->m.log = memcpy(p, log, nl);
-  q->m.type = memcpy(p + nl, type, nt);
-  q->m.message = memcpy(p + nl + nt, msg, nm);
-  enqueue(l, q);
-}
-
-static struct queued *take_queue(struct live *l)
-{
-  struct queued *q;
-  os_mutex_lock(&l->lock);
-  q = l->head;
-  l->head = l->tail = NULL;
-  l->queued = 0;
-  os_mutex_unlock(&l->lock);
-  return q;
-}
-
-static void free_queue(struct queued *q)
-{
-  while (q) {
-    struct queued *next = q->next;
-    etwcap_free(q);
-    q = next;
-  }
-}
-
-/* Main thread: what the other threads delivered, in order, then the clock. */
-static void feed(struct live *l)
-{
-  struct queued *q = take_queue(l), *it;
-  for (it = q; it; it = it->next) {
-    if (l->engine_failed)
-      break;
-    advance_to(l, it->ft);
-    if (it->is_message) {
-      l->messages++;
-      trigger_engine_message(l->e, &it->m);
-    } else {
-      l->events++;
-      /* The event's own time, even when the clock has moved past it (the
-       * session's flush timer delivers up to a second late): a fire is at
-       * the event, and DelayAfterTriggerSec counts from there. */
-      if (trigger_engine_event(l->e, &it->ev, it->ft) != 0)
-        l->engine_failed = 1;
-    }
-  }
-  free_queue(q);
-  advance_to(l, l->env->utc_now(l->env->ctx));
-}
-
 /* Called by the engine, on the main thread (feed). */
 static void on_fire(void *ctx, const struct trigger_fire *f)
 {
@@ -275,7 +116,7 @@ static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *
   struct live *l = ctx;
   int stop;
   (void)elapsed_ms;
-  feed(l);
+  trigger_feed_run(&l->feed, l->env->utc_now(l->env->ctx));
   if (l->run_line && capture_command_done(&l->command, fired))
     return 1;
   stop = trigger_engine_phase(l->e) == TRIGGER_DONE ||
@@ -287,10 +128,10 @@ static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *
   } else if (stop) {
     fired->name = "trigger";
     fired->detail = "";
-    fired->filetime = l->last;
+    fired->filetime = l->feed.last;
   }
   if (armed_active(&l->armed) && l->max_collect_sec &&
-      l->last >= l->started + l->max_collect_sec * TRIGGER_TICKS_PER_SEC) {
+      l->feed.last >= l->started + l->max_collect_sec * TRIGGER_TICKS_PER_SEC) {
     snprintf(l->limit_detail, sizeof(l->limit_detail), "collected for %lld s",
              (long long)l->max_collect_sec);
     fired->name = "MaxCollectSec";
@@ -317,7 +158,7 @@ static int should_start(void *ctx, uint64_t elapsed_ms, struct manifest_trigger 
   struct live *l = ctx;
   int go;
   (void)elapsed_ms;
-  feed(l);
+  trigger_feed_run(&l->feed, l->env->utc_now(l->env->ctx));
   go = trigger_engine_phase(l->e) != TRIGGER_WAITING_START;
   fired->name = "start";
   fired->detail = "";
@@ -407,7 +248,7 @@ static int open_trigger_session(struct live *l, const struct plan *plan,
     consumer_system(sys_consumer);
     *consumer = sys_consumer;
   }
-  rc = (*consumer)->ops->open(*consumer, tsession, on_event, l);
+  rc = (*consumer)->ops->open(*consumer, tsession, trigger_feed_event, &l->feed);
   if (rc) {
     log_error("cannot read the trigger session '%s' in real time (%s: %lu): %s", tsession,
               (*consumer)->api ? (*consumer)->api : "?", (*consumer)->os_code,
@@ -426,18 +267,17 @@ static int open_trigger_session(struct live *l, const struct plan *plan,
 static void close_trigger_session(struct live *l, struct consumer *consumer)
 {
   struct consumer_stats cs;
+  uint64_t dropped;
   if (consumer) {
     consumer->ops->close(consumer, &cs);
     log_info("trigger session: %llu events seen, %.2f s of CPU", (unsigned long long)cs.events,
              cs.cpu_seconds);
   }
-  free_queue(take_queue(l));
-  if (l->dropped) {
+  dropped = trigger_feed_discard(&l->feed);
+  if (dropped)
     log_warn("%llu trigger events were dropped: they came faster than the triggers could "
              "look at them",
-             (unsigned long long)l->dropped);
-    l->dropped = 0;
-  }
+             (unsigned long long)dropped);
 }
 
 /* What else ends the wait, for its first line. */
@@ -520,8 +360,8 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   wo.keyboard = 1; /* keys come from the console, or from tests through console_push_key */
   wo.disk_path = plan->data_file;
   wo.report_health = cli->q.event_log;
-  l->events = 0; /* this collection's, for its health check */
-  wo.trigger_events = &l->events;
+  l->feed.events = 0; /* this collection's, for its health check */
+  wo.trigger_events = &l->feed.events;
   l->armed.c = &c;
   l->armed.log = &log;
   collection_wait(&c, &wo, &wr);
@@ -548,10 +388,8 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   if (wr.end == COLLECTION_END_TRIGGER && rc == 0 && !l->run_line && !armed_active(&l->armed)) {
     capture_stop_command(env, cli->q.triggers.stop_command,
                          plan->zip ? plan->zip_file : plan->data_file);
-    os_mutex_lock(&l->lock);
     if (trigger_engine_phase(l->e) != TRIGGER_DONE)
       *end = RUN_NEXT;
-    os_mutex_unlock(&l->lock);
   }
 done:
   if (request[0])
@@ -593,7 +431,8 @@ static int watch_event_log(struct live *l, const struct trigger_options *opt,
   *eventlog = l->env->eventlog ? *l->env->eventlog : eventlog_system();
   rc = trigger_parse_eventlog_spec(opt->stop_on_event_log_message, &spec, err, sizeof(err));
   if (!rc) {
-    rc = eventlog->open(eventlog->ctx, spec.log, on_message, l, handle, err, sizeof(err));
+    rc = eventlog->open(eventlog->ctx, spec.log, trigger_feed_message, &l->feed, handle, err,
+                        sizeof(err));
     if (!rc)
       log_info("watching the '%s' event log for /StopOnEventLogMessage", spec.log);
     trigger_eventlog_spec_release(&spec);
@@ -677,21 +516,19 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
     }
   }
 
-  os_mutex_init(&l.lock);
+  l.started = env->utc_now(env->ctx);
+  trigger_feed_init(&l.feed, l.e, l.started);
   trigger_engine_set_fire_callback(l.e, on_fire, &l);
   if (trigger_engine_has_counters(l.e))
     use_counters(&l, opt, &counters, &late, &late_src, &pdh);
-  l.last = l.started = env->utc_now(env->ctx);
-  rc = trigger_engine_start(l.e, l.last, err, sizeof(err));
+  rc = trigger_engine_start(l.e, l.started, err, sizeof(err));
   if (rc)
     log_error("%s", err);
   if (!rc && trigger_engine_has_event_log(l.e))
     rc = watch_event_log(&l, opt, &eventlog, &eventlog_handle);
   while (!rc && end == RUN_NEXT) {
-    os_mutex_lock(&l.lock);
     l.collection = trigger_engine_collection(l.e);
     l.has_fire = 0;
-    os_mutex_unlock(&l.lock);
     if (count > 1) {
       /* X.<n>.etl: this collection's own plan. */
       rc = collection_name(env, base, plan.zip, n, count, name, sizeof(name), &next);
@@ -710,13 +547,10 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
   plan_release(&plan);
   if (eventlog_handle)
     eventlog.close(eventlog.ctx, eventlog_handle);
-  free_queue(take_queue(&l));
-  os_mutex_lock(&l.lock);
+  trigger_feed_destroy(&l.feed);
   trigger_engine_free(l.e);
-  os_mutex_unlock(&l.lock);
   if (pdh)
     counters_pdh_release(&counters);
-  os_mutex_destroy(&l.lock);
   return rc;
 }
 
