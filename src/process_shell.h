@@ -3,8 +3,9 @@
  * on Windows `%SystemRoot%\SysNative\cmd.exe /c LINE` (the 64-bit cmd even
  * from a 32-bit process; System32 when SysNative does not exist), as
  * PerfView does (perfview-collect.md §3.4); for `run`, started and left
- * running while the capture watches it.  Off Windows both answer "needs
- * Windows": collect and run, their only users, need Windows. */
+ * running while the capture watches it; for schedule, a tool of the system
+ * folder run directly.  Off Windows all answer "needs Windows": collect,
+ * run and schedule, their only users, need Windows. */
 #ifndef ETWCAP_PROCESS_SHELL_H
 #define ETWCAP_PROCESS_SHELL_H
 
@@ -15,6 +16,13 @@
  * ETWCAP_E_* with the failing API and raw code in `why`. */
 int process_run_shell(const char *line, unsigned timeout_ms, int *exit_code, char *why,
                       unsigned why_size);
+
+/* Runs NAME.exe from the system folder (GetSystemDirectoryW) with the
+ * command line `args` and waits as process_run_shell does.  Never a NAME
+ * found on the PATH or in the current folder, as cmd.exe would look first:
+ * schedule runs schtasks elevated, from whatever folder it was typed in. */
+int process_run_system_tool(const char *name, const char *args, unsigned timeout_ms,
+                            int *exit_code, char *why, unsigned why_size);
 
 /* A command `run` started: the program itself when `line` names an .exe
  * and holds no redirection (< > &), else `cmd.exe /c call LINE` (PerfView's

@@ -82,18 +82,14 @@ static int spawn_shell(int call, const char *line, PROCESS_INFORMATION *pi, char
   return spawn(cmd, prefix, line, pi, why, why_size);
 }
 
-int process_run_shell(const char *line, unsigned timeout_ms, int *exit_code, char *why,
-                      unsigned why_size)
+/* Waits for the process `pi` started, then closes its handles. */
+static int wait_exit(PROCESS_INFORMATION *pi, unsigned timeout_ms, int *exit_code, char *why,
+                     unsigned why_size)
 {
-  PROCESS_INFORMATION pi;
   DWORD wait, code = 0;
-  int rc;
-  *exit_code = -1;
-  rc = spawn_shell(0, line, &pi, why, why_size);
-  if (rc)
-    return rc;
-  wait = WaitForSingleObject(pi.hProcess, timeout_ms);
-  if (wait == WAIT_OBJECT_0 && GetExitCodeProcess(pi.hProcess, &code)) {
+  int rc = 0;
+  wait = WaitForSingleObject(pi->hProcess, timeout_ms);
+  if (wait == WAIT_OBJECT_0 && GetExitCodeProcess(pi->hProcess, &code)) {
     *exit_code = (int)code;
   } else if (wait == WAIT_TIMEOUT) {
     rc = ETWCAP_E_TIMEOUT;
@@ -102,9 +98,41 @@ int process_run_shell(const char *line, unsigned timeout_ms, int *exit_code, cha
     snprintf(why, why_size, "WaitForSingleObject: %lu", (unsigned long)code);
     rc = os_failure(code);
   }
-  CloseHandle(pi.hThread);
-  CloseHandle(pi.hProcess);
+  CloseHandle(pi->hThread);
+  CloseHandle(pi->hProcess);
   return rc;
+}
+
+int process_run_shell(const char *line, unsigned timeout_ms, int *exit_code, char *why,
+                      unsigned why_size)
+{
+  PROCESS_INFORMATION pi;
+  int rc;
+  *exit_code = -1;
+  rc = spawn_shell(0, line, &pi, why, why_size);
+  return rc ? rc : wait_exit(&pi, timeout_ms, exit_code, why, why_size);
+}
+
+int process_run_system_tool(const char *name, const char *args, unsigned timeout_ms,
+                            int *exit_code, char *why, unsigned why_size)
+{
+  wchar_t dir[MAX_PATH], app[MAX_PATH + 64], prefix[MAX_PATH + 96], *wname;
+  PROCESS_INFORMATION pi;
+  UINT n = GetSystemDirectoryW(dir, MAX_PATH);
+  int rc;
+  *exit_code = -1;
+  if (!n || n >= MAX_PATH) {
+    DWORD code = GetLastError();
+    snprintf(why, why_size, "GetSystemDirectoryW: %lu", (unsigned long)code);
+    return os_failure(code);
+  }
+  if (!(wname = utf8_to_utf16(name)))
+    return ETWCAP_E_NOMEM;
+  swprintf(app, sizeof(app) / sizeof(app[0]), L"%ls\\%ls.exe", dir, wname);
+  etwcap_free(wname);
+  swprintf(prefix, sizeof(prefix) / sizeof(prefix[0]), L"\"%ls\" ", app);
+  rc = spawn(app, prefix, args, &pi, why, why_size);
+  return rc ? rc : wait_exit(&pi, timeout_ms, exit_code, why, why_size);
 }
 
 /* Does `line` start with a program (*.exe, quoted or not) and hold no

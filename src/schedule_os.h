@@ -1,6 +1,5 @@
-/* Registering the task of `etwcap schedule` with Windows: schtasks.exe,
- * run through cmd.exe as /StopCommand is (process_shell.h), its output on
- * etwcap's console.  schedule_os_win32.c; elsewhere "needs Windows". */
+/* Registering the task of `etwcap schedule` with Windows: the system
+ * folder's schtasks.exe (process_shell.h), its output on etwcap's console.  schedule_os_win32.c; elsewhere "needs Windows". */
 #ifndef ETWCAP_SCHEDULE_OS_H
 #define ETWCAP_SCHEDULE_OS_H
 

@@ -10,7 +10,9 @@
 #include "alloc.h"
 #include "error.h"
 #include "strbuf.h"
+#include "utf8.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* Text for XML character data: & < > escaped (quotes need none there). */
@@ -31,6 +33,23 @@ static void xml_text(struct strbuf *b, const char *s)
       strbuf_printf(b, "%c", *s);
     }
   }
+}
+
+int schedule_xml_text_ok(const char *s)
+{
+  const uint8_t *p = (const uint8_t *)s;
+  size_t left = strlen(s), n;
+  for (; left; p += n, left -= n) {
+    if (!(n = utf8_sequence_length(p, left)))
+      return 0;
+    /* XML 1.0's Char (section 2.2) holds no C0 control but tab, CR and LF,
+     * nor U+FFFE and U+FFFF; a parser would turn CR into LF, and no
+     * argument of a capture needs a line break, so those go too. */
+    if ((n == 1 && *p < 0x20 && *p != '\t') ||
+        (n == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE))
+      return 0;
+  }
+  return 1;
 }
 
 void schedule_append_arg(struct strbuf *b, const char *arg)
@@ -123,7 +142,10 @@ int schedule_task_xml(const struct schedule_task *t, char **xml)
                   "    <RunOnlyIfIdle>false</RunOnlyIfIdle>\n"
                   "    <WakeToRun>false</WakeToRun>\n"
                   "    <ExecutionTimeLimit>PT0S</ExecutionTimeLimit>\n"
-                  "    <Priority>7</Priority>\n"
+                  /* 5, not the default 7: a normal process with normal I/O
+                   * and memory priority, so the trigger session keeps up
+                   * on a busy machine, when incidents happen. */
+                  "    <Priority>5</Priority>\n"
                   "    <RestartOnFailure>\n"
                   "      <Interval>PT1M</Interval>\n"
                   "      <Count>3</Count>\n"

@@ -19,8 +19,14 @@ struct schedule_task {
   size_t capture_arg_count;
 };
 
-/* The XML (etwcap_free).  0 or ETWCAP_E_NOMEM. */
+/* The XML (etwcap_free).  0 or ETWCAP_E_NOMEM.  Every string of `t` must
+ * pass schedule_xml_text_ok. */
 int schedule_task_xml(const struct schedule_task *t, char **xml);
+
+/* 1 when `s` is valid UTF-8 that XML 1.0 can hold (escaped where needed):
+ * no control characters but tab, no U+FFFE/U+FFFF.  A string that is not
+ * cannot be put in the task at all, so the caller refuses it. */
+int schedule_xml_text_ok(const char *s);
 
 /* Appends `arg` to `b` quoted for a Windows command line (the rules
  * CommandLineToArgvW and the C runtime read back): as it is when it holds

@@ -2,7 +2,8 @@
  * cmd.exe: /StopCommand's line runs through cmd.exe /c (System32 here, a
  * 64-bit process has no SysNative), its exit code comes back, redirections
  * work; run's command starts as a program or through cmd /c call, and its
- * exit is seen while the capture polls. */
+ * exit is seen while the capture polls; schedule's tool of the system
+ * folder runs directly. */
 #include "test_support.h"
 
 #include "error.h"
@@ -91,6 +92,21 @@ static void run_names_a_program_that_is_not_there(void **state)
   assert_non_null(strstr(why, "CreateProcessW: ERROR_FILE_NOT_FOUND"));
 }
 
+/* schedule's schtasks: a tool of the system folder run directly (here
+ * cmd.exe itself, with its own /c). */
+static void a_system_tool_runs_from_the_system_folder(void **state)
+{
+  char why[256] = "";
+  int code = -1;
+  (void)state;
+  assert_int_equal(process_run_system_tool("cmd", "/c exit 4", 60000, &code, why, sizeof(why)),
+                   0);
+  assert_int_equal(code, 4);
+  assert_int_not_equal(
+      process_run_system_tool("etwcap-no-such-tool", "", 60000, &code, why, sizeof(why)), 0);
+  assert_non_null(strstr(why, "CreateProcessW: ERROR_FILE_NOT_FOUND"));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -99,6 +115,7 @@ int main(void)
     cmocka_unit_test(run_sees_a_program_exit),
     cmocka_unit_test(run_wraps_a_redirection_in_cmd),
     cmocka_unit_test(run_names_a_program_that_is_not_there),
+    cmocka_unit_test(a_system_tool_runs_from_the_system_folder),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
