@@ -979,6 +979,8 @@ static ULONG WINAPI fake_trace_set_information(TRACEHANDLE handle, TRACE_INFO_CL
         violation("TraceSampledProfileIntervalInfo: source 0, interval %lu (timer 0, "
                   "1221..10000000 x 100 ns)",
                   (unsigned long)pi->Interval);
+      else if ((src = source_of(0)) != NULL)
+        src->interval = pi->Interval; /* the timer is source 0 of the list too */
     } else if (!(src = source_of(pi->Source))) {
       /* A hardware counter: "Source: the profile source" of the list
        * TraceProfileSourceListInfo returns (TRACE_PROFILE_INTERVAL). */
