@@ -33,8 +33,17 @@ static const struct {
   { "Kernel", LBR_KERNEL },          { "User", LBR_USER },
 };
 
+static int parse_counter(struct plan *plan, const char *spec, struct plan_profile_source *out);
+
 int plan_kernel_pmc_keywords(struct plan *plan, const struct plan_options *o, uint64_t *kernel)
 {
+  struct plan_profile_source check;
+  size_t i;
+  int rc;
+  /* A malformed spec is an error on every Windows version. */
+  for (i = 0; i < o->cpu_counter_count; i++)
+    if ((rc = parse_counter(plan, o->cpu_counters[i], &check)) != 0)
+      return rc;
   if (!o->cpu_counter_count) {
     if (*kernel & KW_KERNEL_PMCPROFILE)
       return plan_fail(plan, ETWCAP_E_USAGE,

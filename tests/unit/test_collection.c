@@ -572,6 +572,10 @@ static void cpu_counters_set_intervals_then_ids_on_the_kernel_session(void **sta
   size_t first, second, ids, start, on;
   plan_of(args, &plan);
   k = plan_role(&plan, PLAN_ROLE_KERNEL);
+  if (!k->profile_source_count) {
+    plan_release(&plan);
+    skip(); /* this (emulated) Windows is older than 8: /CpuCounters is dropped */
+  }
   memcpy(w->fake.sources, machine, sizeof(machine));
   w->fake.source_count = 3;
   assert_int_equal(run(w, args), 0);
@@ -600,6 +604,13 @@ static void cpu_counter_missing_on_the_machine_stops_before_the_kernel(void **st
   const char *args[] = { "collect", w->data, "/MaxCollectSec:1", "/CpuCounters:LLCMisses:10000",
                          NULL };
   static const struct plan_machine_source machine[] = { { "Timer", 0, 10000, 1221, 1000000 } };
+  struct plan plan;
+  size_t kept;
+  plan_of(args, &plan);
+  kept = plan_role(&plan, PLAN_ROLE_KERNEL)->profile_source_count;
+  plan_release(&plan);
+  if (!kept)
+    skip(); /* before Windows 8 /CpuCounters is dropped */
   memcpy(w->fake.sources, machine, sizeof(machine));
   w->fake.source_count = 1;
   assert_int_equal(run(w, args), ETWCAP_E_USAGE);
@@ -619,6 +630,10 @@ static void lbr_goes_to_the_kernel_session(void **state)
   struct plan plan;
   size_t at;
   plan_of(args, &plan);
+  if (!plan_role(&plan, PLAN_ROLE_KERNEL)->lbr_source_count) {
+    plan_release(&plan);
+    skip(); /* this (emulated) Windows is older than 19H1: LBR is dropped */
+  }
   assert_int_equal(run(w, args), 0);
   at = fake_controller_find(&w->fake, "lbr", plan_role(&plan, PLAN_ROLE_KERNEL)->name, 0);
   assert_true(at != (size_t)-1);
