@@ -78,6 +78,8 @@
 /* TRACE_INFO_CLASS values past mingw's TraceMaxLoggersQuery (19).  An enum
  * cannot be extended, so these are our own names for the SDK's numbers. */
 #define ETWCAP_TRACE_STACK_CACHING_CLASS ((TRACE_INFO_CLASS)24) /* TraceStackCachingInfo */
+#define ETWCAP_TRACE_LBR_CONFIGURATION_CLASS ((TRACE_INFO_CLASS)20) /* TraceLbrConfigurationInfo */
+#define ETWCAP_TRACE_LBR_EVENT_LIST_CLASS ((TRACE_INFO_CLASS)21) /* TraceLbrEventListInfo */
 
 /* TRACE_STACK_CACHING_INFO (evntrace.h, Windows 10): BOOLEAN, then two
  * ULONGs, 12 bytes with the padding. */

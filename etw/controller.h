@@ -128,6 +128,30 @@ struct controller_ops {
    * (0 would switch them all off). */
   int (*switch_file)(struct controller *c, const struct plan_session *s, const char *name,
                      const char *file);
+  /* The machine's hardware counter (PMC) profile sources, as TraceEvent's
+   * TraceEventProfileSources.GetInfo reads them: TraceQueryInformation(
+   * TraceProfileSourceListInfo) for the PROFILE_SOURCE_INFO list, then
+   * TraceQueryInformation(TraceSampledProfileIntervalInfo) with each
+   * source's id for its current interval.  Up to `max` go to `out`,
+   * *count says how many.  UNSUPPORTED as query_group_mask says (before
+   * Windows 8, not exported, a stub). */
+  int (*query_profile_sources)(struct controller *c, struct plan_machine_source *out, size_t max,
+                               size_t *count);
+  /* One source's interval, machine-wide (TraceSetInformation(0,
+   * TraceSampledProfileIntervalInfo, {Source, Interval})), as
+   * TraceEventProfileSources.Set does for each source asked. */
+  int (*set_source_interval)(struct controller *c, uint32_t source, uint32_t interval);
+  /* The sources the kernel session's PMC profile events carry
+   * (TraceSetInformation(TraceProfileSourceConfigInfo), an array of ULONG
+   * source ids). */
+  int (*set_profile_sources)(struct controller *c, uint64_t handle, const uint32_t *ids,
+                             size_t count);
+  /* Last-branch recording on the kernel session, as TraceEvent's
+   * EnableLastBranchRecordingIfConfigured: TraceSetInformation(
+   * TraceLbrConfigurationInfo, ULONG filters), then (TraceLbrEventListInfo,
+   * an array of ULONG event hook ids). */
+  int (*set_lbr)(struct controller *c, uint64_t handle, uint32_t filters, const uint32_t *sources,
+                 size_t count);
 };
 
 /* A controller: its operations, their state, the last error. */

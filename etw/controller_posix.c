@@ -98,9 +98,38 @@ static int switch_file(struct controller *c, const struct plan_session *s, const
   return fail(c, "ControlTraceW");
 }
 
+static int query_profile_sources(struct controller *c, struct plan_machine_source *out,
+                                 size_t max, size_t *count)
+{
+  (void)out, (void)max;
+  *count = 0;
+  return fail(c, "TraceQueryInformation");
+}
+
+static int set_source_interval(struct controller *c, uint32_t source, uint32_t interval)
+{
+  (void)source, (void)interval;
+  return fail(c, "TraceSetInformation");
+}
+
+static int set_profile_sources(struct controller *c, uint64_t handle, const uint32_t *ids,
+                               size_t count)
+{
+  (void)handle, (void)ids, (void)count;
+  return fail(c, "TraceSetInformation");
+}
+
+static int set_lbr(struct controller *c, uint64_t handle, uint32_t filters,
+                   const uint32_t *sources, size_t count)
+{
+  (void)handle, (void)filters, (void)sources, (void)count;
+  return fail(c, "TraceSetInformation");
+}
+
 static const struct controller_ops none_ops = {
   "none", start, enable_provider, set_group_mask, query_group_mask, set_stack_ids, set_profile_interval,
   set_stack_caching, enable_profile_privilege, query, flush, stop, list, switch_file,
+  query_profile_sources, set_source_interval, set_profile_sources, set_lbr,
 };
 
 void controller_system(struct controller *c)

@@ -18,6 +18,7 @@
 #include "utf16_win32.h"
 #include "win32_error_win32.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -336,41 +337,58 @@ static int set_group_mask(struct controller *c, uint64_t handle,
   return set_info(c, handle, TraceSystemTraceEnableFlagsInfo, masks, sizeof(masks));
 }
 
-struct query_call {
+/* TraceQueryInformation through optional_call: a stub that raises is
+ * UNSUPPORTED, as for the group mask. */
+struct info_query {
   TRACEHANDLE handle;
-  ULONG masks[PLAN_GROUP_MASK_WORDS];
+  TRACE_INFO_CLASS cls;
+  void *data;
+  ULONG size;
   ULONG returned;
 };
 
-static ULONG call_query(void *ctx)
+static ULONG call_info_query(void *ctx)
 {
-  struct query_call *q = ctx;
-  return advapi->trace_query_information(q->handle, TraceSystemTraceEnableFlagsInfo, q->masks,
-                                         sizeof(q->masks), &q->returned);
+  struct info_query *q = ctx;
+  return advapi->trace_query_information(q->handle, q->cls, q->data, q->size, &q->returned);
 }
 
-static int query_group_mask(struct controller *c, uint64_t handle,
-                            uint32_t mask[PLAN_GROUP_MASK_WORDS])
+/* Returns 0 or the error; *code is the call's own answer when it made one. */
+static int query_info(struct controller *c, struct info_query *q, ULONG *code)
 {
-  struct query_call q;
   struct optional_call_fault fault;
   char raised[48];
-  ULONG code;
   resolve_optional();
   if (!advapi->trace_query_information)
     return controller_fail(c, ETWCAP_E_UNSUPPORTED, "TraceQueryInformation", 0,
                            "not exported by advapi32");
-  memset(&q, 0, sizeof(q));
-  q.handle = (TRACEHANDLE)handle;
-  if (optional_call(call_query, &q, &code, &fault) != 0) {
+  if (optional_call(call_info_query, q, code, &fault) != 0) {
     snprintf(raised, sizeof(raised), "raised 0x%08lX at %p", (unsigned long)fault.code,
              fault.address);
     return controller_fail(c, ETWCAP_E_UNSUPPORTED, "TraceQueryInformation", fault.code,
                            raised);
   }
+  return 0;
+}
+
+static int query_group_mask(struct controller *c, uint64_t handle,
+                            uint32_t mask[PLAN_GROUP_MASK_WORDS])
+{
+  ULONG masks[PLAN_GROUP_MASK_WORDS];
+  struct info_query q;
+  ULONG code;
+  int rc;
+  memset(&q, 0, sizeof(q));
+  memset(masks, 0, sizeof(masks));
+  q.handle = (TRACEHANDLE)handle;
+  q.cls = TraceSystemTraceEnableFlagsInfo;
+  q.data = masks;
+  q.size = sizeof(masks);
+  if ((rc = query_info(c, &q, &code)) != 0)
+    return rc;
   if (code != ERROR_SUCCESS)
     return win32_fail(c, "TraceQueryInformation", code);
-  memcpy(mask, q.masks, sizeof(q.masks));
+  memcpy(mask, masks, sizeof(masks));
   return 0;
 }
 
@@ -538,10 +556,110 @@ static int list(struct controller *c, controller_list_fn fn, void *ctx)
   return rc;
 }
 
+/* The list's byte size first (a NULL buffer: ReturnLength says how much,
+ * TraceEvent's GetInfo), then the list; each PROFILE_SOURCE_INFO's name
+ * starts at its Description member and the next entry NextEntryOffset bytes
+ * on (0: the last).  Entries outside the returned bytes end the walk. */
+static int query_profile_sources(struct controller *c, struct plan_machine_source *out,
+                                 size_t max, size_t *count)
+{
+  struct info_query q;
+  BYTE *list = NULL;
+  ULONG code, size, at = 0;
+  int rc;
+  *count = 0;
+  memset(&q, 0, sizeof(q));
+  q.cls = TraceProfileSourceListInfo;
+  if ((rc = query_info(c, &q, &code)) != 0)
+    return rc;
+  if (code != ERROR_SUCCESS && code != ERROR_BAD_LENGTH && code != ERROR_INSUFFICIENT_BUFFER &&
+      code != ERROR_MORE_DATA)
+    return win32_fail(c, "TraceQueryInformation", code);
+  size = q.returned;
+  if (size < sizeof(PROFILE_SOURCE_INFO))
+    return 0; /* no sources */
+  if (!(list = etwcap_calloc(1, size + sizeof(WCHAR))))
+    return ETWCAP_E_NOMEM;
+  q.data = list;
+  q.size = size;
+  q.returned = 0;
+  if ((rc = query_info(c, &q, &code)) == 0 && code != ERROR_SUCCESS)
+    rc = win32_fail(c, "TraceQueryInformation", code);
+  while (!rc && *count < max && at + offsetof(PROFILE_SOURCE_INFO, Description) <= size) {
+    const PROFILE_SOURCE_INFO *e = (const PROFILE_SOURCE_INFO *)(list + at);
+    struct plan_machine_source *m = &out[*count];
+    TRACE_PROFILE_INTERVAL iv;
+    size_t name_at = at + offsetof(PROFILE_SOURCE_INFO, Description);
+    memset(m, 0, sizeof(*m));
+    utf8_of((const WCHAR *)(list + name_at), (size + sizeof(WCHAR) - name_at) / sizeof(WCHAR),
+            m->name, sizeof(m->name));
+    m->id = e->Source;
+    m->min_interval = e->MinInterval;
+    m->max_interval = e->MaxInterval;
+    /* The current interval: TraceQueryInformation(TraceSampledProfileIntervalInfo)
+     * with Source filled in (TraceEvent's GetInfo). */
+    iv.Source = e->Source;
+    iv.Interval = 0;
+    memset(&q, 0, sizeof(q));
+    q.cls = TraceSampledProfileIntervalInfo;
+    q.data = &iv;
+    q.size = sizeof(iv);
+    if ((rc = query_info(c, &q, &code)) == 0 && code != ERROR_SUCCESS)
+      rc = win32_fail(c, "TraceQueryInformation", code);
+    m->interval = iv.Interval;
+    (*count)++;
+    if (e->NextEntryOffset == 0 || e->NextEntryOffset > size - at)
+      break;
+    at += e->NextEntryOffset;
+  }
+  etwcap_free(list);
+  return rc;
+}
+
+static int set_source_interval(struct controller *c, uint32_t source, uint32_t interval)
+{
+  TRACE_PROFILE_INTERVAL pi;
+  pi.Source = source;
+  pi.Interval = interval;
+  /* Machine-wide, session handle 0, as TraceEventProfileSources.Set. */
+  return set_info(c, 0, TraceSampledProfileIntervalInfo, &pi, sizeof(pi));
+}
+
+static int set_ulongs(struct controller *c, uint64_t handle, TRACE_INFO_CLASS cls,
+                      const uint32_t *values, size_t count, size_t max)
+{
+  ULONG list[PLAN_MAX_PROFILE_SOURCES];
+  size_t i;
+  if (count > max || count > PLAN_MAX_PROFILE_SOURCES)
+    return controller_fail(c, ETWCAP_E_RANGE, "TraceSetInformation", 0, "too many sources");
+  for (i = 0; i < count; i++)
+    list[i] = values[i];
+  return set_info(c, handle, cls, list, (ULONG)(count * sizeof(ULONG)));
+}
+
+static int set_profile_sources(struct controller *c, uint64_t handle, const uint32_t *ids,
+                               size_t count)
+{
+  return set_ulongs(c, handle, TraceProfileSourceConfigInfo, ids, count,
+                    PLAN_MAX_PROFILE_SOURCES);
+}
+
+static int set_lbr(struct controller *c, uint64_t handle, uint32_t filters,
+                   const uint32_t *sources, size_t count)
+{
+  ULONG f = filters;
+  int rc = set_info(c, handle, ETWCAP_TRACE_LBR_CONFIGURATION_CLASS, &f, sizeof(f));
+  if (rc)
+    return rc;
+  return set_ulongs(c, handle, ETWCAP_TRACE_LBR_EVENT_LIST_CLASS, sources, count,
+                    PLAN_MAX_LBR_SOURCES);
+}
+
 static const struct controller_ops advapi_ops = {
   "advapi32", start, enable_provider, set_group_mask, query_group_mask, set_stack_ids,
   set_profile_interval,
   set_stack_caching, enable_profile_privilege, query, flush, stop, list, switch_file,
+  query_profile_sources, set_source_interval, set_profile_sources, set_lbr,
 };
 
 void controller_system(struct controller *c)

@@ -35,6 +35,7 @@ extern const struct keyword_set keywords_tpl;
 #define KW_KERNEL_VIRTUALALLOC 0x4000ull
 #define KW_KERNEL_VAMAP 0x8000ull
 #define KW_KERNEL_PROFILE 0x1000000ull
+#define KW_KERNEL_PMCPROFILE 0x80000000ull /* TraceEvent's pseudo-flag; /CpuCounters */
 #define KW_KERNEL_FILEIOINIT 0x4000000ull
 #define KW_KERNEL_REFERENCESET 0x40000000ull
 #define KW_KERNEL_DEFAULT 0x0101270Full

@@ -72,6 +72,10 @@ enum plan_kernel_route {
   PLAN_ROUTE_SYSTEM_PROVIDERS
 };
 #define PLAN_GROUP_MASK_WORDS 8 /* PERFINFO_GROUPMASK.Masks[] */
+/* PERF_PMC_PROFILE 0x20000400: Masks[1] bit 0x400 (krabsetw
+ * perfinfo_groupmask.hpp; "System Providers" pairs it with
+ * SYSTEM_PROFILE_KW_PMC_PROFILE). */
+#define PLAN_PMC_PROFILE_GROUP_BIT 0x00000400u
 /* The first build of the System Providers route ("System Providers": "Beginning
  * in Windows 10 SDK build 20348"). */
 #define PLAN_SYSTEM_PROVIDERS_BUILD 20348u
@@ -140,6 +144,33 @@ struct plan_stack_id {
   uint8_t type;
 };
 
+/* A hardware counter (PMC) profile source of the machine: its
+ * PROFILE_SOURCE_INFO (evntrace.h) and current interval, as
+ * TraceEventProfileSources.GetInfo reads them and ListCpuCounters prints. */
+#define PLAN_SOURCE_NAME_MAX 128
+struct plan_machine_source {
+  char name[PLAN_SOURCE_NAME_MAX];
+  uint32_t id;           /* PROFILE_SOURCE_INFO.Source */
+  uint32_t interval;     /* TRACE_PROFILE_INTERVAL.Interval now */
+  uint32_t min_interval, max_interval;
+};
+#define PLAN_MAX_MACHINE_SOURCES 64
+
+/* One /CpuCounters NAME:COUNT.  `resolved` once the name was found in the
+ * machine's list (plan_options.machine_sources): then `id` is its Source. */
+struct plan_profile_source {
+  char name[PLAN_SOURCE_NAME_MAX];
+  uint32_t interval;
+  int resolved;
+  uint32_t id;
+};
+#define PLAN_MAX_PROFILE_SOURCES 16
+/* ETW_MAX_LBR_EVENTS (TraceEvent GetMaxLastBranchRecordingSources: 4). */
+#define PLAN_MAX_LBR_SOURCES 4
+/* TraceLbrConfigurationInfo and TraceLbrEventListInfo: "supported on
+ * Windows 10, version 19H1, Windows Server, version 1903" (TRACE_QUERY_INFO_CLASS). */
+#define PLAN_LBR_BUILD 18362u
+
 struct plan_session {
   enum plan_role role;
   enum plan_when when;          /* rundown sessions are created at stop */
@@ -171,6 +202,19 @@ struct plan_session {
   uint32_t stack_cache_buckets; /* TRACE_STACK_CACHING_INFO.BucketCount */
   uint32_t profile_interval_100ns; /* TraceSampledProfileIntervalInfo; 0 = leave */
   int needs_profile_privilege;  /* CPU samples: enable SeSystemProfilePrivilege first */
+  /* /CpuCounters: the kernel's PMC sample events (PerfView's PMCProfile:
+   * PERF_PMC_PROFILE in the group mask, SYSTEM_PROFILE_KW_PMC_PROFILE on the
+   * System Providers route) with these sources, their intervals set
+   * machine-wide before the start (TraceSampledProfileIntervalInfo) and
+   * the ids given to the session (TraceProfileSourceConfigInfo). */
+  int pmc_profile;
+  struct plan_profile_source profile_sources[PLAN_MAX_PROFILE_SOURCES];
+  size_t profile_source_count;
+  /* /LbrSources, /LbrFilters (TraceLbrEventListInfo, TraceLbrConfigurationInfo);
+   * no sources: no LBR. */
+  uint32_t lbr_sources[PLAN_MAX_LBR_SOURCES];
+  size_t lbr_source_count;
+  uint32_t lbr_filters;
   /* Providers, already merged per GUID (and per rundown pass). */
   struct plan_provider *providers;
   size_t provider_count;
@@ -254,6 +298,19 @@ struct plan_options {
    * and there is none without them. */
   struct session_provider_need trigger_needs[SESSION_NEEDS_MAX];
   size_t trigger_need_count;
+  /* /CpuCounters NAME:COUNT,... and the machine's sources to resolve the
+   * names against (plan_cli asks the controller): machine_sources_known 0
+   * when they could not be read (off Windows, a stub), and
+   * machine_sources_why then says why; the plan keeps the names unresolved. */
+  char *const *cpu_counters;
+  size_t cpu_counter_count;
+  struct plan_machine_source machine_sources[PLAN_MAX_MACHINE_SOURCES];
+  size_t machine_source_count;
+  int machine_sources_known;
+  char machine_sources_why[160];
+  const char *lbr_sources;    /* /LbrSources: 0xHEX or PmcInterrupt, comma-separated */
+  const char *lbr_filters;    /* /LbrFilters: StackMode, Kernel, User, ... */
+  int wpr;                    /* /Wpr: WPR's kernel events and user providers */
 };
 
 void plan_options_init(struct plan_options *o);
@@ -304,6 +361,15 @@ void plan_group_mask_of_flags(uint32_t flags, uint32_t mask[PLAN_GROUP_MASK_WORD
 size_t plan_group_mask_names(const uint32_t mask[PLAN_GROUP_MASK_WORDS], char *buf, size_t size);
 /* "systemProviders", "groupMask", "ntKernelLogger", or "none". */
 const char *plan_route_name(enum plan_kernel_route route);
+
+/* Finds each of `list` (n /CpuCounters sources) by name (any case) in the machine's
+ * list: sets its id and `resolved`, and its name as the machine spells it.
+ * ETWCAP_E_USAGE when a name is missing (err lists the machine's sources)
+ * or an interval is outside the source's MinInterval..MaxInterval (as
+ * PerfView's SetCpuCounters).  Pure. */
+int plan_resolve_profile_sources(struct plan_profile_source *list, size_t n,
+                                 const struct plan_machine_source *m, size_t count, char *err,
+                                 size_t err_size);
 
 /* The CLASSIC_EVENT_IDs TraceEvent requests for these kernel keywords
  * (TraceEventSession SetStackTraceIds, perfview-collect.md §4.2). */

@@ -59,6 +59,15 @@ int plan_trigger_session(struct plan *plan, struct plan_state *st);
  * route"). */
 int plan_note_kernel_route(struct plan *plan);
 
+/* plan_kernel_extras.c: /CpuCounters (PMC sampling) and /LbrSources,
+ * /LbrFilters on the kernel session.  pmc_keywords checks and adds the
+ * PMCProfile keyword before the session is made; extras fills the
+ * session's profile sources and LBR settings; without_session notes what
+ * has no kernel session to go on. */
+int plan_kernel_pmc_keywords(struct plan *plan, const struct plan_options *o, uint64_t *kernel);
+int plan_kernel_extras(struct plan *plan, const struct plan_options *o, struct plan_session *s);
+int plan_kernel_extras_without_session(struct plan *plan, const struct plan_options *o);
+
 /* plan_defaults.c: PerfView's default user-mode providers. */
 int plan_default_providers(struct plan_session *s, struct plan_state *st);
 

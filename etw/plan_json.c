@@ -91,6 +91,28 @@ static void provider_json(struct strbuf *b, const struct plan_provider *p)
   strbuf_puts(b, "}}");
 }
 
+/* /CpuCounters and /LbrSources: "pmcProfile", "profileSources",
+ * "lbrFilters", "lbrSources". */
+static void hardware_json(struct strbuf *b, const struct plan_session *s)
+{
+  size_t i;
+  strbuf_printf(b, "\"pmcProfile\": %s, \"profileSources\": [", s->pmc_profile ? "true" : "false");
+  for (i = 0; i < s->profile_source_count; i++) {
+    const struct plan_profile_source *p = &s->profile_sources[i];
+    strbuf_puts(b, i ? ", {\"name\": " : "{\"name\": ");
+    strbuf_json_string(b, p->name);
+    if (p->resolved)
+      strbuf_printf(b, ", \"interval\": %lu, \"id\": %lu}", (unsigned long)p->interval,
+                    (unsigned long)p->id);
+    else
+      strbuf_printf(b, ", \"interval\": %lu, \"id\": null}", (unsigned long)p->interval);
+  }
+  strbuf_printf(b, "], \"lbrFilters\": \"0x%03X\", \"lbrSources\": [", (unsigned)s->lbr_filters);
+  for (i = 0; i < s->lbr_source_count; i++)
+    strbuf_printf(b, "%s\"0x%04X\"", i ? ", " : "", (unsigned)s->lbr_sources[i]);
+  strbuf_puts(b, "]");
+}
+
 /* "groupMask" (8 words) or "systemProviders", by the route. */
 static void route_json(struct strbuf *b, const struct plan_session *s)
 {
@@ -157,11 +179,13 @@ static void session_json(struct strbuf *b, const struct plan_session *s)
     }
     strbuf_printf(b, "], \"stackCaching\": %s, \"stackCacheSize\": %u, "
                        "\"stackCacheBuckets\": %u, \"profileInterval100ns\": %u, "
-                       "\"needsProfilePrivilege\": %s}",
+                       "\"needsProfilePrivilege\": %s, ",
                        s->stack_caching ? "true" : "false", (unsigned)s->stack_cache_size,
                        (unsigned)s->stack_cache_buckets,
                        (unsigned)s->profile_interval_100ns,
                        s->needs_profile_privilege ? "true" : "false");
+    hardware_json(b, s);
+    strbuf_puts(b, "}");
   }
   if (s->role == PLAN_ROLE_RUNDOWN)
     strbuf_printf(b, ", \"rundownTimeoutSec\": %u, \"minRundownSec\": %u",

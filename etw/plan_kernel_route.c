@@ -85,6 +85,8 @@ static const struct group groups[] = {
   { F_INTERRUPT, 1, 0x00004000u, "PERF_INTERRUPT" },
   { F_VIRTUAL_ALLOC, 1, 0x00008000u, "PERF_VIRTUAL_ALLOC" },
   { F_SYSTEMCALL, 2, 0x00000040u, "PERF_SYSCALL" },
+  /* No classic flag: /CpuCounters' PMCProfile (plan_session.pmc_profile). */
+  { 0, 1, PLAN_PMC_PROFILE_GROUP_BIT, "PERF_PMC_PROFILE" },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -198,6 +200,10 @@ static void system_providers_of(struct plan_session *s)
   for (i = 0; i < COUNT(sysmap); i++)
     if (s->enable_flags & sysmap[i].flag)
       kw[sysmap[i].provider] |= sysmap[i].keyword;
+  /* SYSTEM_PROFILE_KW_PMC_PROFILE 0x2, "PERF_PMC_PROFILE" in the page's
+   * table (evntrace.h, SDK 10.0.20348). */
+  if (s->pmc_profile)
+    kw[SP_PROFILE] |= 0x0002;
   s->system_provider_count = 0;
   for (i = 0; i < SP_COUNT; i++) {
     struct plan_system_provider *p;
@@ -281,6 +287,8 @@ void plan_kernel_route(const struct os_version *os, enum plan_kernel_route asked
   s->route = PLAN_ROUTE_GROUP_MASK;
   s->enable_flags_at_start = s->enable_flags;
   plan_group_mask_of_flags(s->enable_flags, s->group_mask);
+  if (s->pmc_profile)
+    s->group_mask[1] |= PLAN_PMC_PROFILE_GROUP_BIT;
 }
 
 const char *plan_route_name(enum plan_kernel_route route)

@@ -20,8 +20,10 @@ int plan_kernel_session(struct plan *plan, struct plan_state *st)
   char name[PLAN_NAME_MAX];
   int rc;
 
+  if ((rc = plan_kernel_pmc_keywords(plan, o, &kernel)) != 0)
+    return rc;
   if (!kernel)
-    return 0;
+    return plan_kernel_extras_without_session(plan, o);
   /* CPU samples and context switches are useless without knowing processes
    * and images (CommandProcessor Start). */
   if ((kernel & (KW_KERNEL_PROFILE | KW_KERNEL_CONTEXTSWITCH)) &&
@@ -31,7 +33,10 @@ int plan_kernel_session(struct plan *plan, struct plan_state *st)
   stacks = o->gc_collect_only ? 0 : kernel;
   /* TraceEvent's EnableKernelProvider always adds Process and Thread. */
   enable = kernel | KW_KERNEL_PROCESS | KW_KERNEL_THREAD;
-  nonos = KW_KERNEL_NONOS;
+  /* PMCProfile reaches Windows as its own group or keyword (pmc_profile,
+   * plan_kernel_route), never as an EnableFlags bit. */
+  nonos = KW_KERNEL_NONOS & ~KW_KERNEL_PMCPROFILE;
+  enable &= ~KW_KERNEL_PMCPROFILE;
   if (plan_at_least(plan, 6, 2, 0))
     nonos &= ~KW_KERNEL_VAMAP;
   if (enable & nonos & ~KW_KERNEL_VAMAP) {
@@ -92,7 +97,7 @@ int plan_kernel_session(struct plan *plan, struct plan_state *st)
       return plan_fail(plan, ETWCAP_E_USAGE, "/CpuSampleMSec: %g is out of range (0.125 to 1000)", ms);
     s->profile_interval_100ns = (uint32_t)(ms * 10000.0 + 0.5);
   }
-  return 0;
+  return plan_kernel_extras(plan, o, s);
 }
 
 static int spec_providers(struct plan_session *s, struct plan_state *st)

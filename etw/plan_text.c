@@ -67,6 +67,31 @@ static void provider_text(struct strbuf *b, const struct plan_provider *p)
 }
 
 /* How the flags reach Windows (plan.h, enum plan_kernel_route). */
+/* /CpuCounters' sources and /LbrSources, one line each when set. */
+static void hardware_text(struct strbuf *b, const struct plan_session *s)
+{
+  size_t i;
+  if (s->profile_source_count) {
+    strbuf_puts(b, "  cpu counters");
+    for (i = 0; i < s->profile_source_count; i++) {
+      const struct plan_profile_source *p = &s->profile_sources[i];
+      if (p->resolved)
+        strbuf_printf(b, "%s %s (id %lu) every %lu", i ? "," : "", p->name, (unsigned long)p->id,
+                      (unsigned long)p->interval);
+      else
+        strbuf_printf(b, "%s %s (unresolved) every %lu", i ? "," : "", p->name,
+                      (unsigned long)p->interval);
+    }
+    strbuf_puts(b, " events (PMCProfile, TraceProfileSourceConfigInfo)\n");
+  }
+  if (s->lbr_source_count) {
+    strbuf_puts(b, "  lbr       sources");
+    for (i = 0; i < s->lbr_source_count; i++)
+      strbuf_printf(b, " 0x%04X", (unsigned)s->lbr_sources[i]);
+    strbuf_printf(b, ", filters 0x%03X (TraceLbrConfigurationInfo)\n", (unsigned)s->lbr_filters);
+  }
+}
+
 static void route_text(struct strbuf *b, const struct plan_session *s)
 {
   char g[GUID_STRING_SIZE];
@@ -127,6 +152,7 @@ static void session_text(struct strbuf *b, const struct plan_session *s)
     if (s->profile_interval_100ns)
       strbuf_printf(b, "; CPU sampling every %.4g ms", s->profile_interval_100ns / 10000.0);
     strbuf_puts(b, "\n");
+    hardware_text(b, s);
   }
   if (s->role == PLAN_ROLE_RUNDOWN)
     strbuf_printf(b, "  waits     until the file stops growing: at least %u s, at most %u s\n",

@@ -291,6 +291,68 @@ static void read_back_mask(struct collection *c, const struct plan *plan,
                cs->name, names);
 }
 
+/* /CpuCounters before the start, as TraceEventProfileSources.Set: every
+ * name must have been found in the machine's list (plan_cli), then each
+ * source's interval is set machine-wide.  PerfView stops on any failure;
+ * so does etwcap, since the user asked for exactly these counters. */
+static int set_source_intervals(struct collection *c, const struct plan_session *s,
+                                struct plan_profile_source *list)
+{
+  struct controller *ctl = c->env->ctl;
+  struct plan_machine_source machine[PLAN_MAX_MACHINE_SOURCES];
+  char detail[1024];
+  size_t i, count = 0;
+  int rc;
+  if (!s->profile_source_count)
+    return 0;
+  /* The names are looked up here, in the machine the capture runs on. */
+  if ((rc = ctl->ops->query_profile_sources(ctl, machine, PLAN_MAX_MACHINE_SOURCES, &count)) !=
+      0) {
+    log_error("/CpuCounters: cannot read this machine's profile sources (%s): %s. Leave "
+              "/CpuCounters out to collect without hardware counters.",
+              controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+    return rc;
+  }
+  memcpy(list, s->profile_sources, s->profile_source_count * sizeof(*list));
+  if ((rc = plan_resolve_profile_sources(list, s->profile_source_count, machine, count, detail,
+                                         sizeof(detail))) != 0) {
+    log_error("%s", detail);
+    return rc;
+  }
+  for (i = 0; i < s->profile_source_count; i++) {
+    const struct plan_profile_source *p = &list[i];
+    if ((rc = ctl->ops->set_source_interval(ctl, p->id, p->interval)) != 0) {
+      log_error("cannot set the interval of CPU counter %s (id %lu) to %lu (%s): %s", p->name,
+                (unsigned long)p->id, (unsigned long)p->interval,
+                controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+      return rc;
+    }
+    log_info("CPU counter %s (id %lu): a sample every %lu events", p->name, (unsigned long)p->id,
+             (unsigned long)p->interval);
+  }
+  return 0;
+}
+
+/* The sources' ids to the started kernel session (TraceProfileSourceConfigInfo). */
+static int set_profile_sources(struct collection *c, const struct plan_session *s,
+                               const struct plan_profile_source *list, uint64_t handle)
+{
+  struct controller *ctl = c->env->ctl;
+  uint32_t ids[PLAN_MAX_PROFILE_SOURCES];
+  char detail[160];
+  size_t i;
+  int rc;
+  if (!s->profile_source_count)
+    return 0;
+  for (i = 0; i < s->profile_source_count; i++)
+    ids[i] = list[i].id;
+  if ((rc = ctl->ops->set_profile_sources(ctl, handle, ids, s->profile_source_count)) != 0)
+    log_error("Windows refused the CPU counters for '%s' (%s): %s. Leave /CpuCounters out to "
+              "collect without them.",
+              s->name, controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+  return rc;
+}
+
 /* A kernel session: system loggers on Windows 8+, the NT Kernel Logger on
  * 7, as the plan says; never the NT Kernel Logger in place of a refused
  * system logger (that would take the one session other tools share). */
@@ -300,6 +362,7 @@ static int start_kernel(struct collection *c, const struct plan *plan,
   struct controller *ctl = c->env->ctl;
   struct collection_session *cs;
   char detail[160], file[CONTROLLER_PATH_MAX];
+  struct plan_profile_source sources[PLAN_MAX_PROFILE_SOURCES]; /* /CpuCounters, resolved */
   uint64_t handle = 0;
   int rc;
 
@@ -324,6 +387,8 @@ static int start_kernel(struct collection *c, const struct plan *plan,
     else
       c->profile_interval_100ns = s->profile_interval_100ns;
   }
+  if ((rc = set_source_intervals(c, s, sources)) != 0)
+    return rc;
   if (cancelled())
     return ETWCAP_E_CANCELLED;
 
@@ -345,6 +410,8 @@ static int start_kernel(struct collection *c, const struct plan *plan,
                  "Windows refused the kernel stack settings (%s): kernel events come without "
                  "call stacks",
                  controller_error_text(ctl, detail, sizeof(detail)));
+  if ((rc = set_profile_sources(c, s, sources, handle)) != 0)
+    return rc;
   if ((rc = controller_kernel_on(ctl, handle, s, c->params_version)) != 0) {
     log_error("cannot turn on the kernel events of '%s' by the %s route (%s): %s", s->name,
               plan_route_name(s->route), controller_error_text(ctl, detail, sizeof(detail)),
@@ -360,6 +427,14 @@ static int start_kernel(struct collection *c, const struct plan *plan,
                  "Windows refused kernel stack caching (%s): /StackCompression is dropped and "
                  "kernel stacks are stored in full (larger files)",
                  controller_error_text(ctl, detail, sizeof(detail)));
+  if (s->lbr_source_count &&
+      (rc = ctl->ops->set_lbr(ctl, handle, s->lbr_filters, s->lbr_sources,
+                              s->lbr_source_count)) != 0) {
+    log_error("Windows refused last-branch recording on '%s' (%s): %s. Leave /LbrSources out "
+              "to collect without it.",
+              s->name, controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+    return rc;
+  }
   return 0;
 }
 

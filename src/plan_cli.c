@@ -2,6 +2,7 @@
 #include "plan_cli.h"
 
 #include "cli.h"
+#include "controller.h"
 #include "error.h"
 #include "os_version.h"
 #include "strutil.h"
@@ -9,6 +10,31 @@
 
 #include <stdio.h>
 #include <string.h>
+
+/* /CpuCounters names are resolved against this machine's profile sources;
+ * where they cannot be read (off Windows, before Windows 8, Wine's stub)
+ * the plan keeps the names as asked and says why. */
+static void read_machine_sources(struct plan_options *o)
+{
+  struct controller ctl;
+  char detail[160];
+  int rc;
+  o->machine_sources_known = 0;
+  o->machine_source_count = 0;
+  controller_system(&ctl);
+  rc = ctl.ops->query_profile_sources(&ctl, o->machine_sources, PLAN_MAX_MACHINE_SOURCES,
+                                      &o->machine_source_count);
+  if (rc == 0) {
+    o->machine_sources_known = 1;
+  } else if (rc == ETWCAP_E_NEEDS_WINDOWS) {
+    snprintf(o->machine_sources_why, sizeof(o->machine_sources_why),
+             "off Windows there are no profile sources to read");
+  } else {
+    snprintf(o->machine_sources_why, sizeof(o->machine_sources_why),
+             "this Windows did not list its profile sources: %s",
+             controller_error_text(&ctl, detail, sizeof(detail)));
+  }
+}
 
 int plan_options_from_cli(const struct cli *cli, const struct trigger_engine *triggers,
                           struct plan_options *o, char *err, size_t err_size)
@@ -56,6 +82,8 @@ int plan_options_from_cli(const struct cli *cli, const struct trigger_engine *tr
              (long long)o->rundown_timeout_sec);
     return ETWCAP_E_USAGE;
   }
+  if (o->cpu_counter_count)
+    read_machine_sources(o);
   if (triggers && trigger_session_providers(triggers, o->trigger_needs, SESSION_NEEDS_MAX,
                                             &o->trigger_need_count) != 0) {
     snprintf(err, err_size, "the triggers need more than %d providers in their session",

@@ -33,13 +33,27 @@ static const struct opt_def defs[] = {
     "Stop the collection after SEC seconds.", 0, 31536000, NULL },
   { "CpuSampleMSec", NULL, BIND_FLOAT(plan.cpu_sample_msec), "MSEC", NULL,
     "CPU sampling interval in milliseconds (0.125 to 1000).", 0, 0, NULL },
-  { "CpuCounters", NULL, UNBOUND(OPT_LIST), "NAME:COUNT", NULL, NULL, 0, 0,
-    "PMC sampling (TraceProfileSourceConfigInfo) is not implemented yet; collect CPU samples "
-    "with the default timer instead." },
-  { "LbrSources", NULL, UNBOUND(OPT_STRING), NULL, NULL, NULL, 0, 0,
-    "last-branch recording is not implemented." },
-  { "LbrFilters", NULL, UNBOUND(OPT_STRING), NULL, NULL, NULL, 0, 0,
-    "last-branch recording is not implemented." },
+  { "CpuCounters", NULL, BIND_LIST(plan.cpu_counters, plan.cpu_counter_count), "NAME:COUNT,...",
+    NULL,
+    "Sample hardware CPU counters (PMC): a PMCProfile kernel event every COUNT events of each "
+    "named profile source ('etwcap ListCpuCounters' lists this machine's names, ids and "
+    "allowed counts). Sets each source's interval, then gives the ids to the kernel session "
+    "(TraceProfileSourceConfigInfo), as PerfView. An unknown name is an error that lists the "
+    "machine's sources. Windows 8 or later. Checked only against a model of the documented "
+    "API, not on a real Windows yet.",
+    0, 0, NULL },
+  { "LbrSources", NULL, BIND_STRING(plan.lbr_sources), "0xHEX|PmcInterrupt,...", NULL,
+    "Last-branch recording on the kernel session: at most 4 event ids (0x-prefixed hex, or "
+    "PmcInterrupt, 0x0F2F) that record the CPU's last branches "
+    "(TraceLbrConfigurationInfo, TraceLbrEventListInfo). Windows 10 19H1 (build 18362) or "
+    "later, else dropped with a note. Checked only against a model of the documented API.",
+    0, 0, NULL },
+  { "LbrFilters", NULL, BIND_STRING(plan.lbr_filters), "NAME,...", NULL,
+    "Which branches /LbrSources records: StackMode, ConditionalBranches, NearRelativeCalls, "
+    "NearIndirectCalls, NearReturns, NearIndirectJumps, NearRelativeJumps, FarBranches, "
+    "Kernel, User (xperf's names). StackMode takes only Kernel or User beside it; Kernel and "
+    "User exclude each other. No effect without /LbrSources.",
+    0, 0, NULL },
   { "OSHeapProcess", NULL, UNBOUND(OPT_INT), NULL, NULL, NULL, 0, 0,
     "OS heap tracing is not implemented; use WPR's heap profile." },
   { "OSHeapExe", NULL, UNBOUND(OPT_STRING), NULL, NULL, NULL, 0, 0,

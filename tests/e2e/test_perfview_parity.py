@@ -17,11 +17,12 @@ REFUSED = {"DotNetAlloc", "DotNetAllocSampled", "DotNetCalls", "DotNetCallsSampl
            "JITInlining"}
 # PerfView collection features etwcap does not have yet (issue #15, item 2):
 # refused with the reason until each lands, then removed from here.
-NOT_BUILT = {"LbrSources", "LbrFilters", "MonitorPerfCounter", "Wpr", "CpuCounters",
+NOT_BUILT = {"MonitorPerfCounter", "Wpr",
              "OSHeapProcess", "OSHeapExe", "OSHeapMaxMB", "NetworkCapture", "NetMonCapture"}
-NOT_BUILT_COMMANDS = {"mark", "ListCpuCounters"}
+NOT_BUILT_COMMANDS = {"mark"}
 # PerfView commands etwcap has, and those it refuses by name.
-COMMANDS = {"run", "collect", "start", "stop", "abort", "merge", "unzip", "listSessions"}
+COMMANDS = {"run", "collect", "start", "stop", "abort", "merge", "unzip", "listSessions",
+            "ListCpuCounters"}
 
 data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
                     "perfview-command-line.txt")

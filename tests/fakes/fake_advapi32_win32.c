@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #define MAX_VIOLATIONS 64
@@ -118,6 +119,9 @@ static struct {
   void (*on_call)(void *ctx, const struct fake_advapi_call *call);
   void *on_call_ctx;
   char *history;
+  struct fake_advapi_source sources[FAKE_ADVAPI_MAX_SOURCES];
+  size_t source_count;
+  TRACEHANDLE lbr_configured; /* the session TraceLbrConfigurationInfo went to */
 } F;
 
 static int os_at_least(unsigned major, unsigned minor, unsigned build)
@@ -845,6 +849,73 @@ static ULONG WINAPI fake_enable_trace_ex2(TRACEHANDLE handle, LPCGUID provider, 
   return finish(c, ERROR_SUCCESS);
 }
 
+/* --- profile sources ------------------------------------------------------------ */
+
+static struct fake_advapi_source *source_of(ULONG id)
+{
+  size_t i;
+  for (i = 0; i < F.source_count; i++)
+    if (F.sources[i].id == id)
+      return &F.sources[i];
+  return NULL;
+}
+
+/* The PROFILE_SOURCE_INFO list (evntrace.h: NextEntryOffset, Source,
+ * MinInterval, MaxInterval, Reserved, then Description, a NUL-terminated
+ * WCHAR name; NextEntryOffset 0 on the last).  Entries are 8-aligned, for
+ * the ULONG64 member.  Too small a buffer: ERROR_BAD_LENGTH with the size
+ * needed in ReturnLength, which TraceEvent's GetInfo reads from a first
+ * call with no buffer. */
+static ULONG query_source_list(void *info, ULONG length, PULONG returned)
+{
+  BYTE buf[FAKE_ADVAPI_MAX_SOURCES * 96];
+  ULONG at = 0, last = 0;
+  size_t i, n;
+  memset(buf, 0, sizeof(buf));
+  for (i = 0; i < F.source_count; i++) {
+    PROFILE_SOURCE_INFO *e = (PROFILE_SOURCE_INFO *)(buf + at);
+    WCHAR *name = (WCHAR *)(buf + at + offsetof(PROFILE_SOURCE_INFO, Description));
+    e->Source = F.sources[i].id;
+    e->MinInterval = F.sources[i].min_interval;
+    e->MaxInterval = F.sources[i].max_interval;
+    for (n = 0; F.sources[i].name[n]; n++)
+      name[n] = (WCHAR)(unsigned char)F.sources[i].name[n];
+    last = at;
+    at += (ULONG)((offsetof(PROFILE_SOURCE_INFO, Description) + (n + 1) * sizeof(WCHAR) + 7) & ~7u);
+    e->NextEntryOffset = i + 1 < F.source_count ? at - last : 0;
+  }
+  if (returned)
+    *returned = at;
+  if (!info || length < at)
+    return ERROR_BAD_LENGTH;
+  memcpy(info, buf, at);
+  return ERROR_SUCCESS;
+}
+
+/* TRACE_PROFILE_INTERVAL in and out: Source says which, Interval is the
+ * answer ("Queries the setting for the sampling profile interval for the
+ * supplied source", TRACE_QUERY_INFO_CLASS). */
+static ULONG query_source_interval(void *info, ULONG length, PULONG returned)
+{
+  TRACE_PROFILE_INTERVAL *pi = info;
+  struct fake_advapi_source *src;
+  if (!info || length != sizeof(TRACE_PROFILE_INTERVAL)) {
+    violation("TraceQueryInformation(TraceSampledProfileIntervalInfo): %lu bytes "
+              "(TRACE_PROFILE_INTERVAL is %lu)", (unsigned long)length,
+              (unsigned long)sizeof(TRACE_PROFILE_INTERVAL));
+    return ERROR_BAD_LENGTH;
+  }
+  if (!(src = source_of(pi->Source))) {
+    violation("TraceQueryInformation(TraceSampledProfileIntervalInfo): source %lu is not in "
+              "the list", (unsigned long)pi->Source);
+    return ERROR_INVALID_PARAMETER; /* the model's answer */
+  }
+  pi->Interval = src->interval;
+  if (returned)
+    *returned = sizeof(*pi);
+  return ERROR_SUCCESS;
+}
+
 /* --- TraceSetInformation -------------------------------------------------------- */
 
 static ULONG WINAPI fake_trace_set_information(TRACEHANDLE handle, TRACE_INFO_CLASS cls,
@@ -895,19 +966,90 @@ static ULONG WINAPI fake_trace_set_information(TRACEHANDLE handle, TRACE_INFO_CL
     break;
   case TraceSampledProfileIntervalInfo: {
     const TRACE_PROFILE_INTERVAL *pi = info;
+    struct fake_advapi_source *src;
     if (handle)
       violation("TraceSampledProfileIntervalInfo: the interval is machine-wide: handle 0");
-    if (length != sizeof(TRACE_PROFILE_INTERVAL))
+    if (length != sizeof(TRACE_PROFILE_INTERVAL)) {
       violation("TraceSampledProfileIntervalInfo: %lu bytes (TRACE_PROFILE_INTERVAL is %lu)",
                 (unsigned long)length, (unsigned long)sizeof(TRACE_PROFILE_INTERVAL));
-    /* The range is xperf's (its -SetProfInt help: 1221 to 10000000, in
-     * 100 ns); TRACE_PROFILE_INTERVAL's page gives none. */
-    else if (pi->Source != 0 || pi->Interval < 1221 || pi->Interval > 10000000)
-      violation("TraceSampledProfileIntervalInfo: source %lu, interval %lu (timer 0, "
-                "1221..10000000 x 100 ns)",
-                (unsigned long)pi->Source, (unsigned long)pi->Interval);
+    } else if (pi->Source == 0) {
+      /* The range is xperf's (its -SetProfInt help: 1221 to 10000000, in
+       * 100 ns); TRACE_PROFILE_INTERVAL's page gives none. */
+      if (pi->Interval < 1221 || pi->Interval > 10000000)
+        violation("TraceSampledProfileIntervalInfo: source 0, interval %lu (timer 0, "
+                  "1221..10000000 x 100 ns)",
+                  (unsigned long)pi->Interval);
+      else if ((src = source_of(0)) != NULL)
+        src->interval = pi->Interval; /* the timer is source 0 of the list too */
+    } else if (!(src = source_of(pi->Source))) {
+      /* A hardware counter: "Source: the profile source" of the list
+       * TraceProfileSourceListInfo returns (TRACE_PROFILE_INTERVAL). */
+      violation("TraceSampledProfileIntervalInfo: source %lu is not in the machine's "
+                "TraceProfileSourceListInfo", (unsigned long)pi->Source);
+    } else if (pi->Interval < src->min_interval || pi->Interval > src->max_interval) {
+      /* PROFILE_SOURCE_INFO: MinInterval, MaxInterval bound the interval. */
+      violation("TraceSampledProfileIntervalInfo: source %lu interval %lu outside %lu..%lu",
+                (unsigned long)pi->Source, (unsigned long)pi->Interval,
+                (unsigned long)src->min_interval, (unsigned long)src->max_interval);
+    } else {
+      src->interval = pi->Interval;
+    }
     break;
   }
+  case TraceProfileSourceConfigInfo:
+    /* "Configures the list of profiling sources that will be collected when
+     * the performance monitoring counter profile event fires"; Windows 8
+     * and later (TRACE_QUERY_INFO_CLASS).  An array of ULONG source ids
+     * (TraceEvent's TraceEventProfileSources.Set passes int[]), each one
+     * of TraceProfileSourceListInfo's. */
+    if (!os_at_least(6, 2, 0))
+      violation("TraceProfileSourceConfigInfo: Windows 8 or later");
+    if (handle && !s)
+      violation("TraceProfileSourceConfigInfo: handle 0x%llx is no running session",
+                (unsigned long long)handle);
+    if (!length || length % sizeof(ULONG))
+      violation("TraceProfileSourceConfigInfo: %lu bytes is not an array of ULONG",
+                (unsigned long)length);
+    for (i = 0; info && i < length / sizeof(ULONG); i++)
+      if (!source_of(((const ULONG *)info)[i]))
+        violation("TraceProfileSourceConfigInfo: source %lu is not in the machine's list",
+                  (unsigned long)((const ULONG *)info)[i]);
+    break;
+  case 20: /* TraceLbrConfigurationInfo */
+    /* "Enables Last Branch Record tracing for the given session, and
+     * configures corresponding LBR filters"; Windows 10 19H1 (build 18362)
+     * and later (TRACE_QUERY_INFO_CLASS).  One ULONG of filter flags
+     * (TraceEvent EnableLastBranchRecordingIfConfigured; LbrFilterFlags
+     * defines bits 0..9). */
+    if (!os_at_least(10, 0, 18362)) {
+      violation("TraceLbrConfigurationInfo: needs Windows 10 19H1 (build 18362)");
+      return finish(c, ERROR_NOT_SUPPORTED); /* the model's answer */
+    }
+    if (!s)
+      violation("TraceLbrConfigurationInfo: handle 0x%llx is no running session",
+                (unsigned long long)handle);
+    if (length != sizeof(ULONG))
+      violation("TraceLbrConfigurationInfo: %lu bytes (one ULONG)", (unsigned long)length);
+    else if (*(const ULONG *)info & ~0x3FFul)
+      violation("TraceLbrConfigurationInfo: filter bits 0x%lx outside LbrFilterFlags",
+                (unsigned long)*(const ULONG *)info);
+    F.lbr_configured = handle;
+    break;
+  case 21: /* TraceLbrEventListInfo */
+    /* "Configures the list of events that will trigger ETW to trace Last
+     * Branch Record information as configured by TraceLbrConfigurationInfo"
+     * (so after it, on the same session); at most 4 ULONG event ids
+     * (TraceEvent: ETW_MAX_LBR_EVENTS = 4). */
+    if (!os_at_least(10, 0, 18362)) {
+      violation("TraceLbrEventListInfo: needs Windows 10 19H1 (build 18362)");
+      return finish(c, ERROR_NOT_SUPPORTED);
+    }
+    if (!s || F.lbr_configured != handle)
+      violation("TraceLbrEventListInfo: session 0x%llx has no TraceLbrConfigurationInfo yet",
+                (unsigned long long)handle);
+    if (!length || length % sizeof(ULONG) || length / sizeof(ULONG) > 4)
+      violation("TraceLbrEventListInfo: %lu bytes (1 to 4 ULONG)", (unsigned long)length);
+    break;
   case 24: /* TraceStackCachingInfo */
     if (!s)
       violation("TraceStackCachingInfo: handle 0x%llx is no running session",
@@ -957,6 +1099,10 @@ static ULONG WINAPI fake_trace_query_information(TRACEHANDLE handle, TRACE_INFO_
     F.on_call(F.on_call_ctx, c);
   if ((code = scripted(FAKE_TRACE_QUERY_INFORMATION, c->name, (int)cls, 0)) != ERROR_SUCCESS)
     return finish(c, code);
+  if ((int)cls == TraceProfileSourceListInfo)
+    return finish(c, query_source_list(info, length, returned));
+  if ((int)cls == TraceSampledProfileIntervalInfo)
+    return finish(c, query_source_interval(info, length, returned));
   if ((int)cls != TraceSystemTraceEnableFlagsInfo) {
     violation("TraceQueryInformation: class %d is not modelled", (int)cls);
     return finish(c, ERROR_NOT_SUPPORTED);
@@ -1069,11 +1215,38 @@ void fake_advapi32_install(const char *state_file)
   etwcap_free(F.history);
   memset(&F, 0, sizeof(F));
   fake_advapi32_set_os(10, 0, 20348);
+  fake_advapi32_set_sources(fake_advapi32_default_sources, FAKE_ADVAPI_DEFAULT_SOURCES);
   if (state_file) {
     snprintf(F.state_file, sizeof(F.state_file), "%s", state_file);
     load_state();
   }
   controller_win32_set_advapi(&fake_table);
+}
+
+/* A model machine's sources: ids are KPROFILE_SOURCE's (wdm.h:
+ * ProfileTime 0, ProfileTotalIssues 2, ProfileBranchInstructions 6,
+ * ProfileCacheMisses 10, ProfileBranchMispredictions 11, ProfileTotalCycles
+ * 19), names as Windows lists them, the timer's bounds xperf's (1221 to
+ * 10000000) and the counters' minimum 4096 ("typically 4K", TraceEvent's
+ * ProfileSourceInfo.MinInterval). */
+const struct fake_advapi_source fake_advapi32_default_sources[FAKE_ADVAPI_DEFAULT_SOURCES] = {
+  { "Timer", 0, 10000, 1221, 10000000 },
+  { "TotalIssues", 2, 65536, 4096, 0x7FFFFFFF },
+  { "BranchInstructions", 6, 65536, 4096, 0x7FFFFFFF },
+  { "CacheMisses", 10, 65536, 4096, 0x7FFFFFFF },
+  { "BranchMispredictions", 11, 65536, 4096, 0x7FFFFFFF },
+  { "TotalCycles", 19, 65536, 4096, 0x7FFFFFFF },
+};
+
+void fake_advapi32_set_sources(const struct fake_advapi_source *list, size_t count)
+{
+  F.source_count = count < FAKE_ADVAPI_MAX_SOURCES ? count : FAKE_ADVAPI_MAX_SOURCES;
+  memcpy(F.sources, list, F.source_count * sizeof(*list));
+}
+
+const struct fake_advapi_source *fake_advapi32_source(ULONG id)
+{
+  return source_of(id);
 }
 
 void fake_advapi32_uninstall(void)

@@ -77,6 +77,18 @@ struct fake_advapi_call {
   ULONG array_count;
 };
 
+/* A profile source of the model machine (PROFILE_SOURCE_INFO and its
+ * current interval). */
+#define FAKE_ADVAPI_MAX_SOURCES 16
+#define FAKE_ADVAPI_DEFAULT_SOURCES 6
+struct fake_advapi_source {
+  char name[64]; /* ASCII */
+  ULONG id, interval, min_interval, max_interval;
+};
+/* What install sets: Timer 0, TotalIssues 2, BranchInstructions 6,
+ * CacheMisses 10, BranchMispredictions 11, TotalCycles 19. */
+extern const struct fake_advapi_source fake_advapi32_default_sources[FAKE_ADVAPI_DEFAULT_SOURCES];
+
 struct fake_advapi_session {
   char name[1024];
   char file[1024];
@@ -91,6 +103,11 @@ struct fake_advapi_session {
 /* Resets the fake; with a state file, loads the sessions it holds (a
  * missing file means none).  Then installs the fake in controller_win32. */
 void fake_advapi32_install(const char *state_file);
+/* The machine's profile sources (TraceProfileSourceListInfo) from now on;
+ * count 0: none. */
+void fake_advapi32_set_sources(const struct fake_advapi_source *list, size_t count);
+/* A source as it stands (its interval after TraceSetInformation), or NULL. */
+const struct fake_advapi_source *fake_advapi32_source(ULONG id);
 /* Puts the real advapi32 back. */
 void fake_advapi32_uninstall(void);
 /* The Windows version the fake behaves as (10.0.20348 after install): the

@@ -353,10 +353,59 @@ static int fake_switch_file(struct controller *c, const struct plan_session *pro
   return 0;
 }
 
+static int fake_query_sources(struct controller *c, struct plan_machine_source *out, size_t max,
+                              size_t *count)
+{
+  struct fake_controller *f = self_of(c);
+  int rc = on_handle(c, "query_sources", 0, 0);
+  size_t i;
+  *count = 0;
+  if (rc)
+    return rc;
+  for (i = 0; i < f->source_count && i < max; i++)
+    out[(*count)++] = f->sources[i];
+  return 0;
+}
+
+static int fake_source_interval(struct controller *c, uint32_t source, uint32_t interval)
+{
+  struct fake_controller *f = self_of(c);
+  int rc = on_handle(c, "source_interval", 0, interval);
+  f->calls[f->call_count - 1].source = source;
+  return rc;
+}
+
+/* Records an id list with the call just made. */
+static void keep_ids(struct fake_controller *f, const uint32_t *ids, size_t count)
+{
+  struct fake_call *call = &f->calls[f->call_count - 1];
+  size_t i;
+  for (i = 0; i < count && i < PLAN_MAX_PROFILE_SOURCES; i++)
+    call->ids[i] = ids[i];
+  call->id_count = count;
+}
+
+static int fake_profile_sources(struct controller *c, uint64_t handle, const uint32_t *ids,
+                                size_t count)
+{
+  int rc = on_handle(c, "profile_sources", handle, (uint32_t)count);
+  keep_ids(self_of(c), ids, count);
+  return rc;
+}
+
+static int fake_lbr(struct controller *c, uint64_t handle, uint32_t filters,
+                    const uint32_t *sources, size_t count)
+{
+  int rc = on_handle(c, "lbr", handle, filters);
+  keep_ids(self_of(c), sources, count);
+  return rc;
+}
+
 static const struct controller_ops fake_ops = {
   "fake",       fake_start,   fake_enable, fake_kernel_flags, fake_query_mask, fake_stack_ids,
   fake_profile_interval, fake_stack_caching, fake_privilege, fake_query, fake_flush,
-  fake_stop,    fake_list,  fake_switch_file,
+  fake_stop,    fake_list,  fake_switch_file, fake_query_sources, fake_source_interval,
+  fake_profile_sources, fake_lbr,
 };
 
 void fake_controller_init(struct fake_controller *f)

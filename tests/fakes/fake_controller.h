@@ -22,7 +22,8 @@
 struct fake_call {
   char op[24];    /* "start", "enable", "kernel_flags", "query_mask", "stack_ids",
                      "profile_interval", "stack_caching", "privilege", "query", "flush",
-                     "stop", "list" */
+                     "stop", "list", "query_sources", "source_interval",
+                     "profile_sources", "lbr" */
   char session[PLAN_NAME_MAX];
   uint64_t handle;
   uint32_t value; /* flags, interval, id count, EnableProperty, LogFileMode */
@@ -35,6 +36,9 @@ struct fake_call {
   uint32_t mask[PLAN_GROUP_MASK_WORDS]; /* kernel_flags: the group mask */
   uint32_t cache_size, buckets;         /* stack_caching */
   int flush_props;                      /* flush: a plan session's block came with it */
+  uint32_t source;                      /* source_interval: the source (interval in value) */
+  uint32_t ids[PLAN_MAX_PROFILE_SOURCES]; /* profile_sources: ids; lbr: sources (filters in value) */
+  size_t id_count;
   int rc;         /* what the fake answered */
 };
 
@@ -80,6 +84,9 @@ struct fake_controller {
    * query_mask shows less than was asked (the read-back test). */
   uint32_t drop_groups[PLAN_GROUP_MASK_WORDS];
   uint64_t next_handle;
+  /* What query_sources answers: this "machine's" profile sources. */
+  struct plan_machine_source sources[PLAN_MAX_MACHINE_SOURCES];
+  size_t source_count;
 };
 
 void fake_controller_init(struct fake_controller *f);

@@ -553,6 +553,97 @@ static void stack_caching_refused_is_a_warning(void **state)
   every_start_stopped(w);
 }
 
+/* /CpuCounters as TraceEventProfileSources.Set does it: each source's
+ * interval machine-wide (handle 0) before the kernel session starts, then
+ * the ids (the machine's, not the names) to the started kernel session,
+ * before its events are switched on. */
+static void cpu_counters_set_intervals_then_ids_on_the_kernel_session(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:1",
+                         "/CpuCounters:totalcycles:20000,BranchMispredictions:10000", NULL };
+  static const struct plan_machine_source machine[] = {
+    { "Timer", 0, 10000, 1221, 1000000 },
+    { "BranchMispredictions", 11, 65536, 4096, 0x7FFFFFFF },
+    { "TotalCycles", 19, 65536, 4096, 0x7FFFFFFF },
+  };
+  struct plan plan;
+  const struct plan_session *k;
+  size_t first, second, ids, start, on;
+  plan_of(args, &plan);
+  k = plan_role(&plan, PLAN_ROLE_KERNEL);
+  if (!k->profile_source_count) {
+    plan_release(&plan);
+    skip(); /* this (emulated) Windows is older than 8: /CpuCounters is dropped */
+  }
+  memcpy(w->fake.sources, machine, sizeof(machine));
+  w->fake.source_count = 3;
+  assert_int_equal(run(w, args), 0);
+  first = fake_controller_find(&w->fake, "source_interval", NULL, 0);
+  second = fake_controller_find(&w->fake, "source_interval", NULL, first + 1);
+  start = fake_controller_find(&w->fake, "start", k->name, 0);
+  ids = fake_controller_find(&w->fake, "profile_sources", k->name, 0);
+  on = fake_controller_find(&w->fake, "stack_ids", k->name, 0);
+  assert_true(first < second && second < start && start < ids);
+  assert_true(on < ids || on == (size_t)-1);
+  assert_int_equal(w->fake.calls[first].source, 19);
+  assert_int_equal(w->fake.calls[first].value, 20000);
+  assert_int_equal(w->fake.calls[second].source, 11);
+  assert_int_equal(w->fake.calls[second].value, 10000);
+  assert_int_equal(w->fake.calls[ids].id_count, 2);
+  assert_int_equal(w->fake.calls[ids].ids[0], 19);
+  assert_int_equal(w->fake.calls[ids].ids[1], 11);
+  assert_true(fake_controller_count(&w->fake, "privilege", NULL) >= 1);
+  every_start_stopped(w);
+  plan_release(&plan);
+}
+
+static void cpu_counter_missing_on_the_machine_stops_before_the_kernel(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:1", "/CpuCounters:LLCMisses:10000",
+                         NULL };
+  static const struct plan_machine_source machine[] = { { "Timer", 0, 10000, 1221, 1000000 } };
+  struct plan plan;
+  size_t kept;
+  plan_of(args, &plan);
+  kept = plan_role(&plan, PLAN_ROLE_KERNEL)->profile_source_count;
+  plan_release(&plan);
+  if (!kept)
+    skip(); /* before Windows 8 /CpuCounters is dropped */
+  memcpy(w->fake.sources, machine, sizeof(machine));
+  w->fake.source_count = 1;
+  assert_int_equal(run(w, args), ETWCAP_E_USAGE);
+  assert_true(logged(w, "no profile source 'LLCMisses'; it has: Timer"));
+  assert_int_equal(fake_controller_count(&w->fake, "source_interval", NULL), 0);
+  every_start_stopped(w);
+}
+
+/* /LbrSources, /LbrFilters: one call on the kernel session with the
+ * filters and the event ids (TraceEvent's LbrSource.PmcInterrupt 0x0F2F;
+ * LbrFilterFlags CallstackEnable 0x200 | FilterKernel 0x1). */
+static void lbr_goes_to_the_kernel_session(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:1", "/LbrSources:PmcInterrupt",
+                         "/LbrFilters:StackMode,Kernel", NULL };
+  struct plan plan;
+  size_t at;
+  plan_of(args, &plan);
+  if (!plan_role(&plan, PLAN_ROLE_KERNEL)->lbr_source_count) {
+    plan_release(&plan);
+    skip(); /* this (emulated) Windows is older than 19H1: LBR is dropped */
+  }
+  assert_int_equal(run(w, args), 0);
+  at = fake_controller_find(&w->fake, "lbr", plan_role(&plan, PLAN_ROLE_KERNEL)->name, 0);
+  assert_true(at != (size_t)-1);
+  assert_int_equal(w->fake.calls[at].value, 0x201);
+  assert_int_equal(w->fake.calls[at].id_count, 1);
+  assert_int_equal(w->fake.calls[at].ids[0], 0x0F2F);
+  every_start_stopped(w);
+  plan_release(&plan);
+}
+
 static void custom_cpu_interval_refused_is_an_error(void **state)
 {
   struct world *w = *state;
@@ -1014,6 +1105,9 @@ int main(void)
     T(invalid_parameter_never_widens_the_focus),
     T(system_logger_refused_is_an_error_not_a_fallback),
     T(stack_caching_refused_is_a_warning),
+    T(cpu_counters_set_intervals_then_ids_on_the_kernel_session),
+    T(cpu_counter_missing_on_the_machine_stops_before_the_kernel),
+    T(lbr_goes_to_the_kernel_session),
     T(custom_cpu_interval_refused_is_an_error),
     T(custom_cpu_interval_is_put_back_at_stop),
     T(ctrl_c_while_starting_cancels_and_stops),

@@ -842,6 +842,131 @@ static void stack_caching_without_sizes_is_accepted(void **state)
   no_violations();
 }
 
+/* The profile source list as TraceEvent's GetInfo reads it: a first
+ * TraceQueryInformation(TraceProfileSourceListInfo) with no buffer for the
+ * size, the list, then per source TraceSampledProfileIntervalInfo with a
+ * TRACE_PROFILE_INTERVAL (8 bytes) whose Source is filled in.  The values
+ * are the model machine's (fake_advapi32_default_sources: KPROFILE_SOURCE
+ * ids from wdm.h). */
+static void profile_sources_are_read_as_traceevent_reads_them(void **state)
+{
+  struct controller ctl;
+  struct plan_machine_source m[PLAN_MAX_MACHINE_SOURCES];
+  size_t count = 0, i, queries = 0;
+  (void)state;
+  controller_system(&ctl);
+  assert_int_equal(ctl.ops->query_profile_sources(&ctl, m, PLAN_MAX_MACHINE_SOURCES, &count), 0);
+  assert_int_equal(count, FAKE_ADVAPI_DEFAULT_SOURCES);
+  for (i = 0; i < count; i++) {
+    assert_string_equal(m[i].name, fake_advapi32_default_sources[i].name);
+    assert_int_equal(m[i].id, fake_advapi32_default_sources[i].id);
+    assert_int_equal(m[i].interval, fake_advapi32_default_sources[i].interval);
+    assert_int_equal(m[i].min_interval, fake_advapi32_default_sources[i].min_interval);
+    assert_int_equal(m[i].max_interval, fake_advapi32_default_sources[i].max_interval);
+  }
+  assert_string_equal(m[5].name, "TotalCycles");
+  assert_int_equal(m[5].id, 19);
+  for (i = 0; i < fake_advapi32_call_count(); i++) {
+    const struct fake_advapi_call *c = fake_advapi32_call(i);
+    if (c->api != FAKE_TRACE_QUERY_INFORMATION)
+      continue;
+    if (queries == 0) {
+      assert_int_equal(c->info_class, 7); /* TraceProfileSourceListInfo */
+      assert_int_equal(c->info_length, 0);
+    } else if (queries >= 2) {
+      assert_int_equal(c->info_class, 5); /* TraceSampledProfileIntervalInfo */
+      assert_int_equal(c->info_length, 8);
+    }
+    queries++;
+  }
+  assert_int_equal(queries, 2 + FAKE_ADVAPI_DEFAULT_SOURCES);
+  no_violations();
+}
+
+static ULONG ulong_at(const unsigned char *b, size_t i)
+{
+  return (ULONG)b[4 * i] | (ULONG)b[4 * i + 1] << 8 | (ULONG)b[4 * i + 2] << 16 |
+         (ULONG)b[4 * i + 3] << 24;
+}
+
+/* A collect with /CpuCounters and /LbrSources: the exact buffers.  Each
+ * source's TRACE_PROFILE_INTERVAL {Source, Interval} machine-wide (handle
+ * 0) before the kernel StartTraceW; the ULONG array of ids
+ * (TraceProfileSourceConfigInfo, class 6) on the kernel session; LBR as
+ * TraceEvent: class 20 with one ULONG of filters, then class 21 with the
+ * ULONG event ids, same session. */
+static void cpu_counters_and_lbr_send_the_documented_buffers(void **state)
+{
+  static struct rig r;
+  static char *counters[] = { (char *)"TotalCycles:20000", (char *)"BranchMispredictions:10000" };
+  struct plan_options o;
+  uint64_t kernel;
+  size_t i, start = 0, intervals = 0, config = 0, lbr_config = 0, lbr_list = 0;
+  (void)state;
+  plan_options_init(&o);
+  o.cpu_counters = counters;
+  o.cpu_counter_count = 2;
+  o.lbr_sources = "PmcInterrupt";
+  o.lbr_filters = "StackMode,Kernel";
+  rig_up(&r, &o);
+  assert_int_equal(collection_start(&r.c, &r.plan), 0);
+  kernel = kernel_handle();
+  for (i = 0; i < fake_advapi32_call_count(); i++) {
+    const struct fake_advapi_call *c = fake_advapi32_call(i);
+    if (c->api == FAKE_START_TRACE && !strcmp(c->name, "etwcapKernel"))
+      start = i;
+    if (c->api != FAKE_TRACE_SET_INFORMATION)
+      continue;
+    if (c->info_class == 5 && ulong_at(c->info, 0) != 0) {
+      assert_int_equal(c->handle, 0);
+      assert_int_equal(c->info_length, 8);
+      assert_int_equal(ulong_at(c->info, 0), intervals == 0 ? 19 : 11);
+      assert_int_equal(ulong_at(c->info, 1), intervals == 0 ? 20000 : 10000);
+      assert_int_equal(start, 0); /* before the kernel session starts */
+      intervals++;
+    } else if (c->info_class == 6) {
+      assert_int_equal(c->handle, kernel);
+      assert_int_equal(c->info_length, 8);
+      assert_int_equal(ulong_at(c->info, 0), 19);
+      assert_int_equal(ulong_at(c->info, 1), 11);
+      config = i;
+    } else if (c->info_class == 20) {
+      assert_int_equal(c->handle, kernel);
+      assert_int_equal(c->info_length, 4);
+      assert_int_equal(ulong_at(c->info, 0), 0x201); /* CallstackEnable | FilterKernel */
+      lbr_config = i;
+    } else if (c->info_class == 21) {
+      assert_int_equal(c->handle, kernel);
+      assert_int_equal(c->info_length, 4);
+      assert_int_equal(ulong_at(c->info, 0), 0x0F2F); /* LbrSource.PmcInterrupt */
+      lbr_list = i;
+    }
+  }
+  assert_int_equal(intervals, 2);
+  assert_true(start && config > start && lbr_config > start && lbr_list > lbr_config);
+  assert_int_equal(fake_advapi32_source(19)->interval, 20000);
+  assert_int_equal(collection_stop(&r.c), 0);
+  plan_release(&r.plan);
+  no_violations();
+}
+
+/* An unknown name at collect time: no interval is set, no session starts. */
+static void unknown_cpu_counter_starts_nothing(void **state)
+{
+  static struct rig r;
+  static char *counters[] = { (char *)"LLCMisses:10000" };
+  struct plan_options o;
+  (void)state;
+  plan_options_init(&o);
+  o.cpu_counters = counters;
+  o.cpu_counter_count = 1;
+  rig_up(&r, &o);
+  assert_int_equal(collection_start(&r.c, &r.plan), ETWCAP_E_USAGE);
+  assert_int_equal(fake_advapi32_running(), 0);
+  plan_release(&r.plan);
+  no_violations();
+}
+
 /* Which exceptions optional_call takes over: only non-continuable ones
  * (Wine's stub: 0x80000100 with EXCEPTION_NONCONTINUABLE), never MSVC's C++
  * exception 0xE06D7363 (raised non-continuable, caught by the callee's own
@@ -1348,6 +1473,9 @@ int main(int argc, char **argv)
     T(the_real_query_under_wine_is_survivable),
     T(a_raising_query_reports_the_exception_code),
     T(stack_caching_without_sizes_is_accepted),
+    T(profile_sources_are_read_as_traceevent_reads_them),
+    T(cpu_counters_and_lbr_send_the_documented_buffers),
+    T(unknown_cpu_counter_starts_nothing),
     T(optional_call_catches_only_what_nothing_continues_from),
     T(in_memory_flush_sends_perfviews_block),
     T(buffer_size_limit_follows_the_windows_version),
