@@ -23,6 +23,9 @@ int plan_default_providers(struct plan_session *s, struct plan_state *st)
   } while (0)
 
   ADD("PerfView", LEVEL_VERBOSE, PLAN_ALL_KEYWORDS, 0);
+  /* etwcap's own provider, as PerfView enables its PerfViewLogger: `mark`
+   * and /MonitorPerfCounter write into the capture through it. */
+  ADD("etwcap", LEVEL_VERBOSE, PLAN_ALL_KEYWORDS, 0);
   if (clr && (clr & KW_CLR_CORE) == KW_CLR_CORE) {
     ADD("DotNet", LEVEL_VERBOSE, PLAN_ALL_KEYWORDS, 1);
     ADD("Microsoft-Windows-Kernel-EventTracing", LEVEL_VERBOSE, 0x70, 1);

@@ -35,6 +35,9 @@ const struct provider_entry providers_known[] = {
   { "ETWCLrProfiler Diagnostics", "6652970f-1756-5d8d-0805-e9aad152aa79", NULL, NULL },
   /* PerfView's own logger and the default user-mode set (§4.7). */
   { "PerfView", NULL, NULL, NULL },
+  /* etwcap's own TraceLogging provider (src/own_provider.h): marks and
+   * /MonitorPerfCounter values. */
+  { "etwcap", NULL, NULL, NULL },
   { "DotNet", "319dc449-ada5-50f7-428e-957db6791668", NULL, NULL },
   { "Microsoft-Windows-Kernel-EventTracing", "b675ec37-bdb6-4648-bc92-f3fdc74d3ca2", NULL, NULL },
   { "Microsoft-Windows-Kernel-File", "edd08927-9cc4-4e65-b970-c2560fb5c289", NULL, NULL },

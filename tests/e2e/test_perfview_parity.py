@@ -19,9 +19,9 @@ REFUSED = {"DotNetAlloc", "DotNetAllocSampled", "DotNetCalls", "DotNetCallsSampl
 # refused with the reason until each lands, then removed from here.
 NOT_BUILT = {"MonitorPerfCounter", "Wpr",
              "OSHeapProcess", "OSHeapExe", "OSHeapMaxMB", "NetworkCapture", "NetMonCapture"}
-NOT_BUILT_COMMANDS = {"mark"}
+NOT_BUILT_COMMANDS = set()
 # PerfView commands etwcap has, and those it refuses by name.
-COMMANDS = {"run", "collect", "start", "stop", "abort", "merge", "unzip", "listSessions",
+COMMANDS = {"run", "collect", "start", "stop", "abort", "merge", "unzip", "mark", "listSessions",
             "ListCpuCounters"}
 
 data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",

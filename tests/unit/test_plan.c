@@ -726,7 +726,7 @@ static void only_providers(void **state)
   BUILD_OK(&plan, SERVER, "/OnlyProviders:*Acme-App");
   assert_int_equal(plan.session_count, 2); /* no kernel session */
   u = session(&plan, PLAN_ROLE_USER);
-  assert_int_equal(u->provider_count, 2); /* PerfView and Acme-App */
+  assert_int_equal(u->provider_count, 3); /* PerfView, etwcap (its own provider) and Acme-App */
   assert_null(find(u, CLR, 0));
   plan_release(&plan);
   BUILD_OK(&plan, SERVER, "/OnlyProviders:*Acme-App:@StacksEnabled=true");
