@@ -182,6 +182,19 @@ for args, why in ((["/SegmentSec:60", "/InMemoryCircularBuffer", "/CircularMB:64
     t.check(rc == 2 and why in err, "plan %s: exit 2 with the reason (%d %s)"
             % (" ".join(args), rc, err.strip()))
 
+# /MonitorPerfCounter: PerfView's example (UsersGuide), the default interval
+# of 2 s, and a spec that is not one.
+p = plan("collect", "/MonitorPerfCounter:Memory:Available MBytes:@10,Processor:% Processor Time:_Total")
+t.check(p is not None and p["monitors"] == [
+    {"category": "Memory", "counter": "Available MBytes", "instance": "", "intervalSec": 10},
+    {"category": "Processor", "counter": "% Processor Time", "instance": "_Total", "intervalSec": 2}],
+    "plan /MonitorPerfCounter lists the counters: %r" % (p and p.get("monitors")))
+t.check(p is None or any(pr["name"] == "etwcap" for pr in session(p, "user")["providers"]),
+        "the user session records etwcap's provider, which writes the values")
+rc, out, err = t.run("plan", SERVER, "collect", "/MonitorPerfCounter:Memory:Available MBytes@10")
+t.check(rc == 2 and "/MonitorPerfCounter" in err and "position" in err,
+        "a malformed /MonitorPerfCounter is an error saying where: %d %r" % (rc, err))
+
 # /TargetOS belongs to plan only.
 rc, out, err = t.run("collect", SERVER)
 t.check(rc == 2, "collect refuses /TargetOS")

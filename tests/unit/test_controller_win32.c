@@ -53,8 +53,13 @@ struct want {
  * options not given — .NETTasks without /TplEvents, Win32HeapRanges without
  * ReferenceSet, ETWClrProfiler without profiler keywords — are absent).
  * Levels: ClrEventLevel is Verbose by default (§3.2). */
+/* etwcap's own provider, enabled after PerfView's logger: the EventSource
+ * name hash of "etwcap", computed independently (test_own_provider.c). */
+#define ETWCAP "e45c2f6f-cd71-5917-d0b1-1a492ba0ca1c"
+
 static const struct want defaults_head[] = {
   { "a8a71ac1-040f-54a2-07ca-00a89b5ab761", VERBOSE, ALL, 0 }, /* PerfView */
+  { ETWCAP, VERBOSE, ALL, 0 },                                 /* etwcap's own */
   { "319dc449-ada5-50f7-428e-957db6791668", VERBOSE, ALL, 1 }, /* DotNet */
   { "b675ec37-bdb6-4648-bc92-f3fdc74d3ca2", VERBOSE, 0x70, 1 }, /* Kernel-EventTracing */
   { "edd08927-9cc4-4e65-b970-c2560fb5c289", VERBOSE, 0x80, 1 }, /* Kernel-File */
@@ -118,6 +123,7 @@ static const struct want defaults_tail[] = {
  * at Informational with GC (0x1), no stacks (level below Verbose). */
 static const struct want gc_collect_only[] = {
   { "a8a71ac1-040f-54a2-07ca-00a89b5ab761", VERBOSE, ALL, 0 },
+  { ETWCAP, VERBOSE, ALL, 0 },
   { "763fd754-7086-4dfe-95eb-c01a46faf4ca", INFO, 0x1, 0 },
   { "1095638c-8748-4c7a-b39e-baea27b9c589", INFO, 0x1, 0 },
   { "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", INFO, 0x1, 0 },
@@ -544,7 +550,7 @@ static void check_user_defaults(const struct options *o, int threadtime, const c
   check_session(next(FAKE_START_TRACE), "etwcap", "\\ctl.etl", independent | 0x2, circular, pool);
   memcpy(head, defaults_head, sizeof(head));
   if (threadtime)
-    head[10].any = ALL; /* WinINet, merged with its ThreadTime enable */
+    head[11].any = ALL; /* WinINet, merged with its ThreadTime enable */
   check_list("etwcap", head, sizeof(head) / sizeof(head[0]), o);
   if (threadtime)
     check_list("etwcap", threadtime_extras, sizeof(threadtime_extras) / sizeof(threadtime_extras[0]),
