@@ -12,6 +12,7 @@
 #include "log.h"
 #include "trigger_engine.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct registry;
@@ -38,6 +39,12 @@ struct collection_env {
   /* /StopCommand: 0 with *exit_code, or ETWCAP_E_* with `why`. */
   int (*run_command)(void *ctx, const char *line, unsigned timeout_ms, int *exit_code,
                      char *why, unsigned why_size);
+  /* A tool of the system folder with its output caught (netsh, for
+   * /NetworkCapture), as process_shell.h's process_run_system_tool_output;
+   * NULL: that. */
+  int (*run_tool)(void *ctx, const char *name, const char *args, unsigned timeout_ms,
+                  int *exit_code, char *output, size_t output_size, char *why,
+                  unsigned why_size);
   /* /EventLog entries (operator_log.h); NULL: the Application log. */
   int (*operator_log)(void *ctx, unsigned id, const char *text);
   /* run's command, as process_shell.h's process_child_* (all three, or
