@@ -16,6 +16,7 @@
 #include "fake_netsh.h"
 #include "log.h"
 #include "os_file.h"
+#include "path_name.h"
 #include "plan.h"
 #include "plan_cli.h"
 #include "plan_describe.h"
@@ -45,6 +46,10 @@ static void perfview_line(int netmon, const char *trace_file, char *out, size_t 
       out[n++] = raw[i];
   out[n] = '\0';
 }
+
+/* Windows 8 and later (PerfView's `osVer >= 62`); without /TargetOS the
+ * plan is the running system's (Wine's may be older). */
+#define SERVER "/TargetOS:10.0.20348"
 
 /* The plan `etwcap plan ARGS` shows. */
 static int try_plan(const char *const *args, struct plan *plan)
@@ -85,11 +90,11 @@ static const struct plan_provider *user_provider(const struct plan *plan, const 
 
 static void network_capture_runs_perfviews_netsh_line(void **state)
 {
-  const char *args[] = { "collect", "/DataFile:C:\\t\\web.etl", "/NetworkCapture", NULL };
+  const char *args[] = { "collect", "/DataFile:C:\\t\\web.etl", "/NetworkCapture", SERVER, NULL };
   char want[2048], ours[2048];
   struct plan plan;
   (void)state;
-  assert_int_equal(try_plan(args, &plan), 0); /* Server 2022 off Windows: Windows 8+ */
+  assert_int_equal(try_plan(args, &plan), 0);
   assert_true(plan.packet_capture.on);
   assert_false(plan.packet_capture.netmon);
   assert_string_equal(plan.packet_capture.trace_file, "C:\\t\\web.netmon.etl");
@@ -167,7 +172,7 @@ static void the_user_session_records_the_packets(void **state)
 
 static void the_plan_shows_the_capture_and_its_file(void **state)
 {
-  const char *args[] = { "collect", "/DataFile:C:\\t\\web.etl", "/NetworkCapture", NULL };
+  const char *args[] = { "collect", "/DataFile:C:\\t\\web.etl", "/NetworkCapture", SERVER, NULL };
   const char *none[] = { "collect", NULL };
   struct plan plan;
   char *text = NULL, *json = NULL;
@@ -211,7 +216,7 @@ struct world {
   struct fake_clock clock;
   struct fake_netsh netsh;
   struct collection_env env;
-  char data[512], zip[512], record[512], trace_file[600], netmon_file[600];
+  char data[512], zip[512], record[512], netmon_file[600];
   char log[65536];
   size_t log_len;
   /* The controller's call count at each netsh run, and the record as it
@@ -297,7 +302,6 @@ static int setup(void **state)
   len = strlen(w->data);
   snprintf(w->zip, sizeof(w->zip), "%.480s.zip", w->data);
   snprintf(w->record, sizeof(w->record), "%.480s%s", w->data, SESSION_RECORD_SUFFIX);
-  snprintf(w->trace_file, sizeof(w->trace_file), "%.*s.netmon.etl", (int)(len - 4), w->data);
   snprintf(w->netmon_file, sizeof(w->netmon_file), "%.*s_netmon.etl", (int)(len - 4), w->data);
   remove_files(w);
   log_add_sink(capture_log, w, LOG_DEBUG);
@@ -338,6 +342,23 @@ static int run(struct world *w, const char *const *args)
   return rc;
 }
 
+/* netsh's file and whether it is kept, as the plan of the running system
+ * has them for `sw` (/NetworkCapture becomes the NetMon form before
+ * Windows 8, which Wine may say it is). */
+static int planned_file(const struct world *w, const char *sw, char *file, size_t size)
+{
+  char datafile_q[600];
+  const char *args[] = { "collect", datafile_q, sw, NULL };
+  struct plan plan;
+  int netmon;
+  snprintf(datafile_q, sizeof(datafile_q), "/DataFile:%.500s", w->data);
+  assert_int_equal(try_plan(args, &plan), 0);
+  snprintf(file, size, "%s", plan.packet_capture.trace_file);
+  netmon = plan.packet_capture.netmon;
+  plan_release(&plan);
+  return netmon;
+}
+
 /* The last start or enable of the user session 'etwcap' before `limit`. */
 static size_t last_user_call(const struct world *w, size_t limit)
 {
@@ -353,6 +374,8 @@ static void collect_turns_capture_on_after_the_sessions_and_off_after_them(void 
 {
   struct world *w = *state;
   const char *args[] = { "collect", w->data, "/NetworkCapture", "/MaxCollectSec:2", NULL };
+  char file[600];
+  int kept = planned_file(w, "/NetworkCapture", file, sizeof(file));
   size_t user_stop;
   assert_int_equal(run(w, args), 0);
   assert_int_equal(w->netsh.call_count, 2);
@@ -369,9 +392,10 @@ static void collect_turns_capture_on_after_the_sessions_and_off_after_them(void 
   assert_true(user_stop < w->calls_at[1]);
   assert_true(w->record_had_capture_at_stop);
   assert_true(exists(w->zip));
-  /* netsh's throwaway file (its 1 MB) is gone; nothing is kept for NetMon. */
-  assert_false(exists(w->trace_file));
-  assert_false(exists(w->netmon_file));
+  /* netsh's throwaway file (its 1 MB) is gone, a NetMon file kept. */
+  assert_int_equal(exists(file), kept);
+  if (!kept)
+    assert_false(exists(w->netmon_file));
   assert_int_equal(fake_controller_running(&w->fake), 0);
 }
 
@@ -432,18 +456,21 @@ static void start_records_the_capture_and_stop_ends_it(void **state)
   const char *start[] = { "start", w->data, "/NetworkCapture", NULL };
   const char *stop[] = { "stop", w->data, NULL };
   struct session_record r;
-  char why[256];
+  char why[256], file[600];
+  int kept = planned_file(w, "/NetworkCapture", file, sizeof(file));
   assert_int_equal(run(w, start), 0);
   assert_true(w->netsh.capturing);
   assert_int_equal(session_record_read(w->record, &r, why, sizeof(why)), 0);
-  assert_true(str_ends_with_case(r.packet_capture_file, "netcap.netmon.etl"));
-  assert_false(r.packet_capture_netmon);
+  /* Absolute, for a stop run from another folder. */
+  assert_true(str_ends_with_case(r.packet_capture_file, path_base_name(file)));
+  assert_true(strlen(r.packet_capture_file) >= strlen(file));
+  assert_int_equal(r.packet_capture_netmon, kept);
   session_record_release(&r);
   assert_int_equal(run(w, stop), 0);
   assert_false(w->netsh.capturing);
   assert_int_equal(fake_netsh_count(&w->netsh, "trace stop"), 1);
   assert_false(exists(w->record));
-  assert_false(exists(w->trace_file));
+  assert_int_equal(exists(file), kept);
 }
 
 /* A collect killed while capturing (its record says "collect", its process
