@@ -109,7 +109,12 @@ int packet_capture_stop(struct packet_capture *pc, const struct collection_env *
     return rc ? rc : ETWCAP_E_SYSTEM;
   }
   if (pc->netmon) {
-    log_info("packet capture is off; netsh's capture for Network Monitor: %s", pc->trace_file);
+    int64_t size;
+    if (env->file_size(env->ctx, pc->trace_file, &size) == 0)
+      log_info("packet capture is off; netsh's capture for Network Monitor: %s", pc->trace_file);
+    else
+      log_warn("packet capture is off, but netsh wrote no '%s' for Network Monitor (the packets "
+               "are in the trace)", pc->trace_file);
   } else {
     /* At most 1 MB of netsh's own session whose packets the trace has:
      * PerfView leaves it in its temporary cache, etwcap beside the data

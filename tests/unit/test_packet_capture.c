@@ -520,6 +520,28 @@ static void killed_capture_then_stop_stops_netsh(void **state)
   assert_true(exists(w->zip));
 }
 
+/* Without a record, PerfView's stop is given the capture's switches again:
+ * 'stop /NetworkCapture' ends netsh's capture, plain 'stop' leaves it. */
+static void stop_without_record_ends_the_capture_it_is_told_of(void **state)
+{
+  struct world *w = *state;
+  const char *start[] = { "start", w->data, "/NetworkCapture", NULL };
+  const char *stop_plain[] = { "stop", w->data, NULL };
+  const char *stop[] = { "stop", w->data, "/NetworkCapture", NULL };
+  assert_int_equal(run(w, start), 0);
+  assert_int_equal(os_remove(w->record), 0);
+  assert_int_equal(run(w, stop_plain), 0);
+  assert_int_equal(fake_netsh_count(&w->netsh, "trace stop"), 0);
+  assert_true(w->netsh.capturing);
+  w->netsh.capturing = 0; /* the user ran 'netsh trace stop' */
+
+  assert_int_equal(run(w, start), 0);
+  assert_int_equal(os_remove(w->record), 0);
+  assert_int_equal(run(w, stop), 0);
+  assert_int_equal(fake_netsh_count(&w->netsh, "trace stop"), 1);
+  assert_false(w->netsh.capturing);
+}
+
 /* A failed 'netsh trace stop' in abort is abort's failure (exit 1). */
 static void abort_says_when_netsh_stop_fails(void **state)
 {
@@ -567,6 +589,7 @@ int main(void)
     T(start_records_the_capture_and_stop_ends_it),
     T(killed_capture_then_abort_stops_netsh),
     T(killed_capture_then_stop_stops_netsh),
+    T(stop_without_record_ends_the_capture_it_is_told_of),
     T(abort_says_when_netsh_stop_fails),
     T(without_the_switch_netsh_never_runs),
   };
