@@ -169,7 +169,7 @@ static void packet_capture_text(struct strbuf *b, const struct plan_packet_captu
 {
   if (!pc->on)
     return;
-  strbuf_puts(b, "\nPacket capture (/NetworkCapture, through netsh from the system folder)\n");
+  strbuf_puts(b, "\nPacket capture (netsh.exe from the system folder)\n");
   strbuf_printf(b, "  start     netsh.exe %s  (after the sessions start)\n", pc->start_args);
   strbuf_puts(b, "  stop      netsh.exe " PLAN_NETSH_STOP_ARGS "  (after the sessions stop; "
                  "also by 'stop' and 'abort')\n");
