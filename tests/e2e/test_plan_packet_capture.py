@@ -31,7 +31,8 @@ t.check(pc is not None and pc["tool"] == "netsh.exe"
         and pc["traceFileKept"] is False,
         "plan /NetworkCapture: PerfView's netsh line (%r)" % (pc,))
 user = p and [s for s in p["sessions"] if s["role"] == "user"][0]
-t.check(user is not None and any(pr["guid"] == NDIS and pr["level"] == 4 for pr in user["providers"]),
+t.check(user is not None
+        and any(pr["guid"] == NDIS and pr["level"] == 4 for pr in user["providers"]),
         "plan /NetworkCapture: the user session records NDIS-PacketCapture")
 
 p = plan("/TargetOS:6.1", "collect", "/DataFile:web.etl", "/NetworkCapture")

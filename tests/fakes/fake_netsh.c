@@ -80,7 +80,8 @@ int fake_netsh_run(struct fake_netsh *f, const char *name, const char *args, uns
     f->capturing = 0;
     return says(output, output_size, 0, exit_code, "(fake netsh) trace stopped");
   }
-  return says(output, output_size, 1, exit_code, "(fake netsh) the following command was not found");
+  return says(output, output_size, 1, exit_code,
+              "(fake netsh) the following command was not found");
 }
 
 size_t fake_netsh_count(const struct fake_netsh *f, const char *prefix)

@@ -38,7 +38,8 @@ static void perfview_line(int netmon, const char *trace_file, char *out, size_t 
 {
   char raw[2048];
   size_t i, n = 0;
-  snprintf(raw, sizeof(raw), "netsh trace start scenario=%s capture=yes %s %s %s %s \"traceFile=%s\"",
+  snprintf(raw, sizeof(raw),
+           "netsh trace start scenario=%s capture=yes %s %s %s %s \"traceFile=%s\"",
            "InternetClient", netmon ? "" : "correlation=no", netmon ? "" : "report=disabled",
            netmon ? "" : "maxSize=1", netmon ? "" : "perfMerge=no", trace_file);
   for (i = 0; raw[i] && n + 1 < size; i++)
@@ -125,8 +126,10 @@ static void netmon_capture_keeps_netshs_defaults_and_its_file(void **state)
 /* PerfView: `osVer < 62` (before Windows 8) takes the NetMon form. */
 static void before_windows_8_network_capture_is_the_netmon_form(void **state)
 {
-  const char *args[] = { "collect", "/DataFile:C:\\t\\web.etl", "/NetworkCapture", "/TargetOS:6.1", NULL };
-  const char *win8[] = { "collect", "/DataFile:C:\\t\\web.etl", "/NetworkCapture", "/TargetOS:6.2", NULL };
+  const char *args[] = { "collect", "/DataFile:C:\\t\\web.etl", "/NetworkCapture",
+                         "/TargetOS:6.1", NULL };
+  const char *win8[] = { "collect", "/DataFile:C:\\t\\web.etl", "/NetworkCapture",
+                         "/TargetOS:6.2", NULL };
   struct plan plan;
   (void)state;
   assert_int_equal(try_plan(args, &plan), 0);

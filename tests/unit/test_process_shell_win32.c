@@ -114,9 +114,9 @@ static void a_system_tools_output_is_caught(void **state)
   char why[256] = "", output[256];
   int code = -1;
   (void)state;
-  assert_int_equal(process_run_system_tool_output("cmd", "/c echo netsh-said-this& echo on-stderr 1>&2& exit 3",
-                                                  60000, &code, output, sizeof(output), why,
-                                                  sizeof(why)),
+  assert_int_equal(process_run_system_tool_output(
+                       "cmd", "/c echo netsh-said-this& echo on-stderr 1>&2& exit 3", 60000,
+                       &code, output, sizeof(output), why, sizeof(why)),
                    0);
   assert_int_equal(code, 3);
   assert_non_null(strstr(output, "netsh-said-this"));
