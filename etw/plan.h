@@ -240,6 +240,23 @@ struct plan_session {
 
 #define PLAN_MAX_SESSIONS 8
 
+/* /NetworkCapture, /NetMonCapture: packet capture as PerfView arranges it
+ * (CommandProcessor Start).  `netsh trace start ... capture=yes` turns on
+ * Windows' packet capture; the packets are events of
+ * Microsoft-Windows-NDIS-PacketCapture, which the user session enables
+ * (with Microsoft-Windows-TCPIP), so they are in the merged trace.  netsh's
+ * own file is not merged: on Windows 8+ it is a throwaway of at most 1 MB
+ * (maxSize=1), X.netmon.etl; with /NetMonCapture, or before Windows 8, it
+ * is netsh's full capture, X_netmon.etl, kept for Network Monitor (the '_'
+ * keeps it out of the merge's X.*.etl names, as PerfView says). */
+struct plan_packet_capture {
+  int on;
+  int netmon;            /* trace_file is kept for NetMon, not thrown away */
+  char *trace_file;      /* netsh's traceFile, beside the data file */
+  char *start_args;      /* netsh.exe's arguments: "trace start ..." */
+};
+#define PLAN_NETSH_STOP_ARGS "trace stop"
+
 struct plan {
   struct os_version os;
   int os_assumed;             /* not the running Windows: default or /TargetOS */
@@ -254,6 +271,7 @@ struct plan {
   int64_t max_collect_sec;
   struct plan_session sessions[PLAN_MAX_SESSIONS];
   size_t session_count;
+  struct plan_packet_capture packet_capture;
   char **notes;               /* things a user should know (quirks, fallbacks) */
   size_t note_count;
   char error[1024];           /* why plan_build failed, naming the token */
@@ -288,6 +306,7 @@ struct plan_options {
   size_t only_provider_count;
   int thread_time, gc_only, gc_collect_only, gc_triggered_stacks;
   int runtime_loading, ccw_refcount, user_crit_contention;
+  int network_capture, netmon_capture; /* /NetworkCapture, /NetMonCapture */
   const char *focus_process;
   int containers, container_tracking;
   int no_rundown, no_clr_rundown, no_ngen_rundown, force_ngen_rundown, no_v2_rundown;

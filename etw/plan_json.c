@@ -198,6 +198,22 @@ static void session_json(struct strbuf *b, const struct plan_session *s)
   strbuf_puts(b, s->provider_count ? "\n     ]}" : "]}");
 }
 
+/* null, or netsh's part of /NetworkCapture (struct plan_packet_capture). */
+static void packet_capture_json(struct strbuf *b, const struct plan_packet_capture *pc)
+{
+  if (!pc->on) {
+    strbuf_puts(b, "null");
+    return;
+  }
+  strbuf_puts(b, "{\"tool\": \"netsh.exe\", \"startArguments\": ");
+  strbuf_json_string(b, pc->start_args);
+  strbuf_puts(b, ", \"stopArguments\": \"" PLAN_NETSH_STOP_ARGS "\", \"traceFile\": ");
+  strbuf_json_string(b, pc->trace_file);
+  strbuf_printf(b, ", \"traceFileKept\": %s, \"packetProvider\": "
+                   "\"Microsoft-Windows-NDIS-PacketCapture\"}",
+                pc->netmon ? "true" : "false");
+}
+
 int plan_to_json(const struct plan *plan, char **out)
 {
   struct strbuf b = { 0 };
@@ -223,7 +239,9 @@ int plan_to_json(const struct plan *plan, char **out)
     session_json(&b, &plan->sessions[i]);
     strbuf_puts(&b, i + 1 < plan->session_count ? ",\n" : "\n");
   }
-  strbuf_puts(&b, "  ],\n  \"notes\": [");
+  strbuf_puts(&b, "  ],\n  \"packetCapture\": ");
+  packet_capture_json(&b, &plan->packet_capture);
+  strbuf_puts(&b, ",\n  \"notes\": [");
   for (i = 0; i < plan->note_count; i++) {
     strbuf_puts(&b, i ? ",\n    " : "\n    ");
     strbuf_json_string(&b, plan->notes[i]);

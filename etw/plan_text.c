@@ -164,6 +164,21 @@ static void session_text(struct strbuf *b, const struct plan_session *s)
     provider_text(b, &s->providers[i]);
 }
 
+/* netsh's part of /NetworkCapture (struct plan_packet_capture). */
+static void packet_capture_text(struct strbuf *b, const struct plan_packet_capture *pc)
+{
+  if (!pc->on)
+    return;
+  strbuf_puts(b, "\nPacket capture (netsh.exe from the system folder)\n");
+  strbuf_printf(b, "  start     netsh.exe %s  (after the sessions start)\n", pc->start_args);
+  strbuf_puts(b, "  stop      netsh.exe " PLAN_NETSH_STOP_ARGS "  (after the sessions stop; "
+                 "also by 'stop' and 'abort')\n");
+  strbuf_printf(b, "  file      %s (%s)\n", pc->trace_file,
+                pc->netmon ? "netsh's full capture, kept for Network Monitor, not merged"
+                           : "netsh's own, at most 1 MB, deleted after the stop");
+  strbuf_puts(b, "  packets   Microsoft-Windows-NDIS-PacketCapture events in the user session\n");
+}
+
 int plan_to_text(const struct plan *plan, char **out)
 {
   struct strbuf b = { 0 };
@@ -185,6 +200,7 @@ int plan_to_text(const struct plan *plan, char **out)
   strbuf_puts(&b, "\n");
   for (i = 0; i < plan->session_count; i++)
     session_text(&b, &plan->sessions[i]);
+  packet_capture_text(&b, &plan->packet_capture);
   if (plan->note_count)
     strbuf_puts(&b, "\nNotes:\n");
   for (i = 0; i < plan->note_count; i++)

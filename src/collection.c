@@ -603,6 +603,9 @@ int collection_start(struct collection *c, const struct plan *plan)
     }
     rc = s->role == PLAN_ROLE_KERNEL ? start_kernel(c, plan, s) : start_user(c, plan, s);
   }
+  if (!rc && plan->packet_capture.on)
+    rc = cancelled() ? ETWCAP_E_CANCELLED
+                     : packet_capture_start(&c->packet, c->env, &plan->packet_capture);
   if (rc) {
     if (c->count)
       log_info("stopping the %lu session%s already started", (unsigned long)c->count,
@@ -743,5 +746,8 @@ int collection_stop(struct collection *c)
       log_warn("cannot put the CPU sampling interval back to 1 ms");
     c->profile_interval_100ns = 0;
   }
+  /* After the sessions, as PerfView ends it last: no packet is lost to
+   * the trace, and a slow netsh (its NetMon report) holds nothing up. */
+  packet_capture_stop(&c->packet, c->env);
   return first;
 }

@@ -23,6 +23,7 @@
 #include "collection_env.h"
 #include "console.h"
 #include "controller.h"
+#include "packet_capture.h"
 #include "plan.h"
 
 #include <stddef.h>
@@ -103,6 +104,7 @@ struct collection {
   int64_t start_filetime;
   uint64_t start_ms;
   struct capture_health health;     /* judged by collection_wait */
+  struct packet_capture packet;     /* /NetworkCapture's netsh */
 };
 
 void collection_init(struct collection *c, const struct collection_env *env);
@@ -120,7 +122,8 @@ int collection_check_free(const struct collection_env *env, const struct plan *p
                           size_t why_size);
 
 /* Starts the plan's sessions that run from the start (kernel, then user)
- * and enables their providers.  Before each step it looks for a Ctrl+C
+ * and enables their providers, then the plan's packet capture (netsh, once
+ * the user session records the packets).  Before each step it looks for a Ctrl+C
  * (console.h): then, as on any error, every session started so far is
  * stopped and ETWCAP_E_CANCELLED (or the error) returned, with the reason
  * logged. */
@@ -182,8 +185,9 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
                      struct collection_wait_result *r);
 
 /* Stops every session we run (in-memory ones are first flushed to their
- * files), logs each one's final counts and puts the machine-wide profile
- * interval back to 1 ms if we changed it.  A session already gone is not an
+ * files), logs each one's final counts, puts the machine-wide profile
+ * interval back to 1 ms if we changed it, and ends the packet capture
+ * (its failure is a warning: the trace is whole).  A session already gone is not an
  * error.  Returns 0 or the first error (every session is tried). */
 int collection_stop(struct collection *c);
 

@@ -142,6 +142,10 @@ int collection_cmd_write_record(const struct collection *c, const struct plan *p
   /* Borrowed for writing; not released. */
   for (i = 0; i < c->warning_count && i < SESSION_RECORD_MAX_WARNINGS; i++)
     r.warnings[r.warning_count++] = (char *)c->warnings[i];
+  if (c->packet.running) {
+    snprintf(r.packet_capture_file, sizeof(r.packet_capture_file), "%s", c->packet.trace_file);
+    r.packet_capture_netmon = c->packet.netmon;
+  }
   r.command_line = cli->command_line;
   r.start_log = log->text;
   if ((rc = session_record_path(plan->data_file, path, sizeof(path))) == 0)
@@ -283,6 +287,9 @@ static void delete_stale(const struct collection_env *env, const struct plan *pl
   for (i = 0; i < plan->session_count; i++)
     if (plan->sessions[i].file)
       delete_if_present(env, plan->sessions[i].file);
+  /* netsh's file too, as PerfView deletes it before 'netsh trace start'. */
+  if (plan->packet_capture.on)
+    delete_if_present(env, plan->packet_capture.trace_file);
 }
 
 /* Checks and cleaning shared by start and collect. */

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "log.h"
 #include "os_file.h"
+#include "packet_capture.h"
 #include "selftest_run.h"
 #include "session_record.h"
 #include "strutil.h"
@@ -128,6 +129,16 @@ int collection_cmd_abort(const struct cli *cli, const struct collection_env *env
     }
   }
   collection_remove_provider_data(env, prefix, 1);
+  /* A running collect ends its own packet capture when it sees the abort
+   * request; a killed one left it to the record. */
+  if (have_record && !owner_alive && r.packet_capture_file[0]) {
+    struct packet_capture pc;
+    packet_capture_adopt(&pc, r.packet_capture_file, r.packet_capture_netmon);
+    if (packet_capture_stop(&pc, env) != 0)
+      failed++;
+    else
+      printf("Stopped the packet capture ('netsh trace stop').\n");
+  }
   if (have_record && r.profile_interval_100ns && r.profile_interval_100ns != 10000 &&
       ctl->ops->set_profile_interval(ctl, 10000) != 0)
     log_warn("cannot put the CPU sampling interval back to 1 ms");

@@ -13,6 +13,7 @@
 #include "tl_encode.h"
 #include "trigger_engine.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct registry;
@@ -43,6 +44,12 @@ struct collection_env {
    * /MonitorPerfCounter: 0, or an error with `why`; NULL: the provider
    * registered with ETW. */
   int (*own_event)(void *ctx, const struct tl_encoded *e, char *why, size_t why_size);
+  /* A tool of the system folder with its output caught (netsh, for
+   * /NetworkCapture), as process_shell.h's process_run_system_tool_output;
+   * NULL: that. */
+  int (*run_tool)(void *ctx, const char *name, const char *args, unsigned timeout_ms,
+                  int *exit_code, char *output, size_t output_size, char *why,
+                  unsigned why_size);
   /* /EventLog entries (operator_log.h); NULL: the Application log. */
   int (*operator_log)(void *ctx, unsigned id, const char *text);
   /* run's command, as process_shell.h's process_child_* (all three, or

@@ -60,11 +60,20 @@ static const struct opt_def defs[] = {
     "OS heap tracing is not implemented; use WPR's heap profile." },
   { "OSHeapMaxMB", NULL, UNBOUND(OPT_INT), NULL, NULL, NULL, 0, 0,
     "OS heap tracing is not implemented; use WPR's heap profile." },
-  { "NetworkCapture", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,
-    "packet capture through 'netsh trace' is not implemented; run 'netsh trace start "
-    "capture=yes' beside etwcap." },
-  { "NetMonCapture", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,
-    "packet capture through 'netsh trace' is not implemented." },
+  { "NetworkCapture", NULL, BIND_BOOL(plan.network_capture), NULL, NULL,
+    "Capture every network packet, as PerfView: after the sessions start, 'netsh trace start "
+    "scenario=InternetClient capture=yes ...' (netsh.exe from the system folder) turns packet "
+    "capture on, and the user session records the packets as "
+    "Microsoft-Windows-NDIS-PacketCapture events (with Microsoft-Windows-TCPIP), so they are "
+    "in the merged trace. 'netsh trace stop' ends it with the sessions, also in 'stop' and "
+    "'abort'. netsh's own file, FILE.netmon.etl (at most 1 MB), is deleted after the stop. "
+    "Checked only against a fake of netsh: Wine has no 'netsh trace'.",
+    0, 0, NULL },
+  { "NetMonCapture", NULL, BIND_BOOL(plan.netmon_capture), NULL, NULL,
+    "/NetworkCapture, and keep netsh's full capture as FILE_netmon.etl beside the data file "
+    "for Network Monitor (not merged: the packets are in the merged trace anyway). Before "
+    "Windows 8 /NetworkCapture does this too. Checked only against a fake of netsh.",
+    0, 0, NULL },
 };
 
 const struct opt_group opt_group_output = OPT_GROUP("Data file, sessions and buffers", defs);

@@ -115,7 +115,15 @@ static void put_body(struct strbuf *b, const struct session_record *r)
     strbuf_puts(b, i ? ", " : "");
     put_string(b, r->warnings[i]);
   }
-  strbuf_puts(b, "],\n  \"startLog\": ");
+  strbuf_puts(b, "],\n  \"packetCapture\": ");
+  if (r->packet_capture_file[0]) {
+    strbuf_puts(b, "{\"traceFile\": ");
+    put_string(b, r->packet_capture_file);
+    strbuf_printf(b, ", \"netmon\": %s}", r->packet_capture_netmon ? "true" : "false");
+  } else {
+    strbuf_puts(b, "null");
+  }
+  strbuf_puts(b, ",\n  \"startLog\": ");
   put_string(b, r->start_log);
   strbuf_puts(b, "\n}\n");
 }
@@ -151,6 +159,7 @@ static int fill(const struct record_json *root, struct session_record *r, char *
 {
   const struct record_json *sessions = record_json_get(root, "sessions");
   const struct record_json *warnings = record_json_get(root, "warnings");
+  const struct record_json *packet;
   const char *schema = record_json_string(root, "schema", NULL);
   const char *cmd, *log;
   size_t i;
@@ -195,6 +204,10 @@ static int fill(const struct record_json *root, struct session_record *r, char *
     if (warnings->items[i].type == RECORD_JSON_STRING &&
         session_record_warn(r, warnings->items[i].text) != 0)
       return ETWCAP_E_NOMEM;
+  packet = record_json_get(root, "packetCapture");
+  copy(r->packet_capture_file, sizeof(r->packet_capture_file),
+       record_json_string(packet, "traceFile", ""));
+  r->packet_capture_netmon = record_json_bool(packet, "netmon", 0);
   cmd = record_json_string(root, "commandLine", "");
   log = record_json_string(root, "startLog", "");
   if (!(r->command_line = etwcap_strdup(cmd)) || !(r->start_log = etwcap_strdup(log)))

@@ -48,6 +48,11 @@ struct session_record {
   size_t warning_count;
   char *command_line;
   char *start_log;                   /* the log of `start`, for LogFile.txt */
+  /* /NetworkCapture: netsh's traceFile while its capture runs ("" none),
+   * and whether it is kept for Network Monitor; `stop` and `abort` run
+   * 'netsh trace stop' for it (packet_capture.h). */
+  char packet_capture_file[CONTROLLER_PATH_MAX];
+  int packet_capture_netmon;
 };
 
 /* "X.etl" -> "X.etl.etwcap-session.json" (or the request file).  0 or
