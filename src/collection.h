@@ -23,6 +23,7 @@
 #include "collection_env.h"
 #include "console.h"
 #include "controller.h"
+#include "heap_tracing_flag.h"
 #include "plan.h"
 
 #include <stddef.h>
@@ -103,6 +104,9 @@ struct collection {
   int64_t start_filetime;
   uint64_t start_ms;
   struct capture_health health;     /* judged by collection_wait */
+  /* /OSHeapExe's TracingFlags as etwcap set it (exe "" when it set none);
+   * collection_stop puts it back.  From the record in `stop`. */
+  struct heap_tracing_flag heap_flag;
 };
 
 void collection_init(struct collection *c, const struct collection_env *env);
@@ -186,6 +190,11 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
  * interval back to 1 ms if we changed it.  A session already gone is not an
  * error.  Returns 0 or the first error (every session is tried). */
 int collection_stop(struct collection *c);
+
+/* Puts /OSHeapExe's TracingFlags back (heap_tracing_flag_clear) through
+ * env's registry, logging a failure with what to do.  collection_stop
+ * calls it; `abort` calls it with the record's.  0 or the error. */
+int collection_heap_flag_clear(const struct collection_env *env, struct heap_tracing_flag *f);
 
 /* Writes every running in-memory (buffering) session's ring to the file it
  * would have under `plan`'s DataFile (X.etl, X.kernel.etl), and leaves the
