@@ -32,7 +32,7 @@ struct heap_tracing_flag {
 /* Sets TracingFlags to 1 for `exe` (a file name, "notepad.exe"), filling
  * *f first: the caller saves *f where a later `stop` or `abort` finds it.
  * Leaves a value that is already 1 as it is (f->exe then ""), and refuses
- * (ETWCAP_E_FORMAT) to replace one that is no REG_DWORD.  Errors of the
+ * (ETWCAP_E_SYSTEM) to replace one that is no REG_DWORD.  Errors of the
  * registry (ETWCAP_E_ACCES when not elevated) are returned; `why` says
  * what failed. */
 int heap_tracing_flag_set(const struct registry *reg, const char *exe, struct heap_tracing_flag *f,
