@@ -56,6 +56,7 @@ struct want {
  * Levels: ClrEventLevel is Verbose by default (§3.2). */
 static const struct want defaults_head[] = {
   { "a8a71ac1-040f-54a2-07ca-00a89b5ab761", VERBOSE, ALL, 0 }, /* PerfView */
+  { "e45c2f6f-cd71-5917-d0b1-1a492ba0ca1c", VERBOSE, ALL, 0 }, /* etwcap (own_provider.h) */
   { "319dc449-ada5-50f7-428e-957db6791668", VERBOSE, ALL, 1 }, /* DotNet */
   { "b675ec37-bdb6-4648-bc92-f3fdc74d3ca2", VERBOSE, 0x70, 1 }, /* Kernel-EventTracing */
   { "edd08927-9cc4-4e65-b970-c2560fb5c289", VERBOSE, 0x80, 1 }, /* Kernel-File */
@@ -119,6 +120,7 @@ static const struct want defaults_tail[] = {
  * at Informational with GC (0x1), no stacks (level below Verbose). */
 static const struct want gc_collect_only[] = {
   { "a8a71ac1-040f-54a2-07ca-00a89b5ab761", VERBOSE, ALL, 0 },
+  { "e45c2f6f-cd71-5917-d0b1-1a492ba0ca1c", VERBOSE, ALL, 0 },
   { "763fd754-7086-4dfe-95eb-c01a46faf4ca", INFO, 0x1, 0 },
   { "1095638c-8748-4c7a-b39e-baea27b9c589", INFO, 0x1, 0 },
   { "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", INFO, 0x1, 0 },
@@ -546,7 +548,7 @@ static void check_user_defaults(const struct options *o, int threadtime, const c
   check_session(next(FAKE_START_TRACE), "etwcap", "\\ctl.etl", independent | 0x2, circular, pool);
   memcpy(head, defaults_head, sizeof(head));
   if (threadtime)
-    head[10].any = ALL; /* WinINet, merged with its ThreadTime enable */
+    head[11].any = ALL; /* WinINet, merged with its ThreadTime enable */
   check_list("etwcap", head, sizeof(head) / sizeof(head[0]), o);
   if (threadtime)
     check_list("etwcap", threadtime_extras, sizeof(threadtime_extras) / sizeof(threadtime_extras[0]),
@@ -1485,8 +1487,10 @@ static void os_heap_process_starts_traceevents_heap_session(void **state)
   snprintf(datafile_q, sizeof(datafile_q), "/DataFile:%.500s", data_path);
   assert_int_equal(command(start), 0);
   c = heap_start();
-  check_session(c, "etwcapHeap", "ctl.userheap.etl", EVENT_TRACE_FILE_MODE_SEQUENTIAL | independent,
-                64, 512);
+  /* Sequential, never circular; INDEPENDENT_SESSION_MODE as the Windows
+   * Wine plays has it (8.1 and later). */
+  assert_int_equal(c->log_file_mode & ~0x08000000u, EVENT_TRACE_FILE_MODE_SEQUENTIAL);
+  check_session(c, "etwcapHeap", "ctl.userheap.etl", c->log_file_mode, 64, 512);
   assert_true(same_guid(&c->wnode_guid, "222962ab-6180-4b88-a825-346b75f2a24a"));
   assert_int_equal(c->enable_flags >> 16, 0x80FF);
   assert_true(c->heap);
