@@ -720,7 +720,7 @@ int collection_stop(struct collection *c)
 {
   struct controller *ctl = c->env->ctl;
   size_t i;
-  int first = 0;
+  int first = 0, heap_rc;
   for (i = 0; i < c->count; i++) {
     struct collection_session *s = &c->sessions[i];
     struct controller_status st;
@@ -761,11 +761,8 @@ int collection_stop(struct collection *c)
    * few seconds at logoff or shutdown). */
   remove_capture_provider_data(c);
   /* As TraceEvent's Stop resets the heap tracing flags it set. */
-  {
-    int hrc = collection_heap_flag_clear(c->env, &c->heap_flag);
-    if (hrc && !first)
-      first = hrc;
-  }
+  if ((heap_rc = collection_heap_flag_clear(c->env, &c->heap_flag)) != 0 && !first)
+    first = heap_rc;
   if (c->profile_interval_100ns && c->profile_interval_100ns != DEFAULT_PROFILE_INTERVAL) {
     /* The interval is machine-wide: put Windows' default back, as
      * TraceEvent does at every stop. */
