@@ -59,10 +59,12 @@ static const struct opt_def defs[] = {
     "allocations and reallocations) "
     "in a session of its own, NAMEHeap, writing FILE.userheap.etl (merged into the zip); the "
     "kernel session adds VirtualAlloc. As PerfView. Checked only against a model of the "
-    "documented API, not on a real Windows yet.",
+    "API (the heap session's layout is TraceEvent's; Microsoft does not document it), not on "
+    "a real Windows yet.",
     1, 4294967295LL, NULL },
   { "OSHeapExe", NULL, BIND_STRING(plan.os_heap_exe), "NAME.exe", NULL,
-    "Trace the OS heap of programs named NAME.exe (a file name, no folder) started while the "
+    "Trace the OS heap of programs named NAME.exe (a file name, no folder; NAME alone gets "
+    ".exe, as in PerfView) started while the "
     "capture runs: sets TracingFlags=1 under HKLM's Image File Execution Options\\NAME.exe, "
     "as PerfView, and puts it back at stop, at abort (also after a killed capture: the "
     "session record says what was there) and at the end of collect. Not with "
