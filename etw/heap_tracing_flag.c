@@ -44,8 +44,9 @@ int heap_tracing_flag_set(const struct registry *reg, const char *exe, struct he
                 exe);
   rc = reg->ops->get_dword(reg->impl, key, HEAP_TRACING_FLAG_VALUE, &now);
   if (rc == ETWCAP_E_FORMAT) /* not the data's fault: no trace is involved */
-    return fail(ETWCAP_E_SYSTEM, why, why_size, "/OSHeapExe:%s: HKLM\\%s has a TracingFlags value that is no "
-                "REG_DWORD; etwcap leaves it alone. Remove it, or leave /OSHeapExe out",
+    return fail(ETWCAP_E_SYSTEM, why, why_size,
+                "/OSHeapExe:%s: HKLM\\%s has a TracingFlags value that is no REG_DWORD; "
+                "etwcap leaves it alone. Remove it, or leave /OSHeapExe out",
                 exe, key);
   if (rc && rc != ETWCAP_E_NOENT)
     return fail(rc, why, why_size, "/OSHeapExe:%s: cannot read TracingFlags of HKLM\\%s: %s", exe,

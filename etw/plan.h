@@ -195,7 +195,8 @@ struct plan_profile_source {
 #define PLAN_HEAP_EXTENSION_MAX_WORDS 16
 /* Where /OSHeapExe's TracingFlags value lives, under HKLM (PerfView's
  * SetImageTracingFlags; the key of each image is its file name). */
-#define PLAN_IFEO_KEY "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options"
+#define PLAN_IFEO_KEY \
+  "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options"
 extern const struct etw_guid plan_heap_provider_guid;
 
 struct plan_session {

@@ -120,7 +120,8 @@ size_t plan_heap_extension(const struct plan_session *s, uint32_t *words, size_t
   n = put(words, max, n, 2u | (PLAN_EXT_PIDS << 16));
   n = put(words, max, n, s->heap_pid);
   /* ETW_EXT_STACKWALK_FILTER: the hooks that get a stack. */
-  n = put(words, max, n, (uint32_t)(s->heap_stack_hook_count + 1) | (PLAN_EXT_STACKWALK_FILTER << 16));
+  n = put(words, max, n,
+          (uint32_t)(s->heap_stack_hook_count + 1) | (PLAN_EXT_STACKWALK_FILTER << 16));
   for (i = 0; i < s->heap_stack_hook_count; i++)
     n = put(words, max, n, s->heap_stack_hooks[i]);
   total = n;
