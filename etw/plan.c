@@ -306,8 +306,10 @@ int plan_build(const struct plan_options *o, struct plan *plan)
   if ((rc = plan_choose_kernel_route(plan, o->kernel_route)) != 0 ||
       (rc = plan_choose_events(plan, &st)) != 0 || (rc = plan_parse_focus(plan, &st)) != 0 ||
       (rc = plan_parse_specs(plan, &st)) != 0 || (rc = plan_kernel_session(plan, &st)) != 0 ||
-      (rc = plan_user_session(plan, &st)) != 0 || (rc = plan_rundown_session(plan, &st)) != 0 ||
-      (rc = plan_kernel_rundown_session(plan, &st)) != 0 || (rc = plan_trigger_session(plan, &st)) != 0)
+      (rc = plan_heap_session(plan, &st)) != 0 || (rc = plan_user_session(plan, &st)) != 0 ||
+      (rc = plan_rundown_session(plan, &st)) != 0 ||
+      (rc = plan_kernel_rundown_session(plan, &st)) != 0 ||
+      (rc = plan_trigger_session(plan, &st)) != 0)
     goto done;
   for (i = 0; i < plan->session_count; i++) {
     if ((rc = finish_session(plan, &plan->sessions[i], &st)) != 0)

@@ -136,6 +136,25 @@ static void route_json(struct strbuf *b, const struct plan_session *s)
   }
 }
 
+/* The heap session's "heap" object (docs/plan-json.md). */
+static void heap_json(struct strbuf *b, const struct plan_session *s)
+{
+  char g[GUID_STRING_SIZE];
+  size_t i;
+  guid_format(&plan_heap_provider_guid, g);
+  strbuf_printf(b, ",\n     \"heap\": {\"provider\": \"%s\", \"pid\": ", g);
+  if (s->heap_exe[0]) {
+    strbuf_puts(b, "null, \"exe\": ");
+    strbuf_json_string(b, s->heap_exe);
+  } else {
+    strbuf_printf(b, "%lu, \"exe\": null", (unsigned long)s->heap_pid);
+  }
+  strbuf_puts(b, ", \"stackHooks\": [");
+  for (i = 0; i < s->heap_stack_hook_count; i++)
+    strbuf_printf(b, "%s\"0x%04X\"", i ? ", " : "", (unsigned)s->heap_stack_hooks[i]);
+  strbuf_puts(b, "]}");
+}
+
 static void session_json(struct strbuf *b, const struct plan_session *s)
 {
   char buf[1024];
@@ -187,6 +206,8 @@ static void session_json(struct strbuf *b, const struct plan_session *s)
     hardware_json(b, s);
     strbuf_puts(b, "}");
   }
+  if (s->role == PLAN_ROLE_HEAP)
+    heap_json(b, s);
   if (s->role == PLAN_ROLE_RUNDOWN)
     strbuf_printf(b, ", \"rundownTimeoutSec\": %u, \"minRundownSec\": %u",
                        (unsigned)s->rundown_timeout_sec, (unsigned)s->min_rundown_sec);

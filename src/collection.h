@@ -24,6 +24,7 @@
 #include "console.h"
 #include "controller.h"
 #include "packet_capture.h"
+#include "heap_tracing_flag.h"
 #include "plan.h"
 
 #include <stddef.h>
@@ -105,6 +106,9 @@ struct collection {
   uint64_t start_ms;
   struct capture_health health;     /* judged by collection_wait */
   struct packet_capture packet;     /* /NetworkCapture's netsh */
+  /* /OSHeapExe's TracingFlags as etwcap set it (exe "" when it set none);
+   * collection_stop puts it back.  From the record in `stop`. */
+  struct heap_tracing_flag heap_flag;
 };
 
 void collection_init(struct collection *c, const struct collection_env *env);
@@ -190,6 +194,11 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
  * (its failure is a warning: the trace is whole).  A session already gone is not an
  * error.  Returns 0 or the first error (every session is tried). */
 int collection_stop(struct collection *c);
+
+/* Puts /OSHeapExe's TracingFlags back (heap_tracing_flag_clear) through
+ * env's registry, logging a failure with what to do.  collection_stop
+ * calls it; `abort` calls it with the record's.  0 or the error. */
+int collection_heap_flag_clear(const struct collection_env *env, struct heap_tracing_flag *f);
 
 /* Writes every running in-memory (buffering) session's ring to the file it
  * would have under `plan`'s DataFile (X.etl, X.kernel.etl), and leaves the

@@ -123,6 +123,7 @@ int collection_cmd_write_record(const struct collection *c, const struct plan *p
       snprintf(r.data_file, sizeof(r.data_file), "%s", c->sessions[i].file);
   r.start_filetime = c->start_filetime;
   r.profile_interval_100ns = c->profile_interval_100ns;
+  r.heap_flag = c->heap_flag;
   for (i = 0; i < c->count && i < PLAN_MAX_SESSIONS; i++) {
     const struct collection_session *cs = &c->sessions[i];
     struct session_record_session *s = &r.sessions[r.session_count++];
@@ -224,7 +225,9 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
   /* Every session, rundown included, is stopped: a console handler holding
    * the process for a close may let it go. */
   console_stop_done();
-  if (record)
+  /* Kept while /OSHeapExe's TracingFlags could not be put back: 'etwcap
+   * abort' reads it to try again. */
+  if (record && !c->heap_flag.exe[0])
     os_remove(record);
   if (!plan->merge) {
     printf("Stopped. /Merge:false: the session files stay as they are (%s and its siblings).\n",

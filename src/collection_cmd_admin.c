@@ -73,7 +73,7 @@ int collection_cmd_abort(const struct cli *cli, const struct collection_env *env
   struct gather g;
   struct plan plan;
   char record[CONTROLLER_PATH_MAX], request[CONTROLLER_PATH_MAX], why[512], detail[160];
-  static const char *const suffixes[] = { "", "Kernel", "Rundown", "KernelRundown", NULL };
+  static const char *const suffixes[] = { "", "Kernel", "Heap", "Rundown", "KernelRundown", NULL };
   int have_record = 0, owner_alive = 0, rc, stopped = 0, failed = 0;
   size_t i;
 
@@ -142,8 +142,15 @@ int collection_cmd_abort(const struct cli *cli, const struct collection_env *env
   if (have_record && r.profile_interval_100ns && r.profile_interval_100ns != 10000 &&
       ctl->ops->set_profile_interval(ctl, 10000) != 0)
     log_warn("cannot put the CPU sampling interval back to 1 ms");
-  if (have_record && !owner_alive)
-    os_remove(record); /* a running collect removes its own when it ends */
+  /* A running collect removes its own record when it ends, and puts its
+   * TracingFlags back; a record whose flag is still set is kept for the
+   * next abort. */
+  if (have_record && !owner_alive) {
+    if (collection_heap_flag_clear(env, &r.heap_flag) != 0)
+      failed++;
+    else
+      os_remove(record);
+  }
   if (stopped)
     printf("Aborted %d session%s; their files are kept as they are, not merged.\n", stopped,
            stopped == 1 ? "" : "s");

@@ -58,7 +58,8 @@ static size_t adopt_by_name(struct collection *c, const struct plan *plan)
   for (i = 0; i < plan->session_count; i++) {
     const struct plan_session *s = &plan->sessions[i];
     struct controller_status st;
-    if (s->when != PLAN_AT_START || (s->role != PLAN_ROLE_KERNEL && s->role != PLAN_ROLE_USER))
+    if (s->when != PLAN_AT_START ||
+        (s->role != PLAN_ROLE_KERNEL && s->role != PLAN_ROLE_USER && s->role != PLAN_ROLE_HEAP))
       continue;
     if (ctl->ops->query(ctl, s->name, &st) != 0)
       continue;
@@ -122,6 +123,7 @@ int collection_cmd_stop(const struct cli *cli, const struct collection_env *env)
                        r.sessions[i].maximum_file_size_mb);
     c.profile_interval_100ns = r.profile_interval_100ns;
     packet_capture_adopt(&c.packet, r.packet_capture_file, r.packet_capture_netmon);
+    c.heap_flag = r.heap_flag; /* put back by collection_stop */
     for (i = 0; i < r.warning_count; i++)
       log_warn("at start: %s", r.warnings[i]);
   } else if (adopt_by_name(&c, &plan) == 0) {

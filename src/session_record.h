@@ -11,6 +11,7 @@
 #define ETWCAP_SESSION_RECORD_H
 
 #include "controller.h"
+#include "heap_tracing_flag.h"
 #include "plan.h"
 
 #include <stddef.h>
@@ -42,6 +43,7 @@ struct session_record {
   char data_file[CONTROLLER_PATH_MAX];
   int64_t start_filetime;            /* UTC FILETIME */
   uint32_t profile_interval_100ns;   /* set machine-wide by start; 0 = untouched */
+  struct heap_tracing_flag heap_flag; /* /OSHeapExe's TracingFlags to put back; exe "" none */
   struct session_record_session sessions[PLAN_MAX_SESSIONS];
   size_t session_count;
   char *warnings[SESSION_RECORD_MAX_WARNINGS]; /* features Windows refused */
