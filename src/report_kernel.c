@@ -35,7 +35,7 @@ int report_kernel_init(struct report_kernel *k)
 static void image_release(struct report_image *im)
 {
   etwcap_free(im->name);
-  etwcap_free(im->raw);
+  etwcap_free(im->utf16);
 }
 
 void report_kernel_release(struct report_kernel *k)
@@ -53,22 +53,50 @@ void report_kernel_release(struct report_kernel *k)
   memset(k, 0, sizeof(*k));
 }
 
-static int field_text(const struct bi_event *row, const struct etw_event *ev, const char *name,
-                      char *out, size_t cap)
+/* The layout of a Process or Thread event and where its fields are.
+ * bi_lookup scans the whole table of built-in events and tf_find compares
+ * field names: a rundown logs thousands of these events, all of a few
+ * (group, opcode, version). */
+static const struct kernel_row *kernel_row(struct report_kernel *k, const struct etw_event *ev,
+                                           unsigned group)
+{
+  struct kernel_row *m = &k->rows[(group * 8 + ev->opcode) % REPORT_ROW_MEMO];
+  if (!m->known || m->group != group || m->opcode != ev->opcode || m->version != ev->version) {
+    const struct bi_event *row = bi_lookup(BI_KERNEL, ev);
+    m->known = 1;
+    m->group = (uint8_t)group;
+    m->opcode = ev->opcode;
+    m->version = ev->version;
+    m->row = row;
+    if (row) {
+      m->pid_at = tf_index(&row->layout, "ProcessID");
+      m->tid_at = tf_index(&row->layout, "ThreadID");
+      m->name_at = tf_index(&row->layout, "ImageFileName");
+      m->command_at = tf_index(&row->layout, "CommandLine");
+    }
+  }
+  return m->row ? m : NULL;
+}
+
+static int field_text(const struct kernel_row *m, const struct etw_event *ev, int at, char *out,
+                      size_t cap)
 {
   struct tv_value v;
-  if (tf_find(&row->layout, ev->user_data, ev->user_len, ev->pointer_size, name, &v) != 1 ||
+  if (at < 0 ||
+      tf_at(&m->row->layout, ev->user_data, ev->user_len, ev->pointer_size, (size_t)at, &v) !=
+          1 ||
       v.type != TV_TEXT)
     return 0;
   tv_copy(out, cap, v.text);
   return 1;
 }
 
-static int field_u32(const struct bi_event *row, const struct etw_event *ev, const char *name,
+static int field_u32(const struct kernel_row *m, const struct etw_event *ev, int at,
                      uint32_t *out)
 {
   struct tv_value v;
-  if (tf_find(&row->layout, ev->user_data, ev->user_len, ev->pointer_size, name, &v) != 1)
+  if (at < 0 ||
+      tf_at(&m->row->layout, ev->user_data, ev->user_len, ev->pointer_size, (size_t)at, &v) != 1)
     return 0;
   *out = (uint32_t)(v.type == TV_INT ? (uint64_t)v.i : v.u);
   return 1;
@@ -76,11 +104,11 @@ static int field_u32(const struct bi_event *row, const struct etw_event *ev, con
 
 static int process_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
 {
-  const struct bi_event *row = bi_lookup(BI_KERNEL, ev);
+  const struct kernel_row *row = kernel_row(k, ev, KERNEL_GROUP_PROCESS);
   uint32_t pid, index;
   struct report_process *p;
   char cmd[REPORT_COMMAND_LINE_MAX];
-  if (!row || !field_u32(row, ev, "ProcessID", &pid))
+  if (!row || !field_u32(row, ev, row->pid_at, &pid))
     return 0;
   if (ev->opcode == 2) { /* Stop */
     if (report_idmap_get(&k->pid_to_process, pid, &index))
@@ -100,8 +128,8 @@ static int process_event(struct report_kernel *k, const struct etw_event *ev, in
   p = &k->processes[k->process_count];
   memset(p, 0, sizeof(*p));
   p->pid = pid;
-  field_text(row, ev, "ImageFileName", p->name, sizeof(p->name));
-  if (field_text(row, ev, "CommandLine", cmd, sizeof(cmd)) && cmd[0]) {
+  field_text(row, ev, row->name_at, p->name, sizeof(p->name));
+  if (field_text(row, ev, row->command_at, cmd, sizeof(cmd)) && cmd[0]) {
     p->command_line = etwcap_strdup(cmd);
     if (!p->command_line)
       return ETWCAP_E_NOMEM;
@@ -119,10 +147,12 @@ static int process_event(struct report_kernel *k, const struct etw_event *ev, in
 
 static void thread_event(struct report_kernel *k, const struct etw_event *ev)
 {
-  const struct bi_event *row = bi_lookup(BI_KERNEL, ev);
+  const struct kernel_row *row;
   uint32_t pid, tid;
-  if (!row || (ev->opcode != 1 && ev->opcode != 3) || !field_u32(row, ev, "ProcessID", &pid) ||
-      !field_u32(row, ev, "ThreadID", &tid))
+  if (ev->opcode != 1 && ev->opcode != 3)
+    return;
+  row = kernel_row(k, ev, KERNEL_GROUP_THREAD);
+  if (!row || !field_u32(row, ev, row->pid_at, &pid) || !field_u32(row, ev, row->tid_at, &tid))
     return;
   if (report_idmap_put(&k->tid_to_pid, tid, pid) != 0)
     k->threads_dropped++;
@@ -158,7 +188,7 @@ static uint64_t mix(uint64_t lane, const uint8_t *p)
  * do not wait for each other: image events are most of a kernel rundown.
  * The end folds the high bits, where each lane gathers its bytes, into the
  * low ones. */
-static uint32_t name_hash(const uint8_t *p, size_t n)
+static uint64_t name_hash(const uint8_t *p, size_t n)
 {
   uint64_t lane[4] = { n, 0x9E3779B97F4A7C15u, 0xC2B2AE3D27D4EB4Fu, 0x165667B19E3779F9u };
   uint64_t tail = 0, h;
@@ -173,30 +203,58 @@ static uint32_t name_hash(const uint8_t *p, size_t n)
   h = lane[0] ^ (lane[1] << 16 | lane[1] >> 48) ^ (lane[2] << 32 | lane[2] >> 32) ^
       (lane[3] << 48 | lane[3] >> 16) ^ tail;
   h = (h ^ h >> 32) * 0xFF51AFD7ED558CCDu;
-  return (uint32_t)(h ^ h >> 29);
+  return h ^ h >> 29;
 }
 
-static int same_name(const struct report_image *im, const uint8_t *raw, size_t n)
+/* 1 when the n bytes at p (UTF-16LE) are all ASCII characters other than
+ * NUL, which UTF-8 writes as they are. */
+static int is_ascii(const uint8_t *p, size_t n)
 {
-  return im->raw_size == n && !memcmp(im->raw, raw, n);
+  unsigned bad = 0;
+  size_t i;
+  for (i = 0; i + 1 < n; i += 2)
+    bad |= (unsigned)(p[i] - 1) >> 7 | p[i] >> 7 | p[i + 1];
+  return !bad;
 }
 
-static struct report_image *find_image(struct report_kernel *k, const uint8_t *raw, size_t n,
-                                       uint32_t hash)
+/* The same test as memcmp with the UTF-16 copy, against the one byte per
+ * character of an ASCII name.  It reads every byte (no early exit), which
+ * lets the compiler compare many at a time: a match, where all must be
+ * read, is the common case. */
+static int ascii_equals(const char *ascii, const uint8_t *p, size_t chars)
+{
+  unsigned diff = 0;
+  size_t i;
+  for (i = 0; i < chars; i++)
+    diff |= (unsigned)(p[2 * i] ^ (uint8_t)ascii[i]) | p[2 * i + 1];
+  return !diff;
+}
+
+static int same_name(const struct report_image *im, const uint8_t *p, size_t n, uint64_t hash)
+{
+  if (im->hash != hash || im->raw_size != n)
+    return 0;
+  return im->utf16 ? !memcmp(im->utf16, p, n) : ascii_equals(im->name, p, n / 2);
+}
+
+static struct report_image *find_image(struct report_kernel *k, const uint8_t *p, size_t n,
+                                       uint64_t hash)
 {
   size_t cursor = 0;
   uint32_t index;
-  while (report_idmap_next(&k->image_by_hash, hash, &cursor, &index))
-    if (same_name(&k->images[index], raw, n))
+  while (report_idmap_next(&k->image_by_hash, (uint32_t)hash, &cursor, &index))
+    if (same_name(&k->images[index], p, n, hash))
       return &k->images[index];
   return NULL;
 }
 
-static int add_image(struct report_kernel *k, const struct image_event *img, uint32_t hash,
+static int add_image(struct report_kernel *k, const struct image_event *img, uint64_t hash,
                      struct report_image **out)
 {
   char name[REPORT_IMAGE_NAME_MAX];
   struct report_image *im;
+  size_t n = img->file_name_bytes;
+  int own_copy;
   *out = NULL;
   if (k->image_count >= REPORT_MAX_IMAGES) {
     k->images_dropped++;
@@ -207,17 +265,22 @@ static int add_image(struct report_kernel *k, const struct image_event *img, uin
     return ETWCAP_E_NOMEM;
   im = &k->images[k->image_count];
   memset(im, 0, sizeof(*im));
-  pl_utf16_to_utf8(img->file_name, img->file_name_bytes / 2, name, sizeof(name));
+  pl_utf16_to_utf8(img->file_name, n / 2, name, sizeof(name));
+  /* An ASCII name that `name` holds whole is its own copy to compare with:
+   * one byte a character instead of two more, as most paths are. */
+  own_copy = !is_ascii(img->file_name, n) || strlen(name) != n / 2;
   im->name = etwcap_strdup(name);
-  im->raw = etwcap_malloc(img->file_name_bytes ? img->file_name_bytes : 1);
-  if (!im->name || !im->raw) {
+  im->utf16 = own_copy ? etwcap_malloc(n ? n : 1) : NULL;
+  if (!im->name || (own_copy && !im->utf16)) {
     image_release(im);
     return ETWCAP_E_NOMEM;
   }
-  memcpy(im->raw, img->file_name, img->file_name_bytes);
-  im->raw_size = img->file_name_bytes;
+  if (own_copy)
+    memcpy(im->utf16, img->file_name, n);
+  im->raw_size = n;
+  im->hash = hash;
   /* An image the index cannot hold could not be found again. */
-  if (report_idmap_add(&k->image_by_hash, hash, (uint32_t)k->image_count) != 0) {
+  if (report_idmap_add(&k->image_by_hash, (uint32_t)hash, (uint32_t)k->image_count) != 0) {
     image_release(im);
     k->images_dropped++;
     return 0;
@@ -227,21 +290,38 @@ static int add_image(struct report_kernel *k, const struct image_event *img, uin
   return 0;
 }
 
+/* The image img names, added when new: *out is NULL when there are too many.
+ * Most payloads end with the name's NUL, so the name is first taken to be
+ * all but the payload's last character, which costs no search for the NUL:
+ * a known name equal to it (known names hold no NUL) proves it. */
+static int image_of(struct report_kernel *k, struct image_event *img, struct report_image **out)
+{
+  const uint8_t *p = img->file_name;
+  size_t room = img->file_name_bytes;
+  uint64_t hash;
+  if (room >= 2 && room % 2 == 0 && !p[room - 2] && !p[room - 1]) {
+    hash = name_hash(p, room - 2);
+    if ((*out = find_image(k, p, room - 2, hash)) != NULL)
+      return 0;
+  }
+  image_identity_measure_name(img);
+  hash = name_hash(p, img->file_name_bytes);
+  *out = find_image(k, p, img->file_name_bytes, hash);
+  return *out ? 0 : add_image(k, img, hash, out);
+}
+
 static int image_event(struct report_kernel *k, const struct etw_event *ev)
 {
   struct image_event img;
   struct report_image *im;
   unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
   int with_id, with_pdb, rc;
-  uint32_t hash;
-  if (image_identity_parse_image_event(ev, &img) != 0)
+  if (image_identity_parse_image_fields(ev, &img) != 0)
     return 0;
   with_id = k->pending_id_base[cpu] == img.image_base && img.image_base;
   with_pdb = k->pending_pdb_base[cpu] == img.image_base && img.image_base;
   k->pending_id_base[cpu] = k->pending_pdb_base[cpu] = 0;
-  hash = name_hash(img.file_name, img.file_name_bytes);
-  im = find_image(k, img.file_name, img.file_name_bytes, hash);
-  if (!im && ((rc = add_image(k, &img, hash, &im)) != 0 || !im))
+  if ((rc = image_of(k, &img, &im)) != 0 || !im)
     return rc;
   im->events++;
   im->with_id += (uint32_t)with_id;

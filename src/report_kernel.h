@@ -40,17 +40,31 @@ struct report_process {
 
 struct report_image {
   char *name;         /* file name as the kernel logged it (UTF-8) */
-  uint8_t *raw;       /* ... and as its UTF-16 bytes, to find it again quickly */
-  size_t raw_size;
+  uint8_t *utf16;     /* ... and its UTF-16 bytes, NULL when name is ASCII and holds them all */
+  size_t raw_size;    /* bytes of the UTF-16 name */
+  uint64_t hash;      /* of the UTF-16 name */
   uint32_t events;    /* Image Load/DCStart/DCStop/Unload events */
   uint32_t with_id;   /* ... preceded by an ImageID event */
   uint32_t with_pdb;  /* ... preceded by a DbgID_RSDS/ILRSDS (PDB signature) */
 };
 
+struct bi_event;
+
+/* A Process or Thread event's layout and the indexes of the fields read
+ * (-1: absent), remembered by (group, opcode, version). */
+struct kernel_row {
+  int known;
+  uint8_t group, opcode, version;
+  const struct bi_event *row; /* NULL: no layout */
+  int pid_at, tid_at, name_at, command_at;
+};
+#define REPORT_ROW_MEMO 16
+
 struct report_kernel {
   struct report_process *processes; /* in order of appearance */
   size_t process_count, process_cap;
   uint64_t processes_dropped;
+  struct kernel_row rows[REPORT_ROW_MEMO];
   struct report_idmap pid_to_process; /* pid -> latest index in processes */
   struct report_idmap tid_to_pid;
   uint64_t threads_dropped;
