@@ -265,7 +265,7 @@ static int add_image(struct report_kernel *k, const struct image_event *img, uin
   if (!im->raw)
     return ETWCAP_E_NOMEM;
   memcpy(im->raw, img->file_name, n);
-  im->raw_size = n;
+  im->raw_size = (uint32_t)n;
   im->hash = hash;
   /* An image the index cannot hold could not be found again. */
   if (report_idmap_add(&k->image_by_hash, (uint32_t)hash, (uint32_t)k->image_count) != 0) {

@@ -41,8 +41,8 @@ struct report_process {
 struct report_image {
   char *name;         /* file name as the kernel logged it (UTF-8), after report_kernel_finish */
   uint8_t *raw;       /* ... its UTF-16 bytes until then, to find it again */
-  size_t raw_size;
   uint64_t hash;      /* of raw */
+  uint32_t raw_size;  /* < 64 KiB: an event's payload */
   uint32_t events;    /* Image Load/DCStart/DCStop/Unload events */
   uint32_t with_id;   /* ... preceded by an ImageID event */
   uint32_t with_pdb;  /* ... preceded by a DbgID_RSDS/ILRSDS (PDB signature) */
