@@ -31,6 +31,9 @@ extern const struct keyword_set keywords_tpl;
 #define KW_KERNEL_THREAD 0x2ull
 #define KW_KERNEL_IMAGELOAD 0x4ull
 #define KW_KERNEL_CONTEXTSWITCH 0x10ull
+#define KW_KERNEL_DPC 0x20ull
+#define KW_KERNEL_INTERRUPT 0x40ull
+#define KW_KERNEL_DRIVER 0x800000ull
 #define KW_KERNEL_DISPATCHER 0x800ull
 #define KW_KERNEL_VIRTUALALLOC 0x4000ull
 #define KW_KERNEL_VAMAP 0x8000ull

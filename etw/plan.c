@@ -295,7 +295,7 @@ int plan_build(const struct plan_options *o, struct plan *plan)
   snprintf(st.base, sizeof(st.base), "%s", o->session_name ? o->session_name : "etwcap");
   if ((rc = data_file(plan, o)) != 0)
     goto done;
-  plan->zip = o->zip >= 0 ? o->zip : (o->merge == 0 ? 0 : 1);
+  plan->zip = o->zip >= 0 ? o->zip : (o->merge == 0 || o->wpr ? 0 : 1); /* ShouldZip */
   plan->merge = plan->zip ? 1 : (o->merge >= 0 ? o->merge : 1);
   if (plan->zip && !(plan->zip_file = concat(plan->data_file, ".zip"))) {
     rc = ETWCAP_E_NOMEM;

@@ -364,7 +364,7 @@ struct plan_options {
   char machine_sources_why[160];
   const char *lbr_sources;    /* /LbrSources: 0xHEX or PmcInterrupt, comma-separated */
   const char *lbr_filters;    /* /LbrFilters: StackMode, Kernel, User, ... */
-  int wpr;                    /* /Wpr: WPR's kernel events and user providers */
+  int wpr;                    /* /Wpr: WPR's kernel events and user providers, no zip */
   int64_t os_heap_pid;        /* /OSHeapProcess: 0 none */
   const char *os_heap_exe;    /* /OSHeapExe: NAME.exe, or NULL */
   int64_t os_heap_max_mb;     /* /OSHeapMaxMB: the heap file's MaximumFileSize, 0 none */

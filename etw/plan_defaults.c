@@ -9,23 +9,19 @@
 
 #include <string.h>
 
-/* Appends the defaults to the user session; `st` says which apply. */
-int plan_default_providers(struct plan_session *s, struct plan_state *st)
-{
-  const struct plan_options *o = st->opt;
-  const char *d = "default";
-  uint64_t clr = st->clr;
-  int rc = 0;
 #define ADD(name, level, any, stacks)                                                   \
   do {                                                                                  \
     if ((rc = plan_add_known(s, name, level, any, stacks, d)) != 0)                     \
       return rc;                                                                        \
   } while (0)
 
-  ADD("PerfView", LEVEL_VERBOSE, PLAN_ALL_KEYWORDS, 0);
-  /* etwcap's own provider, as PerfView enables its PerfViewLogger: `mark`
-   * and /MonitorPerfCounter write into the capture through it. */
-  ADD("etwcap", LEVEL_VERBOSE, PLAN_ALL_KEYWORDS, 0);
+/* PerfView's default list and the CLR block, which /Wpr replaces. */
+static int clr_and_defaults(struct plan_session *s, struct plan_state *st)
+{
+  const struct plan_options *o = st->opt;
+  const char *d = "default";
+  uint64_t clr = st->clr;
+  int rc = 0;
   if (clr && (clr & KW_CLR_CORE) == KW_CLR_CORE) {
     ADD("DotNet", LEVEL_VERBOSE, PLAN_ALL_KEYWORDS, 1);
     ADD("Microsoft-Windows-Kernel-EventTracing", LEVEL_VERBOSE, 0x70, 1);
@@ -118,6 +114,23 @@ int plan_default_providers(struct plan_session *s, struct plan_state *st)
     ADD("ClrNative", st->clr_level, st->clr_enabled,
         (st->clr_enabled & KW_CLR_GC) && st->clr_level >= LEVEL_VERBOSE);
   }
+  return 0;
+}
+
+/* Appends the defaults to the user session; `st` says which apply. */
+int plan_default_providers(struct plan *plan, struct plan_session *s, struct plan_state *st)
+{
+  const struct plan_options *o = st->opt;
+  const char *d = "default";
+  int rc = 0;
+
+  ADD("PerfView", LEVEL_VERBOSE, PLAN_ALL_KEYWORDS, 0);
+  /* etwcap's own provider, as PerfView enables its PerfViewLogger: `mark`
+   * and /MonitorPerfCounter write into the capture through it. */
+  ADD("etwcap", LEVEL_VERBOSE, PLAN_ALL_KEYWORDS, 0);
+  rc = o->wpr ? plan_wpr_providers(plan, s) : clr_and_defaults(s, st);
+  if (rc)
+    return rc;
   if (o->gc_only && !o->provider_count)
     ADD("Microsoft-Windows-Kernel-Memory", LEVEL_VERBOSE, 0x60, 0);
   if (o->user_crit_contention) {

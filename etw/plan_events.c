@@ -71,6 +71,8 @@ int plan_choose_events(struct plan *plan, struct plan_state *st)
   } else if (o->gc_triggered_stacks) {
     return plan_fail(plan, ETWCAP_E_USAGE, "/GCTriggeredStacks only applies with /GCCollectOnly");
   }
+  if (o->wpr) /* PerfView: ThreadTime, DPCs, Driver, Interrupt */
+    st->kernel = KW_KERNEL_THREADTIME | KW_KERNEL_DPC | KW_KERNEL_DRIVER | KW_KERNEL_INTERRUPT;
   if (o->clr_event_level) {
     if (level_parse(o->clr_event_level, strlen(o->clr_event_level), &st->clr_level) != 0)
       return plan_fail(plan, ETWCAP_E_USAGE, "/ClrEventLevel: '%s' is not a level (Critical, Error, "

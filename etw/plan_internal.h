@@ -78,6 +78,8 @@ int plan_heap_wanted(const struct plan_options *o);
 int plan_heap_session(struct plan *plan, struct plan_state *st);
 
 /* plan_defaults.c: PerfView's default user-mode providers. */
-int plan_default_providers(struct plan_session *s, struct plan_state *st);
+int plan_default_providers(struct plan *plan, struct plan_session *s, struct plan_state *st);
+/* plan_wpr.c: /Wpr's list, in place of the defaults' and the CLR block. */
+int plan_wpr_providers(struct plan *plan, struct plan_session *s);
 
 #endif

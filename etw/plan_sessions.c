@@ -180,7 +180,7 @@ int plan_user_session(struct plan *plan, struct plan_state *st)
       s->log_file_mode |= PLAN_FILE_MODE_SEQUENTIAL;
     }
   }
-  if ((rc = plan_default_providers(s, st)) != 0)
+  if ((rc = plan_default_providers(plan, s, st)) != 0)
     return rc;
   if (st->tpl && st->clr && !plan_at_least(plan, 10, 0, 16299) &&
       (rc = plan_note(plan, "/TplEvents: stacks on task-scheduling events need stack filters "

@@ -75,8 +75,14 @@ static const struct opt_def defs[] = {
   { "DisableInlining", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0, needs_profiler },
   { "JITInlining", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,
     "it has no effect on PerfView's command line either; use /ClrEvents:Default+JitTracing." },
-  { "Wpr", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,
-    "WPR-compatible provider sets are not implemented; use WPR itself for that profile." },
+  { "Wpr", NULL, BIND_BOOL(plan.wpr), NULL, NULL,
+    "Collect like WPR's default profile, as PerfView's /Wpr: kernel ThreadTime with DPCs, "
+    "Driver and Interrupt events (0x01812F7F), and in the user session, instead of the "
+    "default providers and the CLR block, the 131 OS providers PerfView's WPR list names "
+    "(mostly keyword 0x1000000000000; .NET Common Language Runtime at Verbose with 0x98). No "
+    "zip unless /Zip is given: the merged NAME.etl opens in WPA. Five names of Windows 8 "
+    "components in PerfView's list have no known GUID and are left out (plan says which).",
+    0, 0, NULL },
   { "DumpHeap", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,
     "heap snapshots need PerfView's HeapDump.exe." },
   { "MaxNodeCountK", NULL, UNBOUND(OPT_INT), NULL, NULL, NULL, 0, 0,

@@ -4,7 +4,7 @@
 static const struct opt_def defs[] = {
   { "Merge", NULL, BIND_TRISTATE(plan.merge), NULL, "true",
     "Merge the session files into one ETL with image identity events.", 0, 0, NULL },
-  { "Zip", NULL, BIND_TRISTATE(plan.zip), NULL, "true (false with /Merge:false)",
+  { "Zip", NULL, BIND_TRISTATE(plan.zip), NULL, "true (false with /Merge:false or /Wpr)",
     "Write NAME.etl.zip (the merged ETL, LogFile.txt, the capture manifest). Implies /Merge.",
     0, 0, NULL },
   { "LowPriority", NULL, BIND_BOOL(low_priority), NULL, NULL,

@@ -216,6 +216,29 @@ for args, why in ((["/OSHeapProcess:0"], "/OSHeapProcess"),
     t.check(rc == 2 and why in err, "plan %s: exit 2 with the reason (%d %s)"
             % (" ".join(args), rc, err.strip()))
 
+# /Wpr (PerfView CommandLineArgs.cs: KernelEvents = ThreadTime|DPC|Driver|Interrupt,
+# ShouldZip false; CommandProcessor.cs SetWPRProviders: 136 enables of 135 names,
+# Kernel-Power twice, in place of the defaults and the CLR block).
+p = plan("collect", "/Wpr")
+u = p and session(p, "user")
+t.check(p is not None and int(session(p, "kernel")["kernel"]["keywords"], 16) == 0x01812F7F
+        and p["zip"] is False,
+        "plan /Wpr: WPR's kernel events, not zipped: %r" % ((p and (session(p, "kernel")["kernel"], p["zip"])),))
+clr = u and provider(u, CLR)
+t.check(clr is not None and clr["level"] == 5 and int(clr["matchAnyKeyword"], 16) == 0x98,
+        "plan /Wpr: .NET Common Language Runtime at Verbose with 0x98: %r" % clr)
+t.check(u is not None and provider(u, "319dc449-ada5-50f7-428e-957db6791668") is None,
+        "plan /Wpr: not the default list (no DotNet telemetry)")
+km = u and provider(u, "d1d93ef7-e1f2-4f45-9943-03d245fe6c00")
+t.check(km is not None and int(km["matchAnyKeyword"], 16) == 0x60 and km["level"] == 4,
+        "plan /Wpr: Kernel-Memory 0x60 at Informational: %r" % km)
+# 135 names, five without a GUID (named in a note), plus PerfView's and etwcap's loggers.
+t.check(u is not None and len(u["providers"]) == 135 - 5 + 2
+        and any("SkyDrive-SyncEngine" in n for n in p["notes"]),
+        "plan /Wpr: the WPR list: %d providers" % (u and len(u["providers"]) or 0))
+p = plan("collect", "/Wpr", "/Zip:true")
+t.check(p is not None and p["zip"] is True, "plan /Wpr /Zip:true zips")
+
 # /TargetOS belongs to plan only.
 rc, out, err = t.run("collect", SERVER)
 t.check(rc == 2, "collect refuses /TargetOS")
