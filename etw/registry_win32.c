@@ -30,6 +30,20 @@ static int open_key(const char *key, REGSAM access, HKEY *out)
   return win32_error((DWORD)code, ETWCAP_E_SYSTEM);
 }
 
+/* Opens `key` and converts the value's name: 0 with both (close the key,
+ * free the name), or an error with neither. */
+static int open_value(const char *key, const char *value, REGSAM access, HKEY *h, wchar_t **w)
+{
+  int rc = open_key(key, access, h);
+  if (rc)
+    return rc;
+  if (!(*w = utf8_to_utf16(value))) {
+    RegCloseKey(*h);
+    return ETWCAP_E_NOMEM;
+  }
+  return 0;
+}
+
 /* Creates `key` as needed and sets one value of type `type`. */
 static int set_value(const char *key, const char *value, DWORD type, const void *data,
                      size_t size)
@@ -69,14 +83,10 @@ static int get_dword(void *impl, const char *key, const char *value, uint32_t *o
   DWORD type = 0, d = 0, size = sizeof(d);
   wchar_t *w;
   LONG code;
-  int rc = open_key(key, KEY_QUERY_VALUE, &h);
+  int rc = open_value(key, value, KEY_QUERY_VALUE, &h, &w);
   (void)impl;
   if (rc)
     return rc;
-  if (!(w = utf8_to_utf16(value))) {
-    RegCloseKey(h);
-    return ETWCAP_E_NOMEM;
-  }
   code = RegQueryValueExW(h, w, NULL, &type, (BYTE *)&d, &size);
   etwcap_free(w);
   RegCloseKey(h);
@@ -139,14 +149,10 @@ static int delete_value(void *impl, const char *key, const char *value)
   HKEY h;
   wchar_t *w;
   LONG code;
-  int rc = open_key(key, KEY_SET_VALUE, &h);
+  int rc = open_value(key, value, KEY_SET_VALUE, &h, &w);
   (void)impl;
   if (rc)
     return rc;
-  if (!(w = utf8_to_utf16(value))) {
-    RegCloseKey(h);
-    return ETWCAP_E_NOMEM;
-  }
   code = RegDeleteValueW(h, w);
   etwcap_free(w);
   RegCloseKey(h);

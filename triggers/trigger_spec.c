@@ -94,6 +94,25 @@ static void trim(const char *text, size_t *start, size_t *end, size_t op)
     (*end)--;
 }
 
+/* The number text[p, q) that ends the spec (spaces may follow), into *value;
+ * `what` names it in messages ("the number", "the interval"). */
+static int number_ends_spec(const char *text, size_t p, size_t q, const char *what,
+                            double *value, char *err, size_t cap)
+{
+  char num[64];
+  if (q - p >= sizeof(num))
+    return fail_at(err, cap, text, p, "number too long");
+  memcpy(num, text + p, q - p);
+  num[q - p] = '\0';
+  while (is_space(text[q]))
+    q++;
+  if (text[q])
+    return fail_at(err, cap, text, q, "unexpected '%c' after %s", text[q], what);
+  if (str_parse_double(num, value) != 0)
+    return fail_at(err, cap, text, p, "'%s' is not a number", num);
+  return 0;
+}
+
 /* Finds "OP NUM" at the end of text: OP is the last '<' or '>', and the
  * names before it hold no other.  PerfView's regular expression lets a
  * doubled operator ("_Total >> 90", "<>90") through as part of the instance
@@ -103,7 +122,6 @@ static int parse_threshold(const char *text, const char *syntax, size_t *op_pos,
                            double *value, char *err, size_t cap)
 {
   size_t len = strlen(text), i, p, q;
-  char num[64];
   for (i = len; i > 0; i--)
     if (text[i - 1] == '<' || text[i - 1] == '>')
       break;
@@ -136,17 +154,7 @@ static int parse_threshold(const char *text, const char *syntax, size_t *op_pos,
   if (q == p)
     return fail_at(err, cap, text, p, "expected a number after '%c': the threshold, as in "
                    "'%c 90'", text[i - 1], text[i - 1]);
-  if (q - p >= sizeof(num))
-    return fail_at(err, cap, text, p, "number too long");
-  memcpy(num, text + p, q - p);
-  num[q - p] = '\0';
-  while (is_space(text[q]))
-    q++;
-  if (text[q])
-    return fail_at(err, cap, text, q, "unexpected '%c' after the number", text[q]);
-  if (str_parse_double(num, value) != 0)
-    return fail_at(err, cap, text, p, "'%s' is not a number", num);
-  return 0;
+  return number_ends_spec(text, p, q, "the number", value, err, cap);
 }
 
 /* CATEGORY:COUNTER:INSTANCE in text[start, end), `syntax` for messages.
@@ -201,7 +209,6 @@ int trigger_parse_monitor_spec(const char *text, struct trigger_monitor_spec *ou
   static const char syntax[] = "CATEGORY:COUNTER:INSTANCE[@SECONDS]";
   const char *at = strrchr(text, '@');
   size_t start, end, p, q;
-  char num[64];
   int rc;
   memset(out, 0, sizeof(*out));
   out->interval_sec = TRIGGER_MONITOR_DEFAULT_SEC;
@@ -215,16 +222,10 @@ int trigger_parse_monitor_spec(const char *text, struct trigger_monitor_spec *ou
   q = p;
   while (isdigit((unsigned char)text[q]) || text[q] == '.')
     q++;
-  if (q == p || q - p >= sizeof(num))
+  if (q == p)
     return fail_at(err, cap, text, p, "expected the interval in seconds after '@', as in '@10'");
-  memcpy(num, text + p, q - p);
-  num[q - p] = '\0';
-  while (is_space(text[q]))
-    q++;
-  if (text[q])
-    return fail_at(err, cap, text, q, "unexpected '%c' after the interval", text[q]);
-  if (str_parse_double(num, &out->interval_sec) != 0)
-    return fail_at(err, cap, text, p, "'%s' is not a number of seconds", num);
+  if ((rc = number_ends_spec(text, p, q, "the interval", &out->interval_sec, err, cap)) != 0)
+    return rc;
   /* PerfView: "interval too small, rounding up to .1 sec". */
   if (out->interval_sec < TRIGGER_MONITOR_MIN_SEC) {
     out->interval_sec = TRIGGER_MONITOR_MIN_SEC;
