@@ -141,6 +141,7 @@ static int run_merge(const struct cli *cli)
   p.log = &log;
   p.console = os_stderr_is_terminal() ? stderr : NULL;
   p.identity = identity;
+  p.ngen = p.zip && !cli->q.no_ngen_pdbs ? &ngen_runner_os : NULL;
   work_cancel_begin();
   if (cli->q.image_ids_only)
     rc = run_image_ids_only(data_file, identity, p.low_priority, p.console, why, sizeof(why));

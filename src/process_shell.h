@@ -24,6 +24,12 @@ int process_run_shell(const char *line, unsigned timeout_ms, int *exit_code, cha
 int process_run_system_tool(const char *name, const char *args, unsigned timeout_ms,
                             int *exit_code, char *why, unsigned why_size);
 
+/* Runs the program at the full path `app` (UTF-8) with the arguments
+ * `args` and waits as process_run_shell does.  ETWCAP_E_NOENT when no file
+ * is there. */
+int process_run_program(const char *app, const char *args, unsigned timeout_ms, int *exit_code,
+                        char *why, unsigned why_size);
+
 /* A command `run` started: the program itself when `line` names an .exe
  * and holds no redirection (< > &), else `cmd.exe /c call LINE` (PerfView's
  * Run, CommandProcessor.cs).  It shares etwcap's console. */

@@ -28,6 +28,8 @@ int64_t os_ftell64(FILE *f);
  * (ETWCAP_E_EXIST), never replaced or followed. */
 int os_rename_replace(const char *from, const char *to);
 int os_remove(const char *path);
+/* Removes an empty folder. */
+int os_remove_dir(const char *path);
 /* 0 and *size, or ETWCAP_E_NOENT / ETWCAP_E_IO. */
 int os_file_size(const char *path, int64_t *size);
 int os_is_directory(const char *path);

@@ -117,6 +117,11 @@ int os_remove(const char *path)
   return remove(path) == 0 ? 0 : translate(errno);
 }
 
+int os_remove_dir(const char *path)
+{
+  return rmdir(path) == 0 ? 0 : translate(errno);
+}
+
 int os_file_size(const char *path, int64_t *size)
 {
   struct stat st;
