@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unzip.h>
 
 /* The framework of each native image cache PerfView's
  * GetClrDirectoryForNGenImage knows (its three regular expressions). */
@@ -260,6 +261,154 @@ static void the_os_runner_off_windows_says_it_needs_windows(void **state)
   assert_non_null(strstr(why, "ngen.exe"));
 }
 
+/* --- through the merge --------------------------------------------------- */
+
+#define T0 1000000u /* raw timestamps (QPC at 10 MHz) after the header's */
+
+/* A SYSTEM64 record (etl-format.md §4): Version, HeaderType 0x02, marker
+ * 0xC0, Size, HookId, ThreadId, ProcessId, SystemTime, Kernel/UserTime,
+ * payload; or a PERFINFO64 one (HeaderType 0x11): Version, type, marker,
+ * Size, HookId, SystemTime, payload. */
+static void write_record(struct etl_writer *w, int perfinfo, uint16_t hook, uint32_t pid,
+                         uint32_t tid, uint64_t ts, const uint8_t *payload, size_t len)
+{
+  uint8_t r[2048];
+  size_t head = perfinfo ? 16 : 32;
+  memset(r, 0, sizeof(r));
+  r[0] = 3; /* Version: Image/Load v3, as Windows 10 logs it */
+  r[2] = perfinfo ? 0x11 : 0x02;
+  r[3] = 0xC0;
+  r[4] = (uint8_t)(head + len);
+  r[5] = (uint8_t)((head + len) >> 8);
+  r[6] = (uint8_t)hook;
+  r[7] = (uint8_t)(hook >> 8);
+  if (perfinfo) {
+    memcpy(r + 8, &ts, 8); /* little-endian host: the tests run on x86 */
+  } else {
+    memcpy(r + 8, &tid, 4);
+    memcpy(r + 12, &pid, 4);
+    memcpy(r + 16, &ts, 8);
+  }
+  memcpy(r + head, payload, len);
+  assert_int_equal(etl_writer_write(w, 0, ts, r, (uint32_t)(head + len)), 0);
+}
+
+/* X.etl: a thread of process 1234 starts, loads the native image at
+ * 0x7ff800000000 (0x30000 bytes) and is sampled in it (payload layouts of
+ * KernelTraceEventParser.cs, as in test_ngen_modules.c). */
+static void write_trace(const struct image_setup *s)
+{
+  struct etl_writer_config cfg;
+  struct etl_writer *w;
+  uint8_t p[1500];
+  uint64_t base = 0x7ff800000000ull, size = 0x30000, ip = base + 0x12345;
+  uint32_t pid = 1234, tid = 55, one = 1;
+  size_t i, n = strlen(s->image);
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.header.os_major = 10;
+  cfg.header.build = 19041;
+  cfg.header.cpus = 1;
+  cfg.header.pointer_size = 8;
+  cfg.header.perf_freq = 10000000;
+  cfg.header.start_time = 133000000000000000ll;
+  cfg.header.end_time = cfg.header.start_time + 10000000;
+  cfg.header.clock_type = 1;
+  cfg.header.header_timestamp = 1000;
+  cfg.header.header_is_64 = 1;
+  snprintf(cfg.header.logger_name, sizeof(cfg.header.logger_name), "etwcapKernel");
+  assert_int_equal(etl_writer_open(&w, s->data_file, &cfg), 0);
+  memset(p, 0, sizeof(p));
+  memcpy(p, &pid, 4);
+  memcpy(p + 4, &tid, 4);
+  write_record(w, 0, 0x0501, pid, tid, T0, p, 72); /* Thread/Start */
+  memset(p, 0, sizeof(p));
+  memcpy(p, &base, 8);
+  memcpy(p + 8, &size, 8);
+  memcpy(p + 16, &pid, 4);
+  for (i = 0; i < n; i++)
+    p[56 + 2 * i] = (uint8_t)s->image[i];
+  write_record(w, 0, 0x030A, pid, tid, T0 + 1, p, 56 + 2 * n + 2); /* Image/Load */
+  memset(p, 0, sizeof(p));
+  memcpy(p, &ip, 8);
+  memcpy(p + 8, &tid, 4);
+  memcpy(p + 12, &one, 4);
+  write_record(w, 1, 0x0F2E, 0, 0, T0 + 2, p, 16); /* PerfInfo/SampledProfile */
+  assert_int_equal(etl_writer_finish(w), 0);
+}
+
+/* Members of `zip` whose name starts with `prefix` (minizip's reader). */
+static int zip_members(const char *zip, const char *prefix)
+{
+  unzFile z = unzOpen64(zip);
+  char name[1024];
+  int found = 0, rc;
+  assert_non_null(z);
+  for (rc = unzGoToFirstFile(z); rc == UNZ_OK; rc = unzGoToNextFile(z)) {
+    assert_int_equal(unzGetCurrentFileInfo64(z, NULL, name, sizeof(name), NULL, 0, NULL, 0),
+                     UNZ_OK);
+    found += strncmp(name, prefix, strlen(prefix)) == 0;
+  }
+  unzClose(z);
+  return found;
+}
+
+static void merge_with(struct image_setup *s, char *zip, size_t zip_size, char *log_text,
+                       size_t log_size)
+{
+  struct capture_finish_params p;
+  struct capture_finish_result r;
+  struct log_memory log;
+  char why[512];
+  write_trace(s);
+  memset(&log, 0, sizeof(log));
+  log_add_sink(log_memory_sink, &log, LOG_DEBUG);
+  memset(&p, 0, sizeof(p));
+  p.data_file = s->data_file;
+  p.zip = 1;
+  p.log = &log;
+  p.ngen = &s->runner;
+  assert_int_equal(capture_finish(&p, &r, why, sizeof(why)), 0);
+  log_remove_sink(log_memory_sink, &log);
+  log_memory_release(&log);
+  snprintf(zip, zip_size, "%s.zip", s->data_file);
+  test_zip_text(zip, "LogFile.txt", log_text, log_size);
+}
+
+static void the_merged_zip_carries_the_pdb_under_symbols(void **state)
+{
+  struct image_setup s;
+  char zip[1100], name[600], hex[33], pdb[256], text[65536];
+  unsigned age;
+  (void)state;
+  if (!setup_image(&s, "ngen_pdb_zip", NGEN_MAKES))
+    skip();
+  merge_with(&s, zip, sizeof(zip), text, sizeof(text));
+  assert_int_equal(s.ngen.calls, 1);
+  objdump_rsds(s.ngen.objdump, hex, &age, pdb);
+  snprintf(name, sizeof(name), "symbols/%s/%s%u/%s", pdb, hex, age, pdb);
+  test_zip_text(zip, name, text, sizeof(text));
+  assert_string_equal(text, "Microsoft C/C++ MSF 7.00\r\n");
+  assert_int_equal(zip_members(zip, "symbols/"), 1);
+  test_zip_text(zip, "LogFile.txt", text, sizeof(text));
+  assert_non_null(strstr(text, "NGEN PDBs: 1 made for 1 native images"));
+  assert_int_equal(entries_left(&s), 2); /* Windows/ and the zip: ngen's folder is gone */
+}
+
+static void without_ngen_the_zip_says_why_and_has_no_pdb(void **state)
+{
+  struct image_setup s;
+  char zip[1100], text[65536];
+  (void)state;
+  if (!setup_image(&s, "ngen_pdb_zip_absent", NGEN_ABSENT))
+    skip();
+  merge_with(&s, zip, sizeof(zip), text, sizeof(text));
+  assert_non_null(strstr(text, "NGEN PDBs not made (1 native images need them): "));
+  assert_non_null(strstr(text, "ngen.exe is not there"));
+  assert_int_equal(zip_members(zip, "symbols/"), 0);
+  assert_int_equal(zip_members(zip, ""), 3); /* X.etl, LogFile.txt, the manifest */
+  assert_int_equal(entries_left(&s), 2);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -268,6 +417,8 @@ int main(void)
     cmocka_unit_test(a_failed_ngen_leaves_nothing),
     cmocka_unit_test(no_ngen_stops_at_the_first_image),
     cmocka_unit_test(the_os_runner_off_windows_says_it_needs_windows),
+    cmocka_unit_test(the_merged_zip_carries_the_pdb_under_symbols),
+    cmocka_unit_test(without_ngen_the_zip_says_why_and_has_no_pdb),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
