@@ -150,6 +150,10 @@ static int grow(void **array, size_t *cap, size_t count, size_t item)
 
 static int add_address(struct ngen_modules *m, uint64_t address, uint32_t pid)
 {
+  /* A 64-bit kernel address (the upper half) is in no native image: not
+   * keeping them halves the set for a trace with kernel stacks. */
+  if (address >> 63)
+    return 0;
   m->addresses++;
   return map_put(&m->pages, (address & PAGE_MASK) + (pid & 0xFFFF), 0);
 }

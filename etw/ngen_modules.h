@@ -40,7 +40,7 @@ struct ngen_modules;
 
 struct ngen_modules_counts {
   uint64_t native_image_loads; /* image events of *.ni.* files */
-  uint64_t addresses;          /* sampled and stacked addresses read */
+  uint64_t addresses;          /* sampled and stacked user-mode addresses read */
   uint64_t pages;              /* distinct (page, process) keys they fell in */
 };
 

@@ -173,7 +173,8 @@ const struct command cmd_merge = {
   "as PerfView names them) into one ETL, every event once in time order, with image "
   "identity (the PDB each loaded image needs, read from the image files) before each kernel "
   "image event, and writes "
-  "DataFile.zip holding the merged ETL, LogFile.txt and etwcap-capture.json. The zip is "
+  "DataFile.zip holding the merged ETL, LogFile.txt, etwcap-capture.json and (on Windows) "
+  "the NGEN PDBs of the .NET native images the trace sampled (see /NoNGenPdbs). The zip is "
   "written to a temporary name, read back and checked, and only then are the session files "
   "deleted. With /Zip:false the merged ETL replaces DataFile.",
   groups,
