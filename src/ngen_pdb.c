@@ -7,6 +7,7 @@
 #include "guid.h"
 #include "log.h"
 #include "os_file.h"
+#include "os_time.h"
 #include "path_name.h"
 #include "pe_image.h"
 #include "strutil.h"
@@ -282,6 +283,7 @@ void ngen_pdbs_make(const char *const *images, size_t image_count, const char *d
                     const struct ngen_runner *runner, struct ngen_pdbs *out)
 {
   char dir[PATH_BYTES], why[512];
+  uint64_t t0 = os_time_monotonic_ns();
   size_t i;
   int rc = 0;
 
@@ -307,8 +309,9 @@ void ngen_pdbs_make(const char *const *images, size_t image_count, const char *d
       break;
     }
   }
-  log_info("NGEN PDBs: %lu made for %lu native images with samples or stacks",
-           (unsigned long)out->count, (unsigned long)image_count);
+  log_info("NGEN PDBs: %lu made for %lu native images with samples or stacks in %.1f s",
+           (unsigned long)out->count, (unsigned long)image_count,
+           (double)(os_time_monotonic_ns() - t0) / 1e9);
 }
 
 void ngen_pdbs_release(struct ngen_pdbs *p)
