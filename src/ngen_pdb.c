@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "byte_source.h"
+#include "cancel.h"
 #include "error.h"
 #include "guid.h"
 #include "log.h"
@@ -300,7 +301,7 @@ void ngen_pdbs_make(const char *const *images, size_t image_count, const char *d
              "'%s': %s", (unsigned long)image_count, data_file, etwcap_strerror(rc));
     return;
   }
-  for (i = 0; i < image_count; i++) {
+  for (i = 0; i < image_count && !cancel_requested(); i++) {
     why[0] = '\0';
     rc = make_one(images[i], runner, out, why, sizeof(why));
     if (rc) {
