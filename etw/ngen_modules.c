@@ -24,7 +24,7 @@
 #define OP_STACK_KEY_USER 38
 #define CLR_STACK_WALK_ID 82 /* ClrStackWalk, ClrTraceEventParser.cs */
 
-#define PAGE_MASK (~(uint64_t)0xFFFF)
+#define PAGE_64K_MASK (~(uint64_t)0xFFFF)
 
 /* An open-addressing map from 64-bit keys to 32-bit values (a set when
  * the values are not read); doubles at half load. */
@@ -96,9 +96,9 @@ struct image {
   uint64_t base, size;
 };
 
-/* A stack definition's page met before any reference to its key. */
-struct pending_page {
-  uint64_t stack_key, page;
+/* A stack definition's frame met before any reference to its key. */
+struct pending_frame {
+  uint64_t stack_key, address;
 };
 
 struct ngen_modules {
@@ -107,7 +107,7 @@ struct ngen_modules {
   struct u64_map key_pid;    /* stack key -> pid of its StackKeyUser reference */
   struct image *images;
   size_t image_count, image_cap;
-  struct pending_page *pending;
+  struct pending_frame *pending;
   size_t pending_count, pending_cap;
   const char **chosen;
   uint64_t addresses;
@@ -155,7 +155,7 @@ static int add_address(struct ngen_modules *m, uint64_t address, uint32_t pid)
   if (address >> 63)
     return 0;
   m->addresses++;
-  return map_put(&m->pages, (address & PAGE_MASK) + (pid & 0xFFFF), 0);
+  return map_put(&m->pages, (address & PAGE_64K_MASK) + (pid & 0xFFFF), 0);
 }
 
 static uint64_t pointer_at(const uint8_t *p, unsigned pointer_size)
@@ -242,7 +242,7 @@ static int observe_definition(struct ngen_modules *m, const struct etw_event *ev
     rc = grow((void **)&m->pending, &m->pending_cap, m->pending_count, sizeof(*m->pending));
     if (!rc) {
       m->pending[m->pending_count].stack_key = key;
-      m->pending[m->pending_count].page = pointer_at(ev->user_data + (i + 1) * ps, ps);
+      m->pending[m->pending_count].address = pointer_at(ev->user_data + (i + 1) * ps, ps);
       m->pending_count++;
     }
   }
@@ -299,7 +299,7 @@ int ngen_modules_observe(struct ngen_modules *m, const struct etw_event *ev)
 /* Does any 64 KB page of the image hold an address of its process? */
 static int image_has_address(const struct ngen_modules *m, const struct image *im)
 {
-  uint64_t offset, base = im->base & PAGE_MASK;
+  uint64_t offset, base = im->base & PAGE_64K_MASK;
   for (offset = 0; offset < im->size; offset += 0x10000)
     if (map_find(&m->pages, base + offset + (im->pid & 0xFFFF)))
       return 1;
@@ -322,7 +322,7 @@ int ngen_modules_finish(struct ngen_modules *m, const char *const **paths, size_
   for (i = 0; i < m->pending_count && !rc; i++) {
     const struct slot *ref = map_find(&m->key_pid, m->pending[i].stack_key);
     if (ref)
-      rc = add_address(m, m->pending[i].page, ref->value);
+      rc = add_address(m, m->pending[i].address, ref->value);
   }
   m->pending_count = 0;
   etwcap_free(m->chosen);
