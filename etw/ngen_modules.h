@@ -23,8 +23,10 @@
  * process id.
  *
  * ReadyToRun images, which PerfView also lists, are left out: its PDB
- * generator finds no framework for them (its folder rules only know the
- * native image caches) and makes nothing, so the zip is the same.
+ * generator runs no ngen for them (its folder rules only know the native
+ * image caches, SymbolReader.GetClrDirectoryForNGenImage); it only zips a
+ * PDB of theirs that its own symbol cache already holds, and etwcap has no
+ * symbol cache.
  *
  * No I/O, no printing.  Lifetime: ngen_modules_new .. ngen_modules_free;
  * the paths ngen_modules_finish returns belong to the object. */

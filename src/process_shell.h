@@ -4,8 +4,9 @@
  * from a 32-bit process; System32 when SysNative does not exist), as
  * PerfView does (perfview-collect.md §3.4); for `run`, started and left
  * running while the capture watches it; for schedule, a tool of the system
- * folder run directly.  Off Windows all answer "needs Windows": collect,
- * run and schedule, their only users, need Windows. */
+ * folder run directly; for NGEN PDBs, ngen.exe by its full path.  Off
+ * Windows all answer "needs Windows": collect, run, schedule and ngen,
+ * their only users, need Windows. */
 #ifndef ETWCAP_PROCESS_SHELL_H
 #define ETWCAP_PROCESS_SHELL_H
 
