@@ -5,8 +5,8 @@
 #include "archive_writer.h"
 #include "error.h"
 #include "log.h"
+#include "merge_hooks.h"
 #include "merge_inputs.h"
-#include "ngen_modules.h"
 #include "os_file.h"
 #include "os_proc.h"
 #include "os_time.h"
@@ -40,26 +40,12 @@ static void describe_sessions(const struct merge_inputs *in, const struct etl_me
   }
 }
 
-/* What the merge does with each event besides writing it: note what the
- * NGEN PDBs need, then add image identity. */
-struct event_hooks {
-  struct ngen_modules *ngen;
-  struct identity_injector *identity;
-};
-
-static int on_event(void *ctx, const struct etw_event *ev, struct etl_writer *w)
-{
-  struct event_hooks *h = ctx;
-  int rc = h->ngen ? ngen_modules_observe(h->ngen, ev) : 0;
-  return rc ? rc : h->identity ? identity_inject(h->identity, ev, w) : 0;
-}
-
 static int merge_step(const struct capture_finish_params *p, const struct merge_inputs *in,
                       const char *merged_path, const struct file_io *out,
                       struct ngen_modules *ngen, struct etl_merge_stats *st, char *why,
                       size_t why_size)
 {
-  struct event_hooks hooks = { ngen, p->identity };
+  struct merge_hooks hooks = { ngen, p->identity };
   struct etl_merge_input inputs[ETL_MERGE_MAX_INPUTS];
   struct etl_merge_options o;
   struct progress prog;
@@ -77,7 +63,7 @@ static int merge_step(const struct capture_finish_params *p, const struct merge_
     memset(&o, 0, sizeof(o));
     o.io = out;
     if (ngen || p->identity) {
-      o.inject = on_event;
+      o.inject = merge_hooks_inject;
       o.inject_ctx = &hooks;
     }
     o.progress = on_merge_progress;

@@ -14,6 +14,7 @@
 #include "etl_bytes.h"
 #include "etl_reader.h"
 #include "etl_writer.h"
+#include "image_ids_only.h"
 #include "log.h"
 #include "ngen_pdb.h"
 #include "os_dir.h"
@@ -411,6 +412,36 @@ static void without_ngen_the_zip_says_why_and_has_no_pdb(void **state)
   assert_int_equal(entries_left(&s), 2);
 }
 
+/* merge /ImageIDsOnly (inside a container, PerfView makes the PDBs there
+ * too): a zip merged where ngen could not run gets the PDB; a second run
+ * finds it there and leaves the zip as it was. */
+static void image_ids_only_adds_the_pdb_once(void **state)
+{
+  struct image_setup s;
+  char zip[1100], name[600], hex[33], pdb[256], text[65536], why[512];
+  unsigned age;
+  int64_t before, after;
+  (void)state;
+  if (!setup_image(&s, "ngen_pdb_image_ids", NGEN_ABSENT))
+    skip();
+  merge_with(&s, zip, sizeof(zip), text, sizeof(text));
+  assert_int_equal(zip_members(zip, "symbols/"), 0);
+  s.ngen.mode = NGEN_MAKES;
+  assert_int_equal(image_ids_only(zip, NULL, &s.runner, 0, NULL, why, sizeof(why)), 0);
+  objdump_rsds(s.ngen.objdump, hex, &age, pdb);
+  snprintf(name, sizeof(name), "symbols/%s/%s%u/%s", pdb, hex, age, pdb);
+  test_zip_text(zip, name, text, sizeof(text));
+  assert_string_equal(text, "Microsoft C/C++ MSF 7.00\r\n");
+  assert_int_equal(zip_members(zip, ""), 4);
+  assert_int_equal(os_file_size(zip, &before), 0);
+  assert_int_equal(image_ids_only(zip, NULL, &s.runner, 0, NULL, why, sizeof(why)), 0);
+  assert_int_equal(s.ngen.calls, 3);
+  assert_int_equal(zip_members(zip, ""), 4);
+  assert_int_equal(os_file_size(zip, &after), 0);
+  assert_int_equal(before, after);
+  assert_int_equal(entries_left(&s), 2); /* Windows/ and the zip */
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -421,6 +452,7 @@ int main(void)
     cmocka_unit_test(the_os_runner_says_why_ngen_cannot_run),
     cmocka_unit_test(the_merged_zip_carries_the_pdb_under_symbols),
     cmocka_unit_test(without_ngen_the_zip_says_why_and_has_no_pdb),
+    cmocka_unit_test(image_ids_only_adds_the_pdb_once),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
