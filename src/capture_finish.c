@@ -143,8 +143,6 @@ static void log_merged(const struct capture_finish_params *p, const struct captu
   }
 }
 
-/* Merges into the zip, then adds LogFile.txt (which by then says how the
- * merge went) and the manifest, verifies and renames. */
 /* The NGEN PDBs of the native images the merge saw used, as zip members
  * under symbols/ (PerfView's merge puts them there). */
 static int add_ngen_pdbs(struct archive *a, const struct capture_finish_params *p,
@@ -170,6 +168,8 @@ static int add_ngen_pdbs(struct archive *a, const struct capture_finish_params *
   return rc;
 }
 
+/* Merges into the zip, then adds the NGEN PDBs, LogFile.txt (which by then
+ * says how both went) and the manifest, verifies and renames. */
 static int merge_into_zip(const struct capture_finish_params *p, const struct merge_inputs *in,
                           struct etl_merge_stats *st, struct capture_finish_result *r, char *why,
                           size_t why_size)
