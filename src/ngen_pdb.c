@@ -227,8 +227,9 @@ static int already_made(const struct ngen_pdbs *out, const char *rel)
   return 0;
 }
 
-/* One image.  Returns ETWCAP_E_NEEDS_WINDOWS or ETWCAP_E_NOENT (no ngen)
- * with why set, to stop; 0 otherwise (the image's fate is logged). */
+/* One image: 1 when its PDB was made (or was made already), 0 when it
+ * was skipped, ETWCAP_E_NEEDS_WINDOWS or ETWCAP_E_NOENT (no ngen here) to
+ * stop; when it is not 1, `why` says why. */
 static int make_one(const char *logged, const struct ngen_runner *runner, struct ngen_pdbs *out,
                     char *why, size_t why_size)
 {
@@ -240,17 +241,17 @@ static int make_one(const char *logged, const struct ngen_runner *runner, struct
   local_path(logged, image, sizeof(image));
   framework = ngen_pdb_framework(image);
   if (!framework) {
-    log_info("NGEN PDB: %s is in no native image cache of .NET 4 or later: skipped", image);
+    snprintf(why, why_size, "%s is in no native image cache of .NET 4 or later", image);
     return 0;
   }
   if (pdb_relative_path(image, rel, sizeof(rel), reason, sizeof(reason)) != 0) {
-    log_info("NGEN PDB: %s: %s: skipped", image, reason);
+    snprintf(why, why_size, "%s: %s", image, reason);
     return 0;
   }
   if (already_made(out, rel))
-    return 0;
+    return 1;
   if ((size_t)snprintf(pdb, sizeof(pdb), "%s/%s", out->work_dir, rel) >= sizeof(pdb)) {
-    log_info("NGEN PDB: %s: the PDB's path is too long: skipped", image);
+    snprintf(why, why_size, "%s: the PDB's path is too long", image);
     return 0;
   }
   os_native_path(pdb);
@@ -263,29 +264,29 @@ static int make_one(const char *logged, const struct ngen_runner *runner, struct
   }
   if (rc || exit_code != 0 || os_file_size(pdb, &size) != 0) {
     if (rc)
-      log_warn("NGEN PDB: ngen createPDB for %s did not run: %s", image,
+      snprintf(why, why_size, "%s: ngen createPDB did not run: %s", image,
                reason[0] ? reason : etwcap_strerror(rc));
     else
-      log_warn("NGEN PDB: ngen createPDB for %s exited with %d and made no %s: its frames "
-               "will show without names", image, exit_code, pdb);
+      snprintf(why, why_size, "%s: ngen createPDB exited with %d and made no %s", image,
+               exit_code, pdb);
     remove_output(out->work_dir, rel); /* ngen may leave a bad PDB behind */
     return 0;
   }
   if (keep(out, pdb, rel) != 0) {
     remove_output(out->work_dir, rel);
-    log_warn("NGEN PDB: out of memory: %s is left out", pdb);
+    snprintf(why, why_size, "%s: out of memory", pdb);
     return 0;
   }
   log_info("NGEN PDB: %s made for %s", rel, image);
-  return 0;
+  return 1;
 }
 
 void ngen_pdbs_make(const char *const *images, size_t image_count, const char *data_file,
                     const struct ngen_runner *runner, struct ngen_pdbs *out)
 {
-  char dir[PATH_BYTES], why[512];
+  char dir[PATH_BYTES], why[3 * PATH_BYTES], first[3 * PATH_BYTES] = "";
   uint64_t t0 = os_time_monotonic_ns();
-  size_t i;
+  size_t i, made = 0;
   int rc = 0;
 
   memset(out, 0, sizeof(*out));
@@ -304,12 +305,23 @@ void ngen_pdbs_make(const char *const *images, size_t image_count, const char *d
   for (i = 0; i < image_count && !cancel_requested(); i++) {
     why[0] = '\0';
     rc = make_one(images[i], runner, out, why, sizeof(why));
-    if (rc) {
+    if (rc < 0) {
       log_warn("NGEN PDBs not made (%lu native images need them): %s", (unsigned long)image_count,
                why[0] ? why : etwcap_strerror(rc));
-      break;
+      return;
+    }
+    if (rc == 1) {
+      made++;
+    } else {
+      log_info("NGEN PDB skipped: %s", why);
+      if (!first[0])
+        snprintf(first, sizeof(first), "%s", why);
     }
   }
+  if (made < image_count)
+    log_warn("NGEN PDBs: %lu of %lu native images with samples or stacks got one; their "
+             "frames show without names (first: %s)", (unsigned long)made,
+             (unsigned long)image_count, first[0] ? first : "stopped");
   log_info("NGEN PDBs: %lu made for %lu native images with samples or stacks in %.1f s",
            (unsigned long)out->count, (unsigned long)image_count,
            (double)(os_time_monotonic_ns() - t0) / 1e9);

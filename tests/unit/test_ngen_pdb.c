@@ -412,6 +412,20 @@ static void without_ngen_the_zip_says_why_and_has_no_pdb(void **state)
   assert_int_equal(entries_left(&s), 2);
 }
 
+static void a_failed_ngen_is_named_in_the_log(void **state)
+{
+  struct image_setup s;
+  char zip[1100], text[65536];
+  (void)state;
+  if (!setup_image(&s, "ngen_pdb_zip_fails", NGEN_FAILS))
+    skip();
+  merge_with(&s, zip, sizeof(zip), text, sizeof(text));
+  assert_non_null(strstr(text, "NGEN PDBs: 0 of 1 native images with samples or stacks got one"));
+  assert_non_null(strstr(text, "mscorlib.ni.dll: ngen createPDB exited with 1 and made no "));
+  assert_int_equal(zip_members(zip, "symbols/"), 0);
+  assert_int_equal(entries_left(&s), 2);
+}
+
 /* merge /ImageIDsOnly (inside a container, PerfView makes the PDBs there
  * too): a zip merged where ngen could not run gets the PDB; a second run
  * finds it there and leaves the zip as it was. */
@@ -452,6 +466,7 @@ int main(void)
     cmocka_unit_test(the_os_runner_says_why_ngen_cannot_run),
     cmocka_unit_test(the_merged_zip_carries_the_pdb_under_symbols),
     cmocka_unit_test(without_ngen_the_zip_says_why_and_has_no_pdb),
+    cmocka_unit_test(a_failed_ngen_is_named_in_the_log),
     cmocka_unit_test(image_ids_only_adds_the_pdb_once),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
