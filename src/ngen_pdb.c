@@ -157,7 +157,7 @@ static int pdb_relative_path(const char *image, char *out, size_t size, char *wh
   rc = pe_image_read(&pe, &src, PE_READ_DEBUG);
   byte_source_close(&src);
   if (rc) {
-    snprintf(why, why_size, "not a readable image: %s", etwcap_strerror(rc));
+    snprintf(why, why_size, "cannot be read as an image (%s)", etwcap_strerror(rc));
     return rc;
   }
   d = pe_image_first_rsds(&pe);
