@@ -1,8 +1,10 @@
 """NGEN PDBs through `etwcap merge`: a trace whose CPU sample falls in a .NET
 native image (*.ni.dll in a native image cache) gets the NGEN step, which
-here cannot make the PDB (the file is no image, and this is no Windows or a
-Windows without .NET Framework 4): the zip's LogFile.txt says so in one
-warning and the zip has no symbols/ member; /NoNGenPdbs skips the step.
+here cannot make the PDB: off Windows ngen cannot run, under Wine there is
+no .NET Framework 4 ngen.exe, and a file that is no image has no PDB name.
+The zip's LogFile.txt says so in one warning and the zip has no symbols/
+member; /NoNGenPdbs skips the step.  The image is tests/pe's mscorlib.ni.dll
+(its RSDS record names mscorlib.ni.pdb) when the PE fixtures were built.
 
 The trace is assembled here from the documented layouts (etl-format.md §2-§4:
 WMI_BUFFER_HEADER, the SYSTEM64 logfile-header event with the x64
@@ -22,8 +24,16 @@ shutil.rmtree(work, ignore_errors=True)
 cache = os.path.join(work, "Windows", "assembly", "NativeImages_v4.0.30319_64", "mscorlib", "0a1b")
 os.makedirs(cache)
 image = os.path.join(cache, "mscorlib.ni.dll")
-with open(image, "wb") as f:
-    f.write(b"MZ but not an image")
+fixtures = os.environ.get("ETWCAP_PE_FIXTURES")
+if fixtures:
+    shutil.copy(os.path.join(fixtures, "mscorlib.ni.dll"), image)
+    # Where ngen's absence shows: off Windows, and under Wine (no Framework64 ngen.exe).
+    reason = "ngen.exe is not there" if t.windows else \
+        "ngen.exe runs only on the Windows"
+else:
+    with open(image, "wb") as f:
+        f.write(b"MZ but not an image")
+    reason = "cannot be read as an image"
 
 BUFFER = 65536
 START_TIME = 133000000000000000  # FILETIME
@@ -96,9 +106,13 @@ def merge(name, *qualifiers):
 
 
 log, names = merge("with.etl")
-t.check("NGEN PDBs: 0 of 1 native images with samples or stacks got one" in log
-        and "mscorlib.ni.dll" in log,
-        "the sampled native image is named and its PDB's loss said: %r" % log[-2000:])
+if fixtures:
+    t.check("NGEN PDBs not made (1 native images need them): " in log and reason in log,
+            "one line says ngen cannot run here: %r" % log[-2000:])
+else:
+    t.check("NGEN PDBs: 0 of 1 native images with samples or stacks got one" in log
+            and "mscorlib.ni.dll: " + reason in log,
+            "the sampled native image is named and its PDB's loss said: %r" % log[-2000:])
 t.check(not [n for n in names if n.startswith("symbols/")], "no PDB in the zip: %r" % names)
 
 log, names = merge("without.etl", "/NoNGenPdbs")

@@ -73,6 +73,10 @@ if(ETWCAP_PE_GCC64 AND ETWCAP_PE_GCC32 AND ETWCAP_PE_WINDRES64 AND ETWCAP_PE_WIN
       set_property(TEST ${TEST_PREFIX}${t} APPEND PROPERTY ENVIRONMENT "${pe_env}")
     endif()
   endforeach()
+  if(TEST ${TEST_PREFIX}e2e.test_ngen_pdbs)
+    set_property(TEST ${TEST_PREFIX}e2e.test_ngen_pdbs APPEND PROPERTY ENVIRONMENT
+                 "ETWCAP_PE_FIXTURES=${pe_dir}")
+  endif()
 else()
   message(STATUS "PE fixtures: mingw-w64 cross tools not found; the PE tests will skip")
 endif()
