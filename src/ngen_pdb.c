@@ -298,16 +298,16 @@ void ngen_pdbs_make(const char *const *images, size_t image_count, const char *d
     rc = ETWCAP_E_NOMEM;
   }
   if (rc) {
-    log_warn("NGEN PDBs not made (%lu native images need them): cannot make a folder beside "
-             "'%s': %s", (unsigned long)image_count, data_file, etwcap_strerror(rc));
+    log_warn("NGEN PDBs not made (native images needing one: %lu): cannot make a folder "
+             "beside '%s': %s", (unsigned long)image_count, data_file, etwcap_strerror(rc));
     return;
   }
   for (i = 0; i < image_count && !cancel_requested(); i++) {
     why[0] = '\0';
     rc = make_one(images[i], runner, out, why, sizeof(why));
     if (rc < 0) {
-      log_warn("NGEN PDBs not made (%lu native images need them): %s", (unsigned long)image_count,
-               why[0] ? why : etwcap_strerror(rc));
+      log_warn("NGEN PDBs not made (native images needing one: %lu): %s",
+               (unsigned long)image_count, why[0] ? why : etwcap_strerror(rc));
       return;
     }
     if (rc == 1) {
@@ -319,10 +319,10 @@ void ngen_pdbs_make(const char *const *images, size_t image_count, const char *d
     }
   }
   if (made < image_count)
-    log_warn("NGEN PDBs: %lu of %lu native images with samples or stacks got one; their "
-             "frames show without names (first: %s)", (unsigned long)made,
+    log_warn("NGEN PDBs made for %lu of the %lu native images with samples or stacks; the "
+             "others' frames show without names (first: %s)", (unsigned long)made,
              (unsigned long)image_count, first[0] ? first : "stopped");
-  log_info("NGEN PDBs: %lu made for %lu native images with samples or stacks in %.1f s",
+  log_info("NGEN PDBs: %lu made for the %lu native images with samples or stacks in %.1f s",
            (unsigned long)out->count, (unsigned long)image_count,
            (double)(os_time_monotonic_ns() - t0) / 1e9);
 }

@@ -107,10 +107,10 @@ def merge(name, *qualifiers):
 
 log, names = merge("with.etl")
 if fixtures:
-    t.check("NGEN PDBs not made (1 native images need them): " in log and reason in log,
+    t.check("NGEN PDBs not made (native images needing one: 1): " in log and reason in log,
             "one line says ngen cannot run here: %r" % log[-2000:])
 else:
-    t.check("NGEN PDBs: 0 of 1 native images with samples or stacks got one" in log
+    t.check("NGEN PDBs made for 0 of the 1 native images with samples or stacks" in log
             and "mscorlib.ni.dll: " + reason in log,
             "the sampled native image is named and its PDB's loss said: %r" % log[-2000:])
 t.check(not [n for n in names if n.startswith("symbols/")], "no PDB in the zip: %r" % names)

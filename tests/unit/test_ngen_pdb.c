@@ -393,7 +393,7 @@ static void the_merged_zip_carries_the_pdb_under_symbols(void **state)
   assert_string_equal(text, "Microsoft C/C++ MSF 7.00\r\n");
   assert_int_equal(zip_members(zip, "symbols/"), 1);
   test_zip_text(zip, "LogFile.txt", text, sizeof(text));
-  assert_non_null(strstr(text, "NGEN PDBs: 1 made for 1 native images"));
+  assert_non_null(strstr(text, "NGEN PDBs: 1 made for the 1 native images"));
   assert_int_equal(entries_left(&s), 2); /* Windows/ and the zip: ngen's folder is gone */
 }
 
@@ -405,7 +405,7 @@ static void without_ngen_the_zip_says_why_and_has_no_pdb(void **state)
   if (!setup_image(&s, "ngen_pdb_zip_absent", NGEN_ABSENT))
     skip();
   merge_with(&s, zip, sizeof(zip), text, sizeof(text));
-  assert_non_null(strstr(text, "NGEN PDBs not made (1 native images need them): "));
+  assert_non_null(strstr(text, "NGEN PDBs not made (native images needing one: 1): "));
   assert_non_null(strstr(text, "ngen.exe is not there"));
   assert_int_equal(zip_members(zip, "symbols/"), 0);
   assert_int_equal(zip_members(zip, ""), 3); /* X.etl, LogFile.txt, the manifest */
@@ -420,7 +420,7 @@ static void a_failed_ngen_is_named_in_the_log(void **state)
   if (!setup_image(&s, "ngen_pdb_zip_fails", NGEN_FAILS))
     skip();
   merge_with(&s, zip, sizeof(zip), text, sizeof(text));
-  assert_non_null(strstr(text, "NGEN PDBs: 0 of 1 native images with samples or stacks got one"));
+  assert_non_null(strstr(text, "NGEN PDBs made for 0 of the 1 native images with samples or stacks"));
   assert_non_null(strstr(text, "mscorlib.ni.dll: ngen createPDB exited with 1 and made no "));
   assert_int_equal(zip_members(zip, "symbols/"), 0);
   assert_int_equal(entries_left(&s), 2);
