@@ -13,11 +13,14 @@
  *     in .ni.pdb, and ngen writes it to DIR\NAME\GUIDAGE\NAME (GUID as 32
  *     lower-case hex digits, age in decimal);
  *   - COMPLUS_NGenEnableCreatePdb=1 is set for ngen.
- * Not as PerfView: no /lines (PerfView's line-number argument is empty too),
- * no COMPLUS_NGenLocalWorker for 4.0 runtimes older than 4.5, no private
- * runtimes (an image cache under a runtime's own folder), no copying of a
- * per-user cache's image into the machine cache; such images are named in
- * the log and skipped.
+ * Not as PerfView: no _NT_SYMBOL_PATH (it serves /lines, and PerfView's
+ * line-number argument is empty too) and no framework folder added to PATH
+ * (ngen.exe runs from it anyway); no COMPLUS_NGenLocalWorker for 4.0
+ * runtimes older than 4.5; a private runtime's image cache is served by the
+ * machine's framework; no search of the machine cache for an image loaded
+ * through a link (PerfView's InsurePathIsInNIC); and ngen writes into
+ * etwcap's folder also for a per-user cache, where PerfView uses that
+ * cache's Temp\NGenPdb (writable by a Store app).
  *
  * Nothing here fails a merge: every image that gets no PDB is named in the
  * log, and when ngen cannot run at all (not Windows, no ngen.exe) one line
