@@ -14,7 +14,9 @@
  * KernelTraceEventParser.cs registers them. */
 #define GROUP_THREAD 0x05
 #define OP_THREAD_START 1
+#define OP_THREAD_END 2
 #define OP_THREAD_DCSTART 3
+#define OP_THREAD_DCEND 4
 #define GROUP_PERFINFO 0x0F
 #define OP_SAMPLED_PROFILE 46
 #define GROUP_STACKWALK 0x18
@@ -98,7 +100,12 @@ struct image {
 
 /* A stack definition's frame met before any reference to its key. */
 struct pending_frame {
-  uint64_t stack_key, address;
+  uint64_t key, address;
+};
+
+struct pending {
+  struct pending_frame *items;
+  size_t count, cap;
 };
 
 struct ngen_modules {
@@ -107,8 +114,10 @@ struct ngen_modules {
   struct u64_map key_pid;    /* stack key -> pid of its StackKeyUser reference */
   struct image *images;
   size_t image_count, image_cap;
-  struct pending_frame *pending;
-  size_t pending_count, pending_cap;
+  struct pending stacks;  /* keyed by stack key, joined with key_pid */
+  /* Samples of threads no Thread event named yet, as (tid << 32 | page
+   * number) (user-mode addresses have 48 bits), joined with thread_pid. */
+  struct u64_map unnamed;
   const char **chosen;
   uint64_t addresses;
 };
@@ -127,7 +136,8 @@ void ngen_modules_free(struct ngen_modules *m)
   for (i = 0; i < m->image_count; i++)
     etwcap_free(m->images[i].path);
   etwcap_free(m->images);
-  etwcap_free(m->pending);
+  etwcap_free(m->stacks.items);
+  etwcap_free(m->unnamed.slots);
   etwcap_free(m->chosen);
   etwcap_free(m->pages.slots);
   etwcap_free(m->thread_pid.slots);
@@ -146,6 +156,17 @@ static int grow(void **array, size_t *cap, size_t count, size_t item)
   *array = p;
   *cap = n;
   return 0;
+}
+
+static int defer(struct pending *p, uint64_t key, uint64_t address)
+{
+  int rc = grow((void **)&p->items, &p->cap, p->count, sizeof(*p->items));
+  if (!rc) {
+    p->items[p->count].key = key;
+    p->items[p->count].address = address;
+    p->count++;
+  }
+  return rc;
 }
 
 static int add_address(struct ngen_modules *m, uint64_t address, uint32_t pid)
@@ -216,14 +237,6 @@ static int observe_image(struct ngen_modules *m, const struct etw_event *ev)
   return 0;
 }
 
-/* The process of a kernel event: its header's, else (PERFINFO headers
- * carry none) the thread's. */
-static uint32_t thread_process(const struct ngen_modules *m, uint32_t tid)
-{
-  const struct slot *s = map_find(&m->thread_pid, tid);
-  return s ? s->value : 0xFFFFFFFFu; /* unknown: TraceEvent's -1 */
-}
-
 static int observe_definition(struct ngen_modules *m, const struct etw_event *ev)
 {
   unsigned ps = ev->pointer_size;
@@ -238,15 +251,27 @@ static int observe_definition(struct ngen_modules *m, const struct etw_event *ev
   ref = map_find(&m->key_pid, key);
   if (ref)
     return add_frames(m, ev->user_data + ps, frames, ps, ref->value);
-  for (i = 0; i < frames && !rc; i++) {
-    rc = grow((void **)&m->pending, &m->pending_cap, m->pending_count, sizeof(*m->pending));
-    if (!rc) {
-      m->pending[m->pending_count].stack_key = key;
-      m->pending[m->pending_count].address = pointer_at(ev->user_data + (i + 1) * ps, ps);
-      m->pending_count++;
-    }
-  }
+  for (i = 0; i < frames && !rc; i++)
+    rc = defer(&m->stacks, key, pointer_at(ev->user_data + (i + 1) * ps, ps));
   return rc;
+}
+
+/* A sample's process: its header's, else (PERFINFO headers carry none) its
+ * thread's, from the Thread events so far; else it waits for a later Thread
+ * event (a circular file keeps the end rundown, not the start). */
+static int observe_sample(struct ngen_modules *m, const struct etw_event *ev)
+{
+  unsigned ps = ev->pointer_size;
+  uint64_t ip = pointer_at(ev->user_data, ps);
+  uint32_t tid = etl_le32(ev->user_data + ps);
+  const struct slot *s;
+  if ((ev->has & ETW_HAS_PID_TID) && ev->pid != 0xFFFFFFFFu)
+    return ev->pid ? add_address(m, ip, ev->pid) : 0;
+  if ((s = map_find(&m->thread_pid, tid)) != NULL)
+    return s->value ? add_address(m, ip, s->value) : 0;
+  if (ip >> 48)
+    return 0; /* a kernel address (or no user-mode one): in no native image */
+  return map_put(&m->unnamed, (uint64_t)tid << 32 | (uint32_t)(ip >> 16), 0);
 }
 
 static int observe_kernel(struct ngen_modules *m, const struct etw_event *ev)
@@ -255,15 +280,19 @@ static int observe_kernel(struct ngen_modules *m, const struct etw_event *ev)
   unsigned ps = ev->pointer_size;
   uint32_t pid;
 
-  if (ev->group == GROUP_THREAD &&
-      (ev->opcode == OP_THREAD_START || ev->opcode == OP_THREAD_DCSTART) && ev->user_len >= 8)
-    return map_put(&m->thread_pid, etl_le32(p + 4), etl_le32(p));
-  if (ev->group == GROUP_PERFINFO && ev->opcode == OP_SAMPLED_PROFILE && ev->user_len >= ps + 4) {
-    pid = (ev->has & ETW_HAS_PID_TID) && ev->pid != 0xFFFFFFFFu
-              ? ev->pid
-              : thread_process(m, etl_le32(p + ps));
-    return pid ? add_address(m, pointer_at(p, ps), pid) : 0;
+  /* Thread ProcessId, TThreadId: a start names the thread from then on (as
+   * TraceEvent's ThreadToProcess tracking); an end names only a thread no
+   * start named. */
+  if (ev->group == GROUP_THREAD && ev->user_len >= 8) {
+    if (ev->opcode == OP_THREAD_START || ev->opcode == OP_THREAD_DCSTART)
+      return map_put(&m->thread_pid, etl_le32(p + 4), etl_le32(p));
+    if ((ev->opcode == OP_THREAD_END || ev->opcode == OP_THREAD_DCEND) &&
+        !map_find(&m->thread_pid, etl_le32(p + 4)))
+      return map_put(&m->thread_pid, etl_le32(p + 4), etl_le32(p));
+    return 0;
   }
+  if (ev->group == GROUP_PERFINFO && ev->opcode == OP_SAMPLED_PROFILE && ev->user_len >= ps + 4)
+    return observe_sample(m, ev);
   if (ev->group != GROUP_STACKWALK)
     return 0;
   if (ev->opcode == OP_STACK && ev->user_len >= 16) {
@@ -315,16 +344,38 @@ static int already_chosen(const struct ngen_modules *m, size_t n, const char *pa
   return 0;
 }
 
+/* Addresses whose process came later: joined now, in either order. */
+static int join_stacks(struct ngen_modules *m)
+{
+  size_t i;
+  int rc = 0;
+  for (i = 0; i < m->stacks.count && !rc; i++) {
+    const struct slot *s = map_find(&m->key_pid, m->stacks.items[i].key);
+    if (s)
+      rc = add_address(m, m->stacks.items[i].address, s->value);
+  }
+  m->stacks.count = 0;
+  return rc;
+}
+
+static int join_samples(struct ngen_modules *m)
+{
+  size_t i;
+  int rc = 0;
+  for (i = 0; i < m->unnamed.cap && !rc; i++) {
+    const struct slot *u = &m->unnamed.slots[i], *s;
+    if (u->used && (s = map_find(&m->thread_pid, u->key >> 32)) != NULL && s->value)
+      rc = add_address(m, (u->key & 0xFFFFFFFFu) << 16, s->value);
+  }
+  return rc;
+}
+
 int ngen_modules_finish(struct ngen_modules *m, const char *const **paths, size_t *count)
 {
   size_t i, n = 0;
-  int rc = 0;
-  for (i = 0; i < m->pending_count && !rc; i++) {
-    const struct slot *ref = map_find(&m->key_pid, m->pending[i].stack_key);
-    if (ref)
-      rc = add_address(m, m->pending[i].address, ref->value);
-  }
-  m->pending_count = 0;
+  int rc = join_stacks(m);
+  if (!rc)
+    rc = join_samples(m);
   etwcap_free(m->chosen);
   m->chosen = rc ? NULL : etwcap_calloc(m->image_count + 1, sizeof(*m->chosen));
   if (!m->chosen)

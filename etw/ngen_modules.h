@@ -6,11 +6,15 @@
  * A streaming observer: feed it every event of the merged trace, in time
  * order, and ask for the answer at the end.  It keeps the candidate images
  * and a set of 64 KB pages (per process) that addresses fell in, never the
- * events.  The addresses it reads, with PerfView's payload offsets
+ * events (a sample waiting for its thread is kept as one thread-page
+ * pair).  The addresses it reads, with PerfView's payload offsets
  * (KernelTraceEventParser.cs, ClrTraceEventParser.cs):
  *   - kernel PerfInfo SampledProfile (0x0F2E): InstructionPointer, the
  *     process from the ThreadId through the trace's Thread Start/DCStart
- *     events (the PERFINFO header has no process);
+ *     events (the PERFINFO header has no process), as TraceEvent's thread
+ *     tracking; a thread named only later, or only by its End/DCEnd (a
+ *     circular file keeps the end rundown, not the start), is joined at
+ *     the end, where PerfView's one pass would drop the sample;
  *   - kernel StackWalk Stack (0x1820): the frames, the process from the
  *     payload's StackProcess;
  *   - compressed stacks: StackKeyUser references (0x1826) joined with the

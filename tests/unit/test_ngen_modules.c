@@ -66,15 +66,21 @@ static void observe_load(struct ngen_modules *m, uint32_t pid, uint64_t base, ui
   assert_int_equal(ngen_modules_observe(m, &ev), 0);
 }
 
-/* Thread/Start: ProcessId, TThreadId. */
-static void observe_thread(struct ngen_modules *m, uint32_t pid, uint32_t tid)
+/* Thread/Start (1), End (2), DCStart (3), DCEnd (4): ProcessId, TThreadId. */
+static void observe_thread_event(struct ngen_modules *m, uint8_t opcode, uint32_t pid,
+                                 uint32_t tid)
 {
   struct etw_event ev;
   memset(payload, 0, 64);
   put32(payload, pid);
   put32(payload + 4, tid);
-  kernel_event(&ev, 0x05, 1, 64);
+  kernel_event(&ev, 0x05, opcode, 64);
   assert_int_equal(ngen_modules_observe(m, &ev), 0);
+}
+
+static void observe_thread(struct ngen_modules *m, uint32_t pid, uint32_t tid)
+{
+  observe_thread_event(m, 1, pid, tid);
 }
 
 /* PerfInfo/SampledProfile: InstructionPointer, ThreadId, Count. */
@@ -158,6 +164,31 @@ static void an_address_of_another_process_or_outside_chooses_nothing(void **stat
   observe_sample(m, 0x7ff800001000ull, 56);  /* the image's range, in process 99 */
   observe_sample(m, 0x7ff800030000ull, 57);  /* just past the image, unknown thread */
   observe_stack(m, 0, 0x7ff800001000ull);    /* process 0 is skipped */
+  assert_int_equal(choose(m, &paths), 0);
+  ngen_modules_free(m);
+}
+
+/* A thread named after its samples (a circular file keeps only the end
+ * rundown's DCEnd) still places them; an End does not rename a thread a
+ * Start named. */
+static void samples_wait_for_their_thread(void **state)
+{
+  struct ngen_modules *m;
+  const char *const *paths;
+  (void)state;
+  assert_int_equal(ngen_modules_new(&m), 0);
+  observe_load(m, 1234, 0x7ff800000000ull, 0x30000, MSCORLIB);
+  observe_sample(m, 0x7ff800001000ull, 77);
+  assert_int_equal(choose(m, &paths), 0);
+  observe_thread_event(m, 4, 1234, 77); /* Thread/DCEnd */
+  assert_int_equal(choose(m, &paths), 1);
+  ngen_modules_free(m);
+
+  assert_int_equal(ngen_modules_new(&m), 0);
+  observe_load(m, 1234, 0x7ff800000000ull, 0x30000, MSCORLIB);
+  observe_thread_event(m, 3, 99, 78);   /* DCStart: process 99 */
+  observe_thread_event(m, 2, 1234, 78); /* End naming another process */
+  observe_sample(m, 0x7ff800001000ull, 78);
   assert_int_equal(choose(m, &paths), 0);
   ngen_modules_free(m);
 }
@@ -307,6 +338,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_sample_in_a_native_image_chooses_it),
     cmocka_unit_test(an_address_of_another_process_or_outside_chooses_nothing),
+    cmocka_unit_test(samples_wait_for_their_thread),
     cmocka_unit_test(stack_frames_choose_images),
     cmocka_unit_test(compressed_stacks_join_in_either_order),
     cmocka_unit_test(clr_stack_walks_choose_images),
