@@ -137,18 +137,39 @@ static WCHAR *file_name_field(EVENT_TRACE_PROPERTIES *p)
 }
 
 /* A zeroed property block with the size and both name offsets set, as
- * StartTraceW, ControlTraceW and QueryAllTracesW require. */
-static EVENT_TRACE_PROPERTIES *new_props(void)
+ * StartTraceW, ControlTraceW and QueryAllTracesW require; `extra` bytes
+ * follow the names (a heap session's extension block). */
+static EVENT_TRACE_PROPERTIES *new_props_with(size_t extra)
 {
-  EVENT_TRACE_PROPERTIES *p = etwcap_calloc(1, CONTROLLER_WIN32_PROPS_SIZE);
+  EVENT_TRACE_PROPERTIES *p = etwcap_calloc(1, CONTROLLER_WIN32_PROPS_SIZE + extra);
   if (!p)
     return NULL;
-  p->Wnode.BufferSize = (ULONG)CONTROLLER_WIN32_PROPS_SIZE;
+  p->Wnode.BufferSize = (ULONG)(CONTROLLER_WIN32_PROPS_SIZE + extra);
   p->Wnode.Flags = WNODE_FLAG_TRACED_GUID;
   p->LoggerNameOffset = (ULONG)sizeof(EVENT_TRACE_PROPERTIES);
   p->LogFileNameOffset = (ULONG)(sizeof(EVENT_TRACE_PROPERTIES) +
                                  CONTROLLER_WIN32_NAME_CHARS * sizeof(WCHAR));
   return p;
+}
+
+static EVENT_TRACE_PROPERTIES *new_props(void)
+{
+  return new_props_with(0);
+}
+
+/* A heap session (PLAN_ROLE_HEAP) as TraceEvent's StartWindowsHeapSession
+ * makes it: Wnode.Guid the heap provider's, and EnableFlags
+ * EVENT_TRACE_FLAG_EXTENSION | 0x00FF0000 | the offset of the extension
+ * block (the process, the stacked heap events) that follows the names. */
+static void heap_props(EVENT_TRACE_PROPERTIES *p, const uint32_t *ext, size_t words)
+{
+  const struct etw_guid *g = &plan_heap_provider_guid;
+  p->Wnode.Guid.Data1 = g->data1;
+  p->Wnode.Guid.Data2 = g->data2;
+  p->Wnode.Guid.Data3 = g->data3;
+  memcpy(p->Wnode.Guid.Data4, g->data4, 8);
+  memcpy((BYTE *)p + CONTROLLER_WIN32_PROPS_SIZE, ext, words * sizeof(uint32_t));
+  p->EnableFlags = PLAN_ENABLE_FLAGS_EXTENSION | (ULONG)CONTROLLER_WIN32_PROPS_SIZE;
 }
 
 static void utf8_of(const WCHAR *w, size_t max_chars, char *out, size_t size)
@@ -231,7 +252,11 @@ static void session_props(EVENT_TRACE_PROPERTIES *p, const struct plan_session *
 static int start(struct controller *c, const struct plan_session *s, uint64_t *handle,
                  char *file, size_t file_size)
 {
-  EVENT_TRACE_PROPERTIES *p = new_props();
+  /* PLAN_HEAP_MAX_HOOKS keeps the block within PLAN_HEAP_EXTENSION_MAX_WORDS. */
+  uint32_t ext[PLAN_HEAP_EXTENSION_MAX_WORDS];
+  size_t ext_words =
+      s->role == PLAN_ROLE_HEAP ? plan_heap_extension(s, ext, PLAN_HEAP_EXTENSION_MAX_WORDS) : 0;
+  EVENT_TRACE_PROPERTIES *p = new_props_with(ext_words * sizeof(uint32_t));
   TRACEHANDLE h = 0;
   NTSTATUS status;
   char status_text[48];
@@ -257,7 +282,9 @@ static int start(struct controller *c, const struct plan_session *s, uint64_t *h
    * GROUP_MASK route's first step (krabsetw, tracelog -eflag); 0 on the
    * System Providers route (plan_kernel_route). */
   p->EnableFlags = s->enable_flags_at_start;
-  if (s->route == PLAN_ROUTE_NT_KERNEL_LOGGER) {
+  if (s->role == PLAN_ROLE_HEAP) {
+    heap_props(p, ext, ext_words);
+  } else if (s->route == PLAN_ROUTE_NT_KERNEL_LOGGER) {
     p->Wnode.Guid = system_trace_control_guid;
   } else if ((s->log_file_mode & PLAN_SYSTEM_LOGGER_MODE) &&
              (status = new_session_guid(&p->Wnode.Guid)) != 0) {

@@ -161,7 +161,7 @@ static size_t utf16_bytes(const uint8_t *p, size_t n)
   return i;
 }
 
-int image_identity_parse_image_event(const struct etw_event *ev, struct image_event *img)
+int image_identity_parse_image_fields(const struct etw_event *ev, struct image_event *img)
 {
   unsigned p = ev->pointer_size == 4 ? 4 : 8;
   /* Image_Load v2/v3 (Vista+): ImageBase P, ImageSize P, ProcessId,
@@ -192,8 +192,21 @@ int image_identity_parse_image_event(const struct etw_event *ev, struct image_ev
   img->image_checksum = etl_le32(d + 2 * p + 4);
   img->time_date_stamp = etl_le32(d + 2 * p + 8);
   img->file_name = d + fixed;
-  img->file_name_bytes = utf16_bytes(img->file_name, ev->user_len - fixed);
+  img->file_name_bytes = ev->user_len - fixed;
   return 0;
+}
+
+void image_identity_measure_name(struct image_event *img)
+{
+  img->file_name_bytes = utf16_bytes(img->file_name, img->file_name_bytes);
+}
+
+int image_identity_parse_image_event(const struct etw_event *ev, struct image_event *img)
+{
+  int rc = image_identity_parse_image_fields(ev, img);
+  if (rc == 0)
+    image_identity_measure_name(img);
+  return rc;
 }
 
 /* ---- payload building ---- */

@@ -87,6 +87,14 @@ int image_identity_is_image_event(const struct etw_event *ev);
 /* Decodes ev (which image_identity_is_image_event accepts) into *img.
  * 0, ETWCAP_E_UNSUPPORTED (payload version < 2) or ETWCAP_E_CORRUPT. */
 int image_identity_parse_image_event(const struct etw_event *ev, struct image_event *img);
+/* The same in two steps, for a reader that meets the same names again and
+ * again (a rundown logs each image of each process): finding where a name
+ * ends costs about as much as comparing it with one already known.
+ * _fields decodes all but the name's length, leaving in file_name_bytes
+ * the bytes from the name to the payload's end; image_identity_measure_name
+ * then makes it the name's length (before its first NUL character). */
+int image_identity_parse_image_fields(const struct etw_event *ev, struct image_event *img);
+void image_identity_measure_name(struct image_event *img);
 
 /* One identity event to inject.  The header fields are what goes into the
  * classic FULL_HEADER (32 or 64) record; payload is owned by the set. */

@@ -301,11 +301,15 @@ int plan_build(const struct plan_options *o, struct plan *plan)
     rc = ETWCAP_E_NOMEM;
     goto done;
   }
+  if ((rc = plan_packet_capture(plan, o)) != 0)
+    goto done;
   if ((rc = plan_choose_kernel_route(plan, o->kernel_route)) != 0 ||
       (rc = plan_choose_events(plan, &st)) != 0 || (rc = plan_parse_focus(plan, &st)) != 0 ||
       (rc = plan_parse_specs(plan, &st)) != 0 || (rc = plan_kernel_session(plan, &st)) != 0 ||
-      (rc = plan_user_session(plan, &st)) != 0 || (rc = plan_rundown_session(plan, &st)) != 0 ||
-      (rc = plan_kernel_rundown_session(plan, &st)) != 0 || (rc = plan_trigger_session(plan, &st)) != 0)
+      (rc = plan_heap_session(plan, &st)) != 0 || (rc = plan_user_session(plan, &st)) != 0 ||
+      (rc = plan_rundown_session(plan, &st)) != 0 ||
+      (rc = plan_kernel_rundown_session(plan, &st)) != 0 ||
+      (rc = plan_trigger_session(plan, &st)) != 0)
     goto done;
   for (i = 0; i < plan->session_count; i++) {
     if ((rc = finish_session(plan, &plan->sessions[i], &st)) != 0)
@@ -352,6 +356,9 @@ void plan_release(struct plan *plan)
   etwcap_free(plan->notes);
   etwcap_free(plan->data_file);
   etwcap_free(plan->zip_file);
+  etwcap_free(plan->packet_capture.trace_file);
+  etwcap_free(plan->packet_capture.start_args);
+  memset(&plan->packet_capture, 0, sizeof(plan->packet_capture));
   plan->notes = NULL;
   plan->note_count = 0;
   plan->data_file = NULL;

@@ -99,7 +99,8 @@ enum plan_role {
   PLAN_ROLE_USER,
   PLAN_ROLE_RUNDOWN,
   PLAN_ROLE_TRIGGER,
-  PLAN_ROLE_KERNEL_RUNDOWN
+  PLAN_ROLE_KERNEL_RUNDOWN,
+  PLAN_ROLE_HEAP /* /OSHeapProcess, /OSHeapExe: the OS heap session (plan_heap.c) */
 };
 enum plan_when { PLAN_AT_START, PLAN_AT_STOP };
 
@@ -171,6 +172,33 @@ struct plan_profile_source {
  * Windows 10, version 19H1, Windows Server, version 1903" (TRACE_QUERY_INFO_CLASS). */
 #define PLAN_LBR_BUILD 18362u
 
+/* OS heap tracing (PerfView's /OSHeapProcess, /OSHeapExe): a session of its
+ * own whose Wnode.Guid is the heap provider's (TraceEvent
+ * HeapTraceProviderTraceEventParser.ProviderGuid; "It is not necessary to
+ * set the Guid member because [StartHeapTrace] always uses its own value",
+ * Microsoft's WPT StartHeapTrace page) and whose EnableFlags point at an
+ * extension block naming the process and the stacked events
+ * (ETWKernelControl.StartWindowsHeapSession, plan_heap_extension). */
+#define PLAN_HEAP_EXE_MAX 260
+#define PLAN_HEAP_MAX_HOOKS 4
+/* Hook ids: the heap group (0x10, EVENT_TRACE_GROUP_HEAP >> 8) and the event
+ * type: 0x21 Alloc, 0x22 ReAlloc (TraceEvent's HeapTrace opcodes 33, 34;
+ * PerfView's "10 = HeapProvider 21 = Stack on Alloc"). */
+#define PLAN_HEAP_HOOK_ALLOC 0x1021u
+#define PLAN_HEAP_HOOK_REALLOC 0x1022u
+/* EVENT_TRACE_FLAG_EXTENSION (evntrace.h) with 0xFF in the length byte and
+ * the block's offset in the low word: the form TraceEvent writes. */
+#define PLAN_ENABLE_FLAGS_EXTENSION 0x80FF0000u
+/* Extension item types (TraceEvent ETWKernelControl.ExtensionItemTypes). */
+#define PLAN_EXT_PIDS 2u
+#define PLAN_EXT_STACKWALK_FILTER 3u
+#define PLAN_HEAP_EXTENSION_MAX_WORDS 16
+/* Where /OSHeapExe's TracingFlags value lives, under HKLM (PerfView's
+ * SetImageTracingFlags; the key of each image is its file name). */
+#define PLAN_IFEO_KEY \
+  "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options"
+extern const struct etw_guid plan_heap_provider_guid;
+
 struct plan_session {
   enum plan_role role;
   enum plan_when when;          /* rundown sessions are created at stop */
@@ -221,6 +249,13 @@ struct plan_session {
   /* Rundown sessions: how long to wait for the file to stop growing. */
   uint32_t rundown_timeout_sec;
   uint32_t min_rundown_sec;
+  /* The heap session (PLAN_ROLE_HEAP): the process it traces (0 with
+   * /OSHeapExe, whose processes the IFEO TracingFlags value marks) and the
+   * heap events that get stacks, as PLAN_HEAP_HOOK_* ids. */
+  uint32_t heap_pid;
+  char heap_exe[PLAN_HEAP_EXE_MAX];
+  uint32_t heap_stack_hooks[PLAN_HEAP_MAX_HOOKS];
+  size_t heap_stack_hook_count;
 };
 
 /* WPR's stack caching sizes: its built-in system collector for large file
@@ -240,6 +275,23 @@ struct plan_session {
 
 #define PLAN_MAX_SESSIONS 8
 
+/* /NetworkCapture, /NetMonCapture: packet capture as PerfView arranges it
+ * (CommandProcessor Start).  `netsh trace start ... capture=yes` turns on
+ * Windows' packet capture; the packets are events of
+ * Microsoft-Windows-NDIS-PacketCapture, which the user session enables
+ * (with Microsoft-Windows-TCPIP), so they are in the merged trace.  netsh's
+ * own file is not merged: on Windows 8+ it is a throwaway of at most 1 MB
+ * (maxSize=1), X.netmon.etl; with /NetMonCapture, or before Windows 8, it
+ * is netsh's full capture, X_netmon.etl, kept for Network Monitor (the '_'
+ * keeps it out of the merge's X.*.etl names, as PerfView says). */
+struct plan_packet_capture {
+  int on;
+  int netmon;            /* trace_file is kept for NetMon, not thrown away */
+  char *trace_file;      /* netsh's traceFile, beside the data file */
+  char *start_args;      /* netsh.exe's arguments: "trace start ..." */
+};
+#define PLAN_NETSH_STOP_ARGS "trace stop"
+
 struct plan {
   struct os_version os;
   int os_assumed;             /* not the running Windows: default or /TargetOS */
@@ -254,6 +306,7 @@ struct plan {
   int64_t max_collect_sec;
   struct plan_session sessions[PLAN_MAX_SESSIONS];
   size_t session_count;
+  struct plan_packet_capture packet_capture;
   char **notes;               /* things a user should know (quirks, fallbacks) */
   size_t note_count;
   char error[1024];           /* why plan_build failed, naming the token */
@@ -288,6 +341,7 @@ struct plan_options {
   size_t only_provider_count;
   int thread_time, gc_only, gc_collect_only, gc_triggered_stacks;
   int runtime_loading, ccw_refcount, user_crit_contention;
+  int network_capture, netmon_capture; /* /NetworkCapture, /NetMonCapture */
   const char *focus_process;
   int containers, container_tracking;
   int no_rundown, no_clr_rundown, no_ngen_rundown, force_ngen_rundown, no_v2_rundown;
@@ -311,6 +365,9 @@ struct plan_options {
   const char *lbr_sources;    /* /LbrSources: 0xHEX or PmcInterrupt, comma-separated */
   const char *lbr_filters;    /* /LbrFilters: StackMode, Kernel, User, ... */
   int wpr;                    /* /Wpr: WPR's kernel events and user providers */
+  int64_t os_heap_pid;        /* /OSHeapProcess: 0 none */
+  const char *os_heap_exe;    /* /OSHeapExe: NAME.exe, or NULL */
+  int64_t os_heap_max_mb;     /* /OSHeapMaxMB: the heap file's MaximumFileSize, 0 none */
 };
 
 void plan_options_init(struct plan_options *o);
@@ -370,6 +427,15 @@ const char *plan_route_name(enum plan_kernel_route route);
 int plan_resolve_profile_sources(struct plan_profile_source *list, size_t n,
                                  const struct plan_machine_source *m, size_t count, char *err,
                                  size_t err_size);
+
+/* The extension block of a heap session's EVENT_TRACE_PROPERTIES, as
+ * TraceEvent's SaveExtensions writes it: a header word (length in words in
+ * the low half, item count in the high half), then per item a word (its
+ * length in words, header included, low; its type high) and its data: an
+ * ETW_EXT_PIDS item with s->heap_pid, an ETW_EXT_STACKWALK_FILTER item with
+ * the hook ids.  Writes up to `max` words; returns how many the block has.
+ * Pure. */
+size_t plan_heap_extension(const struct plan_session *s, uint32_t *words, size_t max);
 
 /* The CLASSIC_EVENT_IDs TraceEvent requests for these kernel keywords
  * (TraceEventSession SetStackTraceIds, perfview-collect.md §4.2). */

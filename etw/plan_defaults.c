@@ -124,6 +124,13 @@ int plan_default_providers(struct plan_session *s, struct plan_state *st)
     d = "UserCritContention";
     ADD("Microsoft-Windows-Win32k", LEVEL_VERBOSE, 0x10000000, 0);
   }
+  if (o->network_capture || o->netmon_capture) {
+    /* The packets themselves, once netsh has turned capture on
+     * (plan_packet_capture.c). */
+    d = o->netmon_capture ? "NetMonCapture" : "NetworkCapture";
+    ADD("Microsoft-Windows-NDIS-PacketCapture", LEVEL_INFORMATIONAL, PLAN_ALL_KEYWORDS, 0);
+    ADD("Microsoft-Windows-TCPIP", LEVEL_INFORMATIONAL, PLAN_ALL_KEYWORDS, 1);
+  }
   if (o->ccw_refcount) {
     d = "CCWRefCount";
     ADD("InteropEventProvider", LEVEL_VERBOSE, PLAN_ALL_KEYWORDS, 1);

@@ -68,6 +68,15 @@ int plan_kernel_pmc_keywords(struct plan *plan, const struct plan_options *o, ui
 int plan_kernel_extras(struct plan *plan, const struct plan_options *o, struct plan_session *s);
 int plan_kernel_extras_without_session(struct plan *plan, const struct plan_options *o);
 
+/* plan_packet_capture.c: /NetworkCapture and /NetMonCapture (netsh's
+ * file and arguments; the providers are plan_defaults.c's). */
+int plan_packet_capture(struct plan *plan, const struct plan_options *o);
+/* plan_heap.c: the OS heap session (/OSHeapProcess, /OSHeapExe,
+ * /OSHeapMaxMB); wanted says whether the options ask for one (the kernel
+ * session then adds VirtualAlloc, as PerfView). */
+int plan_heap_wanted(const struct plan_options *o);
+int plan_heap_session(struct plan *plan, struct plan_state *st);
+
 /* plan_defaults.c: PerfView's default user-mode providers. */
 int plan_default_providers(struct plan_session *s, struct plan_state *st);
 

@@ -136,6 +136,25 @@ static void route_json(struct strbuf *b, const struct plan_session *s)
   }
 }
 
+/* The heap session's "heap" object (docs/plan-json.md). */
+static void heap_json(struct strbuf *b, const struct plan_session *s)
+{
+  char g[GUID_STRING_SIZE];
+  size_t i;
+  guid_format(&plan_heap_provider_guid, g);
+  strbuf_printf(b, ",\n     \"heap\": {\"provider\": \"%s\", \"pid\": ", g);
+  if (s->heap_exe[0]) {
+    strbuf_puts(b, "null, \"exe\": ");
+    strbuf_json_string(b, s->heap_exe);
+  } else {
+    strbuf_printf(b, "%lu, \"exe\": null", (unsigned long)s->heap_pid);
+  }
+  strbuf_puts(b, ", \"stackHooks\": [");
+  for (i = 0; i < s->heap_stack_hook_count; i++)
+    strbuf_printf(b, "%s\"0x%04X\"", i ? ", " : "", (unsigned)s->heap_stack_hooks[i]);
+  strbuf_puts(b, "]}");
+}
+
 static void session_json(struct strbuf *b, const struct plan_session *s)
 {
   char buf[1024];
@@ -187,6 +206,8 @@ static void session_json(struct strbuf *b, const struct plan_session *s)
     hardware_json(b, s);
     strbuf_puts(b, "}");
   }
+  if (s->role == PLAN_ROLE_HEAP)
+    heap_json(b, s);
   if (s->role == PLAN_ROLE_RUNDOWN)
     strbuf_printf(b, ", \"rundownTimeoutSec\": %u, \"minRundownSec\": %u",
                        (unsigned)s->rundown_timeout_sec, (unsigned)s->min_rundown_sec);
@@ -196,6 +217,22 @@ static void session_json(struct strbuf *b, const struct plan_session *s)
     provider_json(b, &s->providers[i]);
   }
   strbuf_puts(b, s->provider_count ? "\n     ]}" : "]}");
+}
+
+/* null, or netsh's part of /NetworkCapture (struct plan_packet_capture). */
+static void packet_capture_json(struct strbuf *b, const struct plan_packet_capture *pc)
+{
+  if (!pc->on) {
+    strbuf_puts(b, "null");
+    return;
+  }
+  strbuf_puts(b, "{\"tool\": \"netsh.exe\", \"startArguments\": ");
+  strbuf_json_string(b, pc->start_args);
+  strbuf_puts(b, ", \"stopArguments\": \"" PLAN_NETSH_STOP_ARGS "\", \"traceFile\": ");
+  strbuf_json_string(b, pc->trace_file);
+  strbuf_printf(b, ", \"traceFileKept\": %s, \"packetProvider\": "
+                   "\"Microsoft-Windows-NDIS-PacketCapture\"}",
+                pc->netmon ? "true" : "false");
 }
 
 int plan_to_json(const struct plan *plan, char **out)
@@ -223,7 +260,9 @@ int plan_to_json(const struct plan *plan, char **out)
     session_json(&b, &plan->sessions[i]);
     strbuf_puts(&b, i + 1 < plan->session_count ? ",\n" : "\n");
   }
-  strbuf_puts(&b, "  ],\n  \"notes\": [");
+  strbuf_puts(&b, "  ],\n  \"packetCapture\": ");
+  packet_capture_json(&b, &plan->packet_capture);
+  strbuf_puts(&b, ",\n  \"notes\": [");
   for (i = 0; i < plan->note_count; i++) {
     strbuf_puts(&b, i ? ",\n    " : "\n    ");
     strbuf_json_string(&b, plan->notes[i]);

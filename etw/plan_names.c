@@ -13,7 +13,7 @@ static const struct {
 } role_names[] = {
   { PLAN_ROLE_KERNEL, "kernel" },   { PLAN_ROLE_USER, "user" },
   { PLAN_ROLE_RUNDOWN, "rundown" }, { PLAN_ROLE_TRIGGER, "trigger" },
-  { PLAN_ROLE_KERNEL_RUNDOWN, "kernelRundown" },
+  { PLAN_ROLE_KERNEL_RUNDOWN, "kernelRundown" }, { PLAN_ROLE_HEAP, "heap" },
 };
 
 const char *plan_role_name(enum plan_role role)

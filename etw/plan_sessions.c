@@ -24,6 +24,10 @@ int plan_kernel_session(struct plan *plan, struct plan_state *st)
     return rc;
   if (!kernel)
     return plan_kernel_extras_without_session(plan, o);
+  /* The heap's own pages come from VirtualAlloc (PerfView adds it with any
+   * OS heap tracing, when there is a kernel session). */
+  if (plan_heap_wanted(o))
+    kernel |= KW_KERNEL_VIRTUALALLOC;
   /* CPU samples and context switches are useless without knowing processes
    * and images (CommandProcessor Start). */
   if ((kernel & (KW_KERNEL_PROFILE | KW_KERNEL_CONTEXTSWITCH)) &&

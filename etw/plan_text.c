@@ -117,6 +117,24 @@ static void route_text(struct strbuf *b, const struct plan_session *s)
   }
 }
 
+/* The heap session: what it traces, and how (plan_heap_extension). */
+static void heap_text(struct strbuf *b, const struct plan_session *s)
+{
+  char g[GUID_STRING_SIZE];
+  size_t i;
+  guid_format(&plan_heap_provider_guid, g);
+  strbuf_printf(b, "  heap      provider %s (Wnode.Guid), ", g);
+  if (s->heap_exe[0])
+    strbuf_printf(b, "programs named %s started from now on (IFEO TracingFlags 1)\n",
+                  s->heap_exe);
+  else
+    strbuf_printf(b, "process %lu\n", (unsigned long)s->heap_pid);
+  strbuf_puts(b, "  stacks    heap events");
+  for (i = 0; i < s->heap_stack_hook_count; i++)
+    strbuf_printf(b, " 0x%04X", (unsigned)s->heap_stack_hooks[i]);
+  strbuf_puts(b, " (Alloc, ReAlloc; EnableFlags extension)\n");
+}
+
 static void session_text(struct strbuf *b, const struct plan_session *s)
 {
   char buf[1024];
@@ -154,6 +172,8 @@ static void session_text(struct strbuf *b, const struct plan_session *s)
     strbuf_puts(b, "\n");
     hardware_text(b, s);
   }
+  if (s->role == PLAN_ROLE_HEAP)
+    heap_text(b, s);
   if (s->role == PLAN_ROLE_RUNDOWN)
     strbuf_printf(b, "  waits     until the file stops growing: at least %u s, at most %u s\n",
                        (unsigned)s->min_rundown_sec, (unsigned)s->rundown_timeout_sec);
@@ -162,6 +182,21 @@ static void session_text(struct strbuf *b, const struct plan_session *s)
                        "LEVEL", "ANY KEYWORDS", "NAME (GUID)  [why]");
   for (i = 0; i < s->provider_count; i++)
     provider_text(b, &s->providers[i]);
+}
+
+/* netsh's part of /NetworkCapture (struct plan_packet_capture). */
+static void packet_capture_text(struct strbuf *b, const struct plan_packet_capture *pc)
+{
+  if (!pc->on)
+    return;
+  strbuf_puts(b, "\nPacket capture (netsh.exe from the system folder)\n");
+  strbuf_printf(b, "  start     netsh.exe %s  (after the sessions start)\n", pc->start_args);
+  strbuf_puts(b, "  stop      netsh.exe " PLAN_NETSH_STOP_ARGS "  (after the sessions stop; "
+                 "also by 'stop' and 'abort')\n");
+  strbuf_printf(b, "  file      %s (%s)\n", pc->trace_file,
+                pc->netmon ? "netsh's full capture, kept for Network Monitor, not merged"
+                           : "netsh's own, at most 1 MB, deleted after the stop");
+  strbuf_puts(b, "  packets   Microsoft-Windows-NDIS-PacketCapture events in the user session\n");
 }
 
 int plan_to_text(const struct plan *plan, char **out)
@@ -185,6 +220,7 @@ int plan_to_text(const struct plan *plan, char **out)
   strbuf_puts(&b, "\n");
   for (i = 0; i < plan->session_count; i++)
     session_text(&b, &plan->sessions[i]);
+  packet_capture_text(&b, &plan->packet_capture);
   if (plan->note_count)
     strbuf_puts(&b, "\nNotes:\n");
   for (i = 0; i < plan->note_count; i++)

@@ -1,14 +1,16 @@
 /* The registry seam: the few HKEY_LOCAL_MACHINE operations etwcap needs
- * (the EventSource provider-data hand-off, eventsource_registry.h), as a
+ * (the EventSource provider-data hand-off, eventsource_registry.h; the
+ * TracingFlags value of OS heap tracing, heap_tracing_flag.h), as a
  * table of operations.  registry_win32.c implements it with advapi32's Reg*
  * functions (through a function table tests may replace); registry_posix.c
  * answers ETWCAP_E_NEEDS_WINDOWS; tests/fakes/fake_registry.c keeps keys in
  * memory.  Keys are paths under HKLM ("Software\\..."), names and values
- * UTF-8; data is bytes (REG_BINARY). */
+ * UTF-8; data is bytes (REG_BINARY) or a number (REG_DWORD). */
 #ifndef ETWCAP_REGISTRY_H
 #define ETWCAP_REGISTRY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Called per subkey name / per value; non-zero stops the walk and is
  * returned. */
@@ -30,6 +32,12 @@ struct registry_ops {
   /* Deletes `key` when it has neither values nor subkeys (else leaves it,
    * returning 0). */
   int (*delete_key_if_empty)(void *impl, const char *key);
+  /* Reads a REG_DWORD value: ETWCAP_E_NOENT when the key or the value is
+   * not there, ETWCAP_E_FORMAT when the value has another type. */
+  int (*get_dword)(void *impl, const char *key, const char *value, uint32_t *out);
+  /* Creates `key` (and its parents) as needed and sets `value` to `data`
+   * as REG_DWORD. */
+  int (*set_dword)(void *impl, const char *key, const char *value, uint32_t data);
 };
 
 struct registry {

@@ -34,8 +34,20 @@ static int delete_key_if_empty(void *impl, const char *key)
   return ETWCAP_E_NEEDS_WINDOWS;
 }
 
+static int get_dword(void *impl, const char *key, const char *value, uint32_t *out)
+{
+  (void)impl, (void)key, (void)value, (void)out;
+  return ETWCAP_E_NEEDS_WINDOWS;
+}
+
+static int set_dword(void *impl, const char *key, const char *value, uint32_t data)
+{
+  (void)impl, (void)key, (void)value, (void)data;
+  return ETWCAP_E_NEEDS_WINDOWS;
+}
+
 static const struct registry_ops none_ops = { set_binary, subkeys, values, delete_value,
-                                              delete_key_if_empty };
+                                              delete_key_if_empty, get_dword, set_dword };
 
 void registry_system(struct registry *r)
 {

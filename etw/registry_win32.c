@@ -30,23 +30,62 @@ static int open_key(const char *key, REGSAM access, HKEY *out)
   return win32_error((DWORD)code, ETWCAP_E_SYSTEM);
 }
 
-static int set_binary(void *impl, const char *key, const char *value, const void *data,
-                      size_t size)
+/* Creates `key` as needed and sets one value of type `type`. */
+static int set_value(const char *key, const char *value, DWORD type, const void *data,
+                     size_t size)
 {
   wchar_t *wk = utf8_to_utf16(key), *wv = utf8_to_utf16(value);
   HKEY h = NULL;
   LONG code = ERROR_NOT_ENOUGH_MEMORY;
-  (void)impl;
   if (wk && wv) {
     code = RegCreateKeyExW(HKEY_LOCAL_MACHINE, wk, 0, NULL, 0, KEY_SET_VALUE, NULL, &h, NULL);
     if (code == ERROR_SUCCESS) {
-      code = RegSetValueExW(h, wv, 0, REG_BINARY, (const BYTE *)data, (DWORD)size);
+      code = RegSetValueExW(h, wv, 0, type, (const BYTE *)data, (DWORD)size);
       RegCloseKey(h);
     }
   }
   etwcap_free(wk);
   etwcap_free(wv);
   return win32_error((DWORD)code, ETWCAP_E_SYSTEM);
+}
+
+static int set_binary(void *impl, const char *key, const char *value, const void *data,
+                      size_t size)
+{
+  (void)impl;
+  return set_value(key, value, REG_BINARY, data, size);
+}
+
+static int set_dword(void *impl, const char *key, const char *value, uint32_t data)
+{
+  DWORD d = data;
+  (void)impl;
+  return set_value(key, value, REG_DWORD, &d, sizeof(d));
+}
+
+static int get_dword(void *impl, const char *key, const char *value, uint32_t *out)
+{
+  HKEY h;
+  DWORD type = 0, d = 0, size = sizeof(d);
+  wchar_t *w;
+  LONG code;
+  int rc = open_key(key, KEY_QUERY_VALUE, &h);
+  (void)impl;
+  if (rc)
+    return rc;
+  if (!(w = utf8_to_utf16(value))) {
+    RegCloseKey(h);
+    return ETWCAP_E_NOMEM;
+  }
+  code = RegQueryValueExW(h, w, NULL, &type, (BYTE *)&d, &size);
+  etwcap_free(w);
+  RegCloseKey(h);
+  if (code == ERROR_MORE_DATA || (code == ERROR_SUCCESS && (type != REG_DWORD || size != 4)))
+    return ETWCAP_E_FORMAT;
+  if (code != ERROR_SUCCESS)
+    return win32_error((DWORD)code, ETWCAP_E_SYSTEM);
+  *out = d;
+  return 0;
 }
 
 /* Every subkey (kfn) or every value with its data (vfn) of `key`. */
@@ -139,7 +178,7 @@ static int delete_key_if_empty(void *impl, const char *key)
 }
 
 static const struct registry_ops advapi_ops = { set_binary, subkeys, values, delete_value,
-                                                delete_key_if_empty };
+                                                delete_key_if_empty, get_dword, set_dword };
 
 void registry_system(struct registry *r)
 {

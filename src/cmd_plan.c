@@ -8,6 +8,7 @@
 #include "collection_armed.h"
 #include "cli.h"
 #include "command.h"
+#include "counter_monitor.h"
 #include "error.h"
 #include "log.h"
 #include "plan.h"
@@ -77,10 +78,40 @@ static void armed_text(struct strbuf *b, const struct qualifier_values *q)
     strbuf_printf(b, "\nRundown into the capture every %lld s\n", (long long)q->rundown_period_sec);
 }
 
-/* The plan's JSON object with "triggers" and the armed settings added as
- * its last members. */
+/* /MonitorPerfCounter's counters, as the JSON member "monitors". */
+static void monitors_json(struct strbuf *b, const struct counter_monitors *m)
+{
+  size_t i;
+  strbuf_puts(b, ",\n  \"monitors\": [");
+  for (i = 0; i < m->count; i++) {
+    const struct trigger_counter_spec *c = &m->items[i].spec.counter;
+    strbuf_puts(b, i ? ",\n    {\"category\": " : "\n    {\"category\": ");
+    strbuf_json_string(b, c->category);
+    strbuf_puts(b, ", \"counter\": ");
+    strbuf_json_string(b, c->counter);
+    strbuf_puts(b, ", \"instance\": ");
+    strbuf_json_string(b, c->instance);
+    strbuf_printf(b, ", \"intervalSec\": %g}", m->items[i].spec.interval_sec);
+  }
+  strbuf_puts(b, m->count ? "\n  ]" : "]");
+}
+
+/* The same for the table: a line each. */
+static void monitors_text(struct strbuf *b, const struct counter_monitors *m)
+{
+  size_t i;
+  if (m->count)
+    strbuf_puts(b, "\nCounters logged into the trace (etwcap/PerformanceCounterUpdate):\n");
+  for (i = 0; i < m->count; i++)
+    strbuf_printf(b, "  %s every %g s%s\n", m->items[i].text, m->items[i].spec.interval_sec,
+                  m->items[i].spec.rounded_up ? " (rounded up to the shortest interval)" : "");
+}
+
+/* The plan's JSON object with "triggers", "monitors" and the armed
+ * settings added as its last members. */
 static int json_with_extras(const char *plan_json, const struct trigger_descs *t,
-                            const struct qualifier_values *q, char **out)
+                            const struct counter_monitors *m, const struct qualifier_values *q,
+                            char **out)
 {
   struct strbuf b = { 0 };
   size_t end = strlen(plan_json);
@@ -97,15 +128,18 @@ static int json_with_extras(const char *plan_json, const struct trigger_descs *t
   if (rc)
     return rc;
   strbuf_printf(&b, "%.*s,\n  \"triggers\": %s", (int)end, plan_json, array);
+  monitors_json(&b, m);
   armed_json(&b, q);
   strbuf_puts(&b, "\n}\n");
   etwcap_free(array);
   return strbuf_finish(&b, out);
 }
 
-/* The plan's table with the triggers' block and the armed settings after it. */
+/* The plan's table with the triggers' block, the monitors and the armed
+ * settings after it. */
 static int text_with_extras(const char *plan_text, const struct trigger_descs *t,
-                            const struct qualifier_values *q, char **out)
+                            const struct counter_monitors *m, const struct qualifier_values *q,
+                            char **out)
 {
   struct strbuf b = { 0 };
   char *block = NULL;
@@ -113,6 +147,7 @@ static int text_with_extras(const char *plan_text, const struct trigger_descs *t
   if (rc)
     return rc;
   strbuf_printf(&b, "%s%s%s", plan_text, block[0] ? "\n" : "", block);
+  monitors_text(&b, m);
   armed_text(&b, q);
   etwcap_free(block);
   return strbuf_finish(&b, out);
@@ -124,8 +159,10 @@ static int run_plan(const struct cli *cli)
   struct plan plan;
   struct trigger_engine *engine = NULL;
   struct trigger_descs triggers = { NULL, 0 };
+  struct counter_monitors monitors = { NULL, 0, NULL };
   char err[1024];
   char *text = NULL, *whole = NULL;
+  int built = 0;
   /* The triggers parsed once, as collect parses them: the plan's trigger
    * session and the triggers' description both come from this engine. */
   int rc = armed_check(&cli->q);
@@ -137,26 +174,25 @@ static int run_plan(const struct cli *cli)
   if (!rc && (rc = trigger_describe(&cli->q.triggers, engine, &triggers)) != 0)
     snprintf(err, sizeof(err), "cannot describe the triggers: %s", etwcap_strerror(rc));
   trigger_engine_free(engine);
+  if (!rc)
+    rc = counter_monitors_parse(&monitors, cli->q.monitor_perf_counter,
+                                cli->q.monitor_perf_counter_count, err, sizeof(err));
   if (rc) {
     log_error("%s", err);
-    return rc;
+    goto done;
   }
   rc = plan_build(&opt, &plan);
-  if (!rc && (rc = armed_check_plan(&cli->q, &plan)) != 0) {
-    plan_release(&plan);
-    trigger_descs_release(&triggers);
-    return rc;
-  }
+  built = 1;
   if (rc) {
     log_error("%s", plan.error[0] ? plan.error : etwcap_strerror(rc));
-    plan_release(&plan);
-    trigger_descs_release(&triggers);
-    return rc;
+    goto done;
   }
+  if ((rc = armed_check_plan(&cli->q, &plan)) != 0)
+    goto done;
   rc = cli->q.json ? plan_to_json(&plan, &text) : plan_to_text(&plan, &text);
   if (rc == 0)
-    rc = cli->q.json ? json_with_extras(text, &triggers, &cli->q, &whole)
-                     : text_with_extras(text, &triggers, &cli->q, &whole);
+    rc = cli->q.json ? json_with_extras(text, &triggers, &monitors, &cli->q, &whole)
+                     : text_with_extras(text, &triggers, &monitors, &cli->q, &whole);
   if (rc == 0) {
     fputs(whole, stdout);
     if (fflush(stdout) != 0)
@@ -164,10 +200,13 @@ static int run_plan(const struct cli *cli)
   } else {
     log_error("cannot format the plan: %s", etwcap_strerror(rc));
   }
+done:
   etwcap_free(whole);
   etwcap_free(text);
-  plan_release(&plan);
+  if (built)
+    plan_release(&plan);
   trigger_descs_release(&triggers);
+  counter_monitors_release(&monitors);
   return rc;
 }
 

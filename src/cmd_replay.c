@@ -193,6 +193,11 @@ static int run_replay(const struct cli *cli)
   int64_t run_until = 0;
   int rc;
 
+  if (cli->q.monitor_perf_counter_count) {
+    log_error("/MonitorPerfCounter logs live counter values into a capture; a recorded trace "
+              "has none to log: leave it out of replay");
+    return ETWCAP_E_USAGE;
+  }
   if (!trigger_options_any(opt)) {
     log_error("replay needs at least one trigger qualifier (/StopOnGen2GC, "
               "/StopOnException:REGEX, /StopOnEtwEvent:..., /StopOnPerfCounter:... with "

@@ -23,7 +23,7 @@ void collection_init(struct collection *c, const struct collection_env *env)
 static int starts_now(const struct plan_session *s)
 {
   return s->when == PLAN_AT_START && (s->role == PLAN_ROLE_KERNEL || s->role == PLAN_ROLE_USER ||
-                                      s->role == PLAN_ROLE_TRIGGER);
+                                      s->role == PLAN_ROLE_TRIGGER || s->role == PLAN_ROLE_HEAP);
 }
 
 /* Where an in-memory (buffering) session's events go at stop: PerfView's
@@ -586,6 +586,28 @@ static int start_user(struct collection *c, const struct plan *plan,
   return 0;
 }
 
+/* The heap session, as PerfView's StartWindowsHeapSession: for
+ * /OSHeapExe the program's TracingFlags first, then the session (which has
+ * no providers to enable: its extension block names what it traces). */
+static int start_heap(struct collection *c, const struct plan *plan, const struct plan_session *s)
+{
+  char why[1024];
+  int rc;
+  if (s->heap_exe[0] &&
+      (rc = heap_tracing_flag_set(registry_of(c->env), s->heap_exe, &c->heap_flag, why,
+                                  sizeof(why))) != 0) {
+    log_error("%s", why);
+    return rc;
+  }
+  if ((rc = start_user(c, plan, s)) != 0)
+    return rc;
+  if (s->heap_exe[0])
+    log_info("tracing the OS heap of %s processes started from now on", s->heap_exe);
+  else
+    log_info("tracing the OS heap of process %lu", (unsigned long)s->heap_pid);
+  return 0;
+}
+
 int collection_start(struct collection *c, const struct plan *plan)
 {
   size_t i;
@@ -601,8 +623,13 @@ int collection_start(struct collection *c, const struct plan *plan)
       rc = ETWCAP_E_CANCELLED;
       break;
     }
-    rc = s->role == PLAN_ROLE_KERNEL ? start_kernel(c, plan, s) : start_user(c, plan, s);
+    rc = s->role == PLAN_ROLE_KERNEL ? start_kernel(c, plan, s)
+         : s->role == PLAN_ROLE_HEAP ? start_heap(c, plan, s)
+                                     : start_user(c, plan, s);
   }
+  if (!rc && plan->packet_capture.on)
+    rc = cancelled() ? ETWCAP_E_CANCELLED
+                     : packet_capture_start(&c->packet, c->env, &plan->packet_capture);
   if (rc) {
     if (c->count)
       log_info("stopping the %lu session%s already started", (unsigned long)c->count,
@@ -696,7 +723,7 @@ int collection_stop(struct collection *c)
 {
   struct controller *ctl = c->env->ctl;
   size_t i;
-  int first = 0;
+  int first = 0, heap_rc;
   for (i = 0; i < c->count; i++) {
     struct collection_session *s = &c->sessions[i];
     struct controller_status st;
@@ -736,6 +763,9 @@ int collection_stop(struct collection *c)
    * every stop, so a slow registry never delays one (the console handler's
    * few seconds at logoff or shutdown). */
   remove_capture_provider_data(c);
+  /* As TraceEvent's Stop resets the heap tracing flags it set. */
+  if ((heap_rc = collection_heap_flag_clear(c->env, &c->heap_flag)) != 0 && !first)
+    first = heap_rc;
   if (c->profile_interval_100ns && c->profile_interval_100ns != DEFAULT_PROFILE_INTERVAL) {
     /* The interval is machine-wide: put Windows' default back, as
      * TraceEvent does at every stop. */
@@ -743,5 +773,19 @@ int collection_stop(struct collection *c)
       log_warn("cannot put the CPU sampling interval back to 1 ms");
     c->profile_interval_100ns = 0;
   }
+  /* After the sessions, as PerfView ends it last: no packet is lost to
+   * the trace, and a slow netsh (its NetMon report) holds nothing up. */
+  packet_capture_stop(&c->packet, c->env);
   return first;
+}
+
+int collection_heap_flag_clear(const struct collection_env *env, struct heap_tracing_flag *f)
+{
+  char why[1024];
+  int rc = heap_tracing_flag_clear(registry_of(env), f, why, sizeof(why));
+  if (rc)
+    log_error("%s. New %s processes are still heap-traced: run 'etwcap abort' elevated, or "
+              "delete that value with regedit",
+              why, f->exe);
+  return rc;
 }

@@ -23,6 +23,8 @@
 #include "collection_env.h"
 #include "console.h"
 #include "controller.h"
+#include "packet_capture.h"
+#include "heap_tracing_flag.h"
 #include "plan.h"
 
 #include <stddef.h>
@@ -103,6 +105,10 @@ struct collection {
   int64_t start_filetime;
   uint64_t start_ms;
   struct capture_health health;     /* judged by collection_wait */
+  struct packet_capture packet;     /* /NetworkCapture's netsh */
+  /* /OSHeapExe's TracingFlags as etwcap set it (exe "" when it set none);
+   * collection_stop puts it back.  From the record in `stop`. */
+  struct heap_tracing_flag heap_flag;
 };
 
 void collection_init(struct collection *c, const struct collection_env *env);
@@ -120,7 +126,8 @@ int collection_check_free(const struct collection_env *env, const struct plan *p
                           size_t why_size);
 
 /* Starts the plan's sessions that run from the start (kernel, then user)
- * and enables their providers.  Before each step it looks for a Ctrl+C
+ * and enables their providers, then the plan's packet capture (netsh, once
+ * the user session records the packets).  Before each step it looks for a Ctrl+C
  * (console.h): then, as on any error, every session started so far is
  * stopped and ETWCAP_E_CANCELLED (or the error) returned, with the reason
  * logged. */
@@ -182,10 +189,16 @@ void collection_wait(struct collection *c, const struct collection_wait_options 
                      struct collection_wait_result *r);
 
 /* Stops every session we run (in-memory ones are first flushed to their
- * files), logs each one's final counts and puts the machine-wide profile
- * interval back to 1 ms if we changed it.  A session already gone is not an
+ * files), logs each one's final counts, puts the machine-wide profile
+ * interval back to 1 ms if we changed it, and ends the packet capture
+ * (its failure is a warning: the trace is whole).  A session already gone is not an
  * error.  Returns 0 or the first error (every session is tried). */
 int collection_stop(struct collection *c);
+
+/* Puts /OSHeapExe's TracingFlags back (heap_tracing_flag_clear) through
+ * env's registry, logging a failure with what to do.  collection_stop
+ * calls it; `abort` calls it with the record's.  0 or the error. */
+int collection_heap_flag_clear(const struct collection_env *env, struct heap_tracing_flag *f);
 
 /* Writes every running in-memory (buffering) session's ring to the file it
  * would have under `plan`'s DataFile (X.etl, X.kernel.etl), and leaves the

@@ -123,6 +123,7 @@ int collection_cmd_write_record(const struct collection *c, const struct plan *p
       snprintf(r.data_file, sizeof(r.data_file), "%s", c->sessions[i].file);
   r.start_filetime = c->start_filetime;
   r.profile_interval_100ns = c->profile_interval_100ns;
+  r.heap_flag = c->heap_flag;
   for (i = 0; i < c->count && i < PLAN_MAX_SESSIONS; i++) {
     const struct collection_session *cs = &c->sessions[i];
     struct session_record_session *s = &r.sessions[r.session_count++];
@@ -142,6 +143,10 @@ int collection_cmd_write_record(const struct collection *c, const struct plan *p
   /* Borrowed for writing; not released. */
   for (i = 0; i < c->warning_count && i < SESSION_RECORD_MAX_WARNINGS; i++)
     r.warnings[r.warning_count++] = (char *)c->warnings[i];
+  if (c->packet.running) {
+    snprintf(r.packet_capture_file, sizeof(r.packet_capture_file), "%s", c->packet.trace_file);
+    r.packet_capture_netmon = c->packet.netmon;
+  }
   r.command_line = cli->command_line;
   r.start_log = log->text;
   if ((rc = session_record_path(plan->data_file, path, sizeof(path))) == 0)
@@ -220,7 +225,9 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
   /* Every session, rundown included, is stopped: a console handler holding
    * the process for a close may let it go. */
   console_stop_done();
-  if (record)
+  /* Kept while /OSHeapExe's TracingFlags could not be put back: 'etwcap
+   * abort' reads it to try again. */
+  if (record && !c->heap_flag.exe[0])
     os_remove(record);
   if (!plan->merge) {
     printf("Stopped. /Merge:false: the session files stay as they are (%s and its siblings).\n",
@@ -285,6 +292,9 @@ static void delete_stale(const struct collection_env *env, const struct plan *pl
   for (i = 0; i < plan->session_count; i++)
     if (plan->sessions[i].file)
       delete_if_present(env, plan->sessions[i].file);
+  /* netsh's file too, as PerfView deletes it before 'netsh trace start'. */
+  if (plan->packet_capture.on)
+    delete_if_present(env, plan->packet_capture.trace_file);
 }
 
 /* Checks and cleaning shared by start and collect. */

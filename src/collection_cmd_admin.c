@@ -9,6 +9,7 @@
 #include "error.h"
 #include "log.h"
 #include "os_file.h"
+#include "packet_capture.h"
 #include "selftest_run.h"
 #include "session_record.h"
 #include "strutil.h"
@@ -72,7 +73,7 @@ int collection_cmd_abort(const struct cli *cli, const struct collection_env *env
   struct gather g;
   struct plan plan;
   char record[CONTROLLER_PATH_MAX], request[CONTROLLER_PATH_MAX], why[512], detail[160];
-  static const char *const suffixes[] = { "", "Kernel", "Rundown", "KernelRundown", NULL };
+  static const char *const suffixes[] = { "", "Kernel", "Heap", "Rundown", "KernelRundown", NULL };
   int have_record = 0, owner_alive = 0, rc, stopped = 0, failed = 0;
   size_t i;
 
@@ -128,11 +129,28 @@ int collection_cmd_abort(const struct cli *cli, const struct collection_env *env
     }
   }
   collection_remove_provider_data(env, prefix, 1);
+  /* A running collect ends its own packet capture when it sees the abort
+   * request; a killed one left it to the record. */
+  if (have_record && !owner_alive && r.packet_capture_file[0]) {
+    struct packet_capture pc;
+    packet_capture_adopt(&pc, r.packet_capture_file, r.packet_capture_netmon);
+    if (packet_capture_stop(&pc, env) != 0)
+      failed++;
+    else
+      printf("Stopped the packet capture ('netsh trace stop').\n");
+  }
   if (have_record && r.profile_interval_100ns && r.profile_interval_100ns != 10000 &&
       ctl->ops->set_profile_interval(ctl, 10000) != 0)
     log_warn("cannot put the CPU sampling interval back to 1 ms");
-  if (have_record && !owner_alive)
-    os_remove(record); /* a running collect removes its own when it ends */
+  /* A running collect removes its own record when it ends, and puts its
+   * TracingFlags back; a record whose flag is still set is kept for the
+   * next abort. */
+  if (have_record && !owner_alive) {
+    if (collection_heap_flag_clear(env, &r.heap_flag) != 0)
+      failed++;
+    else
+      os_remove(record);
+  }
   if (stopped)
     printf("Aborted %d session%s; their files are kept as they are, not merged.\n", stopped,
            stopped == 1 ? "" : "s");

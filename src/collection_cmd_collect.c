@@ -20,12 +20,14 @@
 #include "cli.h"
 #include "capture_command.h"
 #include "collection_armed.h"
+#include "counter_monitor.h"
 #include "counters_pdh.h"
 #include "error.h"
 #include "log.h"
 #include "os_file.h"
 #include "os_time.h"
 #include "operator_log.h"
+#include "own_provider.h"
 #include "strbuf.h"
 #include "session_record.h"
 #include "trigger_feed.h"
@@ -51,6 +53,11 @@ struct live {
   /* `run`: its command (run_line NULL for collect). */
   const char *run_line;
   struct capture_command command;
+  /* /MonitorPerfCounter: polled at each turn, written by etwcap's own
+   * provider (`provider`, or the env's seam). */
+  struct counter_monitors monitors;
+  struct own_provider *provider;
+  int monitor_write_failed;
 };
 
 /* Counter polls the engine missed while nobody advanced it (the merge and
@@ -106,6 +113,26 @@ static void on_fire(void *ctx, const struct trigger_fire *f)
   l->has_fire = 1;
 }
 
+/* A monitored counter's value, into the trace (main thread). */
+static void log_counter(void *ctx, const struct counter_monitor *m, double value)
+{
+  struct live *l = ctx;
+  const struct trigger_counter_spec *c = &m->spec.counter;
+  struct tl_encoded e;
+  char why[512];
+  int rc = own_event_counter(&e, c->category, c->counter, c->instance, value);
+  if (!rc)
+    rc = l->env->own_event ? l->env->own_event(l->env->ctx, &e, why, sizeof(why))
+                           : own_provider_write(l->provider, &e, why, sizeof(why));
+  else
+    snprintf(why, sizeof(why), "the counter's names are too long for one event");
+  if (rc && !l->monitor_write_failed) {
+    l->monitor_write_failed = 1; /* once: the next polls would say the same */
+    log_warn("/MonitorPerfCounter: the value of %s was not written into the trace: %s", m->text,
+             why);
+  }
+}
+
 /* The wait loop's hook (main thread): the clock moves the engine; the
  * collection ends when the engine has moved past it, or run's command
  * has exited.  When it stays armed (collection_armed.h) a stop fire
@@ -114,9 +141,11 @@ static void on_fire(void *ctx, const struct trigger_fire *f)
 static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *fired)
 {
   struct live *l = ctx;
+  int64_t now = l->env->utc_now(l->env->ctx);
   int stop;
   (void)elapsed_ms;
-  trigger_feed_run(&l->feed, l->env->utc_now(l->env->ctx));
+  trigger_feed_run(&l->feed, now);
+  counter_monitors_poll(&l->monitors, now, log_counter, l);
   if (l->run_line && capture_command_done(&l->command, fired))
     return 1;
   stop = trigger_engine_phase(l->e) == TRIGGER_DONE ||
@@ -336,6 +365,7 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
     goto done;
 
   collection_cmd_write_record(&c, plan, cli, "collect", &log);
+  counter_monitors_restart(&l->monitors, env->utc_now(env->ctx));
   if (cli->q.event_log)
     collection_env_report(env, OPERATOR_CAPTURE_STARTED, "etwcap started capturing %s (%s)",
                           plan->data_file, cli->command_line);
@@ -399,8 +429,8 @@ done:
   return rc;
 }
 
-/* The counters the engine polls: the env's (tests) or PDH's, each poll
- * more than two intervals late skipped (late_counters). */
+/* The counters the engine and the monitors poll: the env's (tests) or
+ * PDH's, each poll more than two intervals late skipped (late_counters). */
 static void use_counters(struct live *l, const struct trigger_options *opt,
                          struct trigger_counter_source *counters, struct late_counters *late,
                          struct trigger_counter_source *late_src, int *pdh)
@@ -440,6 +470,33 @@ static int watch_event_log(struct live *l, const struct trigger_options *opt,
   if (rc)
     log_error("/StopOnEventLogMessage: %s", err);
   return rc;
+}
+
+/* /MonitorPerfCounter: parses the specs, opens the counters in `src` and
+ * the provider that writes their values.  A capture that logs nothing of
+ * what was asked would look complete and is not: each failure is an error
+ * before anything is collected. */
+static int start_monitors(struct live *l, const struct cli *cli,
+                          const struct trigger_counter_source *src)
+{
+  char err[1024];
+  size_t i;
+  int rc = counter_monitors_parse(&l->monitors, cli->q.monitor_perf_counter,
+                                  cli->q.monitor_perf_counter_count, err, sizeof(err));
+  if (!rc && l->monitors.count && !l->env->own_event)
+    rc = own_provider_open(&l->provider, err, sizeof(err));
+  if (!rc)
+    rc = counter_monitors_open(&l->monitors, src, l->started, err, sizeof(err));
+  if (rc) {
+    log_error("%s", err);
+    return rc;
+  }
+  for (i = 0; i < l->monitors.count; i++)
+    log_info("/MonitorPerfCounter: logging %s every %g s%s", l->monitors.items[i].text,
+             l->monitors.items[i].spec.interval_sec,
+             l->monitors.items[i].spec.rounded_up ? " (rounded up to the shortest interval)"
+                                                  : "");
+  return 0;
 }
 
 /* A capture that stays armed counts /MaxCollectSec itself: the engine
@@ -519,11 +576,13 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
   l.started = env->utc_now(env->ctx);
   trigger_feed_init(&l.feed, l.e, l.started);
   trigger_engine_set_fire_callback(l.e, on_fire, &l);
-  if (trigger_engine_has_counters(l.e))
+  if (trigger_engine_has_counters(l.e) || cli->q.monitor_perf_counter_count)
     use_counters(&l, opt, &counters, &late, &late_src, &pdh);
   rc = trigger_engine_start(l.e, l.started, err, sizeof(err));
   if (rc)
     log_error("%s", err);
+  if (!rc)
+    rc = start_monitors(&l, cli, &late_src);
   if (!rc && trigger_engine_has_event_log(l.e))
     rc = watch_event_log(&l, opt, &eventlog, &eventlog_handle);
   while (!rc && end == RUN_NEXT) {
@@ -549,6 +608,8 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
     eventlog.close(eventlog.ctx, eventlog_handle);
   trigger_feed_destroy(&l.feed);
   trigger_engine_free(l.e);
+  counter_monitors_release(&l.monitors);
+  own_provider_close(l.provider);
   if (pdh)
     counters_pdh_release(&counters);
   return rc;

@@ -58,7 +58,8 @@ static size_t adopt_by_name(struct collection *c, const struct plan *plan)
   for (i = 0; i < plan->session_count; i++) {
     const struct plan_session *s = &plan->sessions[i];
     struct controller_status st;
-    if (s->when != PLAN_AT_START || (s->role != PLAN_ROLE_KERNEL && s->role != PLAN_ROLE_USER))
+    if (s->when != PLAN_AT_START ||
+        (s->role != PLAN_ROLE_KERNEL && s->role != PLAN_ROLE_USER && s->role != PLAN_ROLE_HEAP))
       continue;
     if (ctl->ops->query(ctl, s->name, &st) != 0)
       continue;
@@ -121,6 +122,8 @@ int collection_cmd_stop(const struct cli *cli, const struct collection_env *env)
                        r.sessions[i].file, r.sessions[i].log_file_mode,
                        r.sessions[i].maximum_file_size_mb);
     c.profile_interval_100ns = r.profile_interval_100ns;
+    packet_capture_adopt(&c.packet, r.packet_capture_file, r.packet_capture_netmon);
+    c.heap_flag = r.heap_flag; /* put back by collection_stop */
     for (i = 0; i < r.warning_count; i++)
       log_warn("at start: %s", r.warnings[i]);
   } else if (adopt_by_name(&c, &plan) == 0) {
@@ -133,6 +136,10 @@ int collection_cmd_stop(const struct cli *cli, const struct collection_env *env)
     goto done;
   } else {
     log_warn("no session record '%s': stopping the sessions found by name", record);
+    /* PerfView's stop is given the capture's switches again: with
+     * /NetworkCapture it ends netsh's capture too. */
+    if (plan.packet_capture.on)
+      packet_capture_adopt(&c.packet, plan.packet_capture.trace_file, plan.packet_capture.netmon);
   }
 
   rc = collection_cmd_finish(&c, &plan, cli, &log, NULL, have_record ? record : NULL);

@@ -10,8 +10,10 @@
 #include "controller.h"
 #include "eventlog.h"
 #include "log.h"
+#include "tl_encode.h"
 #include "trigger_engine.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct registry;
@@ -38,6 +40,16 @@ struct collection_env {
   /* /StopCommand: 0 with *exit_code, or ETWCAP_E_* with `why`. */
   int (*run_command)(void *ctx, const char *line, unsigned timeout_ms, int *exit_code,
                      char *why, unsigned why_size);
+  /* An event of etwcap's own provider (own_provider.h), for
+   * /MonitorPerfCounter: 0, or an error with `why`; NULL: the provider
+   * registered with ETW. */
+  int (*own_event)(void *ctx, const struct tl_encoded *e, char *why, size_t why_size);
+  /* A tool of the system folder with its output caught (netsh, for
+   * /NetworkCapture), as process_shell.h's process_run_system_tool_output;
+   * NULL: that. */
+  int (*run_tool)(void *ctx, const char *name, const char *args, unsigned timeout_ms,
+                  int *exit_code, char *output, size_t output_size, char *why,
+                  unsigned why_size);
   /* /EventLog entries (operator_log.h); NULL: the Application log. */
   int (*operator_log)(void *ctx, unsigned id, const char *text);
   /* run's command, as process_shell.h's process_child_* (all three, or

@@ -151,6 +151,7 @@ static enum capture_health_kind health_kind(enum plan_role role)
   case PLAN_ROLE_KERNEL_RUNDOWN:
     return CAPTURE_HEALTH_RUNDOWN;
   case PLAN_ROLE_USER:
+  case PLAN_ROLE_HEAP:
     break;
   }
   return CAPTURE_HEALTH_USER;

@@ -284,7 +284,7 @@ static int make_one(const char *logged, const struct ngen_runner *runner, struct
 void ngen_pdbs_make(const char *const *images, size_t image_count, const char *data_file,
                     const struct ngen_runner *runner, struct ngen_pdbs *out)
 {
-  char dir[PATH_BYTES], why[3 * PATH_BYTES], first[3 * PATH_BYTES] = "";
+  char name[PATH_BYTES], dir[PATH_BYTES], why[3 * PATH_BYTES], first[3 * PATH_BYTES] = "";
   uint64_t t0 = os_time_monotonic_ns();
   size_t i, made = 0;
   int rc = 0;
@@ -292,7 +292,10 @@ void ngen_pdbs_make(const char *const *images, size_t image_count, const char *d
   memset(out, 0, sizeof(*out));
   if (!image_count)
     return;
-  rc = os_temp_name(data_file, dir, sizeof(dir));
+  /* Absolute, as PerfView passes it: ngen gets it on its command line. */
+  rc = os_temp_name(data_file, name, sizeof(name));
+  if (!rc)
+    rc = os_full_path(name, dir, sizeof(dir));
   if (!rc && (rc = os_make_dir(dir)) == 0 && !(out->work_dir = etwcap_strdup(dir))) {
     os_remove_dir(dir);
     rc = ETWCAP_E_NOMEM;

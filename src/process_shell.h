@@ -10,6 +10,8 @@
 #ifndef ETWCAP_PROCESS_SHELL_H
 #define ETWCAP_PROCESS_SHELL_H
 
+#include <stddef.h>
+
 #define PROCESS_STOP_COMMAND_TIMEOUT_MS 60000u /* PerfView waits 60 s */
 
 /* Runs `line` through cmd.exe /c and waits up to timeout_ms.  0 with
@@ -30,6 +32,14 @@ int process_run_system_tool(const char *name, const char *args, unsigned timeout
  * is there. */
 int process_run_program(const char *app, const char *args, unsigned timeout_ms, int *exit_code,
                         char *why, unsigned why_size);
+/* The same with the tool's output and errors caught rather than shown:
+ * their first output_size - 1 bytes in `output` (NUL-terminated, bytes as
+ * the tool wrote them), and no console window.  For netsh, whose output
+ * is the only account of why it failed.  `output` is filled only when the
+ * tool ran to its end. */
+int process_run_system_tool_output(const char *name, const char *args, unsigned timeout_ms,
+                                   int *exit_code, char *output, size_t output_size, char *why,
+                                   unsigned why_size);
 
 /* A command `run` started: the program itself when `line` names an .exe
  * and holds no redirection (< > &), else `cmd.exe /c call LINE` (PerfView's

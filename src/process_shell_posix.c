@@ -34,6 +34,15 @@ int process_run_program(const char *app, const char *args, unsigned timeout_ms, 
   return ETWCAP_E_NEEDS_WINDOWS;
 }
 
+int process_run_system_tool_output(const char *name, const char *args, unsigned timeout_ms,
+                                   int *exit_code, char *output, size_t output_size, char *why,
+                                   unsigned why_size)
+{
+  if (output_size)
+    output[0] = '\0';
+  return process_run_system_tool(name, args, timeout_ms, exit_code, why, why_size);
+}
+
 int process_child_start(const char *line, struct process_child **out, char *why,
                         unsigned why_size)
 {

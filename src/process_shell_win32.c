@@ -41,9 +41,11 @@ static void cmd_exe_path(wchar_t *out, size_t cap)
 }
 
 /* CreateProcessW of `app` (NULL: the first token of `line`, searched as
- * CreateProcessW searches) with the command line `prefix` + `line`. */
-static int spawn(const wchar_t *app, const wchar_t *prefix, const char *line,
-                 PROCESS_INFORMATION *pi, char *why, unsigned why_size)
+ * CreateProcessW searches) with the command line `prefix` + `line`.  Its
+ * output and errors go to `out` when not NULL (then it gets no console
+ * window), else to the console it shares. */
+static int spawn_to(const wchar_t *app, const wchar_t *prefix, const char *line, HANDLE out,
+                    PROCESS_INFORMATION *pi, char *why, unsigned why_size)
 {
   wchar_t *wline = utf8_to_utf16(line), *full;
   STARTUPINFOW si;
@@ -59,8 +61,13 @@ static int spawn(const wchar_t *app, const wchar_t *prefix, const char *line,
   swprintf(full, len, L"%ls%ls", prefix, wline);
   memset(&si, 0, sizeof(si));
   si.cb = sizeof(si);
+  if (out) {
+    si.dwFlags = STARTF_USESTDHANDLES;
+    si.hStdOutput = si.hStdError = out;
+  }
   memset(pi, 0, sizeof(*pi));
-  if (!CreateProcessW(app, full, NULL, NULL, FALSE, 0, NULL, NULL, &si, pi)) {
+  if (!CreateProcessW(app, full, NULL, NULL, out != NULL, out ? CREATE_NO_WINDOW : 0, NULL,
+                      NULL, &si, pi)) {
     DWORD code = GetLastError();
     snprintf(why, why_size, "CreateProcessW: %s (%lu)",
              win32_error_name(code) ? win32_error_name(code) : "error", (unsigned long)code);
@@ -69,6 +76,12 @@ static int spawn(const wchar_t *app, const wchar_t *prefix, const char *line,
   etwcap_free(full);
   etwcap_free(wline);
   return rc;
+}
+
+static int spawn(const wchar_t *app, const wchar_t *prefix, const char *line,
+                 PROCESS_INFORMATION *pi, char *why, unsigned why_size)
+{
+  return spawn_to(app, prefix, line, NULL, pi, why, why_size);
 }
 
 /* Through cmd.exe: `"CMD" /c LINE`, or `"CMD" /c call LINE` for run. */
@@ -113,14 +126,13 @@ int process_run_shell(const char *line, unsigned timeout_ms, int *exit_code, cha
   return rc ? rc : wait_exit(&pi, timeout_ms, exit_code, why, why_size);
 }
 
-int process_run_system_tool(const char *name, const char *args, unsigned timeout_ms,
-                            int *exit_code, char *why, unsigned why_size)
+/* "C:\Windows\System32\NAME.exe" (quoted, with a space after) in `prefix`
+ * and the bare path in `app`. */
+static int system_tool_path(const char *name, wchar_t *app, size_t app_cap, wchar_t *prefix,
+                            size_t prefix_cap, char *why, unsigned why_size)
 {
-  wchar_t dir[MAX_PATH], app[MAX_PATH + 64], prefix[MAX_PATH + 96], *wname;
-  PROCESS_INFORMATION pi;
+  wchar_t dir[MAX_PATH], *wname;
   UINT n = GetSystemDirectoryW(dir, MAX_PATH);
-  int rc;
-  *exit_code = -1;
   if (!n || n >= MAX_PATH) {
     DWORD code = GetLastError();
     snprintf(why, why_size, "GetSystemDirectoryW: %lu", (unsigned long)code);
@@ -128,10 +140,23 @@ int process_run_system_tool(const char *name, const char *args, unsigned timeout
   }
   if (!(wname = utf8_to_utf16(name)))
     return ETWCAP_E_NOMEM;
-  swprintf(app, sizeof(app) / sizeof(app[0]), L"%ls\\%ls.exe", dir, wname);
+  swprintf(app, app_cap, L"%ls\\%ls.exe", dir, wname);
   etwcap_free(wname);
-  swprintf(prefix, sizeof(prefix) / sizeof(prefix[0]), L"\"%ls\" ", app);
-  rc = spawn(app, prefix, args, &pi, why, why_size);
+  swprintf(prefix, prefix_cap, L"\"%ls\" ", app);
+  return 0;
+}
+
+int process_run_system_tool(const char *name, const char *args, unsigned timeout_ms,
+                            int *exit_code, char *why, unsigned why_size)
+{
+  wchar_t app[MAX_PATH + 64], prefix[MAX_PATH + 96];
+  PROCESS_INFORMATION pi;
+  int rc;
+  *exit_code = -1;
+  rc = system_tool_path(name, app, sizeof(app) / sizeof(app[0]), prefix,
+                        sizeof(prefix) / sizeof(prefix[0]), why, why_size);
+  if (!rc)
+    rc = spawn(app, prefix, args, &pi, why, why_size);
   return rc ? rc : wait_exit(&pi, timeout_ms, exit_code, why, why_size);
 }
 
@@ -160,6 +185,77 @@ int process_run_program(const char *app, const char *args, unsigned timeout_ms, 
   etwcap_free(prefix);
   etwcap_free(wapp);
   return rc ? rc : wait_exit(&pi, timeout_ms, exit_code, why, why_size);
+}
+
+/* A new, empty file in the temporary folder that the child inherits as its
+ * output and that goes away with the last handle: CREATE_NEW under a name
+ * of our own, so it is never a file (or link) someone planted there. */
+static HANDLE output_file(char *why, unsigned why_size)
+{
+  SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+  wchar_t dir[MAX_PATH], path[MAX_PATH + 64];
+  DWORD n = GetTempPathW(MAX_PATH, dir), code = 0;
+  unsigned attempt;
+  if (!n || n >= MAX_PATH) {
+    snprintf(why, why_size, "GetTempPathW: %lu", (unsigned long)GetLastError());
+    return INVALID_HANDLE_VALUE;
+  }
+  for (attempt = 0; attempt < 16; attempt++) {
+    HANDLE h;
+    swprintf(path, sizeof(path) / sizeof(path[0]), L"%lsetwcap-tool-%lu-%lu-%u.txt", dir,
+             (unsigned long)GetCurrentProcessId(), (unsigned long)GetTickCount(), attempt);
+    h = CreateFileW(path, GENERIC_READ | GENERIC_WRITE,
+                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, &sa, CREATE_NEW,
+                    FILE_ATTRIBUTE_TEMPORARY | FILE_FLAG_DELETE_ON_CLOSE, NULL);
+    if (h != INVALID_HANDLE_VALUE)
+      return h;
+    if ((code = GetLastError()) != ERROR_FILE_EXISTS)
+      break;
+  }
+  snprintf(why, why_size, "CreateFileW (the tool's output in %ls): %lu", dir,
+           (unsigned long)code);
+  return INVALID_HANDLE_VALUE;
+}
+
+/* What the child wrote to `h` (which it shares: rewind first). */
+static void read_output(HANDLE h, char *output, size_t output_size)
+{
+  LARGE_INTEGER zero;
+  DWORD got = 0;
+  zero.QuadPart = 0;
+  output[0] = '\0';
+  if (output_size < 2 || !SetFilePointerEx(h, zero, NULL, FILE_BEGIN))
+    return;
+  if (!ReadFile(h, output, (DWORD)(output_size - 1 > 0x7FFFFFFF ? 0x7FFFFFFF : output_size - 1),
+                &got, NULL))
+    got = 0;
+  output[got] = '\0';
+}
+
+int process_run_system_tool_output(const char *name, const char *args, unsigned timeout_ms,
+                                   int *exit_code, char *output, size_t output_size, char *why,
+                                   unsigned why_size)
+{
+  wchar_t app[MAX_PATH + 64], prefix[MAX_PATH + 96];
+  PROCESS_INFORMATION pi;
+  HANDLE out;
+  int rc;
+  *exit_code = -1;
+  if (output_size)
+    output[0] = '\0';
+  rc = system_tool_path(name, app, sizeof(app) / sizeof(app[0]), prefix,
+                        sizeof(prefix) / sizeof(prefix[0]), why, why_size);
+  if (rc)
+    return rc;
+  if ((out = output_file(why, why_size)) == INVALID_HANDLE_VALUE)
+    return ETWCAP_E_IO;
+  rc = spawn_to(app, prefix, args, out, &pi, why, why_size);
+  if (!rc)
+    rc = wait_exit(&pi, timeout_ms, exit_code, why, why_size);
+  if (!rc)
+    read_output(out, output, output_size);
+  CloseHandle(out);
+  return rc;
 }
 
 /* Does `line` start with a program (*.exe, quoted or not) and hold no

@@ -40,6 +40,8 @@ struct qualifier_values {
   int64_t keep_segments, keep_days, max_disk_mb; /* collect: retention */
   int64_t rundown_period_sec;      /* collect: rundown into the capture */
   int event_log;                   /* collect: entries in the Application log */
+  char *const *monitor_perf_counter; /* collect, run: counters logged into the trace */
+  size_t monitor_perf_counter_count;
 };
 
 /* The values before any qualifier is parsed: the engines' defaults. */

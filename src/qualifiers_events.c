@@ -81,8 +81,6 @@ static const struct opt_def defs[] = {
     "heap snapshots need PerfView's HeapDump.exe." },
   { "MaxNodeCountK", NULL, UNBOUND(OPT_INT), NULL, NULL, NULL, 0, 0,
     "it bounds PerfView's heap snapshots (HeapDump.exe), which etwcap does not take." },
-  { "MonitorPerfCounter", NULL, UNBOUND(OPT_LIST), NULL, NULL, NULL, 0, 0,
-    "logging counters into the trace is not implemented; /StopOnPerfCounter triggers are." },
 };
 
 const struct opt_group opt_group_events = OPT_GROUP("Events to collect", defs);

@@ -54,17 +54,41 @@ static const struct opt_def defs[] = {
     "Kernel, User (xperf's names). StackMode takes only Kernel or User beside it; Kernel and "
     "User exclude each other. No effect without /LbrSources.",
     0, 0, NULL },
-  { "OSHeapProcess", NULL, UNBOUND(OPT_INT), NULL, NULL, NULL, 0, 0,
-    "OS heap tracing is not implemented; use WPR's heap profile." },
-  { "OSHeapExe", NULL, UNBOUND(OPT_STRING), NULL, NULL, NULL, 0, 0,
-    "OS heap tracing is not implemented; use WPR's heap profile." },
-  { "OSHeapMaxMB", NULL, UNBOUND(OPT_INT), NULL, NULL, NULL, 0, 0,
-    "OS heap tracing is not implemented; use WPR's heap profile." },
-  { "NetworkCapture", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,
-    "packet capture through 'netsh trace' is not implemented; run 'netsh trace start "
-    "capture=yes' beside etwcap." },
-  { "NetMonCapture", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,
-    "packet capture through 'netsh trace' is not implemented." },
+  { "OSHeapProcess", NULL, BIND_INT(plan.os_heap_pid), "PID", NULL,
+    "Trace the OS heap of the running process PID (allocations and frees, with stacks on "
+    "allocations and reallocations) "
+    "in a session of its own, NAMEHeap, writing FILE.userheap.etl (merged into the zip); the "
+    "kernel session adds VirtualAlloc. As PerfView. Checked only against a model of the "
+    "API (the heap session's layout is TraceEvent's; Microsoft does not document it), not on "
+    "a real Windows yet.",
+    1, 4294967295LL, NULL },
+  { "OSHeapExe", NULL, BIND_STRING(plan.os_heap_exe), "NAME.exe", NULL,
+    "Trace the OS heap of programs named NAME.exe (a file name, no folder; NAME alone gets "
+    ".exe, as in PerfView) started while the "
+    "capture runs: sets TracingFlags=1 under HKLM's Image File Execution Options\\NAME.exe, "
+    "as PerfView, and puts it back at stop, at abort (also after a killed capture: the "
+    "session record says what was there) and at the end of collect. Not with "
+    "/OSHeapProcess. Checked only against models of the registry and the API, not on a real "
+    "Windows yet.",
+    1, 0, NULL },
+  { "OSHeapMaxMB", NULL, BIND_INT(plan.os_heap_max_mb), "MB", "0 (no limit)",
+    "Largest size of FILE.userheap.etl (MaximumFileSize of the heap session, which is never "
+    "circular).",
+    0, 1048576, NULL },
+  { "NetworkCapture", NULL, BIND_BOOL(plan.network_capture), NULL, NULL,
+    "Capture every network packet, as PerfView: after the sessions start, 'netsh trace start "
+    "scenario=InternetClient capture=yes ...' (netsh.exe from the system folder) turns packet "
+    "capture on, and the user session records the packets as "
+    "Microsoft-Windows-NDIS-PacketCapture events (with Microsoft-Windows-TCPIP), so they are "
+    "in the merged trace. 'netsh trace stop' ends it with the sessions, also in 'stop' and "
+    "'abort'. netsh's own file, FILE.netmon.etl (at most 1 MB), is deleted after the stop. "
+    "Checked only against a fake of netsh: Wine has no 'netsh trace'.",
+    0, 0, NULL },
+  { "NetMonCapture", NULL, BIND_BOOL(plan.netmon_capture), NULL, NULL,
+    "/NetworkCapture, and keep netsh's full capture as FILE_netmon.etl beside the data file "
+    "for Network Monitor (not merged: the packets are in the merged trace anyway). Before "
+    "Windows 8 /NetworkCapture does this too. Checked only against a fake of netsh.",
+    0, 0, NULL },
 };
 
 const struct opt_group opt_group_output = OPT_GROUP("Data file, sessions and buffers", defs);

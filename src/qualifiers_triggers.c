@@ -85,6 +85,18 @@ static const struct opt_def defs[] = {
     0, NULL },
   { "StopOnAppFabricOverMsec", NULL, UNBOUND(OPT_INT), NULL, NULL, NULL, 0, 0,
     "AppFabric is retired; use /StopOnEtwEvent with its provider if you still need it." },
+  { "MonitorPerfCounter", NULL, BIND_LIST(monitor_perf_counter, monitor_perf_counter_count),
+    "CAT:CTR:INST[@SEC],...", NULL,
+    "Log a performance counter's value into the trace every SEC seconds (2 when left out, at "
+    "least 0.1) while "
+    "collect or run collects: etwcap/PerformanceCounterUpdate events (Category, Counter, "
+    "Instance, Value) of etwcap's own provider, which PerfView's events view and TraceEvent "
+    "decode (PerfView writes PerfView/PerformanceCounterUpdate). The path reads as in "
+    "/StopOnPerfCounter (an instance may hold ':'); a counter that does not exist is an "
+    "error, an instance that does not exist yet logs nothing until it does. Read through "
+    "PDH; checked only against a model of PDH and of the event-write calls, not yet on a "
+    "real Windows.",
+    0, 0, NULL },
 };
 
 const struct opt_group opt_group_triggers = OPT_GROUP("Triggers", defs);

@@ -17,6 +17,17 @@
 #define TID_SLOTS (1u << 18)
 #define PID_SLOTS (1u << 17)
 #define IMAGE_SLOTS (1u << 15) /* REPORT_MAX_IMAGES fits in three quarters */
+/* 2^16 (process, base) pairs hinted, 128 KiB: a rundown of a busy machine
+ * has tens of thousands; a collision costs a search by name.  Image
+ * indexes + 1 fit the hint's 16 bits: REPORT_MAX_IMAGES is 2^14. */
+#define IMAGE_AT_SHIFT 16
+/* The first blocks of processes and images: a rundown names thousands.
+ * Above the C library's threshold for mapping (glibc: 128 KiB), they are
+ * mapped: a page is only touched when an entry reaches it, and growing
+ * remaps rather than copies (each page first touched is a fault, the cost
+ * that counts most when the entries are few bytes each). */
+#define FIRST_PROCESSES 2048
+#define FIRST_IMAGES 4096
 
 int report_kernel_init(struct report_kernel *k)
 {
@@ -27,6 +38,8 @@ int report_kernel_init(struct report_kernel *k)
     rc = report_idmap_init(&k->pid_to_process, PID_SLOTS);
   if (!rc)
     rc = report_idmap_init(&k->image_by_hash, IMAGE_SLOTS);
+  if (!rc && !(k->image_at = etwcap_calloc((size_t)1 << IMAGE_AT_SHIFT, sizeof(*k->image_at))))
+    rc = ETWCAP_E_NOMEM;
   if (rc)
     report_kernel_release(k);
   return rc;
@@ -50,25 +63,58 @@ void report_kernel_release(struct report_kernel *k)
   report_idmap_release(&k->tid_to_pid);
   report_idmap_release(&k->pid_to_process);
   report_idmap_release(&k->image_by_hash);
+  etwcap_free(k->image_at);
   memset(k, 0, sizeof(*k));
 }
 
-static int field_text(const struct bi_event *row, const struct etw_event *ev, const char *name,
+/* The layout of a Process or Thread event and where its fields are.
+ * bi_lookup scans the whole table of built-in events and tf_find compares
+ * field names: a rundown logs thousands of these events, all of a few
+ * (group, opcode, version). */
+static const struct report_kernel_row *kernel_row(struct report_kernel *k,
+                                                  const struct etw_event *ev, unsigned group)
+{
+  struct report_kernel_row *m = &k->rows[(group * 8 + ev->opcode) % REPORT_ROW_MEMO];
+  if (!m->known || m->group != group || m->opcode != ev->opcode || m->version != ev->version) {
+    const struct bi_event *row = bi_lookup(BI_KERNEL, ev);
+    m->known = 1;
+    m->group = (uint8_t)group;
+    m->opcode = ev->opcode;
+    m->version = ev->version;
+    m->row = row;
+    if (row) {
+      m->pid_at = tf_index(&row->layout, "ProcessID");
+      m->tid_at = tf_index(&row->layout, "ThreadID");
+      m->name_at = tf_index(&row->layout, "ImageFileName");
+      m->command_at = tf_index(&row->layout, "CommandLine");
+    }
+  }
+  return m->row ? m : NULL;
+}
+
+/* Field `at` of the row (-1: the layout has none): 1 with *v, or 0. */
+static int field(const struct report_kernel_row *m, const struct etw_event *ev, int at,
+                 struct tv_value *v)
+{
+  return at >= 0 && tf_at(&m->row->layout, ev->user_data, ev->user_len, ev->pointer_size,
+                          (size_t)at, v) == 1;
+}
+
+static int field_text(const struct report_kernel_row *m, const struct etw_event *ev, int at,
                       char *out, size_t cap)
 {
   struct tv_value v;
-  if (tf_find(&row->layout, ev->user_data, ev->user_len, ev->pointer_size, name, &v) != 1 ||
-      v.type != TV_TEXT)
+  if (!field(m, ev, at, &v) || v.type != TV_TEXT)
     return 0;
   tv_copy(out, cap, v.text);
   return 1;
 }
 
-static int field_u32(const struct bi_event *row, const struct etw_event *ev, const char *name,
+static int field_u32(const struct report_kernel_row *m, const struct etw_event *ev, int at,
                      uint32_t *out)
 {
   struct tv_value v;
-  if (tf_find(&row->layout, ev->user_data, ev->user_len, ev->pointer_size, name, &v) != 1)
+  if (!field(m, ev, at, &v))
     return 0;
   *out = (uint32_t)(v.type == TV_INT ? (uint64_t)v.i : v.u);
   return 1;
@@ -76,11 +122,11 @@ static int field_u32(const struct bi_event *row, const struct etw_event *ev, con
 
 static int process_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
 {
-  const struct bi_event *row = bi_lookup(BI_KERNEL, ev);
+  const struct report_kernel_row *row = kernel_row(k, ev, KERNEL_GROUP_PROCESS);
   uint32_t pid, index;
   struct report_process *p;
   char cmd[REPORT_COMMAND_LINE_MAX];
-  if (!row || !field_u32(row, ev, "ProcessID", &pid))
+  if (!row || !field_u32(row, ev, row->pid_at, &pid))
     return 0;
   if (ev->opcode == 2) { /* Stop */
     if (report_idmap_get(&k->pid_to_process, pid, &index))
@@ -95,13 +141,13 @@ static int process_event(struct report_kernel *k, const struct etw_event *ev, in
     return 0;
   }
   if (etwcap_grow((void **)&k->processes, &k->process_cap, k->process_count,
-                  sizeof(*k->processes), 64) != 0)
+                  sizeof(*k->processes), FIRST_PROCESSES) != 0)
     return ETWCAP_E_NOMEM;
   p = &k->processes[k->process_count];
   memset(p, 0, sizeof(*p));
   p->pid = pid;
-  field_text(row, ev, "ImageFileName", p->name, sizeof(p->name));
-  if (field_text(row, ev, "CommandLine", cmd, sizeof(cmd)) && cmd[0]) {
+  field_text(row, ev, row->name_at, p->name, sizeof(p->name));
+  if (field_text(row, ev, row->command_at, cmd, sizeof(cmd)) && cmd[0]) {
     p->command_line = etwcap_strdup(cmd);
     if (!p->command_line)
       return ETWCAP_E_NOMEM;
@@ -119,10 +165,12 @@ static int process_event(struct report_kernel *k, const struct etw_event *ev, in
 
 static void thread_event(struct report_kernel *k, const struct etw_event *ev)
 {
-  const struct bi_event *row = bi_lookup(BI_KERNEL, ev);
+  const struct report_kernel_row *row;
   uint32_t pid, tid;
-  if (!row || (ev->opcode != 1 && ev->opcode != 3) || !field_u32(row, ev, "ProcessID", &pid) ||
-      !field_u32(row, ev, "ThreadID", &tid))
+  if (ev->opcode != 1 && ev->opcode != 3)
+    return;
+  row = kernel_row(k, ev, KERNEL_GROUP_THREAD);
+  if (!row || !field_u32(row, ev, row->pid_at, &pid) || !field_u32(row, ev, row->tid_at, &tid))
     return;
   if (report_idmap_put(&k->tid_to_pid, tid, pid) != 0)
     k->threads_dropped++;
@@ -158,7 +206,7 @@ static uint64_t mix(uint64_t lane, const uint8_t *p)
  * do not wait for each other: image events are most of a kernel rundown.
  * The end folds the high bits, where each lane gathers its bytes, into the
  * low ones. */
-static uint32_t name_hash(const uint8_t *p, size_t n)
+static uint64_t name_hash(const uint8_t *p, size_t n)
 {
   uint64_t lane[4] = { n, 0x9E3779B97F4A7C15u, 0xC2B2AE3D27D4EB4Fu, 0x165667B19E3779F9u };
   uint64_t tail = 0, h;
@@ -173,51 +221,54 @@ static uint32_t name_hash(const uint8_t *p, size_t n)
   h = lane[0] ^ (lane[1] << 16 | lane[1] >> 48) ^ (lane[2] << 32 | lane[2] >> 32) ^
       (lane[3] << 48 | lane[3] >> 16) ^ tail;
   h = (h ^ h >> 32) * 0xFF51AFD7ED558CCDu;
-  return (uint32_t)(h ^ h >> 29);
+  return h ^ h >> 29;
 }
 
-static int same_name(const struct report_image *im, const uint8_t *raw, size_t n)
+/* 1 when the name of img is exactly that of im: known names hold no NUL,
+ * so one that fills the payload or is followed by a NUL ends there. */
+static int same_name(const struct report_image *im, const struct image_event *img)
 {
-  return im->raw_size == n && !memcmp(im->raw, raw, n);
+  const uint8_t *p = img->file_name;
+  size_t n = im->raw_size, room = img->file_name_bytes;
+  return n <= room && !memcmp(im->raw, p, n) && (n + 2 > room || (!p[n] && !p[n + 1]));
 }
 
-static struct report_image *find_image(struct report_kernel *k, const uint8_t *raw, size_t n,
-                                       uint32_t hash)
+static struct report_image *find_image(struct report_kernel *k, const struct image_event *img,
+                                       size_t n, uint64_t hash)
 {
   size_t cursor = 0;
   uint32_t index;
-  while (report_idmap_next(&k->image_by_hash, hash, &cursor, &index))
-    if (same_name(&k->images[index], raw, n))
-      return &k->images[index];
+  while (report_idmap_next(&k->image_by_hash, (uint32_t)hash, &cursor, &index)) {
+    struct report_image *im = &k->images[index];
+    if (im->hash == hash && im->raw_size == n && same_name(im, img))
+      return im;
+  }
   return NULL;
 }
 
-static int add_image(struct report_kernel *k, const struct image_event *img, uint32_t hash,
+static int add_image(struct report_kernel *k, const struct image_event *img, uint64_t hash,
                      struct report_image **out)
 {
-  char name[REPORT_IMAGE_NAME_MAX];
   struct report_image *im;
+  size_t n = img->file_name_bytes;
   *out = NULL;
   if (k->image_count >= REPORT_MAX_IMAGES) {
     k->images_dropped++;
     return 0;
   }
-  if (etwcap_grow((void **)&k->images, &k->image_cap, k->image_count, sizeof(*k->images), 64) !=
-      0)
+  if (etwcap_grow((void **)&k->images, &k->image_cap, k->image_count, sizeof(*k->images),
+                  FIRST_IMAGES) != 0)
     return ETWCAP_E_NOMEM;
   im = &k->images[k->image_count];
   memset(im, 0, sizeof(*im));
-  pl_utf16_to_utf8(img->file_name, img->file_name_bytes / 2, name, sizeof(name));
-  im->name = etwcap_strdup(name);
-  im->raw = etwcap_malloc(img->file_name_bytes ? img->file_name_bytes : 1);
-  if (!im->name || !im->raw) {
-    image_release(im);
+  im->raw = etwcap_malloc(n ? n : 1);
+  if (!im->raw)
     return ETWCAP_E_NOMEM;
-  }
-  memcpy(im->raw, img->file_name, img->file_name_bytes);
-  im->raw_size = img->file_name_bytes;
+  memcpy(im->raw, img->file_name, n);
+  im->raw_size = (uint32_t)n;
+  im->hash = hash;
   /* An image the index cannot hold could not be found again. */
-  if (report_idmap_add(&k->image_by_hash, hash, (uint32_t)k->image_count) != 0) {
+  if (report_idmap_add(&k->image_by_hash, (uint32_t)hash, (uint32_t)k->image_count) != 0) {
     image_release(im);
     k->images_dropped++;
     return 0;
@@ -227,21 +278,64 @@ static int add_image(struct report_kernel *k, const struct image_event *img, uin
   return 0;
 }
 
+/* The image img names, by name, added when new: *out is NULL when there
+ * are too many.  Most payloads end with the name's NUL, so the name is
+ * first taken to be all but the payload's last character, which needs no
+ * search for the NUL: a known name equal to it proves it. */
+static int search_image(struct report_kernel *k, struct image_event *img,
+                        struct report_image **out)
+{
+  const uint8_t *p = img->file_name;
+  size_t room = img->file_name_bytes;
+  uint64_t hash;
+  if (room >= 2 && room % 2 == 0 && !p[room - 2] && !p[room - 1]) {
+    hash = name_hash(p, room - 2);
+    if ((*out = find_image(k, img, room - 2, hash)) != NULL)
+      return 0;
+  }
+  image_identity_measure_name(img);
+  hash = name_hash(p, img->file_name_bytes);
+  *out = find_image(k, img, img->file_name_bytes, hash);
+  return *out ? 0 : add_image(k, img, hash, out);
+}
+
+/* Where the image at img's (process, base) is remembered. */
+static uint16_t *image_hint(struct report_kernel *k, const struct image_event *img)
+{
+  uint64_t key = (img->image_base ^ img->process_id) * 0x9E3779B97F4A7C15u;
+  return &k->image_at[key >> (64 - IMAGE_AT_SHIFT)];
+}
+
+/* The image img names.  Each image of each process comes several times
+ * (load and unload, rundown start and end), under the same (process,
+ * base): the image last seen there is tried first, which costs one
+ * comparison of names and no hash of them. */
+static int image_of(struct report_kernel *k, struct image_event *img, struct report_image **out)
+{
+  uint16_t *hint = image_hint(k, img);
+  int rc;
+  if (*hint && same_name(&k->images[*hint - 1], img)) {
+    *out = &k->images[*hint - 1];
+    return 0;
+  }
+  if ((rc = search_image(k, img, out)) != 0 || !*out)
+    return rc;
+  *hint = (uint16_t)(*out - k->images + 1);
+  return 0;
+}
+
 static int image_event(struct report_kernel *k, const struct etw_event *ev)
 {
   struct image_event img;
   struct report_image *im;
   unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
   int with_id, with_pdb, rc;
-  uint32_t hash;
-  if (image_identity_parse_image_event(ev, &img) != 0)
+  if (image_identity_parse_image_fields(ev, &img) != 0)
     return 0;
   with_id = k->pending_id_base[cpu] == img.image_base && img.image_base;
   with_pdb = k->pending_pdb_base[cpu] == img.image_base && img.image_base;
   k->pending_id_base[cpu] = k->pending_pdb_base[cpu] = 0;
-  hash = name_hash(img.file_name, img.file_name_bytes);
-  im = find_image(k, img.file_name, img.file_name_bytes, hash);
-  if (!im && ((rc = add_image(k, &img, hash, &im)) != 0 || !im))
+  if ((rc = image_of(k, &img, &im)) != 0 || !im)
     return rc;
   im->events++;
   im->with_id += (uint32_t)with_id;
@@ -312,10 +406,25 @@ static int by_name(const void *a, const void *b)
   return strcmp(x->name, y->name);
 }
 
-void report_kernel_finish(struct report_kernel *k)
+int report_kernel_finish(struct report_kernel *k)
 {
+  char name[REPORT_IMAGE_NAME_MAX];
+  size_t i;
+  /* The names as the page shows them, made only now: each one takes the
+   * place of the UTF-16 copy no longer needed, rather than new pages. */
+  for (i = 0; i < k->image_count; i++) {
+    struct report_image *im = &k->images[i];
+    pl_utf16_to_utf8(im->raw, im->raw_size / 2, name, sizeof(name));
+    etwcap_free(im->raw);
+    im->raw = NULL;
+    if (!(im->name = etwcap_strdup(name)))
+      return ETWCAP_E_NOMEM;
+  }
   if (k->image_count)
     qsort(k->images, k->image_count, sizeof(*k->images), by_name);
-  /* The hash index points at the old order. */
+  /* The indexes point at the old order. */
   report_idmap_release(&k->image_by_hash);
+  etwcap_free(k->image_at);
+  k->image_at = NULL;
+  return 0;
 }

@@ -39,18 +39,32 @@ struct report_process {
 };
 
 struct report_image {
-  char *name;         /* file name as the kernel logged it (UTF-8) */
-  uint8_t *raw;       /* ... and as its UTF-16 bytes, to find it again quickly */
-  size_t raw_size;
+  char *name;         /* file name as the kernel logged it (UTF-8), after report_kernel_finish */
+  uint8_t *raw;       /* ... its UTF-16 bytes until then, to find it again */
+  uint64_t hash;      /* of raw */
+  uint32_t raw_size;  /* < 64 KiB: an event's payload */
   uint32_t events;    /* Image Load/DCStart/DCStop/Unload events */
   uint32_t with_id;   /* ... preceded by an ImageID event */
   uint32_t with_pdb;  /* ... preceded by a DbgID_RSDS/ILRSDS (PDB signature) */
 };
 
+struct bi_event;
+
+/* A Process or Thread event's layout and the indexes of the fields read
+ * (-1: absent), remembered by (group, opcode, version). */
+struct report_kernel_row {
+  int known;
+  uint8_t group, opcode, version;
+  const struct bi_event *row; /* NULL: no layout */
+  int pid_at, tid_at, name_at, command_at;
+};
+#define REPORT_ROW_MEMO 16
+
 struct report_kernel {
   struct report_process *processes; /* in order of appearance */
   size_t process_count, process_cap;
   uint64_t processes_dropped;
+  struct report_kernel_row rows[REPORT_ROW_MEMO]; /* by (group * 8 + opcode) % REPORT_ROW_MEMO */
   struct report_idmap pid_to_process; /* pid -> latest index in processes */
   struct report_idmap tid_to_pid;
   uint64_t threads_dropped;
@@ -59,6 +73,9 @@ struct report_kernel {
   size_t image_count, image_cap;
   uint64_t images_dropped;
   struct report_idmap image_by_hash; /* name hash -> index in images */
+  /* A hash of (pid, base) -> index in images + 1 of the image last seen
+   * there (0: none), a hint checked by name: a collision only misses. */
+  uint16_t *image_at;
   uint64_t identity_events;
   /* The identity events KernelTraceControl writes just before an image
    * event, on the same CPU: the ImageBase they named. */
@@ -74,7 +91,8 @@ enum report_kernel_seen { REPORT_SAW_OTHER, REPORT_SAW_CSWITCH, REPORT_SAW_CPU_S
 int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime);
 /* The latest process with this pid, or NULL. */
 const struct report_process *report_kernel_process(const struct report_kernel *k, uint32_t pid);
-/* Sorts the images by name, for the report. */
-void report_kernel_finish(struct report_kernel *k);
+/* Names the images in UTF-8 and sorts them by name, for the report: 0, or
+ * ETWCAP_E_NOMEM.  No more events after it. */
+int report_kernel_finish(struct report_kernel *k);
 
 #endif

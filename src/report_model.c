@@ -2,6 +2,7 @@
  * (what `info` counts) and to the report's parts. */
 #include "report_model.h"
 
+#include "alloc.h"
 #include "error.h"
 #include "etl_source.h"
 #include "builtin_events.h"
@@ -107,10 +108,14 @@ static int one_file(void *ctx, const char *display, struct etl_reader *rd)
   if (rc < 0)
     return rc;
   etl_summary_end_file(&r->summary, rd);
-  if (r->session_count < REPORT_MAX_SESSIONS)
-    s = &r->sessions[r->session_count++];
-  else
+  if (r->session_count >= REPORT_MAX_SESSIONS) {
     r->sessions_dropped++;
+  } else {
+    if (etwcap_grow((void **)&r->sessions, &r->session_cap, r->session_count,
+                    sizeof(*r->sessions), 2) != 0)
+      return ETWCAP_E_NOMEM;
+    s = &r->sessions[r->session_count++];
+  }
   if (s) {
     snprintf(s->file, sizeof(s->file), "%s", display);
     snprintf(s->logger, sizeof(s->logger), "%s", lf->logger_name);
@@ -126,16 +131,16 @@ static int one_file(void *ctx, const char *display, struct etl_reader *rd)
 
 static int finish(struct report *r)
 {
-  int rc = report_gcs_finish(&r->gcs);
+  int rc = report_gcs_finish(&r->gcs), kernel_rc;
   size_t i;
   /* GCs are marked once each, after .NET Framework's double GCStart is
    * folded. */
   for (i = 0; i < r->gcs.count; i++)
     place(r, REPORT_SERIES_GCS, r->gcs.gcs[i].start_filetime);
   report_exceptions_finish(&r->exceptions);
-  report_kernel_finish(&r->kernel);
+  kernel_rc = report_kernel_finish(&r->kernel);
   etl_summary_finish(&r->summary);
-  return rc;
+  return rc ? rc : kernel_rc;
 }
 
 int report_collect(struct report *r, const char *path, char *err, size_t errcap)
@@ -180,6 +185,7 @@ void report_release(struct report *r)
   report_gcs_release(&r->gcs);
   report_exceptions_release(&r->exceptions);
   report_kernel_release(&r->kernel);
+  etwcap_free(r->sessions);
   memset(r, 0, sizeof(*r));
 }
 

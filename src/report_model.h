@@ -42,8 +42,10 @@ struct report_series_key {
 struct report {
   char trace[1024];        /* the path as given */
   struct etl_summary summary;
-  struct report_session sessions[REPORT_MAX_SESSIONS];
-  size_t session_count;
+  /* Allocated as files come: 64 in place would be 150 KB to clear for the
+   * one or two most traces have. */
+  struct report_session *sessions;
+  size_t session_count, session_cap;
   uint64_t sessions_dropped;
   int64_t base_filetime;   /* the first file's logfile StartTime: "ms" count from here */
   int have_times;

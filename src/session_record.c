@@ -90,6 +90,13 @@ static void put_body(struct strbuf *b, const struct session_record *r)
   strbuf_printf(b, ",\n  \"startUtc\": \"%s\",\n  \"startFiletime\": %" PRId64 ",\n", iso,
                 r->start_filetime);
   strbuf_printf(b, "  \"profileInterval100ns\": %" PRIu32 ",\n", r->profile_interval_100ns);
+  if (r->heap_flag.exe[0]) {
+    strbuf_puts(b, "  \"osHeapTracingFlags\": {\"exe\": ");
+    put_string(b, r->heap_flag.exe);
+    strbuf_printf(b, ", \"hadValue\": %s, \"prior\": %" PRIu32 ", \"createdKey\": %s},\n",
+                  r->heap_flag.had_value ? "true" : "false", r->heap_flag.prior,
+                  r->heap_flag.created_key ? "true" : "false");
+  }
   strbuf_puts(b, "  \"commandLine\": ");
   put_string(b, r->command_line);
   strbuf_puts(b, ",\n  \"sessions\": [");
@@ -115,7 +122,15 @@ static void put_body(struct strbuf *b, const struct session_record *r)
     strbuf_puts(b, i ? ", " : "");
     put_string(b, r->warnings[i]);
   }
-  strbuf_puts(b, "],\n  \"startLog\": ");
+  strbuf_puts(b, "],\n  \"packetCapture\": ");
+  if (r->packet_capture_file[0]) {
+    strbuf_puts(b, "{\"traceFile\": ");
+    put_string(b, r->packet_capture_file);
+    strbuf_printf(b, ", \"netmon\": %s}", r->packet_capture_netmon ? "true" : "false");
+  } else {
+    strbuf_puts(b, "null");
+  }
+  strbuf_puts(b, ",\n  \"startLog\": ");
   put_string(b, r->start_log);
   strbuf_puts(b, "\n}\n");
 }
@@ -146,11 +161,26 @@ static uint32_t u32(const struct record_json *o, const char *key)
   return v < 0 || v > 0xFFFFFFFFll ? 0 : (uint32_t)v;
 }
 
+/* /OSHeapExe's TracingFlags as start left it; absent, malformed or a name
+ * that is no file name: nothing to put back. */
+static void fill_heap_flag(const struct record_json *o, struct heap_tracing_flag *f)
+{
+  const char *exe = o && o->type == RECORD_JSON_OBJECT ? record_json_string(o, "exe", "") : "";
+  memset(f, 0, sizeof(*f));
+  if (!*exe || strlen(exe) >= sizeof(f->exe) || strpbrk(exe, "\\/"))
+    return;
+  copy(f->exe, sizeof(f->exe), exe);
+  f->had_value = record_json_bool(o, "hadValue", 0);
+  f->prior = u32(o, "prior");
+  f->created_key = record_json_bool(o, "createdKey", 0);
+}
+
 static int fill(const struct record_json *root, struct session_record *r, char *why,
                 size_t why_size)
 {
   const struct record_json *sessions = record_json_get(root, "sessions");
   const struct record_json *warnings = record_json_get(root, "warnings");
+  const struct record_json *packet;
   const char *schema = record_json_string(root, "schema", NULL);
   const char *cmd, *log;
   size_t i;
@@ -171,6 +201,7 @@ static int fill(const struct record_json *root, struct session_record *r, char *
   copy(r->data_file, sizeof(r->data_file), record_json_string(root, "dataFile", ""));
   r->start_filetime = record_json_int(root, "startFiletime", 0);
   r->profile_interval_100ns = u32(root, "profileInterval100ns");
+  fill_heap_flag(record_json_get(root, "osHeapTracingFlags"), &r->heap_flag);
   for (i = 0; i < sessions->count && r->session_count < PLAN_MAX_SESSIONS; i++) {
     const struct record_json *o = &sessions->items[i];
     struct session_record_session *s = &r->sessions[r->session_count];
@@ -195,6 +226,10 @@ static int fill(const struct record_json *root, struct session_record *r, char *
     if (warnings->items[i].type == RECORD_JSON_STRING &&
         session_record_warn(r, warnings->items[i].text) != 0)
       return ETWCAP_E_NOMEM;
+  packet = record_json_get(root, "packetCapture");
+  copy(r->packet_capture_file, sizeof(r->packet_capture_file),
+       record_json_string(packet, "traceFile", ""));
+  r->packet_capture_netmon = record_json_bool(packet, "netmon", 0);
   cmd = record_json_string(root, "commandLine", "");
   log = record_json_string(root, "startLog", "");
   if (!(r->command_line = etwcap_strdup(cmd)) || !(r->start_log = etwcap_strdup(log)))

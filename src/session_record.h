@@ -11,6 +11,7 @@
 #define ETWCAP_SESSION_RECORD_H
 
 #include "controller.h"
+#include "heap_tracing_flag.h"
 #include "plan.h"
 
 #include <stddef.h>
@@ -42,12 +43,18 @@ struct session_record {
   char data_file[CONTROLLER_PATH_MAX];
   int64_t start_filetime;            /* UTC FILETIME */
   uint32_t profile_interval_100ns;   /* set machine-wide by start; 0 = untouched */
+  struct heap_tracing_flag heap_flag; /* /OSHeapExe's TracingFlags to put back; exe "" none */
   struct session_record_session sessions[PLAN_MAX_SESSIONS];
   size_t session_count;
   char *warnings[SESSION_RECORD_MAX_WARNINGS]; /* features Windows refused */
   size_t warning_count;
   char *command_line;
   char *start_log;                   /* the log of `start`, for LogFile.txt */
+  /* /NetworkCapture: netsh's traceFile while its capture runs ("" none),
+   * and whether it is kept for Network Monitor; `stop` and `abort` run
+   * 'netsh trace stop' for it (packet_capture.h). */
+  char packet_capture_file[CONTROLLER_PATH_MAX];
+  int packet_capture_netmon;
 };
 
 /* "X.etl" -> "X.etl.etwcap-session.json" (or the request file).  0 or

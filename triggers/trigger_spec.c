@@ -149,21 +149,14 @@ static int parse_threshold(const char *text, const char *syntax, size_t *op_pos,
   return 0;
 }
 
-int trigger_parse_counter_spec(const char *text, struct trigger_counter_spec *out, char *err,
-                               size_t cap)
+/* CATEGORY:COUNTER:INSTANCE in text[start, end), `syntax` for messages.
+ * PerfView's lazy groups: the CATEGORY ends at the first ':', the COUNTER
+ * at the second, and the INSTANCE is the rest, so an instance may hold ':'
+ * (LogicalDisk's "C:") and a category may not. */
+static int parse_counter_path(const char *text, size_t start, size_t end, const char *syntax,
+                              struct trigger_counter_spec *out, char *err, size_t cap)
 {
-  static const char syntax[] = "CATEGORY:COUNTER:INSTANCE OP NUM";
-  size_t op, start, end, c1, c2, i;
-  int rc;
-  memset(out, 0, sizeof(*out));
-  rc = parse_threshold(text, syntax, &op, &out->greater, &out->threshold, err, cap);
-  if (rc)
-    return rc;
-  trim(text, &start, &end, op);
-  /* PerfView's lazy groups: the CATEGORY ends at the first ':', the
-   * COUNTER at the second, and the INSTANCE is the rest, so an instance may
-   * hold ':' (LogicalDisk's "C:") and a category may not. */
-  c1 = c2 = (size_t)-1;
+  size_t c1 = (size_t)-1, c2 = (size_t)-1, i;
   for (i = start; i < end; i++)
     if (text[i] == ':') {
       if (c1 == (size_t)-1) {
@@ -176,7 +169,7 @@ int trigger_parse_counter_spec(const char *text, struct trigger_counter_spec *ou
   if (c2 == (size_t)-1)
     return fail_at(err, cap, text, c1 == (size_t)-1 ? end : c1,
                    "expected %s: the counter path needs two ':' (an empty INSTANCE is "
-                   "allowed, as in 'Memory:Committed Bytes: > 5e10')",
+                   "allowed, as in 'Memory:Committed Bytes:')",
                    syntax);
   if (c1 == start)
     return fail_at(err, cap, text, start, "the CATEGORY is empty");
@@ -185,6 +178,58 @@ int trigger_parse_counter_spec(const char *text, struct trigger_counter_spec *ou
   if (copy_span(out->category, text, start, c1) || copy_span(out->counter, text, c1 + 1, c2) ||
       copy_span(out->instance, text, c2 + 1, end))
     return fail_at(err, cap, text, start, "a name is longer than %d bytes", TRIGGER_NAME_MAX - 1);
+  return 0;
+}
+
+int trigger_parse_counter_spec(const char *text, struct trigger_counter_spec *out, char *err,
+                               size_t cap)
+{
+  static const char syntax[] = "CATEGORY:COUNTER:INSTANCE OP NUM";
+  size_t op, start, end;
+  int rc;
+  memset(out, 0, sizeof(*out));
+  rc = parse_threshold(text, syntax, &op, &out->greater, &out->threshold, err, cap);
+  if (rc)
+    return rc;
+  trim(text, &start, &end, op);
+  return parse_counter_path(text, start, end, syntax, out, err, cap);
+}
+
+int trigger_parse_monitor_spec(const char *text, struct trigger_monitor_spec *out, char *err,
+                               size_t cap)
+{
+  static const char syntax[] = "CATEGORY:COUNTER:INSTANCE[@SECONDS]";
+  const char *at = strrchr(text, '@');
+  size_t start, end, p, q;
+  char num[64];
+  int rc;
+  memset(out, 0, sizeof(*out));
+  out->interval_sec = TRIGGER_MONITOR_DEFAULT_SEC;
+  trim(text, &start, &end, at ? (size_t)(at - text) : strlen(text));
+  if ((rc = parse_counter_path(text, start, end, syntax, &out->counter, err, cap)) != 0)
+    return rc;
+  /* PerfView's "(@(\d+\.?\d*))?": seconds, a fraction allowed. */
+  if (!at)
+    return 0;
+  p = (size_t)(at - text) + 1;
+  q = p;
+  while (isdigit((unsigned char)text[q]) || text[q] == '.')
+    q++;
+  if (q == p || q - p >= sizeof(num))
+    return fail_at(err, cap, text, p, "expected the interval in seconds after '@', as in '@10'");
+  memcpy(num, text + p, q - p);
+  num[q - p] = '\0';
+  while (is_space(text[q]))
+    q++;
+  if (text[q])
+    return fail_at(err, cap, text, q, "unexpected '%c' after the interval", text[q]);
+  if (str_parse_double(num, &out->interval_sec) != 0)
+    return fail_at(err, cap, text, p, "'%s' is not a number of seconds", num);
+  /* PerfView: "interval too small, rounding up to .1 sec". */
+  if (out->interval_sec < TRIGGER_MONITOR_MIN_SEC) {
+    out->interval_sec = TRIGGER_MONITOR_MIN_SEC;
+    out->rounded_up = 1;
+  }
   return 0;
 }
 

@@ -28,6 +28,22 @@ struct trigger_counter_spec {
 int trigger_parse_counter_spec(const char *text, struct trigger_counter_spec *out, char *err,
                                size_t cap);
 
+/* /MonitorPerfCounter: a counter whose value is logged into the trace
+ * every interval (PerfView's PerformanceCounterMonitor, Triggers.cs).  The
+ * path reads as in the triggers above; the interval defaults to 2 s and is
+ * rounded up to 0.1 s, as PerfView does. */
+#define TRIGGER_MONITOR_DEFAULT_SEC 2.0
+#define TRIGGER_MONITOR_MIN_SEC 0.1
+
+struct trigger_monitor_spec {
+  struct trigger_counter_spec counter; /* no threshold */
+  double interval_sec;
+  int rounded_up; /* the interval given was below the minimum */
+};
+
+int trigger_parse_monitor_spec(const char *text, struct trigger_monitor_spec *out, char *err,
+                               size_t cap);
+
 /* --- ETW events ------------------------------------------------------------ */
 enum trigger_ref_kind {
   REF_NONE,

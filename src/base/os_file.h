@@ -30,6 +30,11 @@ int os_rename_replace(const char *from, const char *to);
 int os_remove(const char *path);
 /* Removes an empty folder. */
 int os_remove_dir(const char *path);
+/* `path` made absolute against the current folder (GetFullPathNameW; POSIX:
+ * the current folder joined on): for a name another process, run from
+ * elsewhere, will use.  0, ETWCAP_E_RANGE when `out` is too small, or the
+ * OS error. */
+int os_full_path(const char *path, char *out, size_t size);
 /* 0 and *size, or ETWCAP_E_NOENT / ETWCAP_E_IO. */
 int os_file_size(const char *path, int64_t *size);
 int os_is_directory(const char *path);

@@ -122,6 +122,19 @@ int os_remove_dir(const char *path)
   return rmdir(path) == 0 ? 0 : translate(errno);
 }
 
+int os_full_path(const char *path, char *out, size_t size)
+{
+  char cwd[4096];
+  int n;
+  if (path[0] == '/')
+    n = snprintf(out, size, "%s", path);
+  else if (!getcwd(cwd, sizeof(cwd)))
+    return translate(errno);
+  else
+    n = snprintf(out, size, "%s/%s", cwd, path);
+  return n < 0 || (size_t)n >= size ? ETWCAP_E_RANGE : 0;
+}
+
 int os_file_size(const char *path, int64_t *size)
 {
   struct stat st;

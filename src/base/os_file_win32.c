@@ -175,6 +175,28 @@ int os_remove_dir(const char *path)
   return rc;
 }
 
+int os_full_path(const char *path, char *out, size_t size)
+{
+  wchar_t *w = utf8_to_utf16(path), full[32768];
+  char *utf8;
+  DWORD n;
+  int rc = 0;
+  if (!w)
+    return ETWCAP_E_NOMEM;
+  n = GetFullPathNameW(w, (DWORD)(sizeof(full) / sizeof(full[0])), full, NULL);
+  etwcap_free(w);
+  if (n == 0)
+    return translate(GetLastError());
+  if (n >= sizeof(full) / sizeof(full[0]))
+    return ETWCAP_E_RANGE;
+  if (!(utf8 = utf16_to_utf8(full)))
+    return ETWCAP_E_NOMEM;
+  if ((size_t)snprintf(out, size, "%s", utf8) >= size)
+    rc = ETWCAP_E_RANGE;
+  etwcap_free(utf8);
+  return rc;
+}
+
 int os_file_size(const char *path, int64_t *size)
 {
   WIN32_FILE_ATTRIBUTE_DATA data;

@@ -17,8 +17,7 @@ REFUSED = {"DotNetAlloc", "DotNetAllocSampled", "DotNetCalls", "DotNetCallsSampl
            "JITInlining"}
 # PerfView collection features etwcap does not have yet (issue #15, item 2):
 # refused with the reason until each lands, then removed from here.
-NOT_BUILT = {"MonitorPerfCounter", "Wpr",
-             "OSHeapProcess", "OSHeapExe", "OSHeapMaxMB", "NetworkCapture", "NetMonCapture"}
+NOT_BUILT = {"Wpr"}
 NOT_BUILT_COMMANDS = set()
 # PerfView commands etwcap has, and those it refuses by name.
 COMMANDS = {"run", "collect", "start", "stop", "abort", "merge", "unzip", "mark", "listSessions",

@@ -182,6 +182,40 @@ for args, why in ((["/SegmentSec:60", "/InMemoryCircularBuffer", "/CircularMB:64
     t.check(rc == 2 and why in err, "plan %s: exit 2 with the reason (%d %s)"
             % (" ".join(args), rc, err.strip()))
 
+# /MonitorPerfCounter: PerfView's example (UsersGuide), the default interval
+# of 2 s, and a spec that is not one.
+p = plan("collect", "/MonitorPerfCounter:Memory:Available MBytes:@10,Processor:% Processor Time:_Total")
+t.check(p is not None and p["monitors"] == [
+    {"category": "Memory", "counter": "Available MBytes", "instance": "", "intervalSec": 10},
+    {"category": "Processor", "counter": "% Processor Time", "instance": "_Total", "intervalSec": 2}],
+    "plan /MonitorPerfCounter lists the counters: %r" % (p and p.get("monitors")))
+t.check(p is None or any(pr["name"] == "etwcap" for pr in session(p, "user")["providers"]),
+        "the user session records etwcap's provider, which writes the values")
+rc, out, err = t.run("plan", SERVER, "collect", "/MonitorPerfCounter:Memory:Available MBytes@10")
+t.check(rc == 2 and "/MonitorPerfCounter" in err and "position" in err,
+        "a malformed /MonitorPerfCounter is an error saying where: %d %r" % (rc, err))
+# OS heap tracing (PerfView's CommandProcessor Start): a <name>Heap session into
+# X.userheap.etl, Max(256, 2 * BufferSizeMB) MB, sequential, OSHeapMaxMB as
+# MaximumFileSize, stacks on Alloc/ReAlloc (0x1021, 0x1022), kernel VirtualAlloc (0x4000).
+p = plan("collect", "/OSHeapProcess:1234", "/OSHeapMaxMB:100")
+h = p and session(p, "heap")
+t.check(h is not None and h["name"] == "etwcapHeap" and h["file"] == "etwcapData.userheap.etl"
+        and h["minimumBuffers"] == 512 * 1024 // 64 and h["maximumFileSizeMB"] == 100
+        and "FILE_MODE_SEQUENTIAL" in h["logFileModeNames"]
+        and h["heap"] == {"provider": "222962ab-6180-4b88-a825-346b75f2a24a", "pid": 1234,
+                          "exe": None, "stackHooks": ["0x1021", "0x1022"]},
+        "plan /OSHeapProcess: PerfView's heap session: %r" % h)
+t.check(p is not None and int(session(p, "kernel")["kernel"]["keywords"], 16) & 0x4000,
+        "plan /OSHeapProcess: the kernel session adds VirtualAlloc")
+for args, why in ((["/OSHeapProcess:0"], "/OSHeapProcess"),
+                  (["/OSHeapProcess:-3"], "/OSHeapProcess"),
+                  (["/OSHeapExe:C:\\Windows\\notepad.exe"], "without a folder"),
+                  (["/OSHeapExe:app.dll"], ".exe"),
+                  (["/OSHeapExe:app.exe", "/OSHeapProcess:8"], "cannot both be given")):
+    rc, out, err = t.run("plan", SERVER, "collect", *args)
+    t.check(rc == 2 and why in err, "plan %s: exit 2 with the reason (%d %s)"
+            % (" ".join(args), rc, err.strip()))
+
 # /TargetOS belongs to plan only.
 rc, out, err = t.run("collect", SERVER)
 t.check(rc == 2, "collect refuses /TargetOS")

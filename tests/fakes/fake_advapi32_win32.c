@@ -474,6 +474,98 @@ static void apply_drops(struct fake_advapi_session *s)
 
 /* --- StartTraceW ---------------------------------------------------------------- */
 
+/* The heap provider (TraceEvent HeapTraceProviderTraceEventParser.ProviderGuid). */
+static const GUID heap_provider_guid = {
+  0x222962ab, 0x6180, 0x4b88, { 0xa8, 0x25, 0x34, 0x6b, 0x75, 0xf2, 0xa2, 0x4a }
+};
+
+/* Where the names end: the extension block may not overlap them. */
+static ULONG names_end(const EVENT_TRACE_PROPERTIES *p)
+{
+  ULONG end = 0, offs[2] = { p->LoggerNameOffset, p->LogFileNameOffset };
+  size_t i;
+  for (i = 0; i < 2; i++) {
+    const WCHAR *w;
+    ULONG at;
+    if (!offs[i] || offs[i] >= p->Wnode.BufferSize)
+      continue;
+    w = (const WCHAR *)((const BYTE *)p + offs[i]);
+    for (at = offs[i]; at + sizeof(WCHAR) <= p->Wnode.BufferSize && *w; at += sizeof(WCHAR))
+      w++;
+    if (at + sizeof(WCHAR) > end)
+      end = at + sizeof(WCHAR);
+  }
+  return end;
+}
+
+/* A heap session: StartHeapTrace (Microsoft, WPT "StartHeapTrace") "starts
+ * a heap tracing session for a set of specified PIDs" with stack walking
+ * "for certain heap events" and "always uses its own" Wnode.Guid.  How
+ * those reach StartTraceW is not documented by Microsoft; the layout is
+ * TraceEvent's (ETWKernelControl.StartWindowsHeapSession, SaveExtensions):
+ * EnableFlags = EVENT_TRACE_FLAG_EXTENSION (evntrace.h) | 0xFF << 16 |
+ * the block's offset; the block inside Wnode.BufferSize after the names; a
+ * header word (length in ULONGs, item count), items (length with header,
+ * type: 1..5, ExtensionItemTypes) whose lengths add up; one ETW_EXT_PIDS
+ * (2) item with the processes; ETW_EXT_STACKWALK_FILTER (3) items whose
+ * hooks are heap events (group 0x10, "10 = HeapProvider"). */
+static void check_heap_extension(struct fake_advapi_call *c, const EVENT_TRACE_PROPERTIES *p)
+{
+  ULONG flags = p->EnableFlags, offset = flags & 0xFFFF, total, count, at, i, pid_items = 0;
+  const ULONG *w;
+  c->heap = 1;
+  if ((flags & 0xFFFF0000u) != (EVENT_TRACE_FLAG_EXTENSION | 0x00FF0000u)) {
+    violation("StartTraceW(%s): a heap session's EnableFlags 0x%08lx is not "
+              "EVENT_TRACE_FLAG_EXTENSION|0x00FF0000|offset",
+              c->name, (unsigned long)flags);
+    return;
+  }
+  if (offset < names_end(p) || offset + sizeof(ULONG) > p->Wnode.BufferSize) {
+    violation("StartTraceW(%s): extension offset %lu is not after the names inside "
+              "Wnode.BufferSize %lu",
+              c->name, (unsigned long)offset, (unsigned long)p->Wnode.BufferSize);
+    return;
+  }
+  w = (const ULONG *)((const BYTE *)p + offset);
+  total = w[0] & 0xFFFF;
+  count = w[0] >> 16;
+  if (!total || offset + total * sizeof(ULONG) > p->Wnode.BufferSize) {
+    violation("StartTraceW(%s): the extension block's length %lu leaves Wnode.BufferSize",
+              c->name, (unsigned long)total);
+    return;
+  }
+  for (at = 1, i = 0; i < count && at < total; i++) {
+    ULONG len = w[at] & 0xFFFF, type = w[at] >> 16, k;
+    if (!len || at + len > total || type < 1 || type > 5) {
+      violation("StartTraceW(%s): extension item %lu (length %lu, type %lu) is malformed",
+                c->name, (unsigned long)i, (unsigned long)len, (unsigned long)type);
+      return;
+    }
+    for (k = 1; k < len; k++) {
+      ULONG v = w[at + k];
+      if (type == 2 && c->heap_pid_count < FAKE_ADVAPI_MAX_EXT)
+        c->heap_pids[c->heap_pid_count++] = v;
+      if (type == 3) {
+        if ((v >> 8) != 0x10)
+          violation("StartTraceW(%s): stack hook 0x%04lx is no heap event", c->name,
+                    (unsigned long)v);
+        if (c->heap_hook_count < FAKE_ADVAPI_MAX_EXT)
+          c->heap_hooks[c->heap_hook_count++] = v;
+      }
+    }
+    pid_items += type == 2;
+    at += len;
+  }
+  if (i != count || at != total)
+    violation("StartTraceW(%s): the extension block's items (%lu of %lu, %lu words) do not "
+              "fill its length %lu",
+              c->name, (unsigned long)i, (unsigned long)count, (unsigned long)at,
+              (unsigned long)total);
+  if (pid_items != 1)
+    violation("StartTraceW(%s): a heap session needs one ETW_EXT_PIDS item, not %lu", c->name,
+              (unsigned long)pid_items);
+}
+
 static ULONG WINAPI fake_start_trace(PTRACEHANDLE handle, LPCWSTR name,
                                      PEVENT_TRACE_PROPERTIES p)
 {
@@ -557,6 +649,8 @@ static ULONG WINAPI fake_start_trace(PTRACEHANDLE handle, LPCWSTR name,
       if (!memcmp(&F.sessions[i].wnode_guid, &p->Wnode.Guid, sizeof(GUID)))
         violation("StartTraceW(%s): Wnode.Guid is the one of '%s' (not new)", c->name,
                   F.sessions[i].name);
+  } else if (!memcmp(&p->Wnode.Guid, &heap_provider_guid, sizeof(GUID))) {
+    check_heap_extension(c, p);
   } else {
     /* EVENT_TRACE_PROPERTIES.EnableFlags: flags for the kernel events of
      * "the NT Kernel Logger session" (and system loggers). */
@@ -591,7 +685,8 @@ static ULONG WINAPI fake_start_trace(PTRACEHANDLE handle, LPCWSTR name,
   s->enable_flags = p->EnableFlags;
   s->client_context = p->Wnode.ClientContext;
   s->wnode_guid = p->Wnode.Guid;
-  groups_of_flags(p->EnableFlags, s->group_mask);
+  if (!c->heap) /* a heap session's EnableFlags point at its extension block */
+    groups_of_flags(p->EnableFlags, s->group_mask);
   apply_drops(s);
   *handle = s->handle;
   c->handle = s->handle;

@@ -29,6 +29,7 @@
 #define FAKE_ADVAPI_MAX_CALLS 256
 #define FAKE_ADVAPI_MAX_DESCS 8
 #define FAKE_ADVAPI_MAX_SESSIONS 32
+#define FAKE_ADVAPI_MAX_EXT 8
 
 enum fake_api {
   FAKE_START_TRACE,
@@ -75,6 +76,11 @@ struct fake_advapi_call {
   unsigned char info[96 * sizeof(CLASSIC_EVENT_ID)];
   /* QueryAllTracesW */
   ULONG array_count;
+  /* StartTraceW of a heap session (Wnode.Guid the heap provider's): the
+   * extension block EnableFlags points at, decoded */
+  int heap;
+  ULONG heap_pids[FAKE_ADVAPI_MAX_EXT], heap_pid_count;
+  ULONG heap_hooks[FAKE_ADVAPI_MAX_EXT], heap_hook_count;
 };
 
 /* A profile source of the model machine (PROFILE_SOURCE_INFO and its

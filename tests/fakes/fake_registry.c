@@ -25,14 +25,11 @@ static int add_key(struct fake_registry *f, const char *key)
   return 0;
 }
 
-static int set_binary(void *impl, const char *key, const char *value, const void *data,
-                      size_t size)
+static int set_typed(struct fake_registry *f, const char *key, const char *value, unsigned type,
+                     const void *data, size_t size)
 {
-  struct fake_registry *f = self(impl);
   struct fake_registry_value *v = (struct fake_registry_value *)fake_registry_find(f, key, value);
   int rc;
-  if (f->fail_set)
-    return f->fail_set;
   if (size > sizeof(v->data) || (rc = add_key(f, key)) != 0)
     return ETWCAP_E_NOMEM;
   if (!v) {
@@ -44,7 +41,46 @@ static int set_binary(void *impl, const char *key, const char *value, const void
   }
   memcpy(v->data, data, size);
   v->size = size;
+  v->type = type;
   return 0;
+}
+
+static int set_binary(void *impl, const char *key, const char *value, const void *data,
+                      size_t size)
+{
+  struct fake_registry *f = self(impl);
+  if (f->fail_set)
+    return f->fail_set;
+  return set_typed(f, key, value, FAKE_REG_BINARY, data, size);
+}
+
+/* REG_DWORD: four bytes, little-endian, as the registry keeps them. */
+static int set_dword(void *impl, const char *key, const char *value, uint32_t data)
+{
+  struct fake_registry *f = self(impl);
+  unsigned char b[4] = { (unsigned char)data, (unsigned char)(data >> 8),
+                         (unsigned char)(data >> 16), (unsigned char)(data >> 24) };
+  if (f->fail_set)
+    return f->fail_set;
+  return set_typed(f, key, value, FAKE_REG_DWORD, b, sizeof(b));
+}
+
+static int get_dword(void *impl, const char *key, const char *value, uint32_t *out)
+{
+  const struct fake_registry_value *v = fake_registry_find(self(impl), key, value);
+  if (!v)
+    return ETWCAP_E_NOENT;
+  if (v->type != FAKE_REG_DWORD || v->size != 4)
+    return ETWCAP_E_FORMAT;
+  *out = (uint32_t)v->data[0] | (uint32_t)v->data[1] << 8 | (uint32_t)v->data[2] << 16 |
+         (uint32_t)v->data[3] << 24;
+  return 0;
+}
+
+int fake_registry_put_dword(struct fake_registry *f, const char *key, const char *name,
+                            unsigned long value)
+{
+  return set_dword(f, key, name, (uint32_t)value);
 }
 
 /* The direct child of `parent` that `key` lies under, or NULL. */
@@ -140,7 +176,7 @@ static int delete_key_if_empty(void *impl, const char *key)
 }
 
 static const struct registry_ops fake_ops = { set_binary, subkeys, values, delete_value,
-                                              delete_key_if_empty };
+                                              delete_key_if_empty, get_dword, set_dword };
 
 void fake_registry_init(struct fake_registry *f)
 {

@@ -10,12 +10,16 @@
 #include <stddef.h>
 
 #define FAKE_REGISTRY_MAX 32
+/* winnt.h's REG_BINARY and REG_DWORD. */
+#define FAKE_REG_BINARY 3u
+#define FAKE_REG_DWORD 4u
 
 struct fake_registry_value {
   char key[256];
   char name[64];
   unsigned char data[1024];
   size_t size;
+  unsigned type;                     /* FAKE_REG_BINARY or FAKE_REG_DWORD */
 };
 
 struct fake_registry {
@@ -24,7 +28,7 @@ struct fake_registry {
   size_t count;
   char keys[FAKE_REGISTRY_MAX][256]; /* keys that exist (possibly empty) */
   size_t key_count;
-  int fail_set;                      /* set_binary returns this when non-zero */
+  int fail_set;                      /* set_binary and set_dword return this when non-zero */
   size_t subkey_walks;               /* subkeys calls (walks of a key's children) */
 };
 
@@ -32,6 +36,9 @@ void fake_registry_init(struct fake_registry *f);
 /* The value, or NULL. */
 const struct fake_registry_value *fake_registry_find(const struct fake_registry *f,
                                                      const char *key, const char *name);
+/* Puts a REG_DWORD there as if someone else had (the key is created). */
+int fake_registry_put_dword(struct fake_registry *f, const char *key, const char *name,
+                            unsigned long value);
 /* 1 when the key exists. */
 int fake_registry_has_key(const struct fake_registry *f, const char *key);
 

@@ -1083,6 +1083,97 @@ static void abort_removes_stored_arguments_a_killed_capture_left(void **state)
   assert_non_null(fake_registry_find(&w->registry, key, "ControllerData_Session_6"));
 }
 
+/* --- OS heap tracing (/OSHeapProcess, /OSHeapExe) ---------------------------- */
+
+#define IFEO_APP "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution " \
+                 "Options\\heapy.exe"
+
+/* TracingFlags of heapy.exe: -1 absent, else its value. */
+static long heapy_flags(const struct world *w)
+{
+  const struct fake_registry_value *v = fake_registry_find(&w->registry, IFEO_APP, "TracingFlags");
+  if (!v || v->size != 4)
+    return -1;
+  return (long)(v->data[0] | v->data[1] << 8 | v->data[2] << 16 | (unsigned long)v->data[3] << 24);
+}
+
+static void os_heap_process_session_starts_and_stops(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/OSHeapProcess:1234", "/MaxCollectSec:3", NULL };
+  assert_int_equal(run(w, args), 0);
+  assert_int_equal(fake_controller_count(&w->fake, "start", "etwcapHeap"), 1);
+  assert_int_equal(fake_controller_count(&w->fake, "stop", "etwcapHeap"), 1);
+  every_start_stopped(w);
+  assert_true(logged(w, "tracing the OS heap of process 1234"));
+  assert_int_equal(w->registry.count, 0); /* a process id needs no registry value */
+}
+
+/* start sets the value and records it; stop (another process) puts it back. */
+static void os_heap_exe_flag_is_recorded_and_cleared_at_stop(void **state)
+{
+  struct world *w = *state;
+  const char *start[] = { "start", w->data, "/OSHeapExe:heapy.exe", NULL };
+  const char *stop[] = { "stop", w->data, NULL };
+  struct session_record r;
+  char why[256];
+  assert_int_equal(run(w, start), 0);
+  assert_int_equal(heapy_flags(w), 1);
+  assert_int_equal(session_record_read(w->record, &r, why, sizeof(why)), 0);
+  assert_string_equal(r.heap_flag.exe, "heapy.exe");
+  assert_false(r.heap_flag.had_value);
+  session_record_release(&r);
+  assert_true(fake_controller_is_running(&w->fake, "etwcapHeap"));
+  assert_int_equal(run(w, stop), 0);
+  every_start_stopped(w);
+  assert_int_equal(heapy_flags(w), -1);
+  assert_false(fake_registry_has_key(&w->registry, IFEO_APP));
+  assert_false(exists(w->record));
+}
+
+static void os_heap_exe_flag_is_cleared_at_the_end_of_collect(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/OSHeapExe:heapy", "/MaxCollectSec:3", NULL };
+  fake_registry_put_dword(&w->registry, IFEO_APP, "TracingFlags", 2);
+  assert_int_equal(run(w, args), 0);
+  every_start_stopped(w);
+  assert_true(logged(w, "set TracingFlags"));
+  assert_int_equal(heapy_flags(w), 2); /* the value that was there before */
+}
+
+/* A capture killed after start: abort stops its sessions and puts the value
+ * back from the record. */
+static void abort_clears_the_flag_a_killed_capture_left(void **state)
+{
+  struct world *w = *state;
+  const char *start[] = { "start", w->data, "/OSHeapExe:heapy.exe", NULL };
+  char datafile_q[600];
+  const char *abort_[] = { "abort", datafile_q, NULL };
+  snprintf(datafile_q, sizeof(datafile_q), "/DataFile:%.500s", w->data);
+  fake_registry_put_dword(&w->registry, IFEO_APP, "TracingFlags", 0);
+  assert_int_equal(run(w, start), 0);
+  assert_int_equal(heapy_flags(w), 1);
+  assert_int_equal(run(w, abort_), 0);
+  assert_int_equal(fake_controller_running(&w->fake), 0);
+  assert_int_equal(heapy_flags(w), 0);
+  assert_false(exists(w->record));
+}
+
+/* Not allowed to write HKLM: the kernel session already started is stopped
+ * again and no heap session starts. */
+static void os_heap_exe_refused_by_the_registry_stops_what_started(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/OSHeapExe:heapy.exe", "/MaxCollectSec:3", NULL };
+  w->registry.fail_set = ETWCAP_E_ACCES;
+  assert_int_equal(run(w, args), ETWCAP_E_ACCES);
+  every_start_stopped(w);
+  assert_int_equal(fake_controller_count(&w->fake, "start", "etwcapHeap"), 0);
+  assert_true(logged(w, "run from an elevated prompt"));
+  assert_int_equal(heapy_flags(w), -1);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -1132,6 +1223,11 @@ int main(void)
     T(abort_stops_ours_and_only_ours),
     T(abort_with_nothing_running_succeeds),
     T(list_sessions_runs),
+    T(os_heap_process_session_starts_and_stops),
+    T(os_heap_exe_flag_is_recorded_and_cleared_at_stop),
+    T(os_heap_exe_flag_is_cleared_at_the_end_of_collect),
+    T(abort_clears_the_flag_a_killed_capture_left),
+    T(os_heap_exe_refused_by_the_registry_stops_what_started),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

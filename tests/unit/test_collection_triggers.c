@@ -24,6 +24,7 @@
 #include "os_version.h"
 #include "session_record.h"
 #include "strutil.h"
+#include "tracelogging.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,11 @@ struct world {
   unsigned entries[32];
   size_t entry_count;
   uint64_t lose_events_at_ms;
+  /* /MonitorPerfCounter: the events written, decoded, and when */
+  char monitored[16][128];
+  double monitored_value[16];
+  uint64_t monitored_at_ms[16];
+  size_t monitored_count;
 };
 
 static struct world *W;
@@ -123,7 +129,7 @@ static int counter_open(void *ctx, const struct trigger_counter_spec *spec, void
                         char *err, size_t cap)
 {
   (void)ctx;
-  if (strcmp(spec->category, "Processor") != 0) {
+  if (strcmp(spec->category, "Processor") != 0 && strcmp(spec->category, "Memory") != 0) {
     snprintf(err, cap, "no counter category '%s'", spec->category);
     return ETWCAP_E_NOENT;
   }
@@ -156,6 +162,31 @@ static int evlog_open(void *ctx, const char *log, eventlog_fn fn, void *fn_ctx, 
   w->log_ctx = fn_ctx;
   snprintf(w->log_name, sizeof(w->log_name), "%s", log);
   *handle = w;
+  return 0;
+}
+
+/* etwcap's own provider: each event is decoded as TraceEvent would, from
+ * its own TraceLogging metadata (etw/tracelogging.h). */
+static int own_event(void *ctx, const struct tl_encoded *e, char *why, size_t why_size)
+{
+  struct world *w = ctx == &W->clock ? W : NULL;
+  struct tl_meta m;
+  struct tv_value cat, ctr, inst, value;
+  size_t n;
+  (void)why, (void)why_size;
+  assert_non_null(w);
+  assert_int_equal(tl_parse_bytes(e->meta, e->meta_len, &m), 1);
+  assert_string_equal(m.name, "PerformanceCounterUpdate");
+  assert_int_equal(tl_find(&m, e->data, e->data_len, 8, "Category", &cat), 1);
+  assert_int_equal(tl_find(&m, e->data, e->data_len, 8, "Counter", &ctr), 1);
+  assert_int_equal(tl_find(&m, e->data, e->data_len, 8, "Instance", &inst), 1);
+  assert_int_equal(tl_find(&m, e->data, e->data_len, 8, "Value", &value), 1);
+  n = w->monitored_count++;
+  assert_true(n < 16);
+  snprintf(w->monitored[n], sizeof(w->monitored[n]), "%.40s|%.40s|%.40s", cat.text, ctr.text,
+           inst.text);
+  assert_int_equal(tv_as_double(&value, &w->monitored_value[n]), 1);
+  w->monitored_at_ms[n] = w->clock.now_ms;
   return 0;
 }
 
@@ -256,6 +287,7 @@ static int setup(void **state)
   w->env.eventlog = &w->eventlog;
   w->env.run_command = run_command;
   w->env.operator_log = operator_log;
+  w->env.own_event = own_event;
   test_tmp_path("trig.etl", w->data, sizeof(w->data));
   memcpy(w->base, w->data, sizeof(w->base));
   remove_all(w->data);
@@ -519,6 +551,41 @@ static void missing_counter_refuses_to_start(void **state)
   int rc = run(w, args);
   assert_true(rc < 0);
   assert_true(logged(w, "Nope"));
+  assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
+}
+
+/* PerfView's example (UsersGuide "Monitoring Performance Counters in the ETL
+ * file") with a 1 s interval: a value at the start and every second after,
+ * each as read from the counter, while the capture runs. */
+static void monitored_counter_is_logged_every_interval(void **state)
+{
+  struct world *w = *state;
+  static const double v[] = { 512, 511, 509, 400, 388, 380, 300 };
+  const char *args[] = { "collect", w->data, "/MonitorPerfCounter:Memory:Available MBytes:@1",
+                         "/MaxCollectSec:4", NULL };
+  size_t i;
+  w->values = v;
+  w->value_count = sizeof(v) / sizeof(v[0]);
+  assert_int_equal(run(w, args), 0);
+  assert_true(logged(w, "logging Memory:Available MBytes: every 1 s"));
+  /* 0, 1, 2, 3 and 4 s: five values, the counter's first five reads. */
+  assert_int_equal(w->monitored_count, 5);
+  for (i = 0; i < w->monitored_count; i++) {
+    assert_string_equal(w->monitored[i], "Memory|Available MBytes|");
+    assert_true(w->monitored_value[i] == v[i]);
+    if (i)
+      assert_int_equal(w->monitored_at_ms[i] - w->monitored_at_ms[i - 1], 1000);
+  }
+  every_start_stopped(w);
+}
+
+static void missing_monitored_counter_refuses_to_start(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MonitorPerfCounter:Nope:Ctr:Inst@0.01", NULL };
+  int rc = run(w, args);
+  assert_true(rc < 0);
+  assert_true(logged(w, "no counter category 'Nope'"));
   assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
 }
 
@@ -1046,6 +1113,8 @@ int main(void)
     T(ctrl_c_ends_a_collect_multiple_run_with_its_capture),
     T(perf_counter_fires_after_arming),
     T(missing_counter_refuses_to_start),
+    T(monitored_counter_is_logged_every_interval),
+    T(missing_monitored_counter_refuses_to_start),
     T(event_log_message_fires),
     T(consumer_failure_stops_every_session),
     T(exception_trigger_enables_the_exception_keyword),

@@ -26,6 +26,7 @@
 #include "os_file.h"
 #include "plan.h"
 #include "plan_cli.h"
+#include "registry.h"
 #include "rundown.h"
 #include "session_record.h"
 #include "strutil.h"
@@ -53,8 +54,13 @@ struct want {
  * options not given — .NETTasks without /TplEvents, Win32HeapRanges without
  * ReferenceSet, ETWClrProfiler without profiler keywords — are absent).
  * Levels: ClrEventLevel is Verbose by default (§3.2). */
+/* etwcap's own provider, enabled after PerfView's logger: the EventSource
+ * name hash of "etwcap", computed independently (test_own_provider.c). */
+#define ETWCAP "e45c2f6f-cd71-5917-d0b1-1a492ba0ca1c"
+
 static const struct want defaults_head[] = {
   { "a8a71ac1-040f-54a2-07ca-00a89b5ab761", VERBOSE, ALL, 0 }, /* PerfView */
+  { ETWCAP, VERBOSE, ALL, 0 },                                 /* etwcap's own */
   { "319dc449-ada5-50f7-428e-957db6791668", VERBOSE, ALL, 1 }, /* DotNet */
   { "b675ec37-bdb6-4648-bc92-f3fdc74d3ca2", VERBOSE, 0x70, 1 }, /* Kernel-EventTracing */
   { "edd08927-9cc4-4e65-b970-c2560fb5c289", VERBOSE, 0x80, 1 }, /* Kernel-File */
@@ -118,6 +124,7 @@ static const struct want defaults_tail[] = {
  * at Informational with GC (0x1), no stacks (level below Verbose). */
 static const struct want gc_collect_only[] = {
   { "a8a71ac1-040f-54a2-07ca-00a89b5ab761", VERBOSE, ALL, 0 },
+  { ETWCAP, VERBOSE, ALL, 0 },
   { "763fd754-7086-4dfe-95eb-c01a46faf4ca", INFO, 0x1, 0 },
   { "1095638c-8748-4c7a-b39e-baea27b9c589", INFO, 0x1, 0 },
   { "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", INFO, 0x1, 0 },
@@ -195,6 +202,7 @@ static size_t cursor;
 static void remove_files(void)
 {
   static const char *const names[] = { "ctl.etl", "ctl.kernel.etl", "ctl.clrRundown.etl",
+                                       "ctl.userheap.etl",
                                        "ctl.etl.zip", "ctl.etl" SESSION_RECORD_SUFFIX,
                                        "ctl.etl" SESSION_REQUEST_SUFFIX, "ctl.state",
                                        "ctl.state.calls", NULL };
@@ -544,7 +552,7 @@ static void check_user_defaults(const struct options *o, int threadtime, const c
   check_session(next(FAKE_START_TRACE), "etwcap", "\\ctl.etl", independent | 0x2, circular, pool);
   memcpy(head, defaults_head, sizeof(head));
   if (threadtime)
-    head[10].any = ALL; /* WinINet, merged with its ThreadTime enable */
+    head[11].any = ALL; /* WinINet, merged with its ThreadTime enable */
   check_list("etwcap", head, sizeof(head) / sizeof(head[0]), o);
   if (threadtime)
     check_list("etwcap", threadtime_extras, sizeof(threadtime_extras) / sizeof(threadtime_extras[0]),
@@ -1456,6 +1464,74 @@ static int as_etwcap(int argc, char **argv)
   return etwcap_exit_code(rc);
 }
 
+/* --- OS heap tracing -------------------------------------------------------------- */
+
+/* The heap session's StartTraceW, as TraceEvent's StartWindowsHeapSession
+ * makes it: the heap provider's GUID, EnableFlags pointing at the
+ * extension block, which names the process and the stacked heap events. */
+static const struct fake_advapi_call *heap_start(void)
+{
+  size_t i;
+  for (i = 0; i < fake_advapi32_call_count(); i++) {
+    const struct fake_advapi_call *c = fake_advapi32_call(i);
+    if (c->api == FAKE_START_TRACE && !strcmp(c->name, "etwcapHeap"))
+      return c;
+  }
+  fail_msg("no StartTraceW of etwcapHeap");
+  return NULL;
+}
+
+static void os_heap_process_starts_traceevents_heap_session(void **state)
+{
+  const char *start[] = { "start", data_path, "/OSHeapProcess:4242", "/OSHeapMaxMB:64", NULL };
+  char datafile_q[600];
+  const char *abort_[] = { "abort", datafile_q, NULL };
+  const struct fake_advapi_call *c;
+  (void)state;
+  snprintf(datafile_q, sizeof(datafile_q), "/DataFile:%.500s", data_path);
+  assert_int_equal(command(start), 0);
+  c = heap_start();
+  /* Sequential, never circular; INDEPENDENT_SESSION_MODE as the Windows
+   * Wine plays has it (8.1 and later). */
+  assert_int_equal(c->log_file_mode & ~0x08000000u, EVENT_TRACE_FILE_MODE_SEQUENTIAL);
+  check_session(c, "etwcapHeap", "ctl.userheap.etl", c->log_file_mode, 64, 512);
+  assert_true(same_guid(&c->wnode_guid, "222962ab-6180-4b88-a825-346b75f2a24a"));
+  assert_int_equal(c->enable_flags >> 16, 0x80FF);
+  assert_true(c->heap);
+  assert_int_equal(c->heap_pid_count, 1);
+  assert_int_equal(c->heap_pids[0], 4242);
+  assert_int_equal(c->heap_hook_count, 2);
+  assert_int_equal(c->heap_hooks[0], 0x1021);
+  assert_int_equal(c->heap_hooks[1], 0x1022);
+  assert_true(fake_advapi32_is_running("etwcapHeap"));
+  assert_int_equal(command(abort_), 0);
+  no_violations();
+  every_start_stopped();
+}
+
+/* /OSHeapExe through the real registry of Wine's prefix: TracingFlags 1
+ * while the capture runs, gone after stop. */
+static void os_heap_exe_sets_and_clears_tracing_flags(void **state)
+{
+  const char *start[] = { "start", data_path, "/OSHeapExe:etwcap-wine-heapy.exe", NULL };
+  const char *stop[] = { "stop", data_path, NULL };
+  const char *key = "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution "
+                    "Options\\etwcap-wine-heapy.exe";
+  struct registry reg;
+  uint32_t flags = 0;
+  (void)state;
+  registry_system(&reg);
+  reg.ops->delete_value(reg.impl, key, "TracingFlags");
+  assert_int_equal(command(start), 0);
+  assert_int_equal(heap_start()->heap_pids[0], 0); /* the processes of that name */
+  assert_int_equal(reg.ops->get_dword(reg.impl, key, "TracingFlags", &flags), 0);
+  assert_int_equal(flags, 1);
+  assert_int_equal(command(stop), 0);
+  assert_int_equal(reg.ops->get_dword(reg.impl, key, "TracingFlags", &flags), ETWCAP_E_NOENT);
+  no_violations();
+  every_start_stopped();
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(int argc, char **argv)
@@ -1491,6 +1567,8 @@ int main(int argc, char **argv)
     T(list_sessions_through_query_all_traces),
     T(start_then_stop_in_two_processes),
     T(stop_asks_a_running_collect_to_finish),
+    T(os_heap_process_starts_traceevents_heap_session),
+    T(os_heap_exe_sets_and_clears_tracing_flags),
   };
   if (argc >= 4 && !strcmp(argv[1], "--etwcap"))
     return as_etwcap(argc, argv);

@@ -6,6 +6,7 @@
 #include "os_file.h"
 #include "os_thread.h"
 #include "os_time.h"
+#include "strutil.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -119,6 +120,29 @@ static void unicode_file_paths(void **state)
   assert_true(free_bytes > 0);
 }
 
+/* A relative name made absolute names the same file (its size reads the
+ * same); an absolute one stays as it is; too small a buffer is RANGE. */
+static void full_paths(void **state)
+{
+  char full[4096], again[4096], small[4];
+  int64_t size = -1;
+  FILE *f;
+  (void)state;
+  f = os_fopen("seam-full-\xC3\xA4.tmp", "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite("abc", 1, 3, f), 3);
+  fclose(f);
+  assert_int_equal(os_full_path("seam-full-\xC3\xA4.tmp", full, sizeof(full)), 0);
+  assert_true(strlen(full) > strlen("seam-full-\xC3\xA4.tmp"));
+  assert_true(str_ends_with_case(full, "seam-full-\xC3\xA4.tmp"));
+  assert_int_equal(os_file_size(full, &size), 0);
+  assert_int_equal(size, 3);
+  assert_int_equal(os_full_path(full, again, sizeof(again)), 0);
+  assert_string_equal(again, full);
+  assert_int_equal(os_full_path("seam-full-\xC3\xA4.tmp", small, sizeof(small)), ETWCAP_E_RANGE);
+  assert_int_equal(os_remove(full), 0);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -126,6 +150,7 @@ int main(void)
     cmocka_unit_test(clocks_move_forward),
     cmocka_unit_test(threads_and_locks),
     cmocka_unit_test(unicode_file_paths),
+    cmocka_unit_test(full_paths),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

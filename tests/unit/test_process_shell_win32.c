@@ -126,12 +126,38 @@ static void a_program_runs_from_its_full_path(void **state)
   assert_non_null(strstr(why, "C:\\etwcap-no-such-dir\\ngen.exe does not exist"));
 }
 
+/* /NetworkCapture's netsh: the tool's output and errors are caught, not
+ * shown (here cmd.exe of the system folder writes to both). */
+static void a_system_tools_output_is_caught(void **state)
+{
+  char why[256] = "", output[256];
+  int code = -1;
+  (void)state;
+  assert_int_equal(process_run_system_tool_output(
+                       "cmd", "/c echo netsh-said-this& echo on-stderr 1>&2& exit 3", 60000,
+                       &code, output, sizeof(output), why, sizeof(why)),
+                   0);
+  assert_int_equal(code, 3);
+  assert_non_null(strstr(output, "netsh-said-this"));
+  assert_non_null(strstr(output, "on-stderr"));
+  /* A small buffer keeps the first bytes, NUL-terminated. */
+  assert_int_equal(process_run_system_tool_output("cmd", "/c echo abcdefghij", 60000, &code, output,
+                                                  5, why, sizeof(why)),
+                   0);
+  assert_string_equal(output, "abcd");
+  assert_int_not_equal(process_run_system_tool_output("etwcap-no-such-tool", "", 60000, &code,
+                                                      output, sizeof(output), why, sizeof(why)),
+                       0);
+  assert_non_null(strstr(why, "CreateProcessW: ERROR_FILE_NOT_FOUND"));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(exit_code_comes_back),
     cmocka_unit_test(the_line_runs_in_cmd),
     cmocka_unit_test(run_sees_a_program_exit),
+    cmocka_unit_test(a_system_tools_output_is_caught),
     cmocka_unit_test(run_wraps_a_redirection_in_cmd),
     cmocka_unit_test(run_names_a_program_that_is_not_there),
     cmocka_unit_test(a_system_tool_runs_from_the_system_folder),

@@ -62,10 +62,42 @@ static void hand_off_round_trip_in_the_real_registry(void **state)
   assert_int_equal(RegOpenKeyExA(HKEY_LOCAL_MACHINE, key, 0, KEY_READ, &h), ERROR_FILE_NOT_FOUND);
 }
 
+/* REG_DWORD values (/OSHeapExe's TracingFlags): written as REG_DWORD, read
+ * back; a missing value and a value of another type are told apart. */
+static void dword_values_in_the_real_registry(void **state)
+{
+  const char *key = "SOFTWARE\\etwcapRegistryTest\\dword.exe";
+  struct registry r;
+  uint32_t v = 0;
+  DWORD type = 0, raw = 0, size = sizeof(raw);
+  int rc;
+  (void)state;
+  registry_system(&r);
+  rc = r.ops->set_dword(r.impl, key, "TracingFlags", 0x12345678u);
+  if (rc == ETWCAP_E_ACCES)
+    skip();
+  assert_int_equal(rc, 0);
+  assert_int_equal(RegGetValueA(HKEY_LOCAL_MACHINE, key, "TracingFlags", RRF_RT_ANY, &type, &raw,
+                                &size),
+                   ERROR_SUCCESS);
+  assert_int_equal(type, REG_DWORD);
+  assert_int_equal(raw, 0x12345678u);
+  assert_int_equal(r.ops->get_dword(r.impl, key, "TracingFlags", &v), 0);
+  assert_int_equal(v, 0x12345678u);
+  assert_int_equal(r.ops->get_dword(r.impl, key, "Missing", &v), ETWCAP_E_NOENT);
+  assert_int_equal(r.ops->set_binary(r.impl, key, "Bytes", "ab", 2), 0);
+  assert_int_equal(r.ops->get_dword(r.impl, key, "Bytes", &v), ETWCAP_E_FORMAT);
+  assert_int_equal(r.ops->delete_value(r.impl, key, "TracingFlags"), 0);
+  assert_int_equal(r.ops->delete_value(r.impl, key, "Bytes"), 0);
+  assert_int_equal(r.ops->delete_key_if_empty(r.impl, key), 0);
+  assert_int_equal(r.ops->get_dword(r.impl, key, "TracingFlags", &v), ETWCAP_E_NOENT);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(hand_off_round_trip_in_the_real_registry),
+    cmocka_unit_test(dword_values_in_the_real_registry),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -144,12 +144,33 @@ static void an_image_event_is_counted_under_its_name(void **state)
   report_kernel_release(&k);
 }
 
+/* Names seen at one (process, base), one the beginning of the next: each
+ * is counted under itself, the longer one not under the shorter. */
+static void a_name_that_begins_another_is_not_taken_for_it(void **state)
+{
+  static const char *const names[] = { "\\SystemRoot\\x.dll", "\\SystemRoot\\x.dll.mui",
+                                       "\\SystemRoot\\x.dll", "\\SystemRoot\\x.dl" };
+  struct report_kernel k;
+  size_t i;
+  (void)state;
+  assert_int_equal(report_kernel_init(&k), 0);
+  for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    feed_name(&k, names[i]);
+  report_kernel_finish(&k);
+  assert_int_equal(k.image_count, 3);
+  assert_int_equal(named(&k, "\\SystemRoot\\x.dll")->events, 2);
+  assert_int_equal(named(&k, "\\SystemRoot\\x.dll.mui")->events, 1);
+  assert_int_equal(named(&k, "\\SystemRoot\\x.dl")->events, 1);
+  report_kernel_release(&k);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(an_image_event_is_counted_under_its_name),
     cmocka_unit_test(images_whose_paths_differ_only_in_the_middle_are_told_apart),
     cmocka_unit_test(an_image_name_ends_at_its_first_nul_or_at_the_payload_end),
+    cmocka_unit_test(a_name_that_begins_another_is_not_taken_for_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

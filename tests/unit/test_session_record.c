@@ -263,10 +263,47 @@ static void reading_survives_allocation_failures(void **state)
   os_remove(path);
 }
 
+/* /NetworkCapture's netsh capture: written, read back, and absent (null)
+ * in a record without it, so `stop` and `abort` run 'netsh trace stop'
+ * exactly when the capture started one. */
+static void packet_capture_round_trips(void **state)
+{
+  struct session_record w, r;
+  char path[512], why[256];
+  const char *text = "{\"schema\": \"" SESSION_RECORD_SCHEMA "\", \"sessions\": [], "
+                     "\"packetCapture\": null}";
+  (void)state;
+  test_tmp_path("netcap" SESSION_RECORD_SUFFIX, path, sizeof(path));
+  memset(&w, 0, sizeof(w));
+  snprintf(w.mode, sizeof(w.mode), "collect");
+  snprintf(w.packet_capture_file, sizeof(w.packet_capture_file),
+           "C:\\traces\\caf\xc3\xa9_netmon.etl");
+  w.packet_capture_netmon = 1;
+  assert_int_equal(session_record_write(path, &w), 0);
+  assert_int_equal(session_record_read(path, &r, why, sizeof(why)), 0);
+  assert_string_equal(r.packet_capture_file, "C:\\traces\\caf\xc3\xa9_netmon.etl");
+  assert_int_equal(r.packet_capture_netmon, 1);
+  session_record_release(&r);
+
+  w.packet_capture_file[0] = '\0';
+  w.packet_capture_netmon = 0;
+  assert_int_equal(session_record_write(path, &w), 0);
+  assert_int_equal(session_record_read(path, &r, why, sizeof(why)), 0);
+  assert_string_equal(r.packet_capture_file, "");
+  assert_int_equal(r.packet_capture_netmon, 0);
+  session_record_release(&r);
+  os_remove(path);
+
+  assert_int_equal(session_record_parse(text, strlen(text), &r, why, sizeof(why)), 0);
+  assert_string_equal(r.packet_capture_file, "");
+  session_record_release(&r);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(round_trip_keeps_every_field),
+    cmocka_unit_test(packet_capture_round_trips),
     cmocka_unit_test(bytes_that_are_not_utf8_become_replacement_characters),
     cmocka_unit_test(missing_record_is_noent),
     cmocka_unit_test(damaged_records_are_refused),

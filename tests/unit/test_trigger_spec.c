@@ -95,6 +95,47 @@ static void counter_specs(void **state)
   }
 }
 
+/* /MonitorPerfCounter: PerfView's syntax CATEGORY:COUNTERNAME:INSTANCE@NUM,
+ * NUM seconds, 2 by default, at least 0.1 (CommandLineArgs.cs help,
+ * Triggers.cs PerformanceCounterMonitor). */
+static void monitor_specs(void **state)
+{
+  struct trigger_monitor_spec m;
+  (void)state;
+  /* UsersGuide: PerfView "/MonitorPerfCounter=Memory:Available MBytes:@10" collect */
+  assert_int_equal(trigger_parse_monitor_spec("Memory:Available MBytes:@10", &m, err, sizeof(err)),
+                   0);
+  assert_string_equal(m.counter.category, "Memory");
+  assert_string_equal(m.counter.counter, "Available MBytes");
+  assert_string_equal(m.counter.instance, "");
+  assert_true(m.interval_sec == 10 && !m.rounded_up);
+  assert_int_equal(trigger_parse_monitor_spec(" Processor:% Processor Time:_Total ", &m, err,
+                                              sizeof(err)),
+                   0);
+  assert_string_equal(m.counter.instance, "_Total");
+  assert_true(m.interval_sec == 2);
+  assert_int_equal(trigger_parse_monitor_spec("LogicalDisk:% Free Space:C:@0.5", &m, err,
+                                              sizeof(err)),
+                   0);
+  assert_string_equal(m.counter.instance, "C:");
+  assert_true(m.interval_sec == 0.5);
+  assert_int_equal(trigger_parse_monitor_spec("Memory:Available MBytes:@0.01", &m, err,
+                                              sizeof(err)),
+                   0);
+  assert_true(m.interval_sec == 0.1 && m.rounded_up);
+  assert_int_equal(trigger_parse_monitor_spec("Memory:Available MBytes@10", &m, err, sizeof(err)),
+                   ETWCAP_E_USAGE);
+  expect_error_at("one ':'", 7, "two ':'");
+  assert_int_equal(trigger_parse_monitor_spec("Memory:Available MBytes:@ten", &m, err,
+                                              sizeof(err)),
+                   ETWCAP_E_USAGE);
+  expect_error_at("@ten", 26, "interval in seconds");
+  assert_int_equal(trigger_parse_monitor_spec("Memory:Available MBytes:@10s", &m, err,
+                                              sizeof(err)),
+                   ETWCAP_E_USAGE);
+  expect_error_at("@10s", 28, "after the interval");
+}
+
 static void etw_specs(void **state)
 {
   struct trigger_etw_spec s;
@@ -516,6 +557,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(counter_specs),
+    cmocka_unit_test(monitor_specs),
     cmocka_unit_test(etw_specs),
     cmocka_unit_test(gc_http_evcounter_eventlog_specs),
     cmocka_unit_test(regex_edge_cases),
