@@ -5,6 +5,7 @@
 #include "archive_writer.h"
 #include "error.h"
 #include "log.h"
+#include "merge_hooks.h"
 #include "merge_inputs.h"
 #include "os_file.h"
 #include "os_proc.h"
@@ -41,8 +42,10 @@ static void describe_sessions(const struct merge_inputs *in, const struct etl_me
 
 static int merge_step(const struct capture_finish_params *p, const struct merge_inputs *in,
                       const char *merged_path, const struct file_io *out,
-                      struct etl_merge_stats *st, char *why, size_t why_size)
+                      struct ngen_modules *ngen, struct etl_merge_stats *st, char *why,
+                      size_t why_size)
 {
+  struct merge_hooks hooks = { ngen, p->identity };
   struct etl_merge_input inputs[ETL_MERGE_MAX_INPUTS];
   struct etl_merge_options o;
   struct progress prog;
@@ -59,9 +62,9 @@ static int merge_step(const struct capture_finish_params *p, const struct merge_
   if (!rc) {
     memset(&o, 0, sizeof(o));
     o.io = out;
-    if (p->identity) {
-      o.inject = identity_inject;
-      o.inject_ctx = p->identity;
+    if (ngen || p->identity) {
+      o.inject = merge_hooks_inject;
+      o.inject_ctx = &hooks;
     }
     o.progress = on_merge_progress;
     o.progress_ctx = &prog;
@@ -80,6 +83,7 @@ static int merge_step(const struct capture_finish_params *p, const struct merge_
 struct merge_job {
   const struct capture_finish_params *p;
   const struct merge_inputs *in;
+  struct ngen_modules *ngen;
   struct etl_merge_stats *st;
 };
 
@@ -87,7 +91,7 @@ static int produce_merged(void *ctx, const struct file_io *io, const char *path,
                           size_t why_size)
 {
   struct merge_job *j = ctx;
-  return merge_step(j->p, j->in, path, io, j->st, why, why_size);
+  return merge_step(j->p, j->in, path, io, j->ngen, j->st, why, why_size);
 }
 
 /* The manifest, from what the merge did. */
@@ -139,27 +143,60 @@ static void log_merged(const struct capture_finish_params *p, const struct captu
   }
 }
 
-/* Merges into the zip, then adds LogFile.txt (which by then says how the
- * merge went) and the manifest, verifies and renames. */
+/* The NGEN PDBs of the native images the merge saw used, as zip members
+ * under symbols/ (PerfView's merge puts them there). */
+static int add_ngen_pdbs(struct archive *a, const struct capture_finish_params *p,
+                         struct ngen_modules *ngen, struct ngen_pdbs *pdbs, char *why,
+                         size_t why_size)
+{
+  struct archive_member m;
+  const char *const *images;
+  size_t count, i;
+  int rc = ngen_modules_finish(ngen, &images, &count);
+  if (rc) {
+    snprintf(why, why_size, "choosing the native images that need NGEN PDBs: %s",
+             etwcap_strerror(rc));
+    return rc;
+  }
+  ngen_pdbs_make(images, count, p->data_file, p->ngen, pdbs);
+  for (i = 0; i < pdbs->count && !rc; i++) {
+    memset(&m, 0, sizeof(m));
+    m.name = pdbs->files[i].zip_name;
+    m.path = pdbs->files[i].path;
+    rc = archive_add(a, &m, NULL, why, why_size);
+  }
+  return rc;
+}
+
+/* Merges into the zip, then adds the NGEN PDBs, LogFile.txt (which by then
+ * says how both went) and the manifest, verifies and renames. */
 static int merge_into_zip(const struct capture_finish_params *p, const struct merge_inputs *in,
                           struct etl_merge_stats *st, struct capture_finish_result *r, char *why,
                           size_t why_size)
 {
-  struct merge_job job = { p, in, st };
+  struct merge_job job = { p, in, NULL, st };
+  struct ngen_pdbs pdbs;
   struct archive_member m;
   struct archive_options o;
   struct archive_stats zs;
   struct archive *a;
-  uint64_t merged_bytes = 0, t0 = os_time_monotonic_ns(), t1;
+  uint64_t merged_bytes = 0, t0 = os_time_monotonic_ns(), t1, ngen_ns = 0;
   char *json = NULL;
   int rc;
 
+  memset(&pdbs, 0, sizeof(pdbs));
   memset(&o, 0, sizeof(o));
   o.threads = p->low_priority ? 1 : 0;
   o.low_priority = p->low_priority;
-  rc = archive_open(&a, r->output, &o, why, why_size);
-  if (rc)
+  if (p->ngen && (rc = ngen_modules_new(&job.ngen)) != 0) {
+    snprintf(why, why_size, "%s", etwcap_strerror(rc));
     return rc;
+  }
+  rc = archive_open(&a, r->output, &o, why, why_size);
+  if (rc) {
+    ngen_modules_free(job.ngen);
+    return rc;
+  }
   memset(&m, 0, sizeof(m));
   m.name = path_base_name(p->data_file);
   m.produce = produce_merged;
@@ -171,6 +208,11 @@ static int merge_into_zip(const struct capture_finish_params *p, const struct me
   if (!rc) {
     log_merged(p, r);
     rc = manifest_json(p, in, st, merged_bytes, &json);
+  }
+  if (!rc && job.ngen) {
+    uint64_t n0 = os_time_monotonic_ns();
+    rc = add_ngen_pdbs(a, p, job.ngen, &pdbs, why, why_size);
+    ngen_ns = os_time_monotonic_ns() - n0; /* logged on its own, not verification */
   }
   if (!rc) {
     memset(&m, 0, sizeof(m));
@@ -192,7 +234,9 @@ static int merge_into_zip(const struct capture_finish_params *p, const struct me
     if (!rc)
       r->out_bytes = zs.zip_bytes;
   }
-  r->verify_seconds = (double)(os_time_monotonic_ns() - t1) / 1e9;
+  r->verify_seconds = (double)(os_time_monotonic_ns() - t1 - ngen_ns) / 1e9;
+  ngen_pdbs_release(&pdbs);
+  ngen_modules_free(job.ngen);
   etwcap_free(json);
   return rc;
 }
@@ -214,7 +258,7 @@ static int merge_into_etl(const struct capture_finish_params *p, const struct me
     snprintf(why, why_size, "cannot name a temporary file beside '%s': %s", p->data_file,
              etwcap_strerror(rc));
   if (!rc)
-    rc = merge_step(p, in, merged_path, NULL, st, why, why_size);
+    rc = merge_step(p, in, merged_path, NULL, NULL, st, why, why_size);
   r->merge_seconds = (double)(os_time_monotonic_ns() - t0) / 1e9;
   r->events = st->events_out;
   if (!rc) {

@@ -15,6 +15,7 @@
 #include "etl_merge.h"
 #include "identity_inject.h"
 #include "log_memory.h"
+#include "ngen_pdb.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +30,9 @@ struct capture_finish_params {
   const struct capture_health *health; /* a live capture's self-check; NULL none */
   const struct log_memory *log; /* becomes LogFile.txt; NULL = none */
   struct identity_injector *identity; /* image identity; NULL = none */
+  /* NGEN PDBs into the zip (ngen_pdb.h) made with this ngen; NULL = none
+   * (/NoNGenPdbs, /NoRundown, or no zip). */
+  const struct ngen_runner *ngen;
   FILE *console;            /* progress on this console, or NULL for log lines */
 };
 

@@ -62,10 +62,11 @@ static int path_maps(const struct cli *cli, struct identity_path_map *maps, char
 }
 
 static int run_image_ids_only(const char *zip, struct identity_injector *identity,
-                              int low_priority, FILE *console, char *why, size_t why_size)
+                              const struct ngen_runner *ngen, int low_priority, FILE *console,
+                              char *why, size_t why_size)
 {
   struct identity_counts c;
-  int rc = image_ids_only(zip, identity, low_priority, console, why, why_size);
+  int rc = image_ids_only(zip, identity, ngen, low_priority, console, why, why_size);
   if (rc)
     return rc;
   identity_injector_counts(identity, &c);
@@ -141,9 +142,11 @@ static int run_merge(const struct cli *cli)
   p.log = &log;
   p.console = os_stderr_is_terminal() ? stderr : NULL;
   p.identity = identity;
+  p.ngen = p.zip && !cli->q.no_ngen_pdbs ? &ngen_runner_os : NULL; /* PerfView's Merge() */
   work_cancel_begin();
   if (cli->q.image_ids_only)
-    rc = run_image_ids_only(data_file, identity, p.low_priority, p.console, why, sizeof(why));
+    rc = run_image_ids_only(data_file, identity, p.ngen, p.low_priority, p.console, why,
+                            sizeof(why));
   else
     rc = capture_finish(&p, &r, why, sizeof(why));
   if (rc == ETWCAP_E_CANCELLED && work_cancel_reason())
@@ -172,7 +175,8 @@ const struct command cmd_merge = {
   "as PerfView names them) into one ETL, every event once in time order, with image "
   "identity (the PDB each loaded image needs, read from the image files) before each kernel "
   "image event, and writes "
-  "DataFile.zip holding the merged ETL, LogFile.txt and etwcap-capture.json. The zip is "
+  "DataFile.zip holding the merged ETL, LogFile.txt, etwcap-capture.json and (on Windows) "
+  "the NGEN PDBs of the .NET native images the trace sampled (see /NoNGenPdbs). The zip is "
   "written to a temporary name, read back and checked, and only then are the session files "
   "deleted. With /Zip:false the merged ETL replaces DataFile.",
   groups,

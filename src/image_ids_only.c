@@ -10,6 +10,7 @@
 #include "file_error.h"
 #include "byte_source.h"
 #include "log.h"
+#include "merge_hooks.h"
 #include "os_file.h"
 #include "progress.h"
 #include "strutil.h"
@@ -162,14 +163,48 @@ static int extract_all(const char *zip_path, struct extracted *x, char *why, siz
   return rc;
 }
 
+/* The NGEN PDBs of the native images the trace used that the zip does not
+ * hold yet, appended to `members` (room for them is made here). */
+static int add_ngen_pdbs(struct ngen_modules *ngen, const struct ngen_runner *runner,
+                         const char *zip_path, struct ngen_pdbs *pdbs,
+                         struct archive_member **members, size_t *count)
+{
+  const char *const *images;
+  struct archive_member *m;
+  size_t n, i, k;
+  int rc = ngen_modules_finish(ngen, &images, &n);
+  if (rc)
+    return rc;
+  ngen_pdbs_make(images, n, zip_path, runner, pdbs);
+  if (!pdbs->count)
+    return 0;
+  if (!(m = etwcap_reallocarray(*members, *count + pdbs->count, sizeof(*m))))
+    return ETWCAP_E_NOMEM;
+  *members = m;
+  for (i = 0; i < pdbs->count; i++) {
+    for (k = 0; k < *count && !str_caseeq(m[k].name, pdbs->files[i].zip_name); k++) {
+    }
+    if (k < *count)
+      continue; /* made by an earlier merge: kept as it was */
+    memset(&m[*count], 0, sizeof(*m));
+    m[*count].name = pdbs->files[i].zip_name;
+    m[*count].path = pdbs->files[i].path;
+    ++*count;
+  }
+  return 0;
+}
+
 static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
   progress_update(ctx, done, total);
 }
 
-int image_ids_only(const char *zip_path, struct identity_injector *identity, int low_priority,
-                   FILE *console, char *why, size_t why_size)
+int image_ids_only(const char *zip_path, struct identity_injector *identity,
+                   const struct ngen_runner *ngen, int low_priority, FILE *console, char *why,
+                   size_t why_size)
 {
+  struct merge_hooks hooks = { NULL, identity };
+  struct ngen_pdbs pdbs;
   struct extracted x;
   struct etl_merge_input in;
   struct etl_merge_options mo;
@@ -179,11 +214,15 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity, int
   struct archive_stats as;
   struct progress prog;
   char *merged = NULL;
-  size_t i;
+  size_t i, count;
   int rc;
 
   why[0] = '\0';
-  rc = extract_all(zip_path, &x, why, why_size);
+  memset(&x, 0, sizeof(x));
+  memset(&pdbs, 0, sizeof(pdbs));
+  rc = ngen ? ngen_modules_new(&hooks.ngen) : 0;
+  if (!rc)
+    rc = extract_all(zip_path, &x, why, why_size);
   if (rc)
     goto cleanup;
   merged = etwcap_malloc(strlen(zip_path) + 32);
@@ -202,8 +241,8 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity, int
   if (rc)
     goto cleanup;
   memset(&mo, 0, sizeof(mo));
-  mo.inject = identity_inject;
-  mo.inject_ctx = identity;
+  mo.inject = merge_hooks_inject;
+  mo.inject_ctx = &hooks;
   mo.progress = on_progress;
   mo.progress_ctx = &prog;
   progress_start(&prog, "adding image identity", console);
@@ -212,22 +251,27 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity, int
   byte_source_close(&in.io);
   if (rc)
     goto cleanup;
-  if (st.events_out == st.events_in) {
+  for (i = 0; i < x.count; i++) {
+    members[i].name = x.names[i];
+    members[i].path = i == x.etl_index ? merged : x.paths[i];
+  }
+  count = x.count;
+  if (hooks.ngen && (rc = add_ngen_pdbs(hooks.ngen, ngen, zip_path, &pdbs, &members, &count)))
+    goto cleanup;
+  if (st.events_out == st.events_in && count == x.count) {
     /* Nothing to add: the archive stays exactly as it was. */
     log_info("no image identity to add to '%s'; it is left unchanged", zip_path);
     goto cleanup;
   }
 
-  for (i = 0; i < x.count; i++) {
-    members[i].name = x.names[i];
-    members[i].path = i == x.etl_index ? merged : x.paths[i];
-  }
   memset(&ao, 0, sizeof(ao));
   ao.threads = low_priority ? 1 : 0;
   ao.low_priority = low_priority;
-  rc = archive_write(zip_path, members, x.count, &ao, &as, why, why_size);
+  rc = archive_write(zip_path, members, count, &ao, &as, why, why_size);
 
 cleanup:
+  ngen_pdbs_release(&pdbs);
+  ngen_modules_free(hooks.ngen);
   if (merged)
     os_remove(merged);
   etwcap_free(merged);

@@ -8,16 +8,20 @@
  * input) with identity injected where it is missing, and a new zip with the
  * same members in the same order replaces the old one only after it was
  * written and verified (archive_writer.h).  Temporary files are removed
- * whatever happens. */
+ * whatever happens.  With `ngen`, the NGEN PDBs of the native images the
+ * trace used are made here too (ngen_pdb.h), as PerfView's /ImageIDsOnly
+ * merge makes them, and added unless the zip holds them already. */
 #ifndef ETWCAP_IMAGE_IDS_ONLY_H
 #define ETWCAP_IMAGE_IDS_ONLY_H
 
 #include "identity_inject.h"
+#include "ngen_pdb.h"
 
 #include <stddef.h>
 #include <stdio.h>
 
-int image_ids_only(const char *zip_path, struct identity_injector *identity, int low_priority,
-                   FILE *console, char *why, size_t why_size);
+int image_ids_only(const char *zip_path, struct identity_injector *identity,
+                   const struct ngen_runner *ngen, int low_priority, FILE *console, char *why,
+                   size_t why_size);
 
 #endif

@@ -4,8 +4,9 @@
  * from a 32-bit process; System32 when SysNative does not exist), as
  * PerfView does (perfview-collect.md §3.4); for `run`, started and left
  * running while the capture watches it; for schedule, a tool of the system
- * folder run directly.  Off Windows all answer "needs Windows": collect,
- * run and schedule, their only users, need Windows. */
+ * folder run directly; for NGEN PDBs, ngen.exe by its full path.  Off
+ * Windows all answer "needs Windows": collect, run, schedule and ngen,
+ * their only users, need Windows. */
 #ifndef ETWCAP_PROCESS_SHELL_H
 #define ETWCAP_PROCESS_SHELL_H
 
@@ -26,6 +27,11 @@ int process_run_shell(const char *line, unsigned timeout_ms, int *exit_code, cha
 int process_run_system_tool(const char *name, const char *args, unsigned timeout_ms,
                             int *exit_code, char *why, unsigned why_size);
 
+/* Runs the program at the full path `app` (UTF-8) with the arguments
+ * `args` and waits as process_run_shell does.  ETWCAP_E_NOENT when no file
+ * is there. */
+int process_run_program(const char *app, const char *args, unsigned timeout_ms, int *exit_code,
+                        char *why, unsigned why_size);
 /* The same with the tool's output and errors caught rather than shown:
  * their first output_size - 1 bytes in `output` (NUL-terminated, bytes as
  * the tool wrote them), and no console window.  For netsh, whose output

@@ -25,6 +25,15 @@ int process_run_system_tool(const char *name, const char *args, unsigned timeout
   return ETWCAP_E_NEEDS_WINDOWS;
 }
 
+int process_run_program(const char *app, const char *args, unsigned timeout_ms, int *exit_code,
+                        char *why, unsigned why_size)
+{
+  (void)args, (void)timeout_ms;
+  *exit_code = -1;
+  snprintf(why, why_size, "%s: running a Windows program needs Windows", app);
+  return ETWCAP_E_NEEDS_WINDOWS;
+}
+
 int process_run_system_tool_output(const char *name, const char *args, unsigned timeout_ms,
                                    int *exit_code, char *output, size_t output_size, char *why,
                                    unsigned why_size)

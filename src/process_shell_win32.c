@@ -160,6 +160,33 @@ int process_run_system_tool(const char *name, const char *args, unsigned timeout
   return rc ? rc : wait_exit(&pi, timeout_ms, exit_code, why, why_size);
 }
 
+int process_run_program(const char *app, const char *args, unsigned timeout_ms, int *exit_code,
+                        char *why, unsigned why_size)
+{
+  wchar_t *wapp = utf8_to_utf16(app), *prefix;
+  PROCESS_INFORMATION pi;
+  size_t len;
+  int rc;
+  *exit_code = -1;
+  if (!wapp)
+    return ETWCAP_E_NOMEM;
+  len = wcslen(wapp) + 4;
+  if (GetFileAttributesW(wapp) == INVALID_FILE_ATTRIBUTES) {
+    snprintf(why, why_size, "%s does not exist", app);
+    etwcap_free(wapp);
+    return ETWCAP_E_NOENT;
+  }
+  if (!(prefix = etwcap_malloc(len * sizeof(wchar_t)))) {
+    etwcap_free(wapp);
+    return ETWCAP_E_NOMEM;
+  }
+  swprintf(prefix, len, L"\"%ls\" ", wapp);
+  rc = spawn(wapp, prefix, args, &pi, why, why_size);
+  etwcap_free(prefix);
+  etwcap_free(wapp);
+  return rc ? rc : wait_exit(&pi, timeout_ms, exit_code, why, why_size);
+}
+
 /* A new, empty file in the temporary folder that the child inherits as its
  * output and that goes away with the last handle: CREATE_NEW under a name
  * of our own, so it is never a file (or link) someone planted there. */

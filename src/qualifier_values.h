@@ -23,6 +23,7 @@ struct qualifier_values {
   struct trigger_options triggers; /* stop and start triggers, MaxCollectSec */
   const char *log_file;            /* every command */
   int low_priority;                /* merge, collect, stop */
+  int no_ngen_pdbs;                /* merge, collect, stop */
   int report;                      /* collect, replay */
   int json;                        /* plan */
   const char *target_os;           /* plan */

@@ -10,9 +10,14 @@ static const struct opt_def defs[] = {
   { "LowPriority", NULL, BIND_BOOL(low_priority), NULL, NULL,
     "Compress on one thread at below-normal priority, to disturb a busy machine less.", 0, 0,
     NULL },
-  { "NoNGenPdbs", NULL, UNBOUND(OPT_BOOL), NULL, "true (etwcap makes no NGen PDBs)",
-    "Do not generate NGen PDBs. etwcap never does: it records image identity so symbols "
-    "resolve elsewhere.",
+  { "NoNGenPdbs", NULL, BIND_BOOL(no_ngen_pdbs), NULL, NULL,
+    "Put no NGEN PDBs in the zip. Without it, the .NET Framework native images (*.ni.dll) "
+    "that the trace's CPU samples or stacks fall in get their PDBs made by the framework's "
+    "ngen.exe (ngen createPDB, as PerfView does) and zipped under symbols\\, where PerfView "
+    "and 'etwcap unzip' find them. In collect and stop /NoRundown leaves them out too. They "
+    "are made only on Windows, where the images are, and only with /Zip; where ngen cannot "
+    "run (no .NET Framework 4, Wine) one log line says so and the zip has none. Checked "
+    "only against a model of ngen, not yet on a real Windows.",
     0, 0, NULL },
 };
 

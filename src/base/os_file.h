@@ -28,6 +28,8 @@ int64_t os_ftell64(FILE *f);
  * (ETWCAP_E_EXIST), never replaced or followed. */
 int os_rename_replace(const char *from, const char *to);
 int os_remove(const char *path);
+/* Removes an empty folder. */
+int os_remove_dir(const char *path);
 /* `path` made absolute against the current folder (GetFullPathNameW; POSIX:
  * the current folder joined on): for a name another process, run from
  * elsewhere, will use.  0, ETWCAP_E_RANGE when `out` is too small, or the

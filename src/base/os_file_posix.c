@@ -117,6 +117,11 @@ int os_remove(const char *path)
   return remove(path) == 0 ? 0 : translate(errno);
 }
 
+int os_remove_dir(const char *path)
+{
+  return rmdir(path) == 0 ? 0 : translate(errno);
+}
+
 int os_full_path(const char *path, char *out, size_t size)
 {
   char cwd[4096];

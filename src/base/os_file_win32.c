@@ -164,6 +164,17 @@ int os_remove(const char *path)
   return rc;
 }
 
+int os_remove_dir(const char *path)
+{
+  wchar_t *w = utf8_to_utf16(path);
+  int rc;
+  if (!w)
+    return ETWCAP_E_NOMEM;
+  rc = RemoveDirectoryW(w) ? 0 : translate(GetLastError());
+  etwcap_free(w);
+  return rc;
+}
+
 int os_full_path(const char *path, char *out, size_t size)
 {
   wchar_t *w = utf8_to_utf16(path), full[32768];

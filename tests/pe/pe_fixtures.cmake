@@ -57,6 +57,9 @@ if(ETWCAP_PE_GCC64 AND ETWCAP_PE_GCC32 AND ETWCAP_PE_WINDRES64 AND ETWCAP_PE_WIN
   etwcap_pe_fixture(pe32_buildid.exe 32 1500000000 fixture_main.c "" -Wl,--build-id)
   etwcap_pe_fixture(pe32_version.dll 32 1600000000 fixture_dll.c fixture_version.rc -shared
                     -Wl,--pdb=etwcap_fixture32.pdb)
+  # A stand-in for a .NET native image: its RSDS record names a .ni.pdb.
+  etwcap_pe_fixture(mscorlib.ni.dll 64 1700000000 fixture_dll.c "" -shared
+                    -Wl,--pdb=mscorlib.ni.pdb)
   add_custom_target(etwcap_pe_fixtures ALL DEPENDS ${pe_outputs})
 
   if(WIN32)
@@ -64,12 +67,16 @@ if(ETWCAP_PE_GCC64 AND ETWCAP_PE_GCC32 AND ETWCAP_PE_WINDRES64 AND ETWCAP_PE_WIN
   else()
     set(pe_env "ETWCAP_PE_FIXTURES=${pe_dir}")
   endif()
-  foreach(t test_pe_image test_image_identity)
+  foreach(t test_pe_image test_image_identity test_ngen_pdb)
     if(TARGET ${t})
       add_dependencies(${t} etwcap_pe_fixtures)
       set_property(TEST ${TEST_PREFIX}${t} APPEND PROPERTY ENVIRONMENT "${pe_env}")
     endif()
   endforeach()
+  if(TEST ${TEST_PREFIX}e2e.test_ngen_pdbs)
+    set_property(TEST ${TEST_PREFIX}e2e.test_ngen_pdbs APPEND PROPERTY ENVIRONMENT
+                 "ETWCAP_PE_FIXTURES=${pe_dir}")
+  endif()
 else()
   message(STATUS "PE fixtures: mingw-w64 cross tools not found; the PE tests will skip")
 endif()

@@ -107,6 +107,25 @@ static void a_system_tool_runs_from_the_system_folder(void **state)
   assert_non_null(strstr(why, "CreateProcessW: ERROR_FILE_NOT_FOUND"));
 }
 
+/* ngen's runner: a program by its full path, with a quoted argument
+ * holding spaces; a path with nothing there is ETWCAP_E_NOENT. */
+static void a_program_runs_from_its_full_path(void **state)
+{
+  char app[MAX_PATH + 16], why[256] = "";
+  wchar_t dir[MAX_PATH];
+  int code = -1;
+  (void)state;
+  assert_true(GetSystemDirectoryW(dir, MAX_PATH) > 0);
+  snprintf(app, sizeof(app), "%ls\\cmd.exe", dir);
+  assert_int_equal(process_run_program(app, "/c \"exit 5\"", 60000, &code, why, sizeof(why)), 0);
+  assert_int_equal(code, 5);
+  assert_int_equal(process_run_program("C:\\etwcap-no-such-dir\\ngen.exe", "createPDB x y", 60000,
+                                       &code, why, sizeof(why)),
+                   ETWCAP_E_NOENT);
+  assert_int_equal(code, -1);
+  assert_non_null(strstr(why, "C:\\etwcap-no-such-dir\\ngen.exe does not exist"));
+}
+
 /* /NetworkCapture's netsh: the tool's output and errors are caught, not
  * shown (here cmd.exe of the system folder writes to both). */
 static void a_system_tools_output_is_caught(void **state)
@@ -142,6 +161,7 @@ int main(void)
     cmocka_unit_test(run_wraps_a_redirection_in_cmd),
     cmocka_unit_test(run_names_a_program_that_is_not_there),
     cmocka_unit_test(a_system_tool_runs_from_the_system_folder),
+    cmocka_unit_test(a_program_runs_from_its_full_path),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
