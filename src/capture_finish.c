@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "archive_writer.h"
+#include "dir_parents.h"
 #include "error.h"
 #include "log.h"
 #include "merge_hooks.h"
@@ -241,6 +242,45 @@ static int merge_into_zip(const struct capture_finish_params *p, const struct me
   return rc;
 }
 
+/* /Wpr (no zip): the NGEN PDBs go into the folder X.etl.ngenpdb beside the
+ * merged ETL, in the symbol-server layout, where PerfView's /Wpr puts them
+ * for WPA.  Like the zip's, they never fail the merge: what is not kept is
+ * logged. */
+static void keep_ngen_pdbs_beside(const struct capture_finish_params *p,
+                                  struct ngen_modules *ngen)
+{
+  struct ngen_pdbs pdbs;
+  const char *const *images;
+  char dir[1100], path[2200];
+  size_t count, i, kept = 0;
+  int rc;
+  memset(&pdbs, 0, sizeof(pdbs));
+  if ((rc = ngen_modules_finish(ngen, &images, &count)) != 0) {
+    log_warn("no NGEN PDBs: choosing the native images that need them failed: %s",
+             etwcap_strerror(rc));
+    return;
+  }
+  ngen_pdbs_make(images, count, p->data_file, p->ngen, &pdbs);
+  snprintf(dir, sizeof(dir), "%s.ngenpdb", p->data_file);
+  if (pdbs.count && (os_make_dir(dir) != 0 || !os_is_plain_dir(dir)))
+    log_warn("cannot make the folder '%s' (or it is not a plain folder): the %lu NGEN PDBs "
+             "are not kept", dir, (unsigned long)pdbs.count);
+  else
+    for (i = 0; i < pdbs.count; i++) {
+      snprintf(path, sizeof(path), "%s/%s", dir, pdbs.files[i].zip_name + strlen("symbols/"));
+      os_native_path(path);
+      if ((rc = dir_make_parents(path, strlen(dir))) == 0 &&
+          (rc = os_rename_replace(pdbs.files[i].path, path)) == 0)
+        kept++;
+      else
+        log_warn("NGEN PDB '%s' not kept in '%s': %s", pdbs.files[i].zip_name, dir,
+                 etwcap_strerror(rc));
+    }
+  if (kept)
+    log_info("%lu NGEN PDB(s) in %s", (unsigned long)kept, dir);
+  ngen_pdbs_release(&pdbs);
+}
+
 /* Without /Zip: a merged X.etl.  Replace X.etl first, then the siblings go:
  * a failure in between keeps every event somewhere. */
 static int merge_into_etl(const struct capture_finish_params *p, const struct merge_inputs *in,
@@ -248,6 +288,7 @@ static int merge_into_etl(const struct capture_finish_params *p, const struct me
                           size_t why_size)
 {
   char *merged_path = etwcap_malloc(strlen(p->data_file) + 32);
+  struct ngen_modules *ngen = NULL;
   uint64_t t0 = os_time_monotonic_ns();
   int64_t size = 0;
   int rc = merged_path ? 0 : ETWCAP_E_NOMEM;
@@ -257,8 +298,10 @@ static int merge_into_etl(const struct capture_finish_params *p, const struct me
   if (!rc && (rc = os_temp_name(p->data_file, merged_path, strlen(p->data_file) + 32)) != 0)
     snprintf(why, why_size, "cannot name a temporary file beside '%s': %s", p->data_file,
              etwcap_strerror(rc));
+  if (!rc && p->ngen && (rc = ngen_modules_new(&ngen)) != 0)
+    snprintf(why, why_size, "%s", etwcap_strerror(rc));
   if (!rc)
-    rc = merge_step(p, in, merged_path, NULL, NULL, st, why, why_size);
+    rc = merge_step(p, in, merged_path, NULL, ngen, st, why, why_size);
   r->merge_seconds = (double)(os_time_monotonic_ns() - t0) / 1e9;
   r->events = st->events_out;
   if (!rc) {
@@ -272,6 +315,9 @@ static int merge_into_etl(const struct capture_finish_params *p, const struct me
   }
   if (!rc && os_file_size(p->data_file, &size) == 0)
     r->out_bytes = (uint64_t)size;
+  if (!rc && ngen)
+    keep_ngen_pdbs_beside(p, ngen);
+  ngen_modules_free(ngen);
   etwcap_free(merged_path);
   return rc;
 }

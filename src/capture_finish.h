@@ -30,8 +30,9 @@ struct capture_finish_params {
   const struct capture_health *health; /* a live capture's self-check; NULL none */
   const struct log_memory *log; /* becomes LogFile.txt; NULL = none */
   struct identity_injector *identity; /* image identity; NULL = none */
-  /* NGEN PDBs into the zip (ngen_pdb.h) made with this ngen; NULL = none
-   * (/NoNGenPdbs, /NoRundown, or no zip). */
+  /* NGEN PDBs (ngen_pdb.h) made with this ngen, into the zip, or without
+   * one into X.etl.ngenpdb (/Wpr); NULL = none (/NoNGenPdbs, /NoRundown, or
+   * neither a zip nor /Wpr). */
   const struct ngen_runner *ngen;
   FILE *console;            /* progress on this console, or NULL for log lines */
 };

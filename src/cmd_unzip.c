@@ -8,6 +8,7 @@
 #include "alloc.h"
 #include "byte_source.h"
 #include "cli.h"
+#include "dir_parents.h"
 #include "command.h"
 #include "error.h"
 #include "log.h"
@@ -84,22 +85,6 @@ static const char *pdb_relative(const char *name)
   return rel;
 }
 
-/* The folders of `path` below `root` (which exists), made one by one and
- * each checked to be a folder, not a link. */
-static int make_parents(const char *path, size_t root_len)
-{
-  char dir[1100];
-  size_t i;
-  for (i = root_len + 1; path[i]; i++) {
-    if (path[i] != '/' && path[i] != '\\')
-      continue;
-    snprintf(dir, sizeof(dir), "%.*s", (int)i, path);
-    if (os_make_dir(dir) != 0 || !os_is_plain_dir(dir))
-      return ETWCAP_E_EXIST;
-  }
-  return 0;
-}
-
 static int extract_pdbs(const struct byte_source *src, const struct zip_directory *dir,
                         const char *zip, unsigned *count)
 {
@@ -126,7 +111,7 @@ static int extract_pdbs(const struct byte_source *src, const struct zip_director
     }
     snprintf(path, sizeof(path), "%s/%s", symbols, rel);
     os_native_path(path);
-    if ((rc = make_parents(path, strlen(symbols))) != 0 ||
+    if ((rc = dir_make_parents(path, strlen(symbols))) != 0 ||
         (rc = extract(src, e, path, &bytes, why, sizeof(why))) != 0) {
       log_error("%s: %s", e->name, rc == ETWCAP_E_EXIST ? "a folder on its path is a link or a "
                                                            "file" : why);

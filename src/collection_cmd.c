@@ -251,7 +251,9 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
   p.log = log;
   p.console = collection_cmd_console();
   /* PerfView makes none with /NoRundown either (perfview-collect.md §8.1). */
-  p.ngen = p.zip && !cli->q.no_ngen_pdbs && !cli->q.plan.no_rundown ? &ngen_runner_os : NULL;
+  p.ngen = (p.zip || cli->q.plan.wpr) && !cli->q.no_ngen_pdbs && !cli->q.plan.no_rundown
+               ? &ngen_runner_os
+               : NULL;
   frc = capture_finish(&p, &r, why, sizeof(why));
   if (frc) {
     log_error("%s. The session files are kept: 'etwcap merge %s' tries again.", why,

@@ -80,7 +80,8 @@ static const struct opt_def defs[] = {
     "Driver and Interrupt events (0x01812F7F), and in the user session, instead of the "
     "default providers and the CLR block, the 131 OS providers PerfView's WPR list names "
     "(mostly keyword 0x1000000000000; .NET Common Language Runtime at Verbose with 0x98). No "
-    "zip unless /Zip is given: the merged NAME.etl opens in WPA. Five names of Windows 8 "
+    "zip unless /Zip is given: the merged NAME.etl opens in WPA, and the NGEN PDBs go into "
+    "the folder NAME.etl.ngenpdb beside it. Five names of Windows 8 "
     "components in PerfView's list have no known GUID and are left out (plan says which).",
     0, 0, NULL },
   { "DumpHeap", NULL, UNBOUND(OPT_BOOL), NULL, NULL, NULL, 0, 0,

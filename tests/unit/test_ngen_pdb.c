@@ -421,6 +421,35 @@ static void the_merged_zip_carries_the_pdb_under_symbols(void **state)
   assert_int_equal(entries_left(&s), 2); /* Windows/ and the zip: ngen's folder is gone */
 }
 
+/* /Wpr: no zip, and PerfView's X.etl.ngenpdb folder beside the merged ETL
+ * holds the PDB in the symbol-server layout (CommandProcessor.cs: "Putting
+ * NGEN pdbs into {DataFile}.ngenpdb"). */
+static void without_a_zip_the_pdb_goes_into_the_ngenpdb_folder(void **state)
+{
+  struct capture_finish_params p;
+  struct capture_finish_result r;
+  struct image_setup s;
+  char path[1600], hex[33], pdb[256], why[512];
+  unsigned age;
+  int64_t size;
+  (void)state;
+  if (!setup_image(&s, "ngen_pdb_wpr", NGEN_MAKES))
+    skip();
+  write_trace(&s);
+  memset(&p, 0, sizeof(p));
+  p.data_file = s.data_file;
+  p.zip = 0;
+  p.ngen = &s.runner;
+  assert_int_equal(capture_finish(&p, &r, why, sizeof(why)), 0);
+  assert_int_equal(s.ngen.calls, 1);
+  objdump_rsds(s.ngen.objdump, hex, &age, pdb);
+  snprintf(path, sizeof(path), "%s.ngenpdb/%s/%s%u/%s", s.data_file, pdb, hex, age, pdb);
+  assert_int_equal(os_file_size(path, &size), 0);
+  assert_int_equal(size, 26);
+  /* Windows/, X.etl and X.etl.ngenpdb: ngen's own folder is gone. */
+  assert_int_equal(entries_left(&s), 3);
+}
+
 static void without_ngen_the_zip_says_why_and_has_no_pdb(void **state)
 {
   struct image_setup s;
@@ -489,6 +518,7 @@ int main(void)
     cmocka_unit_test(no_ngen_stops_at_the_first_image),
     cmocka_unit_test(the_os_runner_says_why_ngen_cannot_run),
     cmocka_unit_test(the_merged_zip_carries_the_pdb_under_symbols),
+    cmocka_unit_test(without_a_zip_the_pdb_goes_into_the_ngenpdb_folder),
     cmocka_unit_test(without_ngen_the_zip_says_why_and_has_no_pdb),
     cmocka_unit_test(a_failed_ngen_is_named_in_the_log),
     cmocka_unit_test(image_ids_only_adds_the_pdb_once),
