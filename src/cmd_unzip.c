@@ -14,6 +14,7 @@
 #include "log.h"
 #include "os_file.h"
 #include "path_name.h"
+#include "qualifiers.h"
 #include "strutil.h"
 #include "zip_directory.h"
 
@@ -85,23 +86,23 @@ static const char *pdb_relative(const char *name)
   return rel;
 }
 
+/* The PDBs into the folder `symbols` (made when the zip holds one). */
 static int extract_pdbs(const struct byte_source *src, const struct zip_directory *dir,
-                        const char *zip, unsigned *count)
+                        const char *zip, const char *symbols, unsigned *count)
 {
-  char symbols[1100], path[2200], why[1024];
-  size_t i, dir_len = path_dir_len(zip);
+  char path[2200], why[1024];
+  size_t i;
   uint64_t bytes;
   int rc;
   *count = 0;
-  snprintf(symbols, sizeof(symbols), "%.*ssymbols", (int)dir_len, zip);
   for (i = 0; i < dir->count; i++) {
     const struct zip_entry *e = &dir->entries[i];
     const char *rel;
     if (!str_ends_with_case(e->name, ".pdb") || zip_directory_is_shadowed(dir, i))
       continue;
     if (!(rel = pdb_relative(e->name))) {
-      log_warn("'%s' in '%s' is not written: its name would leave the symbols folder",
-               e->name, zip);
+      log_warn("'%s' in '%s' is not written: its name would leave the symbols folder (%s)",
+               e->name, zip, symbols);
       continue;
     }
     if (!*count && (os_make_dir(symbols) != 0 || !os_is_plain_dir(symbols))) {
@@ -128,7 +129,7 @@ static int run_unzip(const struct cli *cli)
   struct byte_source src;
   struct zip_directory dir;
   const struct zip_entry *etl = NULL;
-  char out[1100], why[1024];
+  char out[1100], symbols[1100], why[1024];
   size_t i, n = strlen(zip);
   uint64_t bytes = 0;
   unsigned pdbs = 0;
@@ -173,16 +174,32 @@ static int run_unzip(const struct cli *cli)
     log_error("'%s': %s", zip, why);
   if (!rc && (rc = extract(&src, etl, out, &bytes, why, sizeof(why))) != 0)
     log_error("%s", why);
+  /* PerfView's unzip: symbols beside the zip; with /Wpr, X.etl.ngenpdb,
+   * the folder WPA's /Wpr captures keep their NGEN PDBs in. */
+  if (cli->q.plan.wpr)
+    snprintf(symbols, sizeof(symbols), "%s.ngenpdb", out);
+  else
+    snprintf(symbols, sizeof(symbols), "%.*ssymbols", (int)path_dir_len(zip), zip);
   if (!rc)
-    rc = extract_pdbs(&src, &dir, zip, &pdbs);
+    rc = extract_pdbs(&src, &dir, zip, symbols, &pdbs);
   if (!rc)
-    printf(pdbs ? "Wrote %s (%.1f MB) and %u PDB(s) under symbols.\n"
+    printf(pdbs ? "Wrote %s (%.1f MB) and %u PDB(s) under %s.\n"
                 : "Wrote %s (%.1f MB); the zip holds no PDBs.\n",
-           out, (double)bytes / 1048576.0, pdbs);
+           out, (double)bytes / 1048576.0, pdbs, symbols);
   zip_directory_release(&dir);
   src.close(src.ctx);
   return rc;
 }
+
+static const struct opt_def unzip_defs[] = {
+  { "Wpr", NULL, BIND_BOOL(plan.wpr), NULL, NULL,
+    "Put the PDBs into X.etl.ngenpdb beside the ETL instead of 'symbols', as PerfView's "
+    "unzip /Wpr does for WPA.",
+    0, 0, NULL },
+};
+
+static const struct opt_group unzip_group = OPT_GROUP("Unzip", unzip_defs);
+static const struct opt_group *const groups[] = { &unzip_group, NULL };
 
 const struct command cmd_unzip = {
   "unzip", run_unzip, 0, "DataFile.etl.zip", 1, 1,
@@ -191,5 +208,5 @@ const struct command cmd_unzip = {
   "overwritten) and the PDBs the zip carries (PerfView's NGEN PDBs) under a 'symbols' folder "
   "beside it, where PerfView looks. Every member is checked (size and CRC-32) as it is "
   "written; nothing is written outside that folder or through a link. Works on any OS.",
-  NULL,
+  groups,
 };

@@ -48,6 +48,19 @@ t.check("2 PDB" in out, "the summary counts the PDBs: %r" % out)
 t.check(not [n for n in os.listdir(work) if ".tmp" in n or n.startswith(".")],
         "no temporary file is left: %r" % os.listdir(work))
 
+# /Wpr: the PDBs go into cap.etl.ngenpdb (PerfView's unzip: Path.ChangeExtension(zip,
+# ".ngenpdb")), in the same layout.
+wpr = os.path.join(work, "wpr")
+os.makedirs(wpr)
+wzip = os.path.join(wpr, "cap.etl.zip")
+shutil.copy(zpath, wzip)
+rc, out, err = t.run("unzip", to_target_path(t, wzip), "/Wpr")
+wpdb = os.path.join(wpr, "cap.etl.ngenpdb", "System.ni.pdb",
+                    "0123456789ABCDEF0123456789ABCDEF1", "System.ni.pdb")
+t.check(rc == 0 and os.path.exists(wpdb) and open(wpdb, "rb").read() == b"PDB1"
+        and not os.path.exists(os.path.join(wpr, "symbols")),
+        "unzip /Wpr: the PDBs under cap.etl.ngenpdb: %d %r %r" % (rc, out, os.listdir(wpr)))
+
 # An existing ETL stays as it was.
 with open(etl, "wb") as f:
     f.write(b"mine")
