@@ -12,6 +12,7 @@
 #include "fake_controller.h"
 #include "keywords.h"
 #include "log.h"
+#include "log_capture.h"
 #include "os_file.h"
 #include "plan.h"
 #include "session_record_json.h"
@@ -20,32 +21,20 @@
 #include <string.h>
 
 /* Every line logged, for checking what a user would see. */
-static char logged_text[16384];
-static size_t logged_len;
-
-static void capture_log(void *ctx, enum log_level level, const char *line)
-{
-  int n;
-  (void)ctx;
-  n = snprintf(logged_text + logged_len, sizeof(logged_text) - logged_len, "%s %s\n",
-               log_level_name(level), line);
-  if (n > 0 && logged_len + (size_t)n < sizeof(logged_text))
-    logged_len += (size_t)n;
-}
+static struct log_capture logged;
 
 static int setup(void **state)
 {
   (void)state;
-  logged_len = 0;
-  logged_text[0] = '\0';
-  log_add_sink(capture_log, NULL, LOG_DEBUG);
+  memset(&logged, 0, sizeof(logged));
+  log_add_sink(log_capture_sink, &logged, LOG_DEBUG);
   return 0;
 }
 
 static int teardown(void **state)
 {
   (void)state;
-  log_remove_sink(capture_log, NULL);
+  log_remove_sink(log_capture_sink, &logged);
   return 0;
 }
 
@@ -98,7 +87,7 @@ static void a_busy_kernel_session_without_buffers_is_flagged_after_its_deadline(
   run(&h, "etwcapKernel", 5000 + CAPTURE_HEALTH_BUSY_MS, 5000 + 10000, 0);
   assert_int_equal(s->warning_count, 1); /* once, however long it stays silent */
   assert_non_null(strstr(s->warnings[0], "wrote no buffer"));
-  assert_non_null(strstr(logged_text, "WARN 'etwcapKernel' wrote no buffer in 3 s"));
+  assert_non_null(strstr(logged.text, "WARN 'etwcapKernel' wrote no buffer in 3 s"));
   assert_int_equal(s->first_event_filetime, 0);
 }
 
@@ -131,8 +120,8 @@ static void an_idle_user_session_is_a_note_at_the_end_of_its_first_flush(void **
   run(&h, "etwcap", 6000, 60000, 0);
   assert_int_equal(s->warning_count, 0);
   assert_int_equal(s->note_count, 1);
-  assert_non_null(strstr(logged_text, "INFO 'etwcap' wrote nothing in the first 6 s"));
-  assert_null(strstr(logged_text, "WARN"));
+  assert_non_null(strstr(logged.text, "INFO 'etwcap' wrote nothing in the first 6 s"));
+  assert_null(strstr(logged.text, "WARN"));
 }
 
 static void a_quiet_kernel_session_without_thread_time_is_only_a_note(void **state)
@@ -179,8 +168,8 @@ static void losses_are_counted_and_warned_once_each(void **state)
   assert_int_equal(s->events_lost, 25);
   assert_int_equal(s->buffers_lost, 3);
   assert_int_equal(s->warning_count, 2);
-  assert_non_null(strstr(logged_text, "'etwcap' is losing events (7 so far)"));
-  assert_non_null(strstr(logged_text, "'etwcap' has lost 2 buffers so far"));
+  assert_non_null(strstr(logged.text, "'etwcap' is losing events (7 so far)"));
+  assert_non_null(strstr(logged.text, "'etwcap' has lost 2 buffers so far"));
   assert_int_equal(capture_health_warnings(&h), 2);
 }
 
@@ -260,7 +249,7 @@ static void a_session_whose_queries_fail_is_flagged(void **state)
   add(&h, "etwcapKernel", CAPTURE_HEALTH_KERNEL, 1, 0);
   capture_health_tick(&h, 10000); /* no answer ever came */
   assert_int_equal(capture_health_warnings(&h), 1);
-  assert_non_null(strstr(logged_text, "answered no query"));
+  assert_non_null(strstr(logged.text, "answered no query"));
 }
 
 /* --- driven by collection_wait against the fake controller -------------- */
@@ -354,7 +343,7 @@ static void the_wait_flags_a_thread_time_kernel_session_that_writes_nothing(void
   assert_string_equal(w.fake.sessions[0].name, w.c.sessions[k].name);
   wait_seconds(&w, 10);
   assert_int_equal(capture_health_find(&w.c.health, w.c.sessions[k].name)->warning_count, 1);
-  assert_non_null(strstr(logged_text, "wrote no buffer in 3 s"));
+  assert_non_null(strstr(logged.text, "wrote no buffer in 3 s"));
   /* The user session wrote its 3 buffers: healthy. */
   assert_int_equal(capture_health_warnings(&w.c.health), 1);
   finish(&w);
@@ -427,7 +416,7 @@ static void a_system_providers_read_back_is_no_warning(void **state)
   assert_non_null(s);
   assert_false(s->mask.applied_known);
   assert_int_equal(s->warning_count, 0);
-  assert_non_null(strstr(logged_text, "for information only"));
+  assert_non_null(strstr(logged.text, "for information only"));
   finish(&w);
 }
 

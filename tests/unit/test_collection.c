@@ -13,6 +13,7 @@
 #include "fake_controller.h"
 #include "fake_registry.h"
 #include "log.h"
+#include "log_capture.h"
 #include "os_file.h"
 #include "plan.h"
 #include "plan_cli.h"
@@ -30,8 +31,7 @@ struct world {
   struct fake_registry registry;
   struct collection_env env;
   char data[512], zip[512], record[512], request[512];
-  char log[65536];
-  size_t log_len;
+  struct log_capture log;
   /* scripted events on the virtual clock */
   uint64_t at_ms;
   enum console_signal signal;
@@ -57,18 +57,9 @@ struct world {
 
 static struct world *W;
 
-static void capture_log(void *ctx, enum log_level level, const char *line)
-{
-  struct world *w = ctx;
-  int n = snprintf(w->log + w->log_len, sizeof(w->log) - w->log_len, "%s %s\n",
-                   log_level_name(level), line);
-  if (n > 0 && w->log_len + (size_t)n < sizeof(w->log))
-    w->log_len += (size_t)n;
-}
-
 static int logged(const struct world *w, const char *text)
 {
-  return strstr(w->log, text) != NULL;
+  return log_capture_has(&w->log, text);
 }
 
 static void remove_capture_files(const char *data)
@@ -143,7 +134,7 @@ static int setup(void **state)
   snprintf(w->record, sizeof(w->record), "%.480s%s", w->data, SESSION_RECORD_SUFFIX);
   snprintf(w->request, sizeof(w->request), "%.480s%s", w->data, SESSION_REQUEST_SUFFIX);
   remove_capture_files(w->data);
-  log_add_sink(capture_log, w, LOG_DEBUG);
+  log_add_sink(log_capture_sink, &w->log, LOG_DEBUG);
   console_open();
   console_close(); /* forget signals of earlier tests; the command installs it again */
   W = w;
@@ -154,7 +145,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   struct world *w = *state;
-  log_remove_sink(capture_log, w);
+  log_remove_sink(log_capture_sink, &w->log);
   remove_capture_files(w->data);
   console_close();
   return 0;

@@ -17,6 +17,7 @@
 #include "fake_controller.h"
 #include "guid.h"
 #include "log.h"
+#include "log_capture.h"
 #include "os_dir.h"
 #include "os_file.h"
 #include "os_time.h"
@@ -44,8 +45,7 @@ struct world {
   struct trigger_counter_source counters;
   struct eventlog_source eventlog;
   char data[512], base[512];
-  char log[262144];
-  size_t log_len;
+  struct log_capture log;
   /* scripted counter: one value per read, the last one repeated */
   const double *values;
   size_t value_count, reads;
@@ -78,18 +78,9 @@ struct world {
 
 static struct world *W;
 
-static void capture_log(void *ctx, enum log_level level, const char *line)
-{
-  struct world *w = ctx;
-  int n = snprintf(w->log + w->log_len, sizeof(w->log) - w->log_len, "%s %s\n",
-                   log_level_name(level), line);
-  if (n > 0 && w->log_len + (size_t)n < sizeof(w->log))
-    w->log_len += (size_t)n;
-}
-
 static int logged(const struct world *w, const char *text)
 {
-  return strstr(w->log, text) != NULL;
+  return log_capture_has(&w->log, text);
 }
 
 static int exists(const char *path)
@@ -291,7 +282,7 @@ static int setup(void **state)
   test_tmp_path("trig.etl", w->data, sizeof(w->data));
   memcpy(w->base, w->data, sizeof(w->base));
   remove_all(w->data);
-  log_add_sink(capture_log, w, LOG_DEBUG);
+  log_add_sink(log_capture_sink, &w->log, LOG_DEBUG);
   console_open();
   console_close();
   *state = w;
@@ -301,7 +292,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   struct world *w = *state;
-  log_remove_sink(capture_log, w);
+  log_remove_sink(log_capture_sink, &w->log);
   remove_all(w->data);
   console_close();
   return 0;
@@ -664,8 +655,8 @@ static void start_trigger_waits_before_starting_anything(void **state)
   assert_int_equal(rc, 0);
   /* Four low samples arm it, four high ones fire it at poll 7; only then
    * does any session start, and MaxCollectSec counts from there. */
-  fired = strstr(w->log, "start trigger /StartOnPerfCounter");
-  started = strstr(w->log, "started session");
+  fired = strstr(w->log.text, "start trigger /StartOnPerfCounter");
+  started = strstr(w->log.text, "started session");
   assert_non_null(fired);
   assert_non_null(started);
   assert_true(fired < started);
@@ -733,7 +724,7 @@ static void fires_within_the_cooldown_write_one_snapshot(void **state)
   snprintf(two, sizeof(two), "%.*s.2.etl.zip", (int)(len - 4), w->data);
   /* Three fires (one low sample arms, one high fires: MinSecForTrigger 0),
    * one snapshot. */
-  for (p = w->log; (p = strstr(p, "trigger /StopOnPerfCounter:")) != NULL; p++)
+  for (p = w->log.text; (p = strstr(p, "trigger /StopOnPerfCounter:")) != NULL; p++)
     fires++;
   assert_int_equal(fires, 3);
   assert_true(exists(one));

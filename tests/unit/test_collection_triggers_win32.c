@@ -18,6 +18,7 @@
 #include "fake_consumer_win32.h"
 #include "fake_controller.h"
 #include "log.h"
+#include "log_capture.h"
 #include "os_file.h"
 #include "session_record.h"
 
@@ -29,18 +30,7 @@
 #define SEC INT64_C(10000000)
 #define T0 INT64_C(133232283966946549) /* fake_env's clock at 0 ms */
 
-static char log_text[262144];
-static size_t log_len;
-
-static void capture_log(void *ctx, enum log_level level, const char *line)
-{
-  int n;
-  (void)ctx;
-  n = snprintf(log_text + log_len, sizeof(log_text) - log_len, "%s %s\n", log_level_name(level),
-               line);
-  if (n > 0 && log_len + (size_t)n < sizeof(log_text))
-    log_len += (size_t)n;
-}
+static struct log_capture logged;
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -136,18 +126,17 @@ static void gen2_collect_through_advapi32(void **state)
   fake_env_init(&env, &ctl, &clock);
   session_record_self(&pid, &created);
   snprintf(tname, sizeof(tname), "etwcapTrigger_%lu", pid);
-  log_len = 0;
-  log_text[0] = '\0';
-  log_add_sink(capture_log, NULL, LOG_DEBUG);
+  memset(&logged, 0, sizeof(logged));
+  log_add_sink(log_capture_sink, &logged, LOG_DEBUG);
   console_open();
   console_close();
 
   assert_int_equal(cli_parse(&cli, 5, argv), 0);
   rc = collection_cmd_collect(&cli, &env);
   cli_release(&cli);
-  log_remove_sink(capture_log, NULL);
+  log_remove_sink(log_capture_sink, &logged);
   if (rc)
-    fail_msg("collect failed (%d); log:\n%s", rc, log_text);
+    fail_msg("collect failed (%d); log:\n%s", rc, logged.text);
 
   for (i = 0; i < fake_advapi32_violation_count(); i++)
     print_error("violation: %s\n", fake_advapi32_violation(i));
@@ -186,7 +175,7 @@ static void gen2_collect_through_advapi32(void **state)
   assert_true(fake_rt.delivered > 0);
   assert_true(fake_rt.thread != GetCurrentThreadId());
   /* Fired at the GC, on the collection's clock, as the manifest says. */
-  assert_non_null(strstr(log_text, "trigger session: "));
+  assert_non_null(strstr(logged.text, "trigger session: "));
   snprintf(zip, sizeof(zip), "%s.zip", data);
   assert_int_equal(os_file_size(zip, &created), 0);
   test_assert_fired_at(zip, "StopOnGen2GC", s.gen2_ft - s.base + fake_rt.clock_ft);

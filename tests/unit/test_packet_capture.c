@@ -15,6 +15,7 @@
 #include "fake_controller.h"
 #include "fake_netsh.h"
 #include "log.h"
+#include "log_capture.h"
 #include "os_file.h"
 #include "path_name.h"
 #include "plan.h"
@@ -220,8 +221,7 @@ struct world {
   struct fake_netsh netsh;
   struct collection_env env;
   char data[512], zip[512], record[512], netmon_file[600];
-  char log[65536];
-  size_t log_len;
+  struct log_capture log;
   /* The controller's call count at each netsh run, and the record as it
    * was when 'trace stop' ran. */
   size_t calls_at[FAKE_NETSH_MAX_CALLS];
@@ -230,18 +230,9 @@ struct world {
 
 static struct world *W;
 
-static void capture_log(void *ctx, enum log_level level, const char *line)
-{
-  struct world *w = ctx;
-  int n = snprintf(w->log + w->log_len, sizeof(w->log) - w->log_len, "%s %s\n",
-                   log_level_name(level), line);
-  if (n > 0 && w->log_len + (size_t)n < sizeof(w->log))
-    w->log_len += (size_t)n;
-}
-
 static int logged(const struct world *w, const char *text)
 {
-  return strstr(w->log, text) != NULL;
+  return log_capture_has(&w->log, text);
 }
 
 static int exists(const char *path)
@@ -307,7 +298,7 @@ static int setup(void **state)
   snprintf(w->record, sizeof(w->record), "%.480s%s", w->data, SESSION_RECORD_SUFFIX);
   snprintf(w->netmon_file, sizeof(w->netmon_file), "%.*s_netmon.etl", (int)(len - 4), w->data);
   remove_files(w);
-  log_add_sink(capture_log, w, LOG_DEBUG);
+  log_add_sink(log_capture_sink, &w->log, LOG_DEBUG);
   console_open();
   console_close();
   W = w;
@@ -318,7 +309,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   struct world *w = *state;
-  log_remove_sink(capture_log, w);
+  log_remove_sink(log_capture_sink, &w->log);
   remove_files(w);
   console_close();
   return 0;
