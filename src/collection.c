@@ -402,7 +402,8 @@ static int start_kernel(struct collection *c, const struct plan *plan,
            cs->file[0] ? cs->file : "(in memory)", (unsigned)s->enable_flags,
            plan_route_name(s->route),
            (unsigned long)((uint64_t)s->minimum_buffers * s->buffer_size_kb / 1024),
-           s->maximum_file_size_mb ? "circular" : "sequential");
+           (s->log_file_mode & (PLAN_FILE_MODE_CIRCULAR | PLAN_BUFFERING_MODE)) ? "circular"
+                                                                              : "sequential");
 
   if (s->stack_id_count &&
       (rc = ctl->ops->set_stack_ids(ctl, handle, s->stack_ids, s->stack_id_count)) != 0)
@@ -565,7 +566,8 @@ static int start_user(struct collection *c, const struct plan *plan,
                                                        : "(in memory)",
            (unsigned long)s->provider_count,
            (unsigned long)((uint64_t)s->minimum_buffers * s->buffer_size_kb / 1024),
-           s->maximum_file_size_mb ? "circular" : "sequential");
+           (s->log_file_mode & (PLAN_FILE_MODE_CIRCULAR | PLAN_BUFFERING_MODE)) ? "circular"
+                                                                              : "sequential");
   for (i = 0; i < s->provider_count; i++) {
     const struct plan_provider *p = &s->providers[i];
     char why[1024];

@@ -18,7 +18,16 @@ struct own_provider_api {
                                       LPCGUID activity, LPCGUID related, ULONG count,
                                       PEVENT_DATA_DESCRIPTOR data);
   ULONG(WINAPI *event_unregister)(REGHANDLE handle);
+  /* EventSetInformation (Windows 8 and later, so resolved at run time in
+   * the product's table). */
+  ULONG(WINAPI *event_set_information)(REGHANDLE handle, EVENT_INFO_CLASS info_class,
+                                       PVOID info, ULONG length);
 };
+
+/* EVENT_INFO_CLASS's EventProviderSetTraits (evntprov.h of the Windows SDK;
+ * mingw-w64's enum stops before it): gives ETW the provider traits and
+ * makes it honour EVENT_DATA_DESCRIPTOR's Type. */
+#define OWN_EVENT_PROVIDER_SET_TRAITS 2
 
 /* Replaces the table for providers opened from now on; NULL puts
  * advapi32's back.  For tests: the product never calls it. */

@@ -63,20 +63,27 @@ int packet_capture_start(struct packet_capture *pc, const struct collection_env 
   log_info("packet capture: running netsh %s", plan->start_args);
   rc = run_netsh(env, plan->start_args, PACKET_CAPTURE_START_TIMEOUT_MS, &code, output,
                  sizeof(output), why, sizeof(why));
-  if (rc == 0 && code == 0) {
+  if ((rc == 0 && code == 0) || rc == ETWCAP_E_TIMEOUT) {
     /* netsh runs in this folder; `stop` and `abort` may run elsewhere. */
     if (os_full_path(plan->trace_file, pc->trace_file, sizeof(pc->trace_file)) != 0)
       snprintf(pc->trace_file, sizeof(pc->trace_file), "%s", plan->trace_file);
     pc->netmon = plan->netmon;
+    /* A netsh still starting may turn capture on later: held as running,
+     * the stop that follows the failure runs 'netsh trace stop', as
+     * PerfView stops whenever its marker says a start was tried. */
     pc->running = 1;
+  }
+  if (rc == 0 && code == 0) {
     log_info("packet capture is on ('netsh trace stop' or a reboot turns it off)");
     return 0;
   }
   failure_text(rc, code, output, why, text, sizeof(text));
-  log_error("/NetworkCapture: 'netsh %s' failed (%s). Packet capture is off, so the sessions "
+  log_error("/NetworkCapture: 'netsh %s' failed (%s). %s, so the sessions "
             "are stopped again. netsh needs an elevated prompt and allows one 'netsh trace' at "
             "a time: 'netsh trace show status' shows one that runs, 'netsh trace stop' ends it.",
-            plan->start_args, text);
+            plan->start_args, text,
+            pc->running ? "'netsh trace stop' is run so that capture does not stay on"
+                        : "Packet capture is off");
   return rc ? rc : ETWCAP_E_SYSTEM;
 }
 

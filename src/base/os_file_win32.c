@@ -65,10 +65,17 @@ const char *os_last_error_text(char *buf, size_t size)
   return buf;
 }
 
+/* Every stream is opened with 'N' (_O_NOINHERIT, fopen's "Specifies that
+ * the file isn't inherited by child processes"): the tools etwcap starts
+ * with inherited handles (netsh, ngen, run's command, /StopCommand) must
+ * not hold its log or its outputs open. */
 FILE *os_fopen(const char *path, const char *mode)
 {
-  wchar_t *wpath = utf8_to_utf16(path), *wmode = utf8_to_utf16(mode);
+  char no_inherit[8];
+  wchar_t *wpath = utf8_to_utf16(path), *wmode;
   FILE *f = NULL;
+  snprintf(no_inherit, sizeof(no_inherit), "%.6sN", mode);
+  wmode = utf8_to_utf16(no_inherit);
   if (wpath && wmode) {
     f = _wfopen(wpath, wmode);
     if (!f)

@@ -96,6 +96,9 @@ static ULONG WINAPI fake_write(REGHANDLE h, PCEVENT_DESCRIPTOR d, LPCGUID activi
     total += data[i].Size;
   if (total > 65536)
     return ERROR_ARITHMETIC_OVERFLOW;
+  if (!ew.traits_set)
+    violation("typed descriptors before EventSetInformation(EventProviderSetTraits): ETW "
+              "ignores their Type and records the metadata as payload");
   if (count < 2 || (data[0].Reserved & 0xFF) != 2 || (data[1].Reserved & 0xFF) != 1) {
     violation("TraceLogging event without provider metadata then event metadata first");
     return ERROR_INVALID_PARAMETER;
@@ -142,5 +145,25 @@ static ULONG WINAPI fake_unregister(REGHANDLE h)
   return ERROR_SUCCESS;
 }
 
+/* EventSetInformation(EventProviderSetTraits): a registered handle; the
+ * information is the provider traits, a block beginning with its own
+ * UINT16 size equal to the length given ("Provider Traits"); from then on
+ * ETW honours the descriptors' Type (EVENT_DATA_DESCRIPTOR, Type). */
+static ULONG WINAPI fake_set_information(REGHANDLE h, EVENT_INFO_CLASS info_class, PVOID info,
+                                         ULONG length)
+{
+  if (!open_handle(h))
+    return ERROR_INVALID_HANDLE;
+  if (ew.set_information_error)
+    return ew.set_information_error;
+  if ((int)info_class != OWN_EVENT_PROVIDER_SET_TRAITS || !info || length < 2 ||
+      le16(info) != length) {
+    violation("EventSetInformation without the provider traits as EventProviderSetTraits");
+    return ERROR_INVALID_PARAMETER;
+  }
+  ew.traits_set = 1;
+  return ERROR_SUCCESS;
+}
+
 const struct own_provider_api fake_ew_api = { fake_register, fake_enabled, fake_write,
-                                              fake_unregister };
+                                              fake_unregister, fake_set_information };

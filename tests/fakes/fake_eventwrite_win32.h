@@ -1,5 +1,5 @@
 /* A model of advapi32's event-provider calls (EventRegister, EventEnabled,
- * EventWriteTransfer, EventUnregister) for the Windows unit tests, as an
+ * EventWriteTransfer, EventUnregister, EventSetInformation) for the Windows unit tests, as an
  * own_provider_api table: it keeps what a session would record and checks
  * every call against the documented contract (rules and sources in
  * tests/fakes/README.md, "fake_eventwrite").  A breach is counted as a
@@ -29,6 +29,8 @@ struct fake_ew {
   /* Seen. */
   GUID provider;
   int registered, unregistered, writes;
+  int traits_set;                  /* EventSetInformation(EventProviderSetTraits) taken */
+  ULONG set_information_error;     /* scripted: EventSetInformation fails with it */
   unsigned violations;
   char last_violation[160];
   struct fake_ew_event events[FAKE_EW_EVENTS_MAX]; /* what the session recorded */

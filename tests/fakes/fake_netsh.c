@@ -39,7 +39,6 @@ int fake_netsh_run(struct fake_netsh *f, const char *name, const char *args, uns
 {
   char file[1024];
   FILE *out;
-  (void)timeout_ms;
   *exit_code = -1;
   if (output_size)
     output[0] = '\0';
@@ -56,6 +55,14 @@ int fake_netsh_run(struct fake_netsh *f, const char *name, const char *args, uns
     return f->runner_rc;
   }
   if (!strncmp(args, "trace start ", 12)) {
+    if (f->start_times_out) {
+      f->start_times_out = 0;
+      f->capturing = 1;
+      if (trace_file_of(args, file, sizeof(file)) == 0)
+        snprintf(f->trace_file, sizeof(f->trace_file), "%s", file);
+      snprintf(why, why_size, "netsh did not exit in %u ms", timeout_ms);
+      return ETWCAP_E_TIMEOUT;
+    }
     if (f->start_exit)
       return says(output, output_size, f->start_exit, exit_code, "(fake netsh) scripted failure");
     /* One 'netsh trace' session at a time. */

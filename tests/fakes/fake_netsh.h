@@ -19,6 +19,10 @@ struct fake_netsh {
    * why on its output), or a runner failure (netsh.exe cannot run). */
   int start_exit, stop_exit;
   int runner_rc;
+  /* Scripted: the next start outlasts the runner's time limit, which
+   * returns ETWCAP_E_TIMEOUT and leaves netsh running, and netsh then
+   * turns capture on anyway. */
+  int start_times_out;
   /* Called at each run (may be NULL), e.g. to note where the controller's
    * calls are at that moment. */
   void (*on_run)(void *ctx, const char *args);

@@ -49,6 +49,7 @@ static void a_listening_session_records_the_mark_as_tracelogging(void **state)
   assert_int_equal(own_provider_write(p, &e, why, sizeof(why)), 0);
   own_provider_close(p);
   assert_int_equal(ew->violations, 0);
+  assert_int_equal(ew->traits_set, 1);
   assert_int_equal(ew->unregistered, 1);
   assert_int_equal(ew->event_count, 1);
   assert_int_equal(ew->events[0].desc.Channel, 11);
@@ -102,6 +103,22 @@ static void a_failed_registration_names_the_call_and_code(void **state)
   assert_int_equal(ew->violations, 0);
 }
 
+/* A Windows that does not take the traits would record the metadata as
+ * payload: the provider is not opened, and the message says why. */
+static void traits_windows_does_not_take_leave_no_provider(void **state)
+{
+  struct fake_ew *ew = fake_ew_reset();
+  struct own_provider *p = (struct own_provider *)&p;
+  char why[512];
+  (void)state;
+  ew->set_information_error = ERROR_NOT_SUPPORTED;
+  assert_int_equal(own_provider_open(&p, why, sizeof(why)), ETWCAP_E_UNSUPPORTED);
+  assert_null(p);
+  assert_non_null(strstr(why, "EventProviderSetTraits"));
+  assert_int_equal(ew->unregistered, 1);
+  assert_int_equal(ew->violations, 0);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -110,6 +127,7 @@ int main(void)
     T(without_a_session_nothing_listens_and_nothing_is_recorded),
     T(a_session_at_a_lower_level_does_not_take_informational_events),
     T(a_failed_registration_names_the_call_and_code),
+    T(traits_windows_does_not_take_leave_no_provider),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

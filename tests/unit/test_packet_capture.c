@@ -421,6 +421,22 @@ static void a_failing_netsh_start_is_an_error_and_stops_the_sessions(void **stat
   assert_false(exists(w->zip));
 }
 
+/* A start still running at the time limit may turn capture on later:
+ * 'netsh trace stop' runs with the sessions' stop, so it does not stay on
+ * (PerfView stops whenever its marker says a start was tried). */
+static void a_netsh_start_that_times_out_is_stopped_too(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/NetworkCapture", "/MaxCollectSec:2", NULL };
+  w->netsh.start_times_out = 1;
+  assert_int_equal(run(w, args), ETWCAP_E_TIMEOUT);
+  assert_true(logged(w, "did not finish in time"));
+  assert_true(logged(w, "'netsh trace stop' is run so that capture does not stay on"));
+  assert_int_equal(fake_netsh_count(&w->netsh, "trace stop"), 1);
+  assert_false(w->netsh.capturing);
+  assert_int_equal(fake_controller_running(&w->fake), 0);
+}
+
 static void netsh_that_cannot_run_is_an_error(void **state)
 {
   struct world *w = *state;
@@ -578,6 +594,7 @@ int main(void)
     T(collect_turns_capture_on_after_the_sessions_and_off_after_them),
     T(netmon_capture_keeps_netshs_file),
     T(a_failing_netsh_start_is_an_error_and_stops_the_sessions),
+    T(a_netsh_start_that_times_out_is_stopped_too),
     T(netsh_that_cannot_run_is_an_error),
     T(a_failing_netsh_stop_is_a_warning_naming_the_loss),
     T(start_records_the_capture_and_stop_ends_it),
