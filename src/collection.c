@@ -588,25 +588,38 @@ static int start_user(struct collection *c, const struct plan *plan,
   return 0;
 }
 
-/* The heap session, as PerfView's StartWindowsHeapSession: for
- * /OSHeapExe the program's TracingFlags first, then the session (which has
- * no providers to enable: its extension block names what it traces). */
+/* The heap session, as PerfView's StartWindowsHeapSession (which has no
+ * providers to enable: its extension block names what it traces). */
 static int start_heap(struct collection *c, const struct plan *plan, const struct plan_session *s)
 {
-  char why[1024];
   int rc;
-  if (s->heap_exe[0] &&
-      (rc = heap_tracing_flag_set(registry_of(c->env), s->heap_exe, &c->heap_flag, why,
-                                  sizeof(why))) != 0) {
-    log_error("%s", why);
-    return rc;
-  }
   if ((rc = start_user(c, plan, s)) != 0)
     return rc;
-  if (s->heap_exe[0])
-    log_info("tracing the OS heap of %s processes started from now on", s->heap_exe);
-  else
+  if (!s->heap_exe[0])
     log_info("tracing the OS heap of process %lu", (unsigned long)s->heap_pid);
+  return 0;
+}
+
+/* /OSHeapExe's TracingFlags, set last of all: the caller writes the
+ * session record (which `stop` and `abort` put the value back from) as
+ * soon as collection_start returns, so a capture killed before that leaves
+ * the least time with the value set and nothing saying so. */
+static int set_heap_flag(struct collection *c, const struct plan *plan)
+{
+  char why[1024];
+  size_t i;
+  int rc;
+  for (i = 0; i < plan->session_count; i++) {
+    const struct plan_session *s = &plan->sessions[i];
+    if (s->role != PLAN_ROLE_HEAP || !s->heap_exe[0] || !starts_now(s))
+      continue;
+    if ((rc = heap_tracing_flag_set(registry_of(c->env), s->heap_exe, &c->heap_flag, why,
+                                    sizeof(why))) != 0) {
+      log_error("%s", why);
+      return rc;
+    }
+    log_info("tracing the OS heap of %s processes started from now on", s->heap_exe);
+  }
   return 0;
 }
 
@@ -632,6 +645,8 @@ int collection_start(struct collection *c, const struct plan *plan)
   if (!rc && plan->packet_capture.on)
     rc = cancelled() ? ETWCAP_E_CANCELLED
                      : packet_capture_start(&c->packet, c->env, &plan->packet_capture);
+  if (!rc)
+    rc = set_heap_flag(c, plan);
   if (rc) {
     if (c->count)
       log_info("stopping the %lu session%s already started", (unsigned long)c->count,
