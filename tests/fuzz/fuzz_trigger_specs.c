@@ -1,5 +1,5 @@
-/* libFuzzer target for every trigger spec parser (perf counter, ETW event,
- * /StopOnGCEvent, /StopOnEventCounter, /StopOnHttpStatus, event-log and
+/* libFuzzer target for every trigger spec parser (perf counter,
+ * /MonitorPerfCounter, ETW event, /StopOnGCEvent, /StopOnEventCounter, /StopOnHttpStatus, event-log and
  * exception regexes) and for building a whole engine from them: any bytes
  * must give a parse or an error message naming a position, never a crash,
  * a leak or undefined behaviour.  The first byte picks the parser (and for
@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   int rc = 0;
   if (size < 1 || size > 8192)
     return 0;
-  sel = data[0] % 12;
+  sel = data[0] % 13;
   text = malloc(size);
   if (!text)
     return 0;
@@ -150,6 +150,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       (void)trigger_regex_match(&re, text, strlen(text));
       trigger_regex_free(&re);
     }
+    break;
+  }
+  case 10: {
+    struct trigger_monitor_spec s;
+    rc = trigger_parse_monitor_spec(text, &s, err, sizeof(err));
+    if (rc == 0 && !(s.interval_sec >= TRIGGER_MONITOR_MIN_SEC))
+      abort(); /* an interval PerfView would not poll at */
     break;
   }
   default:
