@@ -54,8 +54,9 @@ const struct command cmd_mark = {
   "(GUID e45c2f6f-cd71-5917-d0b1-1a492ba0ca1c, the EventSource hash of the name), which every "
   "etwcap capture's user session enables, so the moment can be found in the trace "
   "(PerfView shows it as etwcap/Mark). PerfView's own mark writes PerfView/Mark instead. When "
-  "no session records the provider, mark says so and exits with code 7. Windows only; "
-  "checked only against a fake of EventRegister/EventEnabled/EventWriteTransfer, not yet on "
-  "real Windows.",
+  "no session records the provider, mark says so and exits with code 7. Windows only (8 or "
+  "later: the provider hands ETW its TraceLogging traits with EventSetInformation); checked "
+  "only against a fake of EventRegister/EventSetInformation/EventEnabled/EventWriteTransfer, "
+  "not yet on real Windows.",
   NULL,
 };
