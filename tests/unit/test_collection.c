@@ -5,6 +5,8 @@
  * touched.  Runs natively and under Wine. */
 #include "test_support.h"
 
+#include "plan_of.h"
+
 #include "cli.h"
 #include "collection.h"
 #include "collection_cmd.h"
@@ -16,7 +18,6 @@
 #include "log_capture.h"
 #include "os_file.h"
 #include "plan.h"
-#include "plan_cli.h"
 #include "session_record.h"
 #include "strutil.h"
 
@@ -238,30 +239,9 @@ static void every_start_stopped(const struct world *w)
   }
 }
 
-/* The plan the same command line makes (for names and counts). */
-static int try_plan(const char *const *args, struct plan *plan)
-{
-  char *argv[32];
-  struct cli cli;
-  struct plan_options o;
-  struct trigger_engine *e = NULL;
-  char err[256];
-  int argc = 0, rc;
-  argv[argc++] = (char *)"etwcap";
-  while (args[argc - 1])
-    argv[argc] = (char *)args[argc - 1], argc++;
-  assert_int_equal(cli_parse(&cli, argc, argv), 0);
-  assert_int_equal(trigger_engine_create(&e, &cli.q.triggers, err, sizeof(err)), 0);
-  assert_int_equal(plan_options_from_cli(&cli, e, &o, err, sizeof(err)), 0);
-  rc = plan_build(&o, plan);
-  trigger_engine_free(e);
-  cli_release(&cli);
-  return rc;
-}
-
 static void plan_of(const char *const *args, struct plan *plan)
 {
-  assert_int_equal(try_plan(args, plan), 0);
+  assert_int_equal(test_plan_of(NULL, args, plan), 0);
 }
 
 static const struct plan_session *plan_role(const struct plan *plan, enum plan_role role)
@@ -485,7 +465,7 @@ static void invalid_parameter_never_widens_the_focus(void **state)
   struct fake_fail *f;
   struct plan plan;
   size_t i;
-  int rc = try_plan(args, &plan);
+  int rc = test_plan_of(NULL, args, &plan);
   plan_release(&plan);
   if (rc == ETWCAP_E_UNSUPPORTED)
     skip(); /* Wine says 6.1: no scope filters, the plan refuses /FocusProcess */

@@ -7,6 +7,8 @@
  * checked against. */
 #include "test_support.h"
 
+#include "plan_of.h"
+
 #include "alloc.h"
 #include "cli.h"
 #include "collection_cmd.h"
@@ -19,11 +21,9 @@
 #include "os_file.h"
 #include "path_name.h"
 #include "plan.h"
-#include "plan_cli.h"
 #include "plan_describe.h"
 #include "session_record.h"
 #include "strutil.h"
-#include "trigger_engine.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -53,28 +53,6 @@ static void perfview_line(int netmon, const char *trace_file, char *out, size_t 
  * plan is the running system's (Wine's may be older). */
 #define SERVER "/TargetOS:10.0.20348"
 
-/* The plan `etwcap plan ARGS` shows. */
-static int try_plan(const char *const *args, struct plan *plan)
-{
-  char *argv[32];
-  struct cli cli;
-  struct plan_options o;
-  struct trigger_engine *e = NULL;
-  char err[256];
-  int argc = 0, rc;
-  argv[argc++] = (char *)"etwcap";
-  argv[argc++] = (char *)"plan";
-  while (args[argc - 2])
-    argv[argc] = (char *)args[argc - 2], argc++;
-  assert_int_equal(cli_parse(&cli, argc, argv), 0);
-  assert_int_equal(trigger_engine_create(&e, &cli.q.triggers, err, sizeof(err)), 0);
-  assert_int_equal(plan_options_from_cli(&cli, e, &o, err, sizeof(err)), 0);
-  rc = plan_build(&o, plan);
-  trigger_engine_free(e);
-  cli_release(&cli);
-  return rc;
-}
-
 static const struct plan_provider *user_provider(const struct plan *plan, const char *guid)
 {
   struct etw_guid g;
@@ -96,7 +74,7 @@ static void network_capture_runs_perfviews_netsh_line(void **state)
   char want[2048], ours[2048];
   struct plan plan;
   (void)state;
-  assert_int_equal(try_plan(args, &plan), 0);
+  assert_int_equal(test_plan_of("plan", args, &plan), 0);
   assert_true(plan.packet_capture.on);
   assert_false(plan.packet_capture.netmon);
   assert_string_equal(plan.packet_capture.trace_file, "C:\\t\\web.netmon.etl");
@@ -112,7 +90,7 @@ static void netmon_capture_keeps_netshs_defaults_and_its_file(void **state)
   char want[2048], ours[2048];
   struct plan plan;
   (void)state;
-  assert_int_equal(try_plan(args, &plan), 0);
+  assert_int_equal(test_plan_of("plan", args, &plan), 0);
   assert_true(plan.packet_capture.on);
   assert_true(plan.packet_capture.netmon);
   /* PerfView: base name + "_netmon.etl" ("the _ to avoid conventions about
@@ -133,11 +111,11 @@ static void before_windows_8_network_capture_is_the_netmon_form(void **state)
                          "/TargetOS:6.2", NULL };
   struct plan plan;
   (void)state;
-  assert_int_equal(try_plan(args, &plan), 0);
+  assert_int_equal(test_plan_of("plan", args, &plan), 0);
   assert_true(plan.packet_capture.netmon);
   assert_null(strstr(plan.packet_capture.start_args, "maxSize"));
   plan_release(&plan);
-  assert_int_equal(try_plan(win8, &plan), 0);
+  assert_int_equal(test_plan_of("plan", win8, &plan), 0);
   assert_false(plan.packet_capture.netmon);
   assert_non_null(strstr(plan.packet_capture.start_args, "maxSize=1"));
   plan_release(&plan);
@@ -154,7 +132,7 @@ static void the_user_session_records_the_packets(void **state)
   const struct plan_provider *ndis, *tcpip;
   struct plan plan;
   (void)state;
-  assert_int_equal(try_plan(args, &plan), 0);
+  assert_int_equal(test_plan_of("plan", args, &plan), 0);
   ndis = user_provider(&plan, "2ED6006E-4729-4609-B423-3EE7BCD678EF");
   tcpip = user_provider(&plan, "2F07E2EE-15DB-40F1-90EF-9D7BA282188A");
   assert_non_null(ndis);
@@ -168,7 +146,7 @@ static void the_user_session_records_the_packets(void **state)
   assert_string_equal(ndis->origin, "NetworkCapture");
   plan_release(&plan);
 
-  assert_int_equal(try_plan(none, &plan), 0);
+  assert_int_equal(test_plan_of("plan", none, &plan), 0);
   assert_false(plan.packet_capture.on);
   assert_null(user_provider(&plan, "2ED6006E-4729-4609-B423-3EE7BCD678EF"));
   plan_release(&plan);
@@ -181,7 +159,7 @@ static void the_plan_shows_the_capture_and_its_file(void **state)
   struct plan plan;
   char *text = NULL, *json = NULL;
   (void)state;
-  assert_int_equal(try_plan(args, &plan), 0);
+  assert_int_equal(test_plan_of("plan", args, &plan), 0);
   assert_int_equal(plan_to_text(&plan, &text), 0);
   assert_int_equal(plan_to_json(&plan, &json), 0);
   assert_non_null(strstr(text, "netsh.exe trace start scenario=InternetClient capture=yes"));
@@ -194,7 +172,7 @@ static void the_plan_shows_the_capture_and_its_file(void **state)
   etwcap_free(text);
   etwcap_free(json);
   plan_release(&plan);
-  assert_int_equal(try_plan(none, &plan), 0);
+  assert_int_equal(test_plan_of("plan", none, &plan), 0);
   assert_int_equal(plan_to_json(&plan, &json), 0);
   assert_non_null(strstr(json, "\"packetCapture\": null"));
   etwcap_free(json);
@@ -208,7 +186,7 @@ static void a_quote_in_the_data_file_is_refused(void **state)
   const char *args[] = { "collect", "/DataFile:/tmp/a\"b.etl", "/NetworkCapture", NULL };
   struct plan plan;
   (void)state;
-  assert_int_equal(try_plan(args, &plan), ETWCAP_E_USAGE);
+  assert_int_equal(test_plan_of("plan", args, &plan), ETWCAP_E_USAGE);
   assert_non_null(strstr(plan.error, "a\"b.etl"));
   plan_release(&plan);
 }
@@ -346,7 +324,7 @@ static int planned_file(const struct world *w, const char *sw, char *file, size_
   struct plan plan;
   int netmon;
   snprintf(datafile_q, sizeof(datafile_q), "/DataFile:%.500s", w->data);
-  assert_int_equal(try_plan(args, &plan), 0);
+  assert_int_equal(test_plan_of("plan", args, &plan), 0);
   snprintf(file, size, "%s", plan.packet_capture.trace_file);
   netmon = plan.packet_capture.netmon;
   plan_release(&plan);
