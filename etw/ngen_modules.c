@@ -325,13 +325,28 @@ int ngen_modules_observe(struct ngen_modules *m, const struct etw_event *ev)
   return 0;
 }
 
-/* Does any 64 KB page of the image hold an address of its process? */
+/* Does any 64 KB page of the image hold an address of its process?  The
+ * logged size is outside bytes (a damaged event can claim 2^64 bytes), so
+ * the walk takes whichever is shorter: the image's pages, looked up one by
+ * one, or the pages seen, each tested against the image's range. */
 static int image_has_address(const struct ngen_modules *m, const struct image *im)
 {
-  uint64_t offset, base = im->base & PAGE_64K_MASK;
-  for (offset = 0; offset < im->size; offset += 0x10000)
-    if (map_find(&m->pages, base + offset + (im->pid & 0xFFFF)))
+  uint64_t offset, page, base = im->base & PAGE_64K_MASK, pid_bits = im->pid & 0xFFFF;
+  uint64_t image_pages = (im->size >> 16) + ((im->size & 0xFFFF) != 0);
+  size_t i;
+  if (image_pages <= m->pages.count) {
+    for (offset = 0; offset < im->size; offset += 0x10000)
+      if (map_find(&m->pages, base + offset + pid_bits))
+        return 1;
+    return 0;
+  }
+  for (i = 0; i < m->pages.cap; i++) {
+    if (!m->pages.slots[i].used || (m->pages.slots[i].key & 0xFFFF) != pid_bits)
+      continue;
+    page = m->pages.slots[i].key & PAGE_64K_MASK;
+    if (page >= base && page - base < im->size)
       return 1;
+  }
   return 0;
 }
 

@@ -7,6 +7,8 @@
 # first SEED_DIR (tests/fuzz/corpus/<target>, committed), so a campaign goes on
 # where the last one stopped; libFuzzer's -merge keeps that folder small.
 # ETWCAP_FUZZ_SECONDS overrides SECONDS (to try a long test briefly).
+# One input running past 120 s is a hang: libFuzzer saves it and fails, well
+# before ctest's limit would kill the run and lose the input.
 set -eu
 target=$1 seconds=${ETWCAP_FUZZ_SECONDS:-$2} work=$3
 shift 3
@@ -23,7 +25,7 @@ for d in "$@"; do
 done
 cd "$work"
 # shellcheck disable=SC2086
-"$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=1048576 \
+"$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=120 -max_len=1048576 \
   -print_final_stats=1 -artifact_prefix="$work/" corpus $seeds 2>fuzz.log || {
   tail -60 fuzz.log
   exit 1

@@ -274,6 +274,25 @@ static void an_image_loaded_twice_is_listed_once(void **state)
   ngen_modules_free(m);
 }
 
+/* A damaged load can claim any size: an image of 2^64 - 1 bytes is
+ * tested page by page against the addresses seen, not the other way round
+ * (2^48 lookups), and still finds its process's address and only that. */
+static void an_image_of_any_claimed_size_is_tested_quickly(void **state)
+{
+  struct ngen_modules *m;
+  const char *const *paths;
+  (void)state;
+  assert_int_equal(ngen_modules_new(&m), 0);
+  observe_load(m, 1, 0x7ff800000000ull, UINT64_MAX, MSCORLIB);
+  observe_stack(m, 2, 0x7ff900000000ull); /* another process */
+  observe_stack(m, 1, 0x7ff700000000ull); /* below the image */
+  assert_int_equal(choose(m, &paths), 0);
+  observe_stack(m, 1, 0x7ffa00001234ull);
+  assert_int_equal(choose(m, &paths), 1);
+  assert_string_equal(paths[0], MSCORLIB);
+  ngen_modules_free(m);
+}
+
 static void short_payloads_are_skipped(void **state)
 {
   struct ngen_modules *m;
@@ -343,6 +362,7 @@ int main(void)
     cmocka_unit_test(compressed_stacks_join_in_either_order),
     cmocka_unit_test(clr_stack_walks_choose_images),
     cmocka_unit_test(an_image_loaded_twice_is_listed_once),
+    cmocka_unit_test(an_image_of_any_claimed_size_is_tested_quickly),
     cmocka_unit_test(short_payloads_are_skipped),
     cmocka_unit_test(net452_sample_chooses_what_perfview_chose),
   };
