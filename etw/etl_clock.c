@@ -2,22 +2,6 @@
  * timestamps give odd dates, never undefined behaviour. */
 #include "etl_clock.h"
 
-static int64_t trunc_to_i64(double v)
-{
-  if (!(v == v)) /* NaN */
-    return 0;
-  if (v >= 9.2e18)
-    return INT64_MAX;
-  if (v <= -9.2e18)
-    return INT64_MIN;
-  return (int64_t)v; /* C truncates toward zero, as Python's int() does */
-}
-
-static int64_t add_wrap(int64_t a, int64_t b)
-{
-  return (int64_t)((uint64_t)a + (uint64_t)b);
-}
-
 void etl_clock_init(struct etl_clock *c, const struct etl_logfile *lf)
 {
   c->scale = 0.0;
@@ -35,12 +19,7 @@ void etl_clock_init(struct etl_clock *c, const struct etl_logfile *lf)
     break;
   }
   c->base = (int64_t)((uint64_t)lf->start_time -
-                      (uint64_t)trunc_to_i64(c->scale * (double)lf->header_timestamp));
-}
-
-int64_t etl_clock_filetime(const struct etl_clock *c, uint64_t raw)
-{
-  return add_wrap(c->base, trunc_to_i64(c->scale * (double)raw));
+                      (uint64_t)etl_clock_trunc(c->scale * (double)lf->header_timestamp));
 }
 
 const char *etl_clock_type_name(uint32_t clock_type)

@@ -19,6 +19,24 @@ struct etl_clock {
 const char *etl_clock_type_name(uint32_t clock_type);
 
 void etl_clock_init(struct etl_clock *c, const struct etl_logfile *lf);
-int64_t etl_clock_filetime(const struct etl_clock *c, uint64_t raw);
+
+/* v truncated toward zero (as Python's int()), saturating; NaN gives 0. */
+static inline int64_t etl_clock_trunc(double v)
+{
+  if (!(v == v))
+    return 0;
+  if (v >= 9.2e18)
+    return INT64_MAX;
+  if (v <= -9.2e18)
+    return INT64_MIN;
+  return (int64_t)v;
+}
+
+/* The FILETIME of a raw timestamp; it wraps rather than overflows.  Inline:
+ * it runs once for every event a reader of times sees. */
+static inline int64_t etl_clock_filetime(const struct etl_clock *c, uint64_t raw)
+{
+  return (int64_t)((uint64_t)c->base + (uint64_t)etl_clock_trunc(c->scale * (double)raw));
+}
 
 #endif

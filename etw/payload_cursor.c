@@ -115,6 +115,10 @@ size_t pl_utf16_to_utf8(const uint8_t *p, size_t units, char *out, size_t cap)
   for (i = 0; i < units && !full; i++) {
     uint32_t u = (uint32_t)(p[2 * i] | p[2 * i + 1] << 8), cp = u;
     size_t before = n;
+    if (u < 0x80 && out && n + 1 < cap) {
+      out[n++] = (char)u; /* ASCII, as most names and paths are */
+      continue;
+    }
     if (u >= 0xD800 && u <= 0xDBFF && i + 1 < units) {
       uint32_t lo = (uint32_t)(p[2 * i + 2] | p[2 * i + 3] << 8);
       if (lo >= 0xDC00 && lo <= 0xDFFF) {

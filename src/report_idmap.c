@@ -59,7 +59,9 @@ static int place(struct report_idmap *m, uint32_t key, uint32_t value, int repla
   size_t i;
   if (!m->slots)
     return -1;
-  if (m->count >= m->slots / 4 * 3 && m->slots < m->max_slots && grow(m) != 0)
+  /* Grown at half full: a key not there is looked for to the end of its
+   * run, and at three quarters full runs average eight slots. */
+  if (m->count >= m->slots / 2 && m->slots < m->max_slots && grow(m) != 0)
     return -1;
   for (i = slot_of(m, key); m->slot[i].used; i = (i + 1) & (m->slots - 1)) {
     if (replace && m->slot[i].key == key) {

@@ -17,10 +17,10 @@
 #define TID_SLOTS (1u << 18)
 #define PID_SLOTS (1u << 17)
 #define IMAGE_SLOTS (1u << 15) /* REPORT_MAX_IMAGES fits in three quarters */
-/* 2^16 (process, base) pairs hinted, 128 KiB: a rundown of a busy machine
- * has tens of thousands; a collision costs a search by name.  Image
- * indexes + 1 fit the hint's 16 bits: REPORT_MAX_IMAGES is 2^14. */
-#define IMAGE_AT_SHIFT 16
+/* Recent images remembered, 4 MiB: a rundown of a busy machine names tens
+ * of thousands of (process, base) pairs.  When full, all are added to
+ * their images and forgotten, and the cache starts again. */
+#define RECENT_MAX (1u << 17)
 /* The first blocks of processes and images: a rundown names thousands.
  * Above the C library's threshold for mapping (glibc: 128 KiB), they are
  * mapped: a page is only touched when an entry reaches it, and growing
@@ -38,7 +38,9 @@ int report_kernel_init(struct report_kernel *k)
     rc = report_idmap_init(&k->pid_to_process, PID_SLOTS);
   if (!rc)
     rc = report_idmap_init(&k->image_by_hash, IMAGE_SLOTS);
-  if (!rc && !(k->image_at = etwcap_calloc((size_t)1 << IMAGE_AT_SHIFT, sizeof(*k->image_at))))
+  if (!rc)
+    rc = report_idmap_init(&k->recent_by_fingerprint, 2 * RECENT_MAX);
+  if (!rc && !(k->recent = etwcap_malloc(RECENT_MAX * sizeof(*k->recent))))
     rc = ETWCAP_E_NOMEM;
   if (rc)
     report_kernel_release(k);
@@ -63,7 +65,8 @@ void report_kernel_release(struct report_kernel *k)
   report_idmap_release(&k->tid_to_pid);
   report_idmap_release(&k->pid_to_process);
   report_idmap_release(&k->image_by_hash);
-  etwcap_free(k->image_at);
+  report_idmap_release(&k->recent_by_fingerprint);
+  etwcap_free(k->recent);
   memset(k, 0, sizeof(*k));
 }
 
@@ -299,35 +302,145 @@ static int search_image(struct report_kernel *k, struct image_event *img,
   return *out ? 0 : add_image(k, img, hash, out);
 }
 
-/* Where the image at img's (process, base) is remembered. */
-static uint16_t *image_hint(struct report_kernel *k, const struct image_event *img)
+/* Folds 64 bits into a fingerprint (one step of a multiplicative hash). */
+static uint64_t fold(uint64_t h, uint64_t v)
 {
-  uint64_t key = (img->image_base ^ img->process_id) * 0x9E3779B97F4A7C15u;
-  return &k->image_at[key >> (64 - IMAGE_AT_SHIFT)];
+  return (h ^ v) * 0xFF51AFD7ED558CCDu;
 }
 
-/* The image img names.  Each image of each process comes several times
- * (load and unload, rundown start and end), under the same (process,
- * base): the image last seen there is tried first, which costs one
- * comparison of names and no hash of them. */
-static int image_of(struct report_kernel *k, struct image_event *img, struct report_image **out)
+/* What tells one image event's image from another's without reading its
+ * name: the process and base (where), the PE's size, checksum and time
+ * stamp and the bytes the name has room for.  A rundown names each image
+ * of each process at its start and at its end, and an unload follows a
+ * load: each gives one fingerprint.  Two files at one base of one process
+ * can share one only one after the other, the first unloaded; so a load,
+ * and any event after an unload, has its name compared in full (see
+ * recent_image).  Only when the unload was lost can an event count under
+ * the image before it, and then only when all of these fields agree. */
+static uint64_t fingerprint(const struct image_event *img)
 {
-  uint16_t *hint = image_hint(k, img);
-  int rc;
-  if (*hint && same_name(&k->images[*hint - 1], img)) {
-    *out = &k->images[*hint - 1];
-    return 0;
+  uint64_t h = fold(0x9E3779B97F4A7C15u, img->image_base);
+  h = fold(h, (uint64_t)img->process_id << 32 | img->image_checksum);
+  h = fold(h, img->image_size);
+  h = fold(h, (uint64_t)img->time_date_stamp << 32 | (uint32_t)img->file_name_bytes);
+  return h ^ h >> 29;
+}
+
+/* Adds what each remembered image gathered to its image, and forgets
+ * them (the index still holds them). */
+static void settle_recent(struct report_kernel *k)
+{
+  size_t i;
+  for (i = 0; i < k->recent_count; i++) {
+    const struct report_recent_image *e = &k->recent[i];
+    struct report_image *im = &k->images[e->image];
+    im->events += e->events;
+    im->with_id += e->with_id;
+    im->with_pdb += e->with_pdb;
   }
-  if ((rc = search_image(k, img, out)) != 0 || !*out)
+  k->recent_count = 0;
+  k->recent_last1 = 0;
+}
+
+static struct report_recent_image *recent_by_fingerprint(struct report_kernel *k, uint64_t fp)
+{
+  size_t cursor = 0;
+  uint32_t i;
+  while (report_idmap_next(&k->recent_by_fingerprint, (uint32_t)fp, &cursor, &i))
+    if (k->recent[i].fingerprint == fp)
+      return &k->recent[i];
+  return NULL;
+}
+
+/* A new entry for img's image (found by name): *out is NULL when there are
+ * too many images. */
+static int remember_image(struct report_kernel *k, struct image_event *img, uint64_t fp,
+                          struct report_recent_image **out)
+{
+  struct report_image *im;
+  struct report_recent_image *e;
+  int rc;
+  *out = NULL;
+  if ((rc = search_image(k, img, &im)) != 0 || !im)
     return rc;
-  *hint = (uint16_t)(*out - k->images + 1);
+  if (k->recent_count == RECENT_MAX) {
+    settle_recent(k);
+    report_idmap_release(&k->recent_by_fingerprint);
+    if ((rc = report_idmap_init(&k->recent_by_fingerprint, 2 * RECENT_MAX)) != 0)
+      return rc;
+  }
+  if (report_idmap_add(&k->recent_by_fingerprint, (uint32_t)fp, (uint32_t)k->recent_count) != 0)
+    return ETWCAP_E_NOMEM; /* cannot be full: it has twice RECENT_MAX slots */
+  e = &k->recent[k->recent_count++];
+  memset(e, 0, sizeof(*e));
+  e->fingerprint = fp;
+  e->image = (uint32_t)(im - k->images);
+  *out = e;
+  return 0;
+}
+
+/* Makes entry e name the image img names, when it named another (the
+ * fields of the fingerprint agree, the name does not): its counts so far
+ * go to the image it named.  *ok is 0 when there are too many images. */
+static int verify_recent(struct report_kernel *k, struct image_event *img,
+                         struct report_recent_image *e, int *ok)
+{
+  struct report_image *im;
+  int rc;
+  *ok = 0;
+  if ((rc = search_image(k, img, &im)) != 0 || !im)
+    return rc;
+  if ((uint32_t)(im - k->images) != e->image) {
+    struct report_image *before = &k->images[e->image];
+    before->events += e->events;
+    before->with_id += e->with_id;
+    before->with_pdb += e->with_pdb;
+    e->events = e->with_id = e->with_pdb = 0;
+    e->image = (uint32_t)(im - k->images);
+  }
+  e->unloaded = 0;
+  *ok = 1;
+  return 0;
+}
+
+/* The entry of img's image, found or made: *out is NULL when there are too
+ * many images.  Image events come in runs that repeat (a rundown at the
+ * start and at the end names each process's images in the same order), so
+ * the entry after the last one is tried first: that walks the entries in
+ * order, touching neither the index, nor the images, nor their names. */
+static int recent_image(struct report_kernel *k, struct image_event *img,
+                        struct report_recent_image **out)
+{
+  uint64_t fp = fingerprint(img);
+  struct report_recent_image *last = k->recent_last1 ? &k->recent[k->recent_last1 - 1] : NULL;
+  struct report_recent_image *e = NULL;
+  int rc, ok = 1;
+  *out = NULL;
+  if (last && last->next1 && k->recent[last->next1 - 1].fingerprint == fp)
+    e = &k->recent[last->next1 - 1];
+  if (!e)
+    e = recent_by_fingerprint(k, fp);
+  if (e && (img->opcode == IMAGE_EVENT_LOAD || e->unloaded)) {
+    if ((rc = verify_recent(k, img, e, &ok)) != 0 || !ok)
+      return rc;
+  } else if (!e) {
+    if ((rc = remember_image(k, img, fp, &e)) != 0 || !e)
+      return rc;
+    last = k->recent_last1 ? &k->recent[k->recent_last1 - 1] : NULL; /* settled? */
+  }
+  if (img->opcode == IMAGE_EVENT_UNLOAD)
+    e->unloaded = 1;
+  k->recent_last1 = (uint32_t)(e - k->recent + 1);
+  if (last && last->next1 != k->recent_last1)
+    last->next1 = k->recent_last1;
+  *out = e;
   return 0;
 }
 
 static int image_event(struct report_kernel *k, const struct etw_event *ev)
 {
   struct image_event img;
-  struct report_image *im;
+  struct report_recent_image *slot;
   unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
   int with_id, with_pdb, rc;
   if (image_identity_parse_image_fields(ev, &img) != 0)
@@ -335,11 +448,11 @@ static int image_event(struct report_kernel *k, const struct etw_event *ev)
   with_id = k->pending_id_base[cpu] == img.image_base && img.image_base;
   with_pdb = k->pending_pdb_base[cpu] == img.image_base && img.image_base;
   k->pending_id_base[cpu] = k->pending_pdb_base[cpu] = 0;
-  if ((rc = image_of(k, &img, &im)) != 0 || !im)
+  if ((rc = recent_image(k, &img, &slot)) != 0 || !slot)
     return rc;
-  im->events++;
-  im->with_id += (uint32_t)with_id;
-  im->with_pdb += (uint32_t)with_pdb;
+  slot->events++;
+  slot->with_id += (uint32_t)with_id;
+  slot->with_pdb += (uint32_t)with_pdb;
   return 0;
 }
 
@@ -410,6 +523,7 @@ int report_kernel_finish(struct report_kernel *k)
 {
   char name[REPORT_IMAGE_NAME_MAX];
   size_t i;
+  settle_recent(k);
   /* The names as the page shows them, made only now: each one takes the
    * place of the UTF-16 copy no longer needed, rather than new pages. */
   for (i = 0; i < k->image_count; i++) {
@@ -424,7 +538,8 @@ int report_kernel_finish(struct report_kernel *k)
     qsort(k->images, k->image_count, sizeof(*k->images), by_name);
   /* The indexes point at the old order. */
   report_idmap_release(&k->image_by_hash);
-  etwcap_free(k->image_at);
-  k->image_at = NULL;
+  report_idmap_release(&k->recent_by_fingerprint);
+  etwcap_free(k->recent);
+  k->recent = NULL;
   return 0;
 }

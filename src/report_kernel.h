@@ -48,6 +48,17 @@ struct report_image {
   uint32_t with_pdb;  /* ... preceded by a DbgID_RSDS/ILRSDS (PDB signature) */
 };
 
+/* One image at one place (see report_kernel.c's fingerprint): its index in
+ * images, the counts not yet added to that image, the entry met right
+ * after it last time (index + 1; 0: none yet), and whether the image was
+ * unloaded from there since. */
+struct report_recent_image {
+  uint64_t fingerprint;
+  uint32_t image, next1;
+  uint32_t events, with_id, with_pdb;
+  uint32_t unloaded;
+};
+
 struct bi_event;
 
 /* A Process or Thread event's layout and the indexes of the fields read
@@ -73,9 +84,12 @@ struct report_kernel {
   size_t image_count, image_cap;
   uint64_t images_dropped;
   struct report_idmap image_by_hash; /* name hash -> index in images */
-  /* A hash of (pid, base) -> index in images + 1 of the image last seen
-   * there (0: none), a hint checked by name: a collision only misses. */
-  uint16_t *image_at;
+  /* The images met lately, in the order first met, found by fingerprint
+   * (its low 32 bits) or, far more often, as the successor of the last. */
+  struct report_recent_image *recent;
+  size_t recent_count;
+  uint32_t recent_last1;
+  struct report_idmap recent_by_fingerprint;
   uint64_t identity_events;
   /* The identity events KernelTraceControl writes just before an image
    * event, on the same CPU: the ImageBase they named. */

@@ -75,13 +75,30 @@ typedef const char *escape_fn(uint32_t c, char *buf);
  * characters between them in one write: written through stdio character by
  * character, the page of a trace with thousands of images took a tenth of
  * the time of `etwcap report`. */
+/* 1 for what neither HTML nor JSON escapes: most of any text, passed over
+ * without decoding. */
+static int plain_ascii(unsigned char c)
+{
+  switch (c) {
+  case '&': case '<': case '>': case '"': case '\'': case '\\':
+    return 0;
+  default:
+    return c >= 0x20 && c < 0x7F;
+  }
+}
+
 static void write_escaped(struct report_writer *w, const char *text, escape_fn *escape)
 {
   const unsigned char *s = (const unsigned char *)text, *run = s;
   char buf[ESCAPE_MAX];
   while (*s) {
     size_t len;
-    const char *replacement = escape(next_char(s, &len), buf);
+    const char *replacement;
+    if (plain_ascii(*s)) {
+      s++;
+      continue;
+    }
+    replacement = escape(next_char(s, &len), buf);
     if (replacement) {
       put(w, (const char *)run, (size_t)(s - run));
       rw_puts(w, replacement);
