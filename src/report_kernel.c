@@ -19,8 +19,12 @@
 #define IMAGE_SLOTS (1u << 15) /* REPORT_MAX_IMAGES fits in three quarters */
 /* Recent images remembered, 4 MiB: a rundown of a busy machine names tens
  * of thousands of (process, base) pairs.  When full, all are added to
- * their images and forgotten, and the cache starts again. */
+ * their images and forgotten, and the cache starts again.  They are found
+ * through a table of 2^15 slots, 256 KiB, small enough to stay in a core's
+ * cache: a slot holds the last one of its fingerprints, so a miss, the
+ * common case on a trace of many processes, touches no entry. */
 #define RECENT_MAX (1u << 17)
+#define RECENT_AT_BITS 15
 /* The first blocks of processes and images: a rundown names thousands.
  * Above the C library's threshold for mapping (glibc: 128 KiB), they are
  * mapped: a page is only touched when an entry reaches it, and growing
@@ -38,9 +42,9 @@ int report_kernel_init(struct report_kernel *k)
     rc = report_idmap_init(&k->pid_to_process, PID_SLOTS);
   if (!rc)
     rc = report_idmap_init(&k->image_by_hash, IMAGE_SLOTS);
-  if (!rc)
-    rc = report_idmap_init(&k->recent_by_fingerprint, 2 * RECENT_MAX);
   if (!rc && !(k->recent = etwcap_malloc(RECENT_MAX * sizeof(*k->recent))))
+    rc = ETWCAP_E_NOMEM;
+  if (!rc && !(k->recent_at = etwcap_calloc((size_t)1 << RECENT_AT_BITS, sizeof(uint64_t))))
     rc = ETWCAP_E_NOMEM;
   if (rc)
     report_kernel_release(k);
@@ -65,8 +69,8 @@ void report_kernel_release(struct report_kernel *k)
   report_idmap_release(&k->tid_to_pid);
   report_idmap_release(&k->pid_to_process);
   report_idmap_release(&k->image_by_hash);
-  report_idmap_release(&k->recent_by_fingerprint);
   etwcap_free(k->recent);
+  etwcap_free(k->recent_at);
   memset(k, 0, sizeof(*k));
 }
 
@@ -327,7 +331,7 @@ static uint64_t fingerprint(const struct image_event *img)
 }
 
 /* Adds what each remembered image gathered to its image, and forgets
- * them (the index still holds them). */
+ * them (the table still points at them). */
 static void settle_recent(struct report_kernel *k)
 {
   size_t i;
@@ -342,14 +346,19 @@ static void settle_recent(struct report_kernel *k)
   k->recent_last1 = 0;
 }
 
+static uint64_t *recent_slot(struct report_kernel *k, uint64_t fp)
+{
+  return &k->recent_at[fp & ((1u << RECENT_AT_BITS) - 1)];
+}
+
 static struct report_recent_image *recent_by_fingerprint(struct report_kernel *k, uint64_t fp)
 {
-  size_t cursor = 0;
-  uint32_t i;
-  while (report_idmap_next(&k->recent_by_fingerprint, (uint32_t)fp, &cursor, &i))
-    if (k->recent[i].fingerprint == fp)
-      return &k->recent[i];
-  return NULL;
+  uint64_t at = *recent_slot(k, fp);
+  struct report_recent_image *e;
+  if (!(uint32_t)at || at >> 32 != fp >> 32)
+    return NULL;
+  e = &k->recent[(uint32_t)at - 1];
+  return e->fingerprint == fp ? e : NULL;
 }
 
 /* A new entry for img's image (found by name): *out is NULL when there are
@@ -365,12 +374,9 @@ static int remember_image(struct report_kernel *k, struct image_event *img, uint
     return rc;
   if (k->recent_count == RECENT_MAX) {
     settle_recent(k);
-    report_idmap_release(&k->recent_by_fingerprint);
-    if ((rc = report_idmap_init(&k->recent_by_fingerprint, 2 * RECENT_MAX)) != 0)
-      return rc;
+    memset(k->recent_at, 0, ((size_t)1 << RECENT_AT_BITS) * sizeof(uint64_t));
   }
-  if (report_idmap_add(&k->recent_by_fingerprint, (uint32_t)fp, (uint32_t)k->recent_count) != 0)
-    return ETWCAP_E_NOMEM; /* cannot be full: it has twice RECENT_MAX slots */
+  *recent_slot(k, fp) = (fp >> 32) << 32 | (uint32_t)(k->recent_count + 1);
   e = &k->recent[k->recent_count++];
   memset(e, 0, sizeof(*e));
   e->fingerprint = fp;
@@ -538,8 +544,9 @@ int report_kernel_finish(struct report_kernel *k)
     qsort(k->images, k->image_count, sizeof(*k->images), by_name);
   /* The indexes point at the old order. */
   report_idmap_release(&k->image_by_hash);
-  report_idmap_release(&k->recent_by_fingerprint);
   etwcap_free(k->recent);
+  etwcap_free(k->recent_at);
   k->recent = NULL;
+  k->recent_at = NULL;
   return 0;
 }

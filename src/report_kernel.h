@@ -84,12 +84,13 @@ struct report_kernel {
   size_t image_count, image_cap;
   uint64_t images_dropped;
   struct report_idmap image_by_hash; /* name hash -> index in images */
-  /* The images met lately, in the order first met, found by fingerprint
-   * (its low 32 bits) or, far more often, as the successor of the last. */
+  /* The images met lately, in the order first met, found as the successor
+   * of the last or through a table of the last entry of each fingerprint's
+   * slot (its high 32 bits, then the entry's index + 1). */
   struct report_recent_image *recent;
   size_t recent_count;
   uint32_t recent_last1;
-  struct report_idmap recent_by_fingerprint;
+  uint64_t *recent_at;
   uint64_t identity_events;
   /* The identity events KernelTraceControl writes just before an image
    * event, on the same CPU: the ImageBase they named. */

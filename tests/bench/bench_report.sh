@@ -7,10 +7,13 @@
 # thresholds.  Ten runs each: beside other jobs single runs vary by a third,
 # the ratio of two means of ten much less.
 # Usage: bench_report.sh ETWCAP [TRACE...]   (ETWCAP: a release build)
-# Without TRACE: the image-heavy case, 40 copies of diaghub's kernel session
-# (148 MB, 94% kernel Image rundown events, whose file names report reads
-# and info never touches; made with make_trace beside ETWCAP), and the
-# net.4.5.2 sample (ETWCAP_SAMPLES, default ../shared/samples).
+# Without TRACE: two image-heavy cases made with make_trace (beside ETWCAP)
+# from 40 copies of diaghub's kernel session (148 MB, 94% kernel Image
+# rundown events, whose fields and names report reads and info never
+# touches): as copied, each process's images named again and again, and
+# with each copy's images in other processes (--image-pids: every
+# (process, base) new, only the names repeat); then the net.4.5.2 sample
+# (ETWCAP_SAMPLES, default ../shared/samples).
 set -eu
 etwcap=$1
 shift
@@ -22,7 +25,9 @@ if [ $# -eq 0 ]; then
   hub=$samples/ms-perfview__diaghub-dotnetcore3.1-win-x64-diagsession.zip
   [ -f "$hub" ] || { echo "bench: $hub is absent: give traces or set ETWCAP_SAMPLES"; exit 77; }
   "$(dirname "$etwcap")/make_trace" "$work/images40.etl" 40 200000000 "$hub" diaghub.kernel.1.etl
-  set -- "$work/images40.etl" "$samples/ms-perfview__net.4.5.2.x64.etl.zip"
+  "$(dirname "$etwcap")/make_trace" --image-pids "$work/images40-pids.etl" 40 200000000 "$hub" \
+    diaghub.kernel.1.etl
+  set -- "$work/images40.etl" "$work/images40-pids.etl" "$samples/ms-perfview__net.4.5.2.x64.etl.zip"
 fi
 for trace in "$@"; do
   mb=$(du -m "$trace" | cut -f1)

@@ -2,13 +2,17 @@
  * IN (an .etl, or the first .etl member of a zip whose name ends with
  * MEMBER_SUFFIX), each copy SHIFT raw ticks after the previous one, through
  * etwcap's own writer.  Several session files made with the same SHIFT stay
- * on one clock, so they merge like a real collection.
+ * on one clock, so they merge like a real collection.  With --image-pids,
+ * each copy's kernel Image events name other processes (ProcessId + copy
+ * * 2^20), as on a machine that starts many processes loading the same
+ * DLLs: each (process, base) is then new, and only the names repeat.
  *
- * Usage: make_trace OUT.etl COPIES SHIFT IN [MEMBER_SUFFIX] */
+ * Usage: make_trace [--image-pids] OUT.etl COPIES SHIFT IN [MEMBER_SUFFIX] */
 #include "etl_bytes.h"
 #include "etl_encode.h"
 #include "etl_source.h"
 #include "etl_writer.h"
+#include "image_identity.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +22,7 @@ struct job {
   const char *out, *suffix;
   unsigned long copies;
   uint64_t shift;
+  int image_pids;
   int done;
 };
 
@@ -37,7 +42,8 @@ struct record {
   uint8_t header_type;
   uint64_t ts;
   uint32_t size;
-  size_t at; /* offset in the byte pool */
+  size_t at;         /* offset in the byte pool */
+  uint32_t pid_at;   /* offset of an Image event's ProcessId in the record, or 0 */
 };
 
 static int copy_events(void *ctx, const char *display, struct etl_reader *r)
@@ -75,6 +81,11 @@ static int copy_events(void *ctx, const char *display, struct etl_reader *r)
     recs[nrec].ts = ev.timestamp;
     recs[nrec].size = ev.raw_size;
     recs[nrec].at = pool_len;
+    recs[nrec].pid_at = 0;
+    /* Image_Load v2+: ImageBase and ImageSize (pointers), then ProcessId. */
+    if (j->image_pids && image_identity_is_image_event(&ev) && ev.version >= 2 &&
+        ev.user_len >= 2u * ev.pointer_size + 4)
+      recs[nrec].pid_at = (uint32_t)(ev.user_data - ev.raw) + 2u * ev.pointer_size;
     pool_len += ev.raw_size;
     nrec++;
   }
@@ -92,6 +103,8 @@ static int copy_events(void *ctx, const char *display, struct etl_reader *r)
     for (i = 0; i < nrec && !rc; i++) {
       memcpy(rec, pool + recs[i].at, recs[i].size);
       shift_record(rec, recs[i].size, recs[i].header_type, c * j->shift);
+      if (recs[i].pid_at)
+        etl_put32(rec + recs[i].pid_at, etl_le32(rec + recs[i].pid_at) + (uint32_t)(c << 20));
       rc = etl_writer_write(w, recs[i].cpu, recs[i].ts + c * j->shift, rec, recs[i].size);
     }
   if (rc) {
@@ -111,8 +124,11 @@ int main(int argc, char **argv)
 {
   struct job j;
   char err[512];
+  j.image_pids = argc > 1 && !strcmp(argv[1], "--image-pids");
+  argc -= j.image_pids;
+  argv += j.image_pids;
   if (argc < 5) {
-    fprintf(stderr, "usage: make_trace OUT.etl COPIES SHIFT IN [MEMBER_SUFFIX]\n");
+    fprintf(stderr, "usage: make_trace [--image-pids] OUT.etl COPIES SHIFT IN [MEMBER_SUFFIX]\n");
     return 2;
   }
   j.out = argv[1];
