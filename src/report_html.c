@@ -463,27 +463,27 @@ static void symbols(struct report_writer *w, const struct report *r)
   size_t i, with_id = 0, with_pdb = 0, without = 0;
   char text[160];
   rw_puts(w, "<section id=\"symbols\">\n<h2>Symbols ready?</h2>\n");
-  if (!k->image_count) {
+  if (!k->images.count) {
     rw_puts(w, "<p class=\"muted\">No kernel image events (the kernel ImageLoad keyword was not "
                "enabled): stacks cannot be resolved to modules.</p>\n</section>\n");
     return;
   }
-  for (i = 0; i < k->image_count; i++) {
-    with_id += k->images[i].with_id > 0;
-    with_pdb += k->images[i].with_pdb > 0;
+  for (i = 0; i < k->images.count; i++) {
+    with_id += k->images.list[i].with_id > 0;
+    with_pdb += k->images.list[i].with_pdb > 0;
   }
-  without = k->image_count - with_id;
+  without = k->images.count - with_id;
   rw_puts(w, "<div class=\"cards\">");
-  snprintf(text, sizeof(text), "%zu", k->image_count);
+  snprintf(text, sizeof(text), "%zu", k->images.count);
   card(w, NULL, "images seen", text);
   snprintf(text, sizeof(text), "%zu", with_id);
   card(w, without ? "warn" : "ok", "with identity events (ImageID)", text);
   snprintf(text, sizeof(text), "%zu", with_pdb);
   card(w, NULL, "with a PDB signature (DbgID)", text);
   snprintf(text, sizeof(text), "%zu", without);
-  card(w, without == k->image_count ? "bad" : without ? "warn" : "ok", "without identity", text);
+  card(w, without == k->images.count ? "bad" : without ? "warn" : "ok", "without identity", text);
   rw_puts(w, "</div>\n<p>");
-  if (without == k->image_count)
+  if (without == k->images.count)
     rw_puts(w, "<span class=\"bad\">No image carries identity events:</span> symbols will only "
                "resolve on the machine that recorded the trace. Merge it with etwcap (or "
                "PerfView) to add them.");
@@ -497,13 +497,13 @@ static void symbols(struct report_writer *w, const struct report *r)
     size_t listed = 0;
     rw_puts(w, "<details><summary>Images without identity events</summary>\n<table>\n<thead>"
                "<tr><th>Image</th><th class=\"n\">Events</th></tr></thead>\n<tbody>\n");
-    for (i = 0; i < k->image_count && listed < MAX_IMAGE_ROWS; i++) {
-      if (k->images[i].with_id)
+    for (i = 0; i < k->images.count && listed < MAX_IMAGE_ROWS; i++) {
+      if (k->images.list[i].with_id)
         continue;
       listed++;
       rw_puts(w, "<tr>");
-      text_cell(w, "cmd", k->images[i].name);
-      count_cell(w, k->images[i].events, 0);
+      text_cell(w, "cmd", k->images.list[i].name);
+      count_cell(w, k->images.list[i].events, 0);
       rw_puts(w, "</tr>\n");
     }
     rw_puts(w, "</tbody></table>\n");

@@ -235,8 +235,8 @@ static void images(struct report_writer *w, const struct report *r)
 {
   size_t i;
   rw_puts(w, "  \"images\": [");
-  for (i = 0; i < r->kernel.image_count; i++) {
-    const struct report_image *im = &r->kernel.images[i];
+  for (i = 0; i < r->kernel.images.count; i++) {
+    const struct report_image *im = &r->kernel.images.list[i];
     rw_puts(w, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
     rw_json_string(w, im->name);
     rw_printf(w, ", \"events\": %lu, \"withImageId\": %lu, \"withPdbId\": %lu}",
@@ -255,7 +255,7 @@ static void limits(struct report_writer *w, const struct report *r)
             (unsigned long long)r->gcs.dropped, (unsigned long long)r->exceptions.dropped,
             (unsigned long long)r->kernel.processes_dropped,
             (unsigned long long)r->kernel.threads_dropped,
-            (unsigned long long)r->kernel.images_dropped,
+            (unsigned long long)r->kernel.images.dropped,
             (unsigned long long)r->sessions_dropped,
             (unsigned long long)r->kernel.samples_unattributed);
 }

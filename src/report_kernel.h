@@ -10,16 +10,15 @@
 
 #include "etw_event.h"
 #include "report_idmap.h"
+#include "report_images.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 #define REPORT_MAX_PROCESSES 65536
-#define REPORT_MAX_IMAGES 16384
 #define REPORT_MAX_CPUS 256
 #define REPORT_PROCESS_NAME_MAX 64
 #define REPORT_COMMAND_LINE_MAX 1024
-#define REPORT_IMAGE_NAME_MAX 520
 
 /* Kernel groups and opcodes (hook ids) of the events counted on the
  * timeline (TraceEvent's KernelTraceEventParser: CSwitch 0x0524,
@@ -36,27 +35,6 @@ struct report_process {
   int64_t start_filetime;   /* Process/Start; 0 when it ran before the trace (DCStart) */
   int64_t end_filetime;     /* Process/Stop; 0 when still running at the end */
   uint64_t cpu_samples;
-};
-
-struct report_image {
-  char *name;         /* file name as the kernel logged it (UTF-8), after report_kernel_finish */
-  uint8_t *raw;       /* ... its UTF-16 bytes until then, to find it again */
-  uint64_t hash;      /* of raw */
-  uint32_t raw_size;  /* < 64 KiB: an event's payload */
-  uint32_t events;    /* Image Load/DCStart/DCStop/Unload events */
-  uint32_t with_id;   /* ... preceded by an ImageID event */
-  uint32_t with_pdb;  /* ... preceded by a DbgID_RSDS/ILRSDS (PDB signature) */
-};
-
-/* One image at one place (see report_kernel.c's fingerprint): its index in
- * images, the counts not yet added to that image, the entry met right
- * after it last time (index + 1; 0: none yet), and whether the image was
- * unloaded from there since. */
-struct report_recent_image {
-  uint64_t fingerprint;
-  uint32_t image, next1;
-  uint32_t events, with_id, with_pdb;
-  uint32_t unloaded;
 };
 
 struct bi_event;
@@ -80,17 +58,7 @@ struct report_kernel {
   struct report_idmap tid_to_pid;
   uint64_t threads_dropped;
   uint64_t cpu_samples, samples_unattributed, context_switches;
-  struct report_image *images;
-  size_t image_count, image_cap;
-  uint64_t images_dropped;
-  struct report_idmap image_by_hash; /* name hash -> index in images */
-  /* The images met lately, in the order first met, found as the successor
-   * of the last or through a table of the last entry of each fingerprint's
-   * slot (its high 32 bits, then the entry's index + 1). */
-  struct report_recent_image *recent;
-  size_t recent_count;
-  uint32_t recent_last1;
-  uint64_t *recent_at;
+  struct report_images images;
   uint64_t identity_events;
   /* The identity events KernelTraceControl writes just before an image
    * event, on the same CPU: the ImageBase they named. */

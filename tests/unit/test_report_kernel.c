@@ -92,9 +92,9 @@ static void feed_name(struct report_kernel *k, const char *name)
 static const struct report_image *named(const struct report_kernel *k, const char *name)
 {
   size_t i;
-  for (i = 0; i < k->image_count; i++)
-    if (!strcmp(k->images[i].name, name))
-      return &k->images[i];
+  for (i = 0; i < k->images.count; i++)
+    if (!strcmp(k->images.list[i].name, name))
+      return &k->images.list[i];
   return NULL;
 }
 
@@ -120,12 +120,12 @@ static void images_whose_paths_differ_only_in_the_middle_are_told_apart(void **s
       feed_name_at(&k, at, name);
     }
   report_kernel_finish(&k);
-  assert_int_equal(k.image_count, 3000);
-  assert_int_equal(k.images_dropped, 0);
+  assert_int_equal(k.images.count, 3000);
+  assert_int_equal(k.images.dropped, 0);
   for (i = 0; i < 3000; i++) {
-    assert_non_null(strstr(k.images[i].name, "amd64_"));
-    assert_int_equal(atoi(strstr(k.images[i].name, "amd64_") + 6), i); /* sorted */
-    assert_int_equal(k.images[i].events, i % 2 ? 2 : 3);
+    assert_non_null(strstr(k.images.list[i].name, "amd64_"));
+    assert_int_equal(atoi(strstr(k.images.list[i].name, "amd64_") + 6), i); /* sorted */
+    assert_int_equal(k.images.list[i].events, i % 2 ? 2 : 3);
   }
   report_kernel_release(&k);
 }
@@ -155,9 +155,9 @@ static void an_image_name_ends_at_its_first_nul_or_at_the_payload_end(void **sta
     tail[n] = tail[n + 1] = 0;
     feed(&k, tail, n + 2);
     report_kernel_finish(&k);
-    assert_int_equal(k.image_count, 1);
-    assert_string_equal(k.images[0].name, want);
-    assert_int_equal(k.images[0].events, 4);
+    assert_int_equal(k.images.count, 1);
+    assert_string_equal(k.images.list[0].name, want);
+    assert_int_equal(k.images.list[0].events, 4);
     report_kernel_release(&k);
   }
 }
@@ -171,7 +171,7 @@ static void an_image_event_is_counted_under_its_name(void **state)
   feed_name(&k, "\\SystemRoot\\System32\\drivers\\ACPI.sys");
   feed_name(&k, "\\SystemRoot\\system32\\ntoskrnl.exe");
   report_kernel_finish(&k);
-  assert_int_equal(k.image_count, 2);
+  assert_int_equal(k.images.count, 2);
   assert_non_null(named(&k, "\\SystemRoot\\system32\\ntoskrnl.exe"));
   assert_int_equal(named(&k, "\\SystemRoot\\system32\\ntoskrnl.exe")->events, 2);
   assert_int_equal(named(&k, "\\SystemRoot\\System32\\drivers\\ACPI.sys")->events, 1);
@@ -191,7 +191,7 @@ static void a_name_that_begins_another_is_not_taken_for_it(void **state)
   for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
     feed_name(&k, names[i]);
   report_kernel_finish(&k);
-  assert_int_equal(k.image_count, 3);
+  assert_int_equal(k.images.count, 3);
   assert_int_equal(named(&k, "\\SystemRoot\\x.dll")->events, 2);
   assert_int_equal(named(&k, "\\SystemRoot\\x.dll.mui")->events, 1);
   assert_int_equal(named(&k, "\\SystemRoot\\x.dl")->events, 1);
@@ -225,7 +225,7 @@ static void another_file_at_an_unloaded_base_is_its_own_image(void **state)
   at.opcode = IMAGE_EVENT_DCEND;
   feed_name_at(&k, at, fr);
   report_kernel_finish(&k);
-  assert_int_equal(k.image_count, 2);
+  assert_int_equal(k.images.count, 2);
   assert_int_equal(named(&k, de)->events, 4);
   assert_int_equal(named(&k, fr)->events, 4);
   report_kernel_release(&k);
@@ -252,7 +252,7 @@ static void counts_survive_more_places_than_are_remembered(void **state)
         feed_name_at(&k, at, names[j]);
       }
   report_kernel_finish(&k);
-  assert_int_equal(k.image_count, 3);
+  assert_int_equal(k.images.count, 3);
   for (j = 0; j < 3; j++)
     assert_int_equal(named(&k, names[j])->events, 2 * 50000);
   report_kernel_release(&k);

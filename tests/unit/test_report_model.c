@@ -64,10 +64,10 @@ static void net452_images_carry_identity_events(void **state)
   uint64_t events = 0, with_id = 0;
   (void)state;
   collect(NET_SAMPLE, &r);
-  for (i = 0; i < r.kernel.image_count; i++) {
-    events += r.kernel.images[i].events;
-    with_id += r.kernel.images[i].with_id;
-    assert_true(r.kernel.images[i].with_pdb <= r.kernel.images[i].events);
+  for (i = 0; i < r.kernel.images.count; i++) {
+    events += r.kernel.images.list[i].events;
+    with_id += r.kernel.images.list[i].with_id;
+    assert_true(r.kernel.images.list[i].with_pdb <= r.kernel.images.list[i].events);
   }
   assert_int_equal(events, 3596);
   assert_int_equal(with_id, 3590);
