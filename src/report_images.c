@@ -1,6 +1,7 @@
 /* See report_images.h.  Most events of a kernel rundown are image events,
- * so each is first looked for by the fields before its name (a fingerprint,
- * in a cache of recent places), and only then by its name. */
+ * each naming one of a few thousand files: each event's name is first
+ * compared with that of the image last seen under its file key (the
+ * fields before the name), and only then looked for by a hash of it. */
 #include "report_images.h"
 
 #include "alloc.h"
@@ -11,14 +12,9 @@
 #include <string.h>
 
 #define IMAGE_SLOTS (1u << 15) /* REPORT_MAX_IMAGES fits in three quarters */
-/* Recent images remembered, 4 MiB: a rundown of a busy machine names tens
- * of thousands of (process, base) pairs.  When full, all are added to
- * their images and forgotten, and the cache starts again.  They are found
- * through a table of 2^15 slots, 256 KiB, small enough to stay in a core's
- * cache: a slot holds the last one of its fingerprints, so a miss, the
- * common case on a trace of many processes, touches no entry. */
-#define RECENT_MAX (1u << 17)
-#define RECENT_AT_BITS 15
+/* The last image of each file key's slot (the key's high 32 bits, then
+ * the image's index + 1): 2^14 slots, 128 KiB. */
+#define BY_KEY_BITS 14
 /* The first block of images, mapped (above glibc's threshold): a page is
  * only touched when an entry reaches it. */
 #define FIRST_IMAGES 4096
@@ -28,9 +24,7 @@ int report_images_init(struct report_images *s)
   int rc;
   memset(s, 0, sizeof(*s));
   rc = report_idmap_init(&s->by_hash, IMAGE_SLOTS);
-  if (!rc && !(s->recent = etwcap_malloc(RECENT_MAX * sizeof(*s->recent))))
-    rc = ETWCAP_E_NOMEM;
-  if (!rc && !(s->recent_at = etwcap_calloc((size_t)1 << RECENT_AT_BITS, sizeof(uint64_t))))
+  if (!rc && !(s->by_key = etwcap_calloc((size_t)1 << BY_KEY_BITS, sizeof(uint64_t))))
     rc = ETWCAP_E_NOMEM;
   if (rc)
     report_images_release(s);
@@ -50,8 +44,7 @@ void report_images_release(struct report_images *s)
     image_release(&s->list[i]);
   etwcap_free(s->list);
   report_idmap_release(&s->by_hash);
-  etwcap_free(s->recent);
-  etwcap_free(s->recent_at);
+  etwcap_free(s->by_key);
   memset(s, 0, sizeof(*s));
 }
 
@@ -163,153 +156,56 @@ static int search_image(struct report_images *s, struct image_event *img,
   return *out ? 0 : add_image(s, img, hash, out);
 }
 
-/* Folds 64 bits into a fingerprint (one step of a multiplicative hash). */
+/* Folds 64 bits into a key (one step of a multiplicative hash). */
 static uint64_t fold(uint64_t h, uint64_t v)
 {
   return (h ^ v) * 0xFF51AFD7ED558CCDu;
 }
 
-/* What tells one image event's image from another's without reading its
- * name: the process and base (where), the PE's size, checksum and time
- * stamp and the bytes the name has room for.  A rundown names each image
- * of each process at its start and at its end, and an unload follows a
- * load: each gives one fingerprint.  Two files at one base of one process
- * can share one only one after the other, the first unloaded; so a load,
- * and any event after an unload, has its name compared in full (see
- * recent_image).  Only when the unload was lost can an event count under
- * the image before it, and then only when all of these fields agree. */
-static uint64_t fingerprint(const struct image_event *img)
+/* Which file an image event names, as its fixed fields say: the PE's size,
+ * checksum and time stamp, and the bytes the name has room for.  Every
+ * event of one DLL gives one key, in every process and at every base;
+ * different files almost never share one, and a name compared in full
+ * tells them apart when they do. */
+static uint64_t file_key(const struct image_event *img)
 {
-  uint64_t h = fold(0x9E3779B97F4A7C15u, img->image_base);
-  h = fold(h, (uint64_t)img->process_id << 32 | img->image_checksum);
-  h = fold(h, img->image_size);
-  h = fold(h, (uint64_t)img->time_date_stamp << 32 | (uint32_t)img->file_name_bytes);
+  uint64_t h = fold(0x9E3779B97F4A7C15u, img->image_size);
+  h = fold(h, (uint64_t)img->image_checksum << 32 | img->time_date_stamp);
+  h = fold(h, img->file_name_bytes);
   return h ^ h >> 29;
 }
 
-/* Adds what each remembered image gathered to its image, and forgets
- * them (the table still points at them). */
-static void settle_recent(struct report_images *s)
+/* The image img names, found or added: *out is NULL when there are too
+ * many images.  The image last seen under img's file key is tried first:
+ * one comparison of names, and no hash of one. */
+static int image_of(struct report_images *s, struct image_event *img, struct report_image **out)
 {
-  size_t i;
-  for (i = 0; i < s->recent_count; i++) {
-    const struct report_recent_image *e = &s->recent[i];
-    struct report_image *im = &s->list[e->image];
-    im->events += e->events;
-    im->with_id += e->with_id;
-    im->with_pdb += e->with_pdb;
-  }
-  s->recent_count = 0;
-  s->recent_last1 = 0;
-}
-
-static uint64_t *recent_slot(struct report_images *s, uint64_t fp)
-{
-  return &s->recent_at[fp & ((1u << RECENT_AT_BITS) - 1)];
-}
-
-static struct report_recent_image *recent_by_fingerprint(struct report_images *s, uint64_t fp)
-{
-  uint64_t at = *recent_slot(s, fp);
-  struct report_recent_image *e;
-  if (!(uint32_t)at || at >> 32 != fp >> 32)
-    return NULL;
-  e = &s->recent[(uint32_t)at - 1];
-  return e->fingerprint == fp ? e : NULL;
-}
-
-/* A new entry for img's image (found by name): *out is NULL when there are
- * too many images. */
-static int remember_image(struct report_images *s, struct image_event *img, uint64_t fp,
-                          struct report_recent_image **out)
-{
-  struct report_image *im;
-  struct report_recent_image *e;
+  uint64_t key = file_key(img);
+  uint64_t *slot = &s->by_key[key & ((1u << BY_KEY_BITS) - 1)];
   int rc;
-  *out = NULL;
-  if ((rc = search_image(s, img, &im)) != 0 || !im)
+  if ((uint32_t)*slot && *slot >> 32 == key >> 32) {
+    struct report_image *im = &s->list[(uint32_t)*slot - 1];
+    if (same_name(im, img)) {
+      *out = im;
+      return 0;
+    }
+  }
+  if ((rc = search_image(s, img, out)) != 0 || !*out)
     return rc;
-  if (s->recent_count == RECENT_MAX) {
-    settle_recent(s);
-    memset(s->recent_at, 0, ((size_t)1 << RECENT_AT_BITS) * sizeof(uint64_t));
-  }
-  *recent_slot(s, fp) = (fp >> 32) << 32 | (uint32_t)(s->recent_count + 1);
-  e = &s->recent[s->recent_count++];
-  memset(e, 0, sizeof(*e));
-  e->fingerprint = fp;
-  e->image = (uint32_t)(im - s->list);
-  *out = e;
-  return 0;
-}
-
-/* Makes entry e name the image img names, when it named another (the
- * fields of the fingerprint agree, the name does not): its counts so far
- * go to the image it named.  *ok is 0 when there are too many images. */
-static int verify_recent(struct report_images *s, struct image_event *img,
-                         struct report_recent_image *e, int *ok)
-{
-  struct report_image *im;
-  int rc;
-  *ok = 0;
-  if ((rc = search_image(s, img, &im)) != 0 || !im)
-    return rc;
-  if ((uint32_t)(im - s->list) != e->image) {
-    struct report_image *before = &s->list[e->image];
-    before->events += e->events;
-    before->with_id += e->with_id;
-    before->with_pdb += e->with_pdb;
-    e->events = e->with_id = e->with_pdb = 0;
-    e->image = (uint32_t)(im - s->list);
-  }
-  e->unloaded = 0;
-  *ok = 1;
-  return 0;
-}
-
-/* The entry of img's image, found or made: *out is NULL when there are too
- * many images.  Image events come in runs that repeat (a rundown at the
- * start and at the end names each process's images in the same order), so
- * the entry after the last one is tried first: that walks the entries in
- * order, touching neither the index, nor the images, nor their names. */
-static int recent_image(struct report_images *s, struct image_event *img,
-                        struct report_recent_image **out)
-{
-  uint64_t fp = fingerprint(img);
-  struct report_recent_image *last = s->recent_last1 ? &s->recent[s->recent_last1 - 1] : NULL;
-  struct report_recent_image *e = NULL;
-  int rc, ok = 1;
-  *out = NULL;
-  if (last && last->next1 && s->recent[last->next1 - 1].fingerprint == fp)
-    e = &s->recent[last->next1 - 1];
-  if (!e)
-    e = recent_by_fingerprint(s, fp);
-  if (e && (img->opcode == IMAGE_EVENT_LOAD || e->unloaded)) {
-    if ((rc = verify_recent(s, img, e, &ok)) != 0 || !ok)
-      return rc;
-  } else if (!e) {
-    if ((rc = remember_image(s, img, fp, &e)) != 0 || !e)
-      return rc;
-    last = s->recent_last1 ? &s->recent[s->recent_last1 - 1] : NULL; /* settled? */
-  }
-  if (img->opcode == IMAGE_EVENT_UNLOAD)
-    e->unloaded = 1;
-  s->recent_last1 = (uint32_t)(e - s->recent + 1);
-  if (last && last->next1 != s->recent_last1)
-    last->next1 = s->recent_last1;
-  *out = e;
+  *slot = (key >> 32) << 32 | (uint32_t)(*out - s->list + 1);
   return 0;
 }
 
 int report_images_count(struct report_images *s, struct image_event *img, int with_id,
                         int with_pdb)
 {
-  struct report_recent_image *e;
-  int rc = recent_image(s, img, &e);
-  if (rc || !e)
+  struct report_image *im;
+  int rc = image_of(s, img, &im);
+  if (rc || !im)
     return rc;
-  e->events++;
-  e->with_id += (uint32_t)with_id;
-  e->with_pdb += (uint32_t)with_pdb;
+  im->events++;
+  im->with_id += (uint32_t)with_id;
+  im->with_pdb += (uint32_t)with_pdb;
   return 0;
 }
 
@@ -323,7 +219,6 @@ int report_images_finish(struct report_images *s)
 {
   char name[REPORT_IMAGE_NAME_MAX];
   size_t i;
-  settle_recent(s);
   /* The names as the page shows them, made only now: each one takes the
    * place of the UTF-16 copy no longer needed, rather than new pages. */
   for (i = 0; i < s->count; i++) {
@@ -338,9 +233,7 @@ int report_images_finish(struct report_images *s)
     qsort(s->list, s->count, sizeof(*s->list), by_name);
   /* The indexes point at the old order. */
   report_idmap_release(&s->by_hash);
-  etwcap_free(s->recent);
-  etwcap_free(s->recent_at);
-  s->recent = NULL;
-  s->recent_at = NULL;
+  etwcap_free(s->by_key);
+  s->by_key = NULL;
   return 0;
 }

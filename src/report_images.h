@@ -26,29 +26,12 @@ struct report_image {
   uint32_t with_pdb;  /* ... preceded by a DbgID_RSDS/ILRSDS (PDB signature) */
 };
 
-/* One image at one place (see report_images.c's fingerprint): its index in
- * list, the counts not yet added to that image, the entry met right after
- * it last time (index + 1; 0: none yet), and whether the image was
- * unloaded from there since. */
-struct report_recent_image {
-  uint64_t fingerprint;
-  uint32_t image, next1;
-  uint32_t events, with_id, with_pdb;
-  uint32_t unloaded;
-};
-
 struct report_images {
   struct report_image *list; /* sorted by name after report_images_finish */
   size_t count, cap;
   uint64_t dropped;          /* events of images past REPORT_MAX_IMAGES */
   struct report_idmap by_hash; /* name hash -> index in list */
-  /* The images met lately, in the order first met, found as the successor
-   * of the last or through a table of the last entry of each fingerprint's
-   * slot (its high 32 bits, then the entry's index + 1). */
-  struct report_recent_image *recent;
-  size_t recent_count;
-  uint32_t recent_last1;
-  uint64_t *recent_at;
+  uint64_t *by_key;            /* see report_images.c's file_key */
 };
 
 /* 0 or ETWCAP_E_NOMEM. */
