@@ -231,10 +231,33 @@ static void another_file_at_an_unloaded_base_is_its_own_image(void **state)
   report_kernel_release(&k);
 }
 
-/* More (process, base) places than the images remembered at once
- * (2^17): the counts of those forgotten are kept, and they are found
- * again by name. */
-static void counts_survive_more_places_than_are_remembered(void **state)
+/* Two files whose fields before the name agree (one culture's resources
+ * and another's, same size, no checksum, one build), loaded in turn by
+ * processes: each event counts under its own path. */
+static void files_with_the_same_fields_take_turns(void **state)
+{
+  static const char de[] = "\\Program Files\\App\\de\\App.resources.dll";
+  static const char fr[] = "\\Program Files\\App\\fr\\App.resources.dll";
+  struct report_kernel k;
+  uint32_t pid;
+  (void)state;
+  assert_int_equal(report_kernel_init(&k), 0);
+  for (pid = 4; pid <= 4 * 1000; pid += 4) {
+    struct place at = { IMAGE_EVENT_LOAD, pid, 0x10000000 };
+    feed_name_at(&k, at, pid % 8 ? de : fr);
+    at.opcode = IMAGE_EVENT_DCEND;
+    feed_name_at(&k, at, pid % 8 ? de : fr);
+  }
+  report_kernel_finish(&k);
+  assert_int_equal(k.images.count, 2);
+  assert_int_equal(named(&k, de)->events, 1000);
+  assert_int_equal(named(&k, fr)->events, 1000);
+  report_kernel_release(&k);
+}
+
+/* The same three DLLs in 50,000 processes (a rundown's start and end):
+ * three images, each with every event. */
+static void one_dll_in_many_processes_is_one_image(void **state)
 {
   static const char *const names[] = { "\\Windows\\System32\\ntdll.dll",
                                        "\\Windows\\System32\\kernel32.dll",
@@ -266,7 +289,8 @@ int main(void)
     cmocka_unit_test(an_image_name_ends_at_its_first_nul_or_at_the_payload_end),
     cmocka_unit_test(a_name_that_begins_another_is_not_taken_for_it),
     cmocka_unit_test(another_file_at_an_unloaded_base_is_its_own_image),
-    cmocka_unit_test(counts_survive_more_places_than_are_remembered),
+    cmocka_unit_test(one_dll_in_many_processes_is_one_image),
+    cmocka_unit_test(files_with_the_same_fields_take_turns),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
