@@ -23,8 +23,7 @@ int tf_read(struct pl_cursor *c, enum tf_kind kind, struct tv_value *v)
   case TF_F32: tv_set_float(v, pl_f32(c)); break;
   case TF_F64: tv_set_float(v, pl_f64(c)); break;
   case TF_BOOL32:
-    tv_set_uint(v, pl_u32(c) != 0);
-    snprintf(v->text, sizeof(v->text), "%s", v->u ? "True" : "False");
+    tv_set_bool(v, pl_u32(c) != 0);
     break;
   case TF_GUID: {
     struct etw_guid gd;

@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A value that is not a string keeps an empty text, so that a reader
+ * that takes it for one finds no stale bytes. */
 void tv_set_int(struct tv_value *v, int64_t x)
 {
   v->type = TV_INT;
   v->i = x;
   v->d = (double)x;
-  snprintf(v->text, sizeof(v->text), "%lld", (long long)x);
+  v->text[0] = '\0';
 }
 
 void tv_set_uint(struct tv_value *v, uint64_t x)
@@ -17,21 +19,27 @@ void tv_set_uint(struct tv_value *v, uint64_t x)
   v->type = TV_UINT;
   v->u = x;
   v->d = (double)x;
-  snprintf(v->text, sizeof(v->text), "%llu", (unsigned long long)x);
+  v->text[0] = '\0';
 }
 
 void tv_set_float(struct tv_value *v, double x)
 {
   v->type = TV_FLOAT;
   v->d = x;
-  snprintf(v->text, sizeof(v->text), "%.15g", x);
+  v->text[0] = '\0';
+}
+
+void tv_set_bool(struct tv_value *v, int x)
+{
+  tv_set_uint(v, x != 0);
+  v->type = TV_BOOL;
 }
 
 void tv_set_guid(struct tv_value *v, const struct etw_guid *g)
 {
   v->type = TV_GUID;
   v->guid = *g;
-  guid_format(g, v->text);
+  v->text[0] = '\0';
 }
 
 void tv_set_text(struct tv_value *v)
@@ -45,10 +53,34 @@ int tv_as_double(const struct tv_value *v, double *out)
   case TV_INT:
   case TV_UINT:
   case TV_FLOAT:
+  case TV_BOOL:
     *out = v->d;
     return 1;
   default:
     return 0;
+  }
+}
+
+const char *tv_text(const struct tv_value *v, char *buf)
+{
+  switch (v->type) {
+  case TV_INT:
+    snprintf(buf, TV_SHORT_TEXT_MAX, "%lld", (long long)v->i);
+    return buf;
+  case TV_UINT:
+    snprintf(buf, TV_SHORT_TEXT_MAX, "%llu", (unsigned long long)v->u);
+    return buf;
+  case TV_FLOAT:
+    snprintf(buf, TV_SHORT_TEXT_MAX, "%.15g", v->d);
+    return buf;
+  case TV_BOOL:
+    return v->u ? "True" : "False";
+  case TV_GUID:
+    return guid_format(&v->guid, buf);
+  case TV_TEXT:
+    return v->text;
+  default:
+    return "";
   }
 }
 

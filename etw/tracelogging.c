@@ -148,8 +148,7 @@ static int read_scalar(struct walker *w, unsigned t, struct tv_value *v)
   case 11: tv_set_float(v, pl_f32(c)); break;
   case 12: tv_set_float(v, pl_f64(c)); break;
   case 13:
-    tv_set_uint(v, pl_u32(c) != 0);
-    snprintf(v->text, sizeof(v->text), "%s", v->u ? "True" : "False");
+    tv_set_bool(v, pl_u32(c) != 0);
     break;
   case 14: case 25: /* binary: UINT16 byte count, then the bytes */
     n = pl_u16(c);

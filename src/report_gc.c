@@ -16,64 +16,87 @@
  * starts the pause clock only for these. */
 #define SUSPEND_FOR_GC 1u
 
-static uint64_t field_u64(const struct bi_event *row, const struct etw_event *ev,
-                          const char *name)
-{
-  struct tv_value v;
-  if (tf_find(&row->layout, ev->user_data, ev->user_len, ev->pointer_size, name, &v) != 1)
-    return 0;
-  return v.type == TV_INT ? (uint64_t)v.i : v.u;
-}
+/* The names of enum report_gc_field in ClrEtwAll.man's templates. */
+static const char *const field_names[GC_FIELDS] = {
+  "Count", "Depth", "Reason", "Type",
+  "GenerationSize0", "GenerationSize1", "GenerationSize2", "GenerationSize3", "GenerationSize4",
+  "TotalPromotedSize0", "TotalPromotedSize1", "TotalPromotedSize2", "TotalPromotedSize3",
+  "TotalPromotedSize4"
+};
 
-static int has_field(const struct bi_event *row, const char *name)
+/* The layout of ev's id at ev's version, found once for each. */
+static const struct report_gc_layout *layout_of(struct report_gcs *g, const struct etw_event *ev)
 {
-  return tf_index(&row->layout, name) >= 0;
-}
-
-/* HeapStats: generation sizes and promoted bytes, generations 0-3 and (in
- * newer runtimes) 4, the pinned object heap; TraceEvent's TotalHeapSize and
- * TotalPromoted are these sums. */
-static void heap_stats(const struct bi_event *row, const struct etw_event *ev,
-                       struct report_gc_record *rec)
-{
-  static const char *const sizes[] = { "GenerationSize0", "GenerationSize1", "GenerationSize2",
-                                       "GenerationSize3", "GenerationSize4" };
-  static const char *const promoted[] = { "TotalPromotedSize0", "TotalPromotedSize1",
-                                          "TotalPromotedSize2", "TotalPromotedSize3",
-                                          "TotalPromotedSize4" };
+  struct report_gc_layout *m = &g->layouts[ev->id][ev->version % 4];
   size_t i;
-  for (i = 0; i < 5; i++) {
-    rec->heap_after += field_u64(row, ev, sizes[i]);
-    rec->promoted += field_u64(row, ev, promoted[i]);
+  if (m->known && m->version == ev->version)
+    return m;
+  memset(m, 0, sizeof(*m));
+  m->known = 1;
+  m->version = ev->version;
+  m->row = bi_lookup(BI_CLR, ev);
+  for (i = 0; i < GC_FIELDS; i++) {
+    int at = m->row ? tf_index(&m->row->layout, field_names[i]) : -1;
+    m->at[i] = (int8_t)(at >= 0 && at < INT8_MAX ? at : -1);
+    if (m->at[i] >= m->walk)
+      m->walk = (uint8_t)(m->at[i] + 1);
   }
+  return m;
 }
 
-static int decode(const struct etw_event *ev, struct report_gc_record *rec)
+/* The wanted fields of ev as numbers, in one walk of its layout; a field
+ * the layout lacks, or past the payload's end, is 0. */
+static void read_fields(const struct report_gc_layout *m, const struct etw_event *ev,
+                        uint64_t out[GC_FIELDS])
 {
-  const struct bi_event *row = bi_lookup(BI_CLR, ev);
-  if (!row)
+  uint64_t value[INT8_MAX];
+  struct pl_cursor c;
+  struct tv_value v;
+  size_t i;
+  pl_init(&c, ev->user_data, ev->user_len, ev->pointer_size);
+  for (i = 0; i < m->walk; i++)
+    value[i] = tf_read(&c, m->row->layout.fields[i].kind, &v) == 0
+                   ? (v.type == TV_INT ? (uint64_t)v.i : v.u)
+                   : 0;
+  for (i = 0; i < GC_FIELDS; i++)
+    out[i] = m->at[i] >= 0 ? value[m->at[i]] : 0;
+}
+
+static int decode(struct report_gcs *g, const struct etw_event *ev,
+                  struct report_gc_record *rec)
+{
+  const struct report_gc_layout *m = layout_of(g, ev);
+  uint64_t f[GC_FIELDS];
+  size_t i;
+  if (!m->row)
     return 0;
+  read_fields(m, ev, f);
   switch (ev->id) {
   case CLR_ID_GC_SUSPEND_EE_START:
     rec->kind = REPORT_GC_SUSPEND_START;
-    rec->reason = (uint32_t)field_u64(row, ev, "Reason");
+    rec->reason = (uint32_t)f[GC_REASON];
     return 1;
   case CLR_ID_GC_START:
     rec->kind = REPORT_GC_START;
-    rec->number = (uint32_t)field_u64(row, ev, "Count");
-    rec->generation = (uint8_t)field_u64(row, ev, "Depth");
-    rec->reason = (uint32_t)field_u64(row, ev, "Reason");
-    rec->type = (uint32_t)field_u64(row, ev, "Type");
+    rec->number = (uint32_t)f[GC_COUNT];
+    rec->generation = (uint8_t)f[GC_DEPTH];
+    rec->reason = (uint32_t)f[GC_REASON];
+    rec->type = (uint32_t)f[GC_TYPE];
     return 1;
   case CLR_ID_GC_STOP:
     rec->kind = REPORT_GC_STOP;
-    rec->number = (uint32_t)field_u64(row, ev, "Count");
+    rec->number = (uint32_t)f[GC_COUNT];
     return 1;
-  case 4: /* GC/HeapStats */
-    if (!has_field(row, "GenerationSize0"))
+  case 4: /* GC/HeapStats: generations 0-3 and (in newer runtimes) 4, the
+           * pinned object heap; TraceEvent's TotalHeapSize and
+           * TotalPromoted are these sums. */
+    if (m->at[GC_SIZE0] < 0)
       return 0;
     rec->kind = REPORT_GC_HEAP_STATS;
-    heap_stats(row, ev, rec);
+    for (i = 0; i < 5; i++) {
+      rec->heap_after += f[GC_SIZE0 + i];
+      rec->promoted += f[GC_PROMOTED0 + i];
+    }
     return 1;
   case CLR_ID_GC_RESTART_EE_STOP:
     rec->kind = REPORT_GC_RESTART_STOP;
@@ -89,7 +112,7 @@ int report_gcs_event(struct report_gcs *g, const struct etw_event *ev, int64_t f
       !guid_equal(&ev->provider, &bi_guid_clr))
     return 0;
   memset(&rec, 0, sizeof(rec));
-  if (!decode(ev, &rec))
+  if (!decode(g, ev, &rec))
     return 0;
   if (g->record_count >= REPORT_GC_MAX_RECORDS) {
     g->dropped++;

@@ -15,6 +15,7 @@
 #ifndef ETWCAP_REPORT_GC_H
 #define ETWCAP_REPORT_GC_H
 
+#include "builtin_events.h"
 #include "etw_event.h"
 
 #include <stddef.h>
@@ -57,7 +58,28 @@ struct report_gc {
   uint64_t heap_after, promoted;
 };
 
+/* The fields of GC events the report reads (report_gc.c's field names). */
+enum report_gc_field {
+  GC_COUNT, GC_DEPTH, GC_REASON, GC_TYPE,
+  GC_SIZE0, GC_SIZE1, GC_SIZE2, GC_SIZE3, GC_SIZE4,
+  GC_PROMOTED0, GC_PROMOTED1, GC_PROMOTED2, GC_PROMOTED3, GC_PROMOTED4,
+  GC_FIELDS
+};
+
+/* Where those fields sit in the layout of one GC event id at one version. */
+struct report_gc_layout {
+  int known;
+  uint8_t version;
+  const struct bi_event *row;  /* NULL: no layout for it */
+  int8_t at[GC_FIELDS];        /* field index, or -1 */
+  uint8_t walk;                /* fields to decode: 1 + the highest index wanted */
+};
+
 struct report_gcs {
+  /* By event id (GCStart 1 ... SuspendEEStart 9) and version modulo 4: a
+   * layout is looked up once, not for every GC event, even when versions
+   * alternate (.NET Framework's GCStart v1 and v2). */
+  struct report_gc_layout layouts[CLR_ID_GC_SUSPEND_EE_START + 1][4];
   struct report_gc_record *records;
   size_t record_count, record_cap;
   uint64_t dropped;

@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "etl_bytes.h"
 #include "image_identity.h"
 #include "builtin_events.h"
 #include "payload_cursor.h"
@@ -27,6 +28,7 @@ int report_kernel_init(struct report_kernel *k)
 {
   int rc;
   memset(k, 0, sizeof(*k));
+  k->maps_version = 1;
   rc = report_idmap_init(&k->tid_to_pid, TID_SLOTS);
   if (!rc)
     rc = report_idmap_init(&k->pid_to_process, PID_SLOTS);
@@ -136,6 +138,7 @@ static int process_event(struct report_kernel *k, const struct etw_event *ev, in
   }
   if (ev->opcode == 1)
     p->start_filetime = filetime;
+  k->maps_version++;
   if (report_idmap_put(&k->pid_to_process, pid, (uint32_t)k->process_count) != 0) {
     etwcap_free(p->command_line);
     k->processes_dropped++;
@@ -154,21 +157,36 @@ static void thread_event(struct report_kernel *k, const struct etw_event *ev)
   row = kernel_row(k, ev, KERNEL_GROUP_THREAD);
   if (!row || !field_u32(row, ev, row->pid_at, &pid) || !field_u32(row, ev, row->tid_at, &tid))
     return;
+  k->maps_version++;
   if (report_idmap_put(&k->tid_to_pid, tid, pid) != 0)
     k->threads_dropped++;
 }
 
+/* The process (index + 1) a sample on thread tid is charged to, or 0. */
+static uint32_t sample_process(struct report_kernel *k, unsigned cpu, uint32_t tid)
+{
+  struct report_sample_memo *m = &k->last_sample[cpu];
+  uint32_t pid, index;
+  if (m->maps_version == k->maps_version && m->tid == tid)
+    return m->process;
+  m->maps_version = k->maps_version;
+  m->tid = tid;
+  m->process = report_idmap_get(&k->tid_to_pid, tid, &pid) &&
+                       report_idmap_get(&k->pid_to_process, pid, &index)
+                   ? index + 1
+                   : 0;
+  return m->process;
+}
+
 static void sample_event(struct report_kernel *k, const struct etw_event *ev)
 {
-  struct pl_cursor c;
-  uint32_t tid, pid, index;
+  unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
+  uint32_t process = 0;
   k->cpu_samples++;
-  pl_init(&c, ev->user_data, ev->user_len, ev->pointer_size);
-  pl_ptr(&c);
-  tid = pl_u32(&c);
-  if (!c.bad && report_idmap_get(&k->tid_to_pid, tid, &pid) &&
-      report_idmap_get(&k->pid_to_process, pid, &index))
-    k->processes[index].cpu_samples++;
+  if (ev->user_len >= (size_t)ev->pointer_size + 4)
+    process = sample_process(k, cpu, etl_le32(ev->user_data + ev->pointer_size));
+  if (process)
+    k->processes[process - 1].cpu_samples++;
   else
     k->samples_unattributed++;
 }
@@ -207,6 +225,20 @@ static void identity_event(struct report_kernel *k, const struct etw_event *ev)
     k->pending_pdb_base[cpu] = base;
 }
 
+/* bi_kernel_group(ev), remembered for the last provider: the events of
+ * one provider come in runs. */
+static unsigned kernel_group(struct report_kernel *k, const struct etw_event *ev)
+{
+  if (ev->is_kernel || !(ev->has & ETW_HAS_PROVIDER))
+    return bi_kernel_group(ev);
+  if (!k->last_provider_known || !guid_equal(&ev->provider, &k->last_provider)) {
+    k->last_provider_known = 1;
+    k->last_provider = ev->provider;
+    k->last_provider_group = bi_kernel_group(ev);
+  }
+  return k->last_provider_group;
+}
+
 int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
 {
   unsigned group;
@@ -217,7 +249,7 @@ int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int
   }
   if (image_identity_is_image_event(ev))
     return image_event(k, ev);
-  group = bi_kernel_group(ev);
+  group = kernel_group(k, ev);
   if (!group)
     return 0;
   if (group == REPORT_GROUP_THREAD && ev->opcode == REPORT_OPCODE_CSWITCH) {

@@ -49,6 +49,16 @@ struct report_kernel_row {
 };
 #define REPORT_ROW_MEMO 16
 
+/* The thread of a CPU's last sample and the process it was charged to:
+ * a CPU's samples mostly fall on one thread in a row (often its idle
+ * thread), and finding the process takes two lookups.  Valid while the
+ * maps have not changed since (maps_version). */
+struct report_sample_memo {
+  uint64_t maps_version; /* 0: nothing remembered */
+  uint32_t tid;
+  uint32_t process;      /* index in processes + 1, or 0: unattributed */
+};
+
 struct report_kernel {
   struct report_process *processes; /* in order of appearance */
   size_t process_count, process_cap;
@@ -56,6 +66,13 @@ struct report_kernel {
   struct report_kernel_row rows[REPORT_ROW_MEMO]; /* by (group * 8 + opcode) % REPORT_ROW_MEMO */
   struct report_idmap pid_to_process; /* pid -> latest index in processes */
   struct report_idmap tid_to_pid;
+  uint64_t maps_version; /* counts changes to either map, from 1 */
+  struct report_sample_memo last_sample[REPORT_MAX_CPUS];
+  /* The kernel group of the provider of the last event not logged by the
+   * kernel itself (bi_kernel_group compares it with every kernel task). */
+  int last_provider_known;
+  struct etw_guid last_provider;
+  unsigned last_provider_group;
   uint64_t threads_dropped;
   uint64_t cpu_samples, samples_unattributed, context_switches;
   struct report_images images;

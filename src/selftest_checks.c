@@ -202,10 +202,11 @@ static void scan_own(struct selftest_facts *f, const struct etw_event *ev)
 {
   struct tl_meta m;
   struct tv_value v;
+  char buf[TV_SHORT_TEXT_MAX];
   uint64_t seq;
   if (tl_parse(ev, &m) != 1 ||
       tl_find(&m, ev->user_data, ev->user_len, ev->pointer_size, "Seq", &v) != 1 ||
-      str_parse_uint64(v.text, &seq) != 0 || seq < 1 || seq > f->expect.own_events ||
+      str_parse_uint64(tv_text(&v, buf), &seq) != 0 || seq < 1 || seq > f->expect.own_events ||
       seq > SELFTEST_MAX_OWN) {
     f->own_foreign++;
     return;

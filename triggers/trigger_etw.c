@@ -331,14 +331,16 @@ static int process_passes(const struct trigger_etw *t, const struct trigger_etw_
 
 static int filter_passes(const struct trigger_field_filter *f, const struct tv_value *v)
 {
+  char buf[TV_SHORT_TEXT_MAX];
+  const char *text = tv_text(v, buf);
   int cmp;
   double d;
   if (f->op == FOP_MATCH)
-    return trigger_regex_match(&f->re, v->text, strlen(v->text));
-  if (f->numeric && (tv_as_double(v, &d) || str_parse_double(v->text, &d) == 0))
+    return trigger_regex_match(&f->re, text, strlen(text));
+  if (f->numeric && (tv_as_double(v, &d) || str_parse_double(text, &d) == 0))
     cmp = d < f->number ? -1 : d > f->number ? 1 : 0;
   else
-    cmp = strcmp(v->text, f->value);
+    cmp = strcmp(text, f->value);
   switch (f->op) {
   case FOP_LT: return cmp < 0;
   case FOP_LE: return cmp <= 0;
@@ -473,8 +475,9 @@ struct describe_ctx {
 static int describe_cb(void *ctx, const char *path, const struct tv_value *v)
 {
   struct describe_ctx *c = ctx;
+  char buf[TV_SHORT_TEXT_MAX];
   if (v->type != TV_NONE)
-    detail_add(c->d, " %s=%.80s", path, v->text);
+    detail_add(c->d, " %s=%.80s", path, tv_text(v, buf));
   return ++c->n >= 6;
 }
 
@@ -482,10 +485,11 @@ static void describe_layout(struct trigger_etw_ctx *cx, const struct tf_layout *
 {
   const struct etw_event *ev = cx->ev;
   struct tv_value v;
+  char buf[TV_SHORT_TEXT_MAX];
   size_t i;
   for (i = 0; i < l->count && i < 6; i++)
     if (tf_at(l, ev->user_data, ev->user_len, ev->pointer_size, i, &v) == 1 && v.type != TV_NONE)
-      detail_add(d, " %s=%.80s", l->fields[i].name, v.text);
+      detail_add(d, " %s=%.80s", l->fields[i].name, tv_text(&v, buf));
 }
 
 static void describe_fields(struct trigger_etw_ctx *cx, char *d)
@@ -522,6 +526,7 @@ static void key_ctx_guid(uint8_t *ctx, const struct etw_guid *g)
 static void key_ctx_value(uint8_t *ctx, const struct tv_value *v, uint32_t pid)
 {
   uint64_t h = 1469598103934665603ull;
+  char buf[TV_SHORT_TEXT_MAX];
   const char *p;
   switch (v->type) {
   case TV_GUID:
@@ -533,10 +538,11 @@ static void key_ctx_value(uint8_t *ctx, const struct tv_value *v, uint32_t pid)
     key_ctx_tagged(ctx, 3, (uint64_t)v->i, pid, v->i >= INT32_MIN && v->i <= INT32_MAX);
     return;
   case TV_UINT:
+  case TV_BOOL:
     key_ctx_tagged(ctx, 4, v->u, pid, v->u <= UINT32_MAX);
     return;
   default:
-    for (p = v->text; *p; p++) {
+    for (p = tv_text(v, buf); *p; p++) {
       h ^= (uint8_t)*p;
       h *= 1099511628211ull;
     }

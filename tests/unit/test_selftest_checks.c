@@ -443,9 +443,10 @@ static void the_event_metadata_decodes_with_etwcaps_tracelogging_reader(void **s
   assert_int_equal(tl_parse_bytes(e.meta, e.meta_len, &m), 1);
   assert_string_equal(m.name, "SelftestStop");
   assert_int_equal(tl_first(&m, e.payload, e.payload_len, 8, &first), 1);
-  assert_string_equal(first.text, "6"); /* Seq comes first */
+  assert_int_equal(first.type, TV_UINT); /* Seq comes first */
+  assert_int_equal(first.u, 6);
   assert_int_equal(tl_find(&m, e.payload, e.payload_len, 8, "Pid", &pid), 1);
-  assert_string_equal(pid.text, "4242");
+  assert_int_equal(pid.u, 4242);
 }
 
 static void the_provider_traits_and_guid_follow_the_documented_forms(void **state)

@@ -74,13 +74,13 @@ static int os_write(void *ctx, const struct selftest_tl_event *e)
   struct fake_os *f = ctx;
   struct tl_meta m;
   struct tv_value v;
-  char text[64];
+  char text[64], buf[TV_SHORT_TEXT_MAX];
   if (tl_parse_bytes(e->meta, e->meta_len, &m) != 1 ||
       tl_find(&m, e->payload, e->payload_len, 8, "Seq", &v) != 1) {
     f->bad_meta++;
     return 0;
   }
-  snprintf(text, sizeof(text), "%.30s:%.20s", m.name, v.text);
+  snprintf(text, sizeof(text), "%.30s:%.20s", m.name, tv_text(&v, buf));
   step(f, text);
   return 0;
 }

@@ -512,9 +512,9 @@ static struct etw_event tl_event(const struct etw_guid *prov, struct tl_builder 
 
 static int collect_cb(void *ctx, const char *path, const struct tv_value *v)
 {
-  char *out = ctx;
+  char *out = ctx, buf[TV_SHORT_TEXT_MAX];
   size_t n = strlen(out);
-  snprintf(out + n, 1024 - n, "%s=%s;", path, v->text);
+  snprintf(out + n, 1024 - n, "%s=%s;", path, tv_text(v, buf));
   return 0;
 }
 
