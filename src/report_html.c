@@ -83,7 +83,13 @@ static void ms_text(struct report_writer *w, double ms)
 {
   char buf[48];
   long long us = (long long)(ms * 1000 + 0.5);
-  rw_printf(w, "%s.%03lld", report_grouped((double)(us / 1000), buf, sizeof(buf)), us % 1000);
+  rw_puts(w, report_grouped((double)(us / 1000), buf, sizeof(buf)));
+  rw_puts(w, ".");
+  buf[0] = (char)('0' + us % 1000 / 100);
+  buf[1] = (char)('0' + us % 100 / 10);
+  buf[2] = (char)('0' + us % 10);
+  buf[3] = '\0';
+  rw_puts(w, buf);
 }
 
 static void ms_cell(struct report_writer *w, double ms)
@@ -106,7 +112,13 @@ static void count_cell(struct report_writer *w, uint64_t n, int bad)
 
 static void text_cell(struct report_writer *w, const char *cls, const char *text)
 {
-  rw_printf(w, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+  if (cls) {
+    rw_puts(w, "<td class=\"");
+    rw_puts(w, cls);
+    rw_puts(w, "\">");
+  } else {
+    rw_puts(w, "<td>");
+  }
   rw_html(w, text);
   rw_puts(w, "</td>");
 }
@@ -115,8 +127,11 @@ static void mb_cell(struct report_writer *w, uint64_t bytes, int known)
 {
   if (!known)
     rw_puts(w, "<td class=\"n muted\">–</td>");
-  else
-    rw_printf(w, "<td class=\"n\">%.3f</td>", (double)bytes / (1024.0 * 1024.0));
+  else {
+    rw_puts(w, "<td class=\"n\">");
+    rw_fixed(w, (double)bytes / (1024.0 * 1024.0), 3);
+    rw_puts(w, "</td>");
+  }
 }
 
 static void card(struct report_writer *w, const char *cls, const char *key, const char *value)
@@ -310,9 +325,13 @@ static void gc_table(struct report_writer *w, const struct report *r,
              "</th><th class=\"n\">Promoted (MB)</th></tr></thead>\n<tbody>\n");
   for (i = t->first; i < t->first + shown; i++) {
     const struct report_gc *g = &r->gcs.gcs[i];
-    rw_printf(w, "<tr><td class=\"n\">%lu</td>", (unsigned long)g->number);
+    rw_puts(w, "<tr><td class=\"n\">");
+    rw_uint(w, g->number);
+    rw_puts(w, "</td>");
     ms_cell(w, report_ms(r, g->start_filetime));
-    rw_printf(w, "<td class=\"n\">%u</td>", (unsigned)g->generation);
+    rw_puts(w, "<td class=\"n\">");
+    rw_uint(w, g->generation);
+    rw_puts(w, "</td>");
     text_cell(w, NULL, report_gc_type_name(g->type, b1, sizeof(b1)));
     text_cell(w, NULL, report_gc_reason_name(g->reason, b2, sizeof(b2)));
     ms_cell(w, g->pause_ms);

@@ -164,8 +164,11 @@ static void timeline(struct report_writer *w, const struct report *r)
     first = 0;
     rw_json_string(w, report_series_name(r, s, buf, sizeof(buf)));
     rw_puts(w, ", \"counts\": [");
-    for (i = 0; i < REPORT_TIMELINE_BINS; i++)
-      rw_printf(w, "%s%lu", i ? "," : "", (unsigned long)t->count[s][i]);
+    for (i = 0; i < REPORT_TIMELINE_BINS; i++) {
+      if (i)
+        rw_puts(w, ",");
+      rw_uint(w, t->count[s][i]);
+    }
     rw_puts(w, "]}");
   }
   rw_puts(w, "\n  ]},\n");
@@ -178,20 +181,29 @@ static void gcs(struct report_writer *w, const struct report *r)
   rw_puts(w, "  \"gcs\": [");
   for (i = 0; i < r->gcs.count; i++) {
     const struct report_gc *g = &r->gcs.gcs[i];
-    rw_printf(w, "%s\n    {\"pid\": %lu, \"number\": %lu, \"generation\": %u, \"type\": ",
-              i ? "," : "", (unsigned long)g->pid, (unsigned long)g->number,
-              (unsigned)g->generation);
+    rw_puts(w, i ? ",\n    {\"pid\": " : "\n    {\"pid\": ");
+    rw_uint(w, g->pid);
+    rw_puts(w, ", \"number\": ");
+    rw_uint(w, g->number);
+    rw_puts(w, ", \"generation\": ");
+    rw_uint(w, g->generation);
+    rw_puts(w, ", \"type\": ");
     rw_json_string(w, report_gc_type_name(g->type, b1, sizeof(b1)));
     rw_puts(w, ", \"reason\": ");
     rw_json_string(w, report_gc_reason_name(g->reason, b2, sizeof(b2)));
-    rw_printf(w, ", \"startMs\": %.3f, \"pauseMs\": ", report_ms(r, g->start_filetime));
+    rw_puts(w, ", \"startMs\": ");
+    rw_fixed(w, report_ms(r, g->start_filetime), 3);
+    rw_puts(w, ", \"pauseMs\": ");
     rw_json_ms(w, g->pause_ms);
     rw_puts(w, ", \"durationMs\": ");
     rw_json_ms(w, g->duration_ms);
-    if (g->has_heap)
-      rw_printf(w, ", \"heapAfterBytes\": %llu, \"promotedBytes\": %llu}",
-                (unsigned long long)g->heap_after, (unsigned long long)g->promoted);
-    else
+    if (g->has_heap) {
+      rw_puts(w, ", \"heapAfterBytes\": ");
+      rw_uint(w, g->heap_after);
+      rw_puts(w, ", \"promotedBytes\": ");
+      rw_uint(w, g->promoted);
+      rw_puts(w, "}");
+    } else
       rw_puts(w, ", \"heapAfterBytes\": null, \"promotedBytes\": null}");
   }
   rw_puts(w, "\n  ],\n");
@@ -218,7 +230,9 @@ static void processes(struct report_writer *w, const struct report *r)
   rw_puts(w, "  \"processes\": [");
   for (i = 0; i < r->kernel.process_count; i++) {
     const struct report_process *p = &r->kernel.processes[i];
-    rw_printf(w, "%s\n    {\"pid\": %lu, \"name\": ", i ? "," : "", (unsigned long)p->pid);
+    rw_puts(w, i ? ",\n    {\"pid\": " : "\n    {\"pid\": ");
+    rw_uint(w, p->pid);
+    rw_puts(w, ", \"name\": ");
     rw_json_string(w, p->name);
     rw_puts(w, ", \"commandLine\": ");
     rw_json_string(w, p->command_line);
@@ -226,7 +240,9 @@ static void processes(struct report_writer *w, const struct report *r)
     rw_json_ms(w, p->start_filetime ? report_ms(r, p->start_filetime) : -1);
     rw_puts(w, ", \"endMs\": ");
     rw_json_ms(w, p->end_filetime ? report_ms(r, p->end_filetime) : -1);
-    rw_printf(w, ", \"cpuSamples\": %llu}", (unsigned long long)p->cpu_samples);
+    rw_puts(w, ", \"cpuSamples\": ");
+    rw_uint(w, p->cpu_samples);
+    rw_puts(w, "}");
   }
   rw_puts(w, "\n  ],\n");
 }
@@ -239,9 +255,13 @@ static void images(struct report_writer *w, const struct report *r)
     const struct report_image *im = &r->kernel.images.list[i];
     rw_puts(w, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
     rw_json_string(w, im->name);
-    rw_printf(w, ", \"events\": %lu, \"withImageId\": %lu, \"withPdbId\": %lu}",
-              (unsigned long)im->events, (unsigned long)im->with_id,
-              (unsigned long)im->with_pdb);
+    rw_puts(w, ", \"events\": ");
+    rw_uint(w, im->events);
+    rw_puts(w, ", \"withImageId\": ");
+    rw_uint(w, im->with_id);
+    rw_puts(w, ", \"withPdbId\": ");
+    rw_uint(w, im->with_pdb);
+    rw_puts(w, "}");
   }
   rw_puts(w, "\n  ],\n");
 }

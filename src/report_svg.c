@@ -57,6 +57,15 @@ static const char *short_label(const char *name, char *buf, size_t cap)
   return buf;
 }
 
+/* " Lx y": a path's line to (x, y), at tenths of a pixel. */
+static void line_to(struct report_writer *w, double x, double y)
+{
+  rw_puts(w, " L");
+  rw_fixed(w, x, 1);
+  rw_puts(w, " ");
+  rw_fixed(w, y, 1);
+}
+
 static void series_row(struct report_writer *w, const struct frame *f, int s, double y0,
                        double h, const char *color)
 {
@@ -80,9 +89,11 @@ static void series_row(struct report_writer *w, const struct frame *f, int s, do
               color, color, x_of_bin(f, f->first_bin), y0 + h);
     for (i = f->first_bin; i <= f->last_bin; i++) {
       double y = y0 + h - (double)t->count[s][i] / peak * (h - 4);
-      rw_printf(w, " L%.1f %.1f L%.1f %.1f", x_of_bin(f, i), y, x_of_bin(f, i + 1), y);
+      line_to(w, x_of_bin(f, i), y);
+      line_to(w, x_of_bin(f, i + 1), y);
     }
-    rw_printf(w, " L%.1f %.1f Z\"/>\n", x_of_bin(f, f->last_bin + 1), y0 + h);
+    line_to(w, x_of_bin(f, f->last_bin + 1), y0 + h);
+    rw_puts(w, " Z\"/>\n");
   }
   rw_printf(w, "<text class=\"peak\" x=\"%d\" y=\"%.1f\">peak</text>", LEFT + PLOT_W + 6,
             y0 + 12);

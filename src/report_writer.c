@@ -3,6 +3,7 @@
 
 #include "error.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
@@ -163,14 +164,68 @@ void rw_json_ms(struct report_writer *w, double ms)
   if (ms < 0)
     rw_puts(w, "null");
   else
-    rw_printf(w, "%.3f", ms);
+    rw_fixed(w, ms, 3);
+}
+
+/* n in decimal, ending just before `end`: returns where it begins. */
+static char *decimal(uint64_t n, char *end)
+{
+  do
+    *--end = (char)('0' + n % 10);
+  while (n /= 10);
+  return end;
+}
+
+void rw_uint(struct report_writer *w, uint64_t n)
+{
+  char buf[24];
+  char *p = decimal(n, buf + sizeof(buf));
+  put(w, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+/* Beyond this, a scaled value has no exact int64 (2^53: every integer a
+ * double holds exactly). */
+#define FIXED_MAX 9007199254740992.0
+
+void rw_fixed(struct report_writer *w, double v, int decimals)
+{
+  static const double scale[] = { 1, 10, 100, 1000 };
+  char buf[48];
+  char *end = buf + sizeof(buf), *p;
+  double scaled;
+  uint64_t n;
+  int i;
+  if (decimals < 0 || decimals > 3 || !(fabs(v) * scale[decimals] < FIXED_MAX)) {
+    rw_printf(w, "%.*f", decimals < 0 ? 0 : decimals, v);
+    return;
+  }
+  scaled = round(fabs(v) * scale[decimals]);
+  n = (uint64_t)scaled;
+  p = end;
+  for (i = 0; i < decimals; i++, n /= 10)
+    *--p = (char)('0' + n % 10);
+  if (decimals)
+    *--p = '.';
+  p = decimal(n, p);
+  if (v < 0 && scaled > 0)
+    *--p = '-';
+  put(w, p, (size_t)(end - p));
 }
 
 const char *report_grouped(double v, char *buf, size_t cap)
 {
   char digits[48];
   size_t n, i, o = 0, lead;
-  snprintf(digits, sizeof(digits), "%.0f", v);
+  if (fabs(v) < FIXED_MAX) {
+    double r = round(fabs(v));
+    char *p = decimal((uint64_t)r, digits + sizeof(digits) - 1);
+    digits[sizeof(digits) - 1] = '\0';
+    if (v < 0 && r > 0)
+      *--p = '-';
+    memmove(digits, p, strlen(p) + 1);
+  } else {
+    snprintf(digits, sizeof(digits), "%.0f", v);
+  }
   n = strlen(digits);
   lead = digits[0] == '-';
   for (i = 0; i < n && o + 2 < cap; i++) {

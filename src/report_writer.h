@@ -30,6 +30,15 @@ void rw_html(struct report_writer *w, const char *text);
 void rw_json_string(struct report_writer *w, const char *text);
 /* A number of milliseconds with 3 decimals; null when ms < 0 (unknown). */
 void rw_json_ms(struct report_writer *w, double ms);
+/* n in decimal. */
+void rw_uint(struct report_writer *w, uint64_t n);
+/* v with 0 to 3 decimals, as "%.*f" writes it but with ties rounded away
+ * from zero as the decimal value says: a time of 865 ticks of 100 ns is
+ * 0.087 ms, where printf, rounding the double nearest 0.0865, may write
+ * 0.086.  Without stdio's exact decimal conversion, which was most of the
+ * cost of writing a small report (the timeline's coordinates, the GC
+ * table's times). */
+void rw_fixed(struct report_writer *w, double v, int decimals);
 /* v (rounded to an integer) with thousands separators: "12,345". */
 const char *report_grouped(double v, char *buf, size_t cap);
 /* A count with thousands separators. */
