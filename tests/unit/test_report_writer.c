@@ -86,6 +86,60 @@ static void numbers_are_grouped_by_thousands(void **state)
   assert_string_equal(report_grouped(999, buf, sizeof(buf)), "999");
   assert_string_equal(report_grouped(1234567, buf, sizeof(buf)), "1,234,567");
   assert_string_equal(report_grouped(-1234, buf, sizeof(buf)), "-1,234");
+  /* Rounded to the nearest integer, a half away from zero; past 2^53 as
+   * stdio writes the double. */
+  assert_string_equal(report_grouped(2.5, buf, sizeof(buf)), "3");
+  assert_string_equal(report_grouped(-1234.5, buf, sizeof(buf)), "-1,235");
+  assert_string_equal(report_grouped(1e20, buf, sizeof(buf)), "100,000,000,000,000,000,000");
+}
+
+static void written(struct report_writer *w, char *out, size_t cap)
+{
+  size_t n;
+  assert_int_equal(report_writer_error(w), 0);
+  rewind(w->f);
+  n = fread(out, 1, cap - 1, w->f);
+  out[n] = '\0';
+  fclose(w->f);
+}
+
+/* Each case is the decimal value written out by hand: a time of 865 ticks
+ * of 100 ns is 0.0865 ms, a tie, written 0.087. */
+static void fixed_decimals_round_the_decimal_value_half_away_from_zero(void **state)
+{
+  static const struct {
+    double v;
+    int decimals;
+    const char *want;
+  } cases[] = {
+    { 0, 3, "0.000" },         { 865 / 10000.0, 3, "0.087" }, { 0.0864, 3, "0.086" },
+    { 787.0 / 1000, 3, "0.787" }, { 12.25, 1, "12.3" },    { -12.25, 1, "-12.3" },
+    { -0.04, 1, "0.0" },       { 99.96, 1, "100.0" },       { 12.5, 0, "13" },
+    { 1e20, 1, "100000000000000000000.0" },
+  };
+  char out[64];
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    struct report_writer w = { tmpfile(), 0 };
+    assert_non_null(w.f);
+    rw_fixed(&w, cases[i].v, cases[i].decimals);
+    written(&w, out, sizeof(out));
+    assert_string_equal(out, cases[i].want);
+  }
+}
+
+static void integers_are_written_whole(void **state)
+{
+  struct report_writer w = { tmpfile(), 0 };
+  char out[64];
+  (void)state;
+  assert_non_null(w.f);
+  rw_uint(&w, 0);
+  rw_puts(&w, " ");
+  rw_uint(&w, UINT64_MAX);
+  written(&w, out, sizeof(out));
+  assert_string_equal(out, "0 18446744073709551615");
 }
 
 int main(void)
@@ -97,6 +151,8 @@ int main(void)
     cmocka_unit_test(valid_utf8_passes_through),
     cmocka_unit_test(html_escapes_markup_characters),
     cmocka_unit_test(numbers_are_grouped_by_thousands),
+    cmocka_unit_test(fixed_decimals_round_the_decimal_value_half_away_from_zero),
+    cmocka_unit_test(integers_are_written_whole),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
