@@ -30,20 +30,25 @@ int report_default_path(const char *trace, char *out, size_t cap)
 
 static int write_page(const struct report *r, const char *tmp, char *err, size_t errcap)
 {
-  struct report_writer w;
+  struct report_writer *w = etwcap_malloc(sizeof(*w)); /* its buffer: 64 KiB */
   char why[256];
   int rc;
-  w.f = os_fcreate(tmp);
-  w.error = 0;
-  if (!w.f) {
+  if (!w) {
+    snprintf(err, errcap, "cannot write '%s': %s", tmp, etwcap_strerror(ETWCAP_E_NOMEM));
+    return ETWCAP_E_NOMEM;
+  }
+  rw_init(w, os_fcreate(tmp));
+  if (!w->f) {
     rc = os_last_error();
     snprintf(err, errcap, "cannot create '%s': %s", tmp, os_last_error_text(why, sizeof(why)));
+    etwcap_free(w);
     return rc ? rc : ETWCAP_E_IO;
   }
-  report_html_write(&w, r);
-  rc = report_writer_error(&w);
-  if (fclose(w.f) != 0 && !rc)
+  report_html_write(w, r);
+  rc = report_writer_flush(w);
+  if (fclose(w->f) != 0 && !rc)
     rc = ETWCAP_E_IO;
+  etwcap_free(w);
   if (rc)
     snprintf(err, errcap, "cannot write '%s': %s", tmp, os_last_error_text(why, sizeof(why)));
   return rc;

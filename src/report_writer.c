@@ -10,10 +10,31 @@
 
 #define REPLACEMENT 0xFFFDu
 
-static void put(struct report_writer *w, const char *s, size_t n)
+void rw_init(struct report_writer *w, FILE *f)
+{
+  w->f = f;
+  w->error = 0;
+  w->len = 0;
+}
+
+static void write_out(struct report_writer *w, const char *s, size_t n)
 {
   if (!w->error && n && fwrite(s, 1, n, w->f) != n)
     w->error = ETWCAP_E_IO;
+}
+
+static void put(struct report_writer *w, const char *s, size_t n)
+{
+  if (n > sizeof(w->buf) - w->len) {
+    write_out(w, w->buf, w->len);
+    w->len = 0;
+    if (n >= sizeof(w->buf)) {
+      write_out(w, s, n);
+      return;
+    }
+  }
+  memcpy(w->buf + w->len, s, n);
+  w->len += n;
 }
 
 void rw_puts(struct report_writer *w, const char *s)
@@ -23,17 +44,32 @@ void rw_puts(struct report_writer *w, const char *s)
 
 void rw_printf(struct report_writer *w, const char *fmt, ...)
 {
+  char text[1024];
   va_list ap;
-  if (w->error)
-    return;
+  int n;
   va_start(ap, fmt);
-  if (vfprintf(w->f, fmt, ap) < 0)
-    w->error = ETWCAP_E_IO;
+  n = vsnprintf(text, sizeof(text), fmt, ap);
   va_end(ap);
+  if (n < 0) {
+    w->error = ETWCAP_E_IO;
+  } else if ((size_t)n < sizeof(text)) {
+    put(w, text, (size_t)n);
+  } else {
+    /* Longer than any format of the page's: buffered first, then
+     * straight through stdio. */
+    write_out(w, w->buf, w->len);
+    w->len = 0;
+    va_start(ap, fmt);
+    if (!w->error && vfprintf(w->f, fmt, ap) < 0)
+      w->error = ETWCAP_E_IO;
+    va_end(ap);
+  }
 }
 
-int report_writer_error(const struct report_writer *w)
+int report_writer_flush(struct report_writer *w)
 {
+  write_out(w, w->buf, w->len);
+  w->len = 0;
   return w->error;
 }
 

@@ -6,8 +6,10 @@
  * < > & as \u003c \u003e \u0026 (so neither "</script>" nor "<!--" can
  * appear inside the embedded JSON) and U+2028/2029 as escapes.
  *
- * Sticky error: the first write error is kept and returned by
- * report_writer_error. */
+ * Output is gathered in the writer's own buffer and written in large
+ * blocks: a page is thousands of short pieces, and a stdio call for each
+ * cost a fifth of writing a page.  Sticky error: the first write error is
+ * kept and returned by report_writer_flush. */
 #ifndef ETWCAP_REPORT_WRITER_H
 #define ETWCAP_REPORT_WRITER_H
 
@@ -17,10 +19,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#define REPORT_WRITER_BUFFER 65536
+
 struct report_writer {
   FILE *f;
   int error;
+  size_t len;                      /* bytes waiting in buf */
+  char buf[REPORT_WRITER_BUFFER];
 };
+
+/* Starts writing to f (open for writing; the caller closes it after
+ * report_writer_flush). */
+void rw_init(struct report_writer *w, FILE *f);
 
 void rw_puts(struct report_writer *w, const char *s);
 void rw_printf(struct report_writer *w, const char *fmt, ...) LOG_PRINTF(2, 3);
@@ -44,7 +54,7 @@ const char *report_grouped(double v, char *buf, size_t cap);
 /* A count with thousands separators. */
 void rw_count(struct report_writer *w, uint64_t n);
 
-/* 0, or ETWCAP_E_IO after a failed write. */
-int report_writer_error(const struct report_writer *w);
+/* Writes out what is buffered: 0, or ETWCAP_E_IO when any write failed. */
+int report_writer_flush(struct report_writer *w);
 
 #endif

@@ -19,11 +19,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   struct report_manifest m;
   char err[1024];
   if (report_collect_memory(&r, data, size, "fuzz.etl", err, sizeof(err)) == 0) {
-    struct report_writer w;
-    w.f = fopen("/dev/null", "wb");
-    w.error = 0;
+    static struct report_writer w;
+    rw_init(&w, fopen("/dev/null", "wb"));
     if (w.f) {
       report_html_write(&w, &r);
+      report_writer_flush(&w);
       fclose(w.f);
     }
   }

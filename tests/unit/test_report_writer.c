@@ -17,13 +17,12 @@ typedef void (*escaper)(struct report_writer *w, const char *text);
 
 static void escaped(escaper fn, const char *in, char *out, size_t cap)
 {
-  struct report_writer w;
+  static struct report_writer w;
   size_t n;
-  w.f = tmpfile();
-  w.error = 0;
+  rw_init(&w, tmpfile());
   assert_non_null(w.f);
   fn(&w, in);
-  assert_int_equal(report_writer_error(&w), 0);
+  assert_int_equal(report_writer_flush(&w), 0);
   rewind(w.f);
   n = fread(out, 1, cap - 1, w.f);
   out[n] = '\0';
@@ -96,7 +95,7 @@ static void numbers_are_grouped_by_thousands(void **state)
 static void written(struct report_writer *w, char *out, size_t cap)
 {
   size_t n;
-  assert_int_equal(report_writer_error(w), 0);
+  assert_int_equal(report_writer_flush(w), 0);
   rewind(w->f);
   n = fread(out, 1, cap - 1, w->f);
   out[n] = '\0';
@@ -120,8 +119,9 @@ static void fixed_decimals_round_the_decimal_value_half_away_from_zero(void **st
   char out[64];
   size_t i;
   (void)state;
+  static struct report_writer w;
   for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    struct report_writer w = { tmpfile(), 0 };
+    rw_init(&w, tmpfile());
     assert_non_null(w.f);
     rw_fixed(&w, cases[i].v, cases[i].decimals);
     written(&w, out, sizeof(out));
@@ -131,15 +131,49 @@ static void fixed_decimals_round_the_decimal_value_half_away_from_zero(void **st
 
 static void integers_are_written_whole(void **state)
 {
-  struct report_writer w = { tmpfile(), 0 };
+  static struct report_writer w;
   char out[64];
   (void)state;
+  rw_init(&w, tmpfile());
   assert_non_null(w.f);
   rw_uint(&w, 0);
   rw_puts(&w, " ");
   rw_uint(&w, UINT64_MAX);
   written(&w, out, sizeof(out));
   assert_string_equal(out, "0 18446744073709551615");
+}
+
+/* Pieces around and beyond the writer's buffer, and a formatted piece
+ * longer than rw_printf's own, arrive whole and in order. */
+static void long_output_arrives_whole_and_in_order(void **state)
+{
+  static struct report_writer w;
+  static char big[REPORT_WRITER_BUFFER + 100], wide[3000], want[400000], got[400000];
+  size_t i, n = 0, len;
+  (void)state;
+  memset(big, 'b', sizeof(big) - 1);
+  memset(wide, 'w', sizeof(wide) - 1);
+  rw_init(&w, tmpfile());
+  assert_non_null(w.f);
+  for (i = 0; i < 40000; i++) {
+    rw_puts(&w, "ab");
+    want[n++] = 'a';
+    want[n++] = 'b';
+  }
+  rw_puts(&w, big);
+  memcpy(want + n, big, sizeof(big) - 1);
+  n += sizeof(big) - 1;
+  rw_printf(&w, "<%s>%d", wide, 7);
+  n += (size_t)snprintf(want + n, sizeof(want) - n, "<%s>%d", wide, 7);
+  rw_uint(&w, 42);
+  want[n++] = '4';
+  want[n++] = '2';
+  assert_int_equal(report_writer_flush(&w), 0);
+  rewind(w.f);
+  len = fread(got, 1, sizeof(got), w.f);
+  fclose(w.f);
+  assert_int_equal(len, n);
+  assert_memory_equal(got, want, n);
 }
 
 int main(void)
@@ -153,6 +187,7 @@ int main(void)
     cmocka_unit_test(numbers_are_grouped_by_thousands),
     cmocka_unit_test(fixed_decimals_round_the_decimal_value_half_away_from_zero),
     cmocka_unit_test(integers_are_written_whole),
+    cmocka_unit_test(long_output_arrives_whole_and_in_order),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
