@@ -124,11 +124,10 @@ static int add_image(struct report_images *s, const struct image_event *img, uin
   memcpy(im->raw, img->file_name, n);
   im->raw_size = (uint32_t)n;
   im->hash = hash;
-  /* An image the index cannot hold could not be found again. */
+  /* The index has room for twice REPORT_MAX_IMAGES: only memory can fail. */
   if (report_idmap_add(&s->by_hash, (uint32_t)hash, (uint32_t)s->count) != 0) {
     image_release(im);
-    s->dropped++;
-    return 0;
+    return ETWCAP_E_NOMEM;
   }
   s->count++;
   *out = im;

@@ -16,6 +16,8 @@
 #define REPORT_MAX_IMAGES 16384
 #define REPORT_IMAGE_NAME_MAX 520
 
+/* The counts are 32-bit, to keep an entry in 40 bytes: they would wrap
+ * only after 2^32 events of one file, some 800 GB of image events. */
 struct report_image {
   char *name;         /* file name as the kernel logged it (UTF-8), after report_images_finish */
   uint8_t *raw;       /* ... its UTF-16 bytes until then, to find it again */

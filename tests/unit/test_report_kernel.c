@@ -1,8 +1,11 @@
-/* The images of `etwcap report` (src/report_kernel.c) from hand-made kernel
- * Image/DCStart events (hook 0x1403, Image_Load v2 with 8-byte pointers:
- * ImageBase, ImageSize, ProcessId, ImageCheckSum, TimeDateStamp,
- * Reserved0, DefaultBase, Reserved1..4, then the FileName, UTF-16 and
- * NUL-terminated: 56 bytes before the name). */
+/* The images of `etwcap report` (src/report_images.c, fed through
+ * src/report_kernel.c) from hand-made kernel Image/DCStart events (hook
+ * 0x1403, Image_Load v2 with 8-byte pointers: ImageBase, ImageSize,
+ * ProcessId, ImageCheckSum, TimeDateStamp, Reserved0, DefaultBase,
+ * Reserved1..4, then the FileName, UTF-16 and NUL-terminated: 56 bytes
+ * before the name) and KernelTraceControl's identity events (the ImageID
+ * task's classic events, their payload starting with the ImageBase:
+ * SymbolTraceEventParser's ImageIDTraceData and DbgIDRSDSTraceData). */
 #include "test_support.h"
 
 #include "image_identity.h"
@@ -32,7 +35,8 @@ static void put_le(uint8_t *p, uint64_t v, size_t n)
 
 /* Feeds one image event whose payload is the fixed part followed by `tail`
  * (the name's bytes as logged, and whatever follows them). */
-static void feed_at(struct report_kernel *k, struct place at, const uint8_t *tail, size_t n)
+static void feed_on_cpu(struct report_kernel *k, struct place at, uint16_t cpu,
+                        const uint8_t *tail, size_t n)
 {
   uint8_t payload[PAYLOAD_MAX];
   struct etw_event ev;
@@ -54,6 +58,32 @@ static void feed_at(struct report_kernel *k, struct place at, const uint8_t *tai
   ev.version = 2;
   ev.user_data = payload;
   ev.user_len = (uint32_t)(NAME_AT + n);
+  ev.cpu = cpu;
+  assert_int_equal(report_kernel_event(k, &ev, 0), 0);
+}
+
+static void feed_at(struct report_kernel *k, struct place at, const uint8_t *tail, size_t n)
+{
+  feed_on_cpu(k, at, 0, tail, n);
+}
+
+/* An identity event (IMAGE_ID_INFO, IMAGE_ID_DBG_RSDS, ...) naming the
+ * image at `base`, on `cpu`; the rest of its payload is not read. */
+static void feed_identity(struct report_kernel *k, uint8_t opcode, uint64_t base, uint16_t cpu)
+{
+  uint8_t payload[64] = { 0 };
+  struct etw_event ev;
+  put_le(payload, base, 8);
+  memset(&ev, 0, sizeof(ev));
+  ev.has = ETW_HAS_PROVIDER;
+  ev.provider = image_identity_guid;
+  ev.pointer_size = 8;
+  ev.header_type = ETW_HDR_SYSTEM64;
+  ev.opcode = opcode;
+  ev.version = 2;
+  ev.cpu = cpu;
+  ev.user_data = payload;
+  ev.user_len = sizeof(payload);
   assert_int_equal(report_kernel_event(k, &ev, 0), 0);
 }
 
@@ -216,11 +246,11 @@ static void another_file_at_an_unloaded_base_is_its_own_image(void **state)
   feed_name_at(&k, at, fr);
   at.opcode = IMAGE_EVENT_UNLOAD;
   feed_name_at(&k, at, fr);
-  at.opcode = IMAGE_EVENT_LOAD; /* its unload was lost: the load tells */
+  at.opcode = IMAGE_EVENT_LOAD;
   feed_name_at(&k, at, de);
   at.opcode = IMAGE_EVENT_DCEND;
   feed_name_at(&k, at, de);
-  at.opcode = IMAGE_EVENT_LOAD;
+  at.opcode = IMAGE_EVENT_LOAD; /* de's unload was lost: the load tells */
   feed_name_at(&k, at, fr);
   at.opcode = IMAGE_EVENT_DCEND;
   feed_name_at(&k, at, fr);
@@ -281,6 +311,104 @@ static void one_dll_in_many_processes_is_one_image(void **state)
   report_kernel_release(&k);
 }
 
+/* A short name padded with NULs to the room of a longer one that it
+ * begins, the PE fields the same: both events have one file key, and the
+ * longer name is not taken for the shorter (nor the reverse). */
+static void a_padded_name_is_not_taken_for_a_longer_one_it_begins(void **state)
+{
+  static const char shorter[] = "\\SystemRoot\\x.dll", longer[] = "\\SystemRoot\\x.dll.mui";
+  uint8_t padded[PAYLOAD_MAX], full[PAYLOAD_MAX];
+  struct report_kernel k;
+  size_t room, i;
+  (void)state;
+  room = utf16(longer, full);
+  full[room] = full[room + 1] = 0;
+  room += 2;
+  memset(padded, 0, room);
+  utf16(shorter, padded);
+  assert_int_equal(report_kernel_init(&k), 0);
+  for (i = 0; i < 3; i++) {
+    feed(&k, padded, room);
+    feed(&k, full, room);
+  }
+  feed(&k, full, room);
+  report_kernel_finish(&k);
+  assert_int_equal(k.images.count, 2);
+  assert_int_equal(named(&k, shorter)->events, 3);
+  assert_int_equal(named(&k, longer)->events, 4);
+  report_kernel_release(&k);
+}
+
+/* KernelTraceControl writes an image's ImageID and DbgID_RSDS events just
+ * before its image event, on the same CPU: an image event counts as
+ * identified when they name its base.  Identity events for another base,
+ * or on another CPU, or before an earlier image event, do not count. */
+static void identity_events_count_for_the_image_that_follows_them(void **state)
+{
+  static const char exe[] = "\\Windows\\app.exe", dll[] = "\\Windows\\lib.dll";
+  struct place at_exe = { IMAGE_EVENT_DCSTART, 8, 0x400000 };
+  struct place at_dll = { IMAGE_EVENT_DCSTART, 8, 0x7ff800000000ull };
+  uint8_t tail[PAYLOAD_MAX];
+  size_t n;
+  struct report_kernel k;
+  (void)state;
+  assert_int_equal(report_kernel_init(&k), 0);
+  /* exe: ImageID and RSDS, then its event (twice); dll: ImageID only. */
+  n = utf16(exe, tail);
+  tail[n] = tail[n + 1] = 0;
+  feed_identity(&k, IMAGE_ID_INFO, at_exe.base, 1);
+  feed_identity(&k, IMAGE_ID_DBG_RSDS, at_exe.base, 1);
+  feed_on_cpu(&k, at_exe, 1, tail, n + 2);
+  feed_identity(&k, IMAGE_ID_INFO, at_exe.base, 1);
+  feed_identity(&k, IMAGE_ID_DBG_RSDS, at_exe.base, 1);
+  feed_on_cpu(&k, at_exe, 1, tail, n + 2);
+  /* exe again: identity events on CPU 2, the image event on CPU 1. */
+  feed_identity(&k, IMAGE_ID_INFO, at_exe.base, 2);
+  feed_identity(&k, IMAGE_ID_DBG_RSDS, at_exe.base, 2);
+  feed_on_cpu(&k, at_exe, 1, tail, n + 2);
+  n = utf16(dll, tail);
+  tail[n] = tail[n + 1] = 0;
+  feed_identity(&k, IMAGE_ID_INFO, at_dll.base, 0);
+  feed_on_cpu(&k, at_dll, 0, tail, n + 2);
+  /* dll: an RSDS for the exe's base does not count for it. */
+  feed_identity(&k, IMAGE_ID_DBG_RSDS, at_exe.base, 0);
+  feed_on_cpu(&k, at_dll, 0, tail, n + 2);
+  /* dll: the ImageID before the previous image event is spent. */
+  feed_on_cpu(&k, at_dll, 0, tail, n + 2);
+  report_kernel_finish(&k);
+  assert_int_equal(k.identity_events, 8);
+  assert_int_equal(named(&k, exe)->events, 3);
+  assert_int_equal(named(&k, exe)->with_id, 2);
+  assert_int_equal(named(&k, exe)->with_pdb, 2);
+  assert_int_equal(named(&k, dll)->events, 3);
+  assert_int_equal(named(&k, dll)->with_id, 1);
+  assert_int_equal(named(&k, dll)->with_pdb, 0);
+  report_kernel_release(&k);
+}
+
+/* Memory is bounded: past REPORT_MAX_IMAGES names, the events of new
+ * names are counted as dropped, and those of known ones still count. */
+static void names_past_the_cap_are_counted_as_dropped(void **state)
+{
+  struct report_kernel k;
+  char name[64];
+  unsigned i;
+  (void)state;
+  assert_int_equal(report_kernel_init(&k), 0);
+  for (i = 0; i < REPORT_MAX_IMAGES + 10; i++) {
+    snprintf(name, sizeof(name), "\\Windows\\m%05u.dll", i);
+    feed_name(&k, name);
+  }
+  feed_name(&k, "\\Windows\\m00000.dll");
+  feed_name(&k, "\\Windows\\m99999.dll");
+  report_kernel_finish(&k);
+  assert_int_equal(k.images.count, REPORT_MAX_IMAGES);
+  assert_int_equal(k.images.dropped, 11);
+  assert_int_equal(named(&k, "\\Windows\\m00000.dll")->events, 2);
+  assert_null(named(&k, "\\Windows\\m16384.dll"));
+  report_kernel_release(&k);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -291,6 +419,9 @@ int main(void)
     cmocka_unit_test(another_file_at_an_unloaded_base_is_its_own_image),
     cmocka_unit_test(one_dll_in_many_processes_is_one_image),
     cmocka_unit_test(files_with_the_same_fields_take_turns),
+    cmocka_unit_test(a_padded_name_is_not_taken_for_a_longer_one_it_begins),
+    cmocka_unit_test(identity_events_count_for_the_image_that_follows_them),
+    cmocka_unit_test(names_past_the_cap_are_counted_as_dropped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
