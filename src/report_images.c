@@ -1,6 +1,6 @@
 /* See report_images.h.  Most events of a kernel rundown are image events,
  * each naming one of a few thousand files: each event's name is first
- * compared with that of the image last seen under its file key (the
+ * compared with those of the images last seen under its file key (the
  * fields before the name), and only then looked for by a hash of it. */
 #include "report_images.h"
 
@@ -12,9 +12,14 @@
 #include <string.h>
 
 #define IMAGE_SLOTS (1u << 15) /* REPORT_MAX_IMAGES fits in three quarters */
-/* The last image of each file key's slot (the key's high 32 bits, then
- * the image's index + 1): 2^14 slots, 128 KiB. */
-#define BY_KEY_BITS 14
+/* The images last seen under file keys, in buckets of four (a key's high
+ * 32 bits, then the image's index + 1; 0: empty), most recent first: 2^12
+ * buckets, 128 KiB.  Four, because a few thousand keys in one table of
+ * single slots left one key in six sharing its slot with another, and
+ * files with one key (a DLL's resources in each language) take turns;
+ * each time, a search by the name's hash. */
+#define BY_KEY_BUCKETS (1u << 12)
+#define BY_KEY_WAYS 4
 /* The first block of images, mapped (above glibc's threshold): a page is
  * only touched when an entry reaches it. */
 #define FIRST_IMAGES 4096
@@ -24,7 +29,7 @@ int report_images_init(struct report_images *s)
   int rc;
   memset(s, 0, sizeof(*s));
   rc = report_idmap_init(&s->by_hash, IMAGE_SLOTS);
-  if (!rc && !(s->by_key = etwcap_calloc((size_t)1 << BY_KEY_BITS, sizeof(uint64_t))))
+  if (!rc && !(s->by_key = etwcap_calloc((size_t)BY_KEY_BUCKETS * BY_KEY_WAYS, sizeof(uint64_t))))
     rc = ETWCAP_E_NOMEM;
   if (rc)
     report_images_release(s);
@@ -175,23 +180,24 @@ static uint64_t file_key(const struct image_event *img)
 }
 
 /* The image img names, found or added: *out is NULL when there are too
- * many images.  The image last seen under img's file key is tried first:
- * one comparison of names, and no hash of one. */
+ * many images.  The images last seen under img's file key are tried
+ * first: a comparison of names each, and no hash of one. */
 static int image_of(struct report_images *s, struct image_event *img, struct report_image **out)
 {
   uint64_t key = file_key(img);
-  uint64_t *slot = &s->by_key[key & ((1u << BY_KEY_BITS) - 1)];
+  uint64_t *bucket = &s->by_key[(key & (BY_KEY_BUCKETS - 1)) * BY_KEY_WAYS];
+  size_t way;
   int rc;
-  if ((uint32_t)*slot && *slot >> 32 == key >> 32) {
-    struct report_image *im = &s->list[(uint32_t)*slot - 1];
-    if (same_name(im, img)) {
-      *out = im;
+  for (way = 0; way < BY_KEY_WAYS && (uint32_t)bucket[way]; way++)
+    if (bucket[way] >> 32 == key >> 32 && same_name(&s->list[(uint32_t)bucket[way] - 1], img)) {
+      *out = &s->list[(uint32_t)bucket[way] - 1];
       return 0;
     }
-  }
   if ((rc = search_image(s, img, out)) != 0 || !*out)
     return rc;
-  *slot = (key >> 32) << 32 | (uint32_t)(*out - s->list + 1);
+  /* In front; the least recent of a full bucket is forgotten. */
+  memmove(bucket + 1, bucket, (BY_KEY_WAYS - 1) * sizeof(*bucket));
+  bucket[0] = (key >> 32) << 32 | (uint32_t)(*out - s->list + 1);
   return 0;
 }
 
