@@ -169,13 +169,17 @@ int image_identity_parse_image_fields(const struct etw_event *ev, struct image_e
    * FileName (UTF-16, NUL-terminated). */
   size_t fixed = 3 * (size_t)p + 32;
   const uint8_t *d = ev->user_data;
-  memset(img, 0, sizeof *img);
-  if (!image_identity_is_image_event(ev))
-    return ETWCAP_E_UNSUPPORTED;
-  if (ev->version < 2)
-    return ETWCAP_E_UNSUPPORTED;
-  if (!d || ev->user_len < fixed)
-    return ETWCAP_E_CORRUPT;
+  int rc = 0;
+  if (!image_identity_is_image_event(ev) || ev->version < 2)
+    rc = ETWCAP_E_UNSUPPORTED;
+  else if (!d || ev->user_len < fixed)
+    rc = ETWCAP_E_CORRUPT;
+  if (rc) {
+    memset(img, 0, sizeof *img);
+    return rc;
+  }
+  /* Every field is set below, without clearing the struct first: a
+   * rundown has an image event for each image of each process. */
   img->opcode = ev->opcode;
   img->pointer_size = (uint8_t)p;
   img->cpu = ev->cpu;

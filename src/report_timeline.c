@@ -27,7 +27,7 @@ static void widen(struct report_timeline *t, int to_left)
   t->width = (int64_t)1 << t->shift;
 }
 
-int report_timeline_bin(struct report_timeline *t, int64_t filetime)
+int report_timeline_place(struct report_timeline *t, int64_t filetime)
 {
   int64_t bin;
   if (!t->started) {
