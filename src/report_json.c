@@ -174,6 +174,45 @@ static void timeline(struct report_writer *w, const struct report *r)
   rw_puts(w, "\n  ]},\n");
 }
 
+/* The members of the arrays' objects: open_member starts object `index`
+ * of its array (on its own line, after a comma unless it is the first)
+ * with its first member's key, member each further key.  Values are
+ * written without stdio: an array can hold thousands of objects. */
+static void open_member(struct report_writer *w, size_t index, const char *key)
+{
+  rw_puts(w, index ? ",\n    {\"" : "\n    {\"");
+  rw_puts(w, key);
+  rw_puts(w, "\": ");
+}
+
+static void member(struct report_writer *w, const char *key)
+{
+  rw_puts(w, ", \"");
+  rw_puts(w, key);
+  rw_puts(w, "\": ");
+}
+
+static void uint_member(struct report_writer *w, const char *key, uint64_t n)
+{
+  member(w, key);
+  rw_uint(w, n);
+}
+
+static void string_member(struct report_writer *w, const char *key, const char *text)
+{
+  member(w, key);
+  rw_json_string(w, text);
+}
+
+/* Milliseconds from the trace's start; null for a time the trace lacks
+ * (filetime 0). */
+static void time_member(struct report_writer *w, const char *key, const struct report *r,
+                        int64_t filetime)
+{
+  member(w, key);
+  rw_json_ms(w, filetime ? report_ms(r, filetime) : -1);
+}
+
 static void gcs(struct report_writer *w, const struct report *r)
 {
   size_t i;
@@ -181,30 +220,25 @@ static void gcs(struct report_writer *w, const struct report *r)
   rw_puts(w, "  \"gcs\": [");
   for (i = 0; i < r->gcs.count; i++) {
     const struct report_gc *g = &r->gcs.gcs[i];
-    rw_puts(w, i ? ",\n    {\"pid\": " : "\n    {\"pid\": ");
+    open_member(w, i, "pid");
     rw_uint(w, g->pid);
-    rw_puts(w, ", \"number\": ");
-    rw_uint(w, g->number);
-    rw_puts(w, ", \"generation\": ");
-    rw_uint(w, g->generation);
-    rw_puts(w, ", \"type\": ");
-    rw_json_string(w, report_gc_type_name(g->type, b1, sizeof(b1)));
-    rw_puts(w, ", \"reason\": ");
-    rw_json_string(w, report_gc_reason_name(g->reason, b2, sizeof(b2)));
-    rw_puts(w, ", \"startMs\": ");
+    uint_member(w, "number", g->number);
+    uint_member(w, "generation", g->generation);
+    string_member(w, "type", report_gc_type_name(g->type, b1, sizeof(b1)));
+    string_member(w, "reason", report_gc_reason_name(g->reason, b2, sizeof(b2)));
+    member(w, "startMs");
     rw_fixed(w, report_ms(r, g->start_filetime), 3);
-    rw_puts(w, ", \"pauseMs\": ");
+    member(w, "pauseMs");
     rw_json_ms(w, g->pause_ms);
-    rw_puts(w, ", \"durationMs\": ");
+    member(w, "durationMs");
     rw_json_ms(w, g->duration_ms);
     if (g->has_heap) {
-      rw_puts(w, ", \"heapAfterBytes\": ");
-      rw_uint(w, g->heap_after);
-      rw_puts(w, ", \"promotedBytes\": ");
-      rw_uint(w, g->promoted);
+      uint_member(w, "heapAfterBytes", g->heap_after);
+      uint_member(w, "promotedBytes", g->promoted);
       rw_puts(w, "}");
-    } else
+    } else {
       rw_puts(w, ", \"heapAfterBytes\": null, \"promotedBytes\": null}");
+    }
   }
   rw_puts(w, "\n  ],\n");
 }
@@ -215,11 +249,15 @@ static void exceptions(struct report_writer *w, const struct report *r)
   rw_puts(w, "  \"exceptions\": [");
   for (i = 0; i < r->exceptions.count; i++) {
     const struct report_exception *e = &r->exceptions.items[i];
-    rw_puts(w, i ? ",\n    {\"type\": " : "\n    {\"type\": ");
+    open_member(w, i, "type");
     rw_json_string(w, e->type);
-    rw_printf(w, ", \"pid\": %lu, \"count\": %llu, \"firstMs\": %.3f, \"lastMs\": %.3f}",
-              (unsigned long)e->pid, (unsigned long long)e->count,
-              report_ms(r, e->first_filetime), report_ms(r, e->last_filetime));
+    uint_member(w, "pid", e->pid);
+    uint_member(w, "count", e->count);
+    member(w, "firstMs");
+    rw_fixed(w, report_ms(r, e->first_filetime), 3);
+    member(w, "lastMs");
+    rw_fixed(w, report_ms(r, e->last_filetime), 3);
+    rw_puts(w, "}");
   }
   rw_puts(w, "\n  ],\n");
 }
@@ -230,18 +268,13 @@ static void processes(struct report_writer *w, const struct report *r)
   rw_puts(w, "  \"processes\": [");
   for (i = 0; i < r->kernel.process_count; i++) {
     const struct report_process *p = &r->kernel.processes[i];
-    rw_puts(w, i ? ",\n    {\"pid\": " : "\n    {\"pid\": ");
+    open_member(w, i, "pid");
     rw_uint(w, p->pid);
-    rw_puts(w, ", \"name\": ");
-    rw_json_string(w, p->name);
-    rw_puts(w, ", \"commandLine\": ");
-    rw_json_string(w, p->command_line);
-    rw_puts(w, ", \"startMs\": ");
-    rw_json_ms(w, p->start_filetime ? report_ms(r, p->start_filetime) : -1);
-    rw_puts(w, ", \"endMs\": ");
-    rw_json_ms(w, p->end_filetime ? report_ms(r, p->end_filetime) : -1);
-    rw_puts(w, ", \"cpuSamples\": ");
-    rw_uint(w, p->cpu_samples);
+    string_member(w, "name", p->name);
+    string_member(w, "commandLine", p->command_line);
+    time_member(w, "startMs", r, p->start_filetime);
+    time_member(w, "endMs", r, p->end_filetime);
+    uint_member(w, "cpuSamples", p->cpu_samples);
     rw_puts(w, "}");
   }
   rw_puts(w, "\n  ],\n");
@@ -253,14 +286,11 @@ static void images(struct report_writer *w, const struct report *r)
   rw_puts(w, "  \"images\": [");
   for (i = 0; i < r->kernel.images.count; i++) {
     const struct report_image *im = &r->kernel.images.list[i];
-    rw_puts(w, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
+    open_member(w, i, "name");
     rw_json_string(w, im->name);
-    rw_puts(w, ", \"events\": ");
-    rw_uint(w, im->events);
-    rw_puts(w, ", \"withImageId\": ");
-    rw_uint(w, im->with_id);
-    rw_puts(w, ", \"withPdbId\": ");
-    rw_uint(w, im->with_pdb);
+    uint_member(w, "events", im->events);
+    uint_member(w, "withImageId", im->with_id);
+    uint_member(w, "withPdbId", im->with_pdb);
     rw_puts(w, "}");
   }
   rw_puts(w, "\n  ],\n");
