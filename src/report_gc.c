@@ -54,10 +54,15 @@ static void read_fields(const struct report_gc_layout *m, const struct etw_event
   struct tv_value v;
   size_t i;
   pl_init(&c, ev->user_data, ev->user_len, ev->pointer_size);
-  for (i = 0; i < m->walk; i++)
-    value[i] = tf_read(&c, m->row->layout.fields[i].kind, &v) == 0
-                   ? (v.type == TV_INT ? (uint64_t)v.i : v.u)
-                   : 0;
+  for (i = 0; i < m->walk; i++) {
+    value[i] = 0;
+    if (tf_read(&c, m->row->layout.fields[i].kind, &v) != 0)
+      continue;
+    if (v.type == TV_INT)
+      value[i] = (uint64_t)v.i;
+    else if (v.type == TV_UINT || v.type == TV_BOOL)
+      value[i] = v.u;
+  }
   for (i = 0; i < GC_FIELDS; i++)
     out[i] = m->at[i] >= 0 ? value[m->at[i]] : 0;
 }
@@ -228,7 +233,8 @@ int report_gcs_finish(struct report_gcs *g)
   size_t i, starts = 0;
   struct gc_walk w;
   memset(&w, 0, sizeof(w));
-  qsort(g->records, g->record_count, sizeof(*g->records), by_pid_time);
+  if (g->record_count) /* records is NULL until the first */
+    qsort(g->records, g->record_count, sizeof(*g->records), by_pid_time);
   for (i = 0; i < g->record_count; i++)
     starts += g->records[i].kind == REPORT_GC_START;
   g->gcs = etwcap_calloc(starts ? starts : 1, sizeof(*g->gcs));

@@ -13,7 +13,8 @@
 
 #define IMAGE_SLOTS (1u << 15) /* REPORT_MAX_IMAGES fits in three quarters */
 /* The images last seen under file keys, in buckets of four (a key's high
- * 32 bits, then the image's index + 1; 0: empty), most recent first: 2^12
+ * 32 bits, then the image's index + 1; 0: empty), the one found by the
+ * latest search first: 2^12
  * buckets, 128 KiB.  Four, because a few thousand keys in one table of
  * single slots left one key in six sharing its slot with another, and
  * files with one key (a DLL's resources in each language) take turns;
@@ -195,7 +196,7 @@ static int image_of(struct report_images *s, struct image_event *img, struct rep
     }
   if ((rc = search_image(s, img, out)) != 0 || !*out)
     return rc;
-  /* In front; the least recent of a full bucket is forgotten. */
+  /* In front; the earliest found of a full bucket is forgotten. */
   memmove(bucket + 1, bucket, (BY_KEY_WAYS - 1) * sizeof(*bucket));
   bucket[0] = (key >> 32) << 32 | (uint32_t)(*out - s->list + 1);
   return 0;

@@ -181,10 +181,11 @@ static uint32_t sample_process(struct report_kernel *k, unsigned cpu, uint32_t t
 static void sample_event(struct report_kernel *k, const struct etw_event *ev)
 {
   unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
+  unsigned ptr = ev->pointer_size == 4 ? 4 : 8;
   uint32_t process = 0;
   k->cpu_samples++;
-  if (ev->user_len >= (size_t)ev->pointer_size + 4)
-    process = sample_process(k, cpu, etl_le32(ev->user_data + ev->pointer_size));
+  if (ev->user_data && ev->user_len >= ptr + 4)
+    process = sample_process(k, cpu, etl_le32(ev->user_data + ptr));
   if (process)
     k->processes[process - 1].cpu_samples++;
   else

@@ -243,7 +243,7 @@ void rw_fixed(struct report_writer *w, double v, int decimals)
   if (decimals)
     *--p = '.';
   p = decimal(n, p);
-  if (v < 0 && scaled > 0)
+  if (signbit(v)) /* as printf: -0.0004 is "-0.000" */
     *--p = '-';
   put(w, p, (size_t)(end - p));
 }

@@ -42,14 +42,16 @@ void rw_json_string(struct report_writer *w, const char *text);
 void rw_json_ms(struct report_writer *w, double ms);
 /* n in decimal. */
 void rw_uint(struct report_writer *w, uint64_t n);
-/* v with 0 to 3 decimals, as "%.*f" writes it but with ties rounded away
- * from zero as the decimal value says: a time of 865 ticks of 100 ns is
- * 0.087 ms, where printf, rounding the double nearest 0.0865, may write
- * 0.086.  Without stdio's exact decimal conversion, which was most of the
- * cost of writing a small report (the timeline's coordinates, the GC
- * table's times). */
+/* v with 0 to 3 decimals, as "%.*f" writes it, without stdio's exact
+ * decimal conversion, which was most of the cost of writing a small
+ * report (the timeline's coordinates, the GC table's times).  The one
+ * difference: v times 10^decimals is rounded half away from zero, where
+ * printf rounds the exact binary value; the two may differ by one in the
+ * last digit for a value within a rounding error of a tie (865 ticks of
+ * 100 ns, 0.0865 ms, is 0.087 here; printf writes 0.086). */
 void rw_fixed(struct report_writer *w, double v, int decimals);
-/* v (rounded to an integer) with thousands separators: "12,345". */
+/* v (rounded to an integer, a half away from zero) with thousands
+ * separators: "12,345". */
 const char *report_grouped(double v, char *buf, size_t cap);
 /* A count with thousands separators. */
 void rw_count(struct report_writer *w, uint64_t n);

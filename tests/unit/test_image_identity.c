@@ -528,10 +528,11 @@ static int sweep_net452(void *ctx, const char *display, struct etl_reader *r)
 static void every_sample_group_has_the_derived_header(void **state)
 {
   char path[1024], err[512];
-  struct sweep *s = calloc(1, sizeof *s);
+  struct sweep *s;
   (void)state;
+  test_sample_path("ms-perfview__net.4.5.2.x64.etl.zip", path, sizeof path); /* may skip */
+  s = calloc(1, sizeof *s);
   assert_non_null(s);
-  test_sample_path("ms-perfview__net.4.5.2.x64.etl.zip", path, sizeof path);
   assert_int_equal(etl_source_foreach(path, sweep_net452, s, err, sizeof err), 0);
   assert_int_equal(s->events, 7885); /* golden SUMMARY: b3e675d7-...=7885 */
   assert_int_equal(s->orphans, 0);
