@@ -7,7 +7,10 @@
 # thresholds.  Ten runs each, info and report in turn: on a shared virtual
 # machine single runs vary by half and even means of ten stray, so the
 # fastest run of each (what the work costs when nothing else intrudes) is
-# printed beside the mean.
+# printed beside the mean.  Each report writes a new page, as the report of
+# a capture does: replacing the page of the run before costs more than
+# writing it (ext4 starts writing a file out when a rename replaces
+# another, 0.7 ms for a 300 KB page).
 # Usage: bench_report.sh ETWCAP [TRACE...]   (ETWCAP: a release build)
 # Without TRACE: two image-heavy cases made with make_trace (beside ETWCAP)
 # from 40 copies of diaghub's kernel session (148 MB, 94% kernel Image
@@ -39,7 +42,7 @@ for trace in "$@"; do
   mb=$(du -m "$trace" | cut -f1)
   echo "== report vs info: $trace ($mb MB)"
   cat "$trace" >/dev/null
-  hyperfine -N --warmup 1 --runs 10 --export-json "$work/h.json" \
+  hyperfine -N --warmup 1 --runs 10 --export-json "$work/h.json" --prepare "rm -f $work/page.html" \
     "$etwcap info $trace" "$etwcap report $trace /Out:$work/page.html" >/dev/null
   python3 - "$work/h.json" <<'PY'
 import json, sys
@@ -54,6 +57,7 @@ PY
     for run in 1 2 3 4 5 6 7 8 9 10; do
       perf stat -x, -e task-clock "$etwcap" info "$trace" 2>&1 >/dev/null |
         awk -F, '/task-clock/ {print "info", $1}' >>"$work/cpu.txt"
+      rm -f "$work/page.html"
       perf stat -x, -e task-clock "$etwcap" report "$trace" "/Out:$work/page.html" 2>&1 \
         >/dev/null | awk -F, '/task-clock/ {print "report", $1}' >>"$work/cpu.txt"
     done
