@@ -3,7 +3,6 @@
 
 #include "strutil.h"
 
-#include <stdio.h>
 
 int tf_read(struct pl_cursor *c, enum tf_kind kind, struct tv_value *v)
 {

@@ -7,7 +7,6 @@
 #include "strutil.h"
 #include "payload_cursor.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #define TL_IN_TYPE_MASK 0x1F

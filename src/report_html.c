@@ -125,9 +125,9 @@ static void text_cell(struct report_writer *w, const char *cls, const char *text
 
 static void mb_cell(struct report_writer *w, uint64_t bytes, int known)
 {
-  if (!known)
+  if (!known) {
     rw_puts(w, "<td class=\"n muted\">–</td>");
-  else {
+  } else {
     rw_puts(w, "<td class=\"n\">");
     rw_fixed(w, (double)bytes / (1024.0 * 1024.0), 3);
     rw_puts(w, "</td>");

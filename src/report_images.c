@@ -14,11 +14,10 @@
 #define IMAGE_SLOTS (1u << 15) /* REPORT_MAX_IMAGES fits in three quarters */
 /* The images last seen under file keys, in buckets of four (a key's high
  * 32 bits, then the image's index + 1; 0: empty), the one found by the
- * latest search first: 2^12
- * buckets, 128 KiB.  Four, because a few thousand keys in one table of
- * single slots left one key in six sharing its slot with another, and
- * files with one key (a DLL's resources in each language) take turns;
- * each time, a search by the name's hash. */
+ * latest search first: 2^12 buckets, 128 KiB.  Four, because a few
+ * thousand keys in one table of single slots left one key in six sharing
+ * its slot with another, and files with one key (a DLL's resources in
+ * each language) take turns; each time, a search by the name's hash. */
 #define BY_KEY_BUCKETS (1u << 12)
 #define BY_KEY_WAYS 4
 /* The first block of images, mapped (above glibc's threshold): a page is

@@ -44,6 +44,7 @@ static inline int report_timeline_bin(struct report_timeline *t, int64_t filetim
     return (int)((filetime - t->origin) >> t->shift);
   return report_timeline_place(t, filetime);
 }
+
 /* The count of one series over every bin. */
 uint64_t report_timeline_total(const struct report_timeline *t, int series);
 
