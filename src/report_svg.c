@@ -57,13 +57,35 @@ static const char *short_label(const char *name, char *buf, size_t cap)
   return buf;
 }
 
-/* " Lx y": a path's line to (x, y), at tenths of a pixel. */
-static void line_to(struct report_writer *w, double x, double y)
+/* " Vy" or " Hx": a path's vertical or horizontal line to y or x, at tenths
+ * of a pixel. */
+static void line_along(struct report_writer *w, const char *command, double to)
 {
-  rw_puts(w, " L");
-  rw_fixed(w, x, 1);
-  rw_puts(w, " ");
-  rw_fixed(w, y, 1);
+  rw_puts(w, command);
+  rw_fixed(w, to, 1);
+}
+
+/* A series' outline as steps: up to a bin's height, across it, and down at
+ * the end.  Bins of equal height (runs of empty ones most of all) are one
+ * step, so a chart of many bins stays a short path. */
+static void series_steps(struct report_writer *w, const struct frame *f, int s, double base,
+                         double h, double peak)
+{
+  const struct report_timeline *t = &f->r->timeline;
+  long floor_at = lround(base * 10), at = floor_at, tenths;
+  int i;
+  for (i = f->first_bin; i <= f->last_bin; i++) {
+    tenths = lround((base - (double)t->count[s][i] / peak * (h - 4)) * 10);
+    if (tenths != at) {
+      if (i > f->first_bin)
+        line_along(w, " H", x_of_bin(f, i));
+      line_along(w, " V", tenths / 10.0);
+      at = tenths;
+    }
+  }
+  line_along(w, " H", x_of_bin(f, f->last_bin + 1));
+  if (at != floor_at)
+    line_along(w, " V", base);
 }
 
 static void series_row(struct report_writer *w, const struct frame *f, int s, double y0,
@@ -87,12 +109,7 @@ static void series_row(struct report_writer *w, const struct frame *f, int s, do
   if (peak > 0) {
     rw_printf(w, "<path fill=\"%s\" fill-opacity=\"0.35\" stroke=\"%s\" stroke-width=\"1\" d=\"M%.1f %.1f",
               color, color, x_of_bin(f, f->first_bin), y0 + h);
-    for (i = f->first_bin; i <= f->last_bin; i++) {
-      double y = y0 + h - (double)t->count[s][i] / peak * (h - 4);
-      line_to(w, x_of_bin(f, i), y);
-      line_to(w, x_of_bin(f, i + 1), y);
-    }
-    line_to(w, x_of_bin(f, f->last_bin + 1), y0 + h);
+    series_steps(w, f, s, y0 + h, h, peak);
     rw_puts(w, " Z\"/>\n");
   }
   rw_printf(w, "<text class=\"peak\" x=\"%d\" y=\"%.1f\">peak</text>", LEFT + PLOT_W + 6,

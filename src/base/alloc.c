@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct etwcap_allocator current = { malloc, realloc, free };
+static struct etwcap_allocator current = { malloc, calloc, realloc, free };
 
 void etwcap_set_allocator(const struct etwcap_allocator *a)
 {
-  static const struct etwcap_allocator libc = { malloc, realloc, free };
+  static const struct etwcap_allocator libc = { malloc, calloc, realloc, free };
   current = a ? *a : libc;
 }
 
@@ -18,15 +18,17 @@ void *etwcap_malloc(size_t size)
   return current.malloc_fn(size ? size : 1);
 }
 
+/* The C library's calloc, not malloc and memset: a large block comes from
+ * fresh zeroed pages, and a page the caller never touches is never
+ * faulted in (a table sized for the worst trace costs nothing on a small
+ * one). */
 void *etwcap_calloc(size_t count, size_t size)
 {
-  void *p;
   if (size && count > SIZE_MAX / size)
     return NULL;
-  p = etwcap_malloc(count * size);
-  if (p)
-    memset(p, 0, count * size);
-  return p;
+  if (!count || !size)
+    count = size = 1;
+  return current.calloc_fn(count, size);
 }
 
 void *etwcap_realloc(void *ptr, size_t size)

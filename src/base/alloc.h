@@ -7,6 +7,7 @@
 
 struct etwcap_allocator {
   void *(*malloc_fn)(size_t size);
+  void *(*calloc_fn)(size_t count, size_t size);
   void *(*realloc_fn)(void *ptr, size_t size);
   void (*free_fn)(void *ptr);
 };

@@ -45,27 +45,32 @@ const char *test_tmp_path(const char *name, char *buf, size_t size)
 
 static unsigned alloc_count, fail_at;
 
+/* 1 when this allocation is the one to fail (or any after it); counts it. */
+static int alloc_fails(void)
+{
+  ++alloc_count;
+  return fail_at && alloc_count >= fail_at;
+}
+
 static void *counting_malloc(size_t size)
 {
-  if (fail_at && ++alloc_count >= fail_at)
-    return NULL;
-  if (!fail_at)
-    ++alloc_count;
-  return malloc(size);
+  return alloc_fails() ? NULL : malloc(size);
+}
+
+static void *counting_calloc(size_t count, size_t size)
+{
+  return alloc_fails() ? NULL : calloc(count, size);
 }
 
 static void *counting_realloc(void *p, size_t size)
 {
-  if (fail_at && ++alloc_count >= fail_at)
-    return NULL;
-  if (!fail_at)
-    ++alloc_count;
-  return realloc(p, size);
+  return alloc_fails() ? NULL : realloc(p, size);
 }
 
 void test_fail_alloc_after(unsigned n)
 {
-  static const struct etwcap_allocator counting = { counting_malloc, counting_realloc, free };
+  static const struct etwcap_allocator counting = { counting_malloc, counting_calloc,
+                                                     counting_realloc, free };
   alloc_count = 0;
   fail_at = n;
   etwcap_set_allocator(&counting);
