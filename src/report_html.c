@@ -178,9 +178,9 @@ static void head(struct report_writer *w, const struct report *r)
   rw_html(w, ETWCAP_VERSION);
   rw_puts(w, "\">\n<title>etwcap report: ");
   rw_html(w, path_base_name(r->trace));
-  rw_printf(w, "</title>\n<style>%s</style>\n</head>\n<body>\n<header>\n<h1>etwcap report "
-               "<span class=\"file\">",
-            style);
+  rw_puts(w, "</title>\n<style>");
+  rw_puts(w, style);
+  rw_puts(w, "</style>\n</head>\n<body>\n<header>\n<h1>etwcap report <span class=\"file\">");
   rw_html(w, r->trace);
   rw_puts(w, "</span></h1>\n<p>");
   if (r->have_times) {

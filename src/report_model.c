@@ -101,6 +101,8 @@ static int one_file(void *ctx, const char *display, struct etl_reader *rd)
 
   if (!r->summary.files)
     r->base_filetime = lf->start_time;
+  if (strcmp(display, r->trace) != 0) /* "PATH!MEMBER" */
+    r->zipped = 1;
   etl_summary_begin_file(&r->summary, rd);
   while ((rc = etl_reader_next(rd, &ev)) == 1)
     if ((rc = one_event(r, rd, &ev, clock)) != 0)
@@ -153,8 +155,9 @@ int report_collect(struct report *r, const char *path, char *err, size_t errcap)
   rc = etl_source_foreach(path, one_file, r, err, errcap);
   if (rc)
     return rc;
-  if (report_manifest_read(path, &r->manifest, r->manifest_problem,
-                           sizeof(r->manifest_problem)) == 0)
+  /* A bare ETL has no manifest: not searched for the end of a zip again. */
+  if (!r->zipped || report_manifest_read(path, &r->manifest, r->manifest_problem,
+                                         sizeof(r->manifest_problem)) == 0)
     r->manifest_problem[0] = '\0';
   rc = finish(r);
   if (rc)
