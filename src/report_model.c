@@ -88,9 +88,17 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
   return rc < 0 ? rc : 0;
 }
 
+/* One etl_source pass over `source` (a path, or a label for bytes). */
+struct pass {
+  struct report *r;
+  const char *source;
+  int zipped; /* the sessions were members of a zip, which may hold a manifest */
+};
+
 static int one_file(void *ctx, const char *display, struct etl_reader *rd)
 {
-  struct report *r = ctx;
+  struct pass *pass = ctx;
+  struct report *r = pass->r;
   const struct etl_logfile *lf = etl_reader_logfile(rd);
   const struct etl_clock *clock = etl_reader_clock(rd);
   uint64_t events0 = r->summary.events, bytes0 = r->summary.user_bytes;
@@ -101,8 +109,8 @@ static int one_file(void *ctx, const char *display, struct etl_reader *rd)
 
   if (!r->summary.files)
     r->base_filetime = lf->start_time;
-  if (strcmp(display, r->trace) != 0) /* "PATH!MEMBER" */
-    r->zipped = 1;
+  if (strcmp(display, pass->source) != 0) /* "PATH!MEMBER" */
+    pass->zipped = 1;
   etl_summary_begin_file(&r->summary, rd);
   while ((rc = etl_reader_next(rd, &ev)) == 1)
     if ((rc = one_event(r, rd, &ev, clock)) != 0)
@@ -147,16 +155,17 @@ static int finish(struct report *r)
 
 int report_collect(struct report *r, const char *path, char *err, size_t errcap)
 {
+  struct pass pass = { r, path, 0 };
   int rc = init(r, path);
   if (rc) {
     snprintf(err, errcap, "%s: %s", path, etwcap_strerror(rc));
     return rc;
   }
-  rc = etl_source_foreach(path, one_file, r, err, errcap);
+  rc = etl_source_foreach(path, one_file, &pass, err, errcap);
   if (rc)
     return rc;
   /* A bare ETL has no manifest: not searched for the end of a zip again. */
-  if (!r->zipped || report_manifest_read(path, &r->manifest, r->manifest_problem,
+  if (!pass.zipped || report_manifest_read(path, &r->manifest, r->manifest_problem,
                                          sizeof(r->manifest_problem)) == 0)
     r->manifest_problem[0] = '\0';
   rc = finish(r);
@@ -168,12 +177,13 @@ int report_collect(struct report *r, const char *path, char *err, size_t errcap)
 int report_collect_memory(struct report *r, const void *data, size_t len, const char *label,
                           char *err, size_t errcap)
 {
+  struct pass pass = { r, label, 0 };
   int rc = init(r, label);
   if (rc) {
     snprintf(err, errcap, "%s: %s", label, etwcap_strerror(rc));
     return rc;
   }
-  rc = etl_source_foreach_memory(data, len, label, one_file, r, err, errcap);
+  rc = etl_source_foreach_memory(data, len, label, one_file, &pass, err, errcap);
   if (rc)
     return rc;
   rc = finish(r);

@@ -47,7 +47,6 @@ struct report {
   struct report_session *sessions;
   size_t session_count, session_cap;
   uint64_t sessions_dropped;
-  int zipped;              /* the sessions were members of a zip: it may hold a manifest */
   int64_t base_filetime;   /* the first file's logfile StartTime: "ms" count from here */
   int have_times;
   int64_t first_filetime, last_filetime; /* of the events */

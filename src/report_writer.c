@@ -108,10 +108,6 @@ static uint32_t next_char(const unsigned char *s, size_t *len)
 typedef const char *escape_fn(uint32_t c, char *buf);
 #define ESCAPE_MAX 16
 
-/* Writes text, each character `escape` replaces replaced, and each run of
- * characters between them in one write: written through stdio character by
- * character, the page of a trace with thousands of images took a tenth of
- * the time of `etwcap report`. */
 /* 1 for what neither HTML nor JSON escapes: most of any text, passed over
  * without decoding. */
 static int plain_ascii(unsigned char c)
@@ -124,6 +120,10 @@ static int plain_ascii(unsigned char c)
   }
 }
 
+/* Writes text, each character `escape` replaces replaced, and each run of
+ * characters between them in one write: written through stdio character by
+ * character, the page of a trace with thousands of images took a tenth of
+ * the time of `etwcap report`. */
 static void write_escaped(struct report_writer *w, const char *text, escape_fn *escape)
 {
   const unsigned char *s = (const unsigned char *)text, *run = s;

@@ -18,10 +18,10 @@ void *etwcap_malloc(size_t size)
   return current.malloc_fn(size ? size : 1);
 }
 
-/* The C library's calloc, not malloc and memset: a large block comes from
- * fresh zeroed pages, and a page the caller never touches is never
- * faulted in (a table sized for the worst trace costs nothing on a small
- * one). */
+/* The C library's calloc, not malloc and memset: where it takes a large
+ * block from fresh zeroed pages (glibc's mmap threshold, 128 KiB at
+ * first), it need not clear them, and a page the caller never touches is
+ * never faulted in; elsewhere it clears what memset would have. */
 void *etwcap_calloc(size_t count, size_t size)
 {
   if (size && count > SIZE_MAX / size)
