@@ -3,7 +3,6 @@
 
 #include "strutil.h"
 
-
 int tf_read(struct pl_cursor *c, enum tf_kind kind, struct tv_value *v)
 {
   struct tv_value scratch;

@@ -78,20 +78,6 @@ static void utc_text(struct report_writer *w, int64_t ft)
   rw_puts(w, filetime_format_iso7(ft, text, sizeof(text)));
 }
 
-/* 12,345.678: milliseconds to the microsecond. */
-static void ms_text(struct report_writer *w, double ms)
-{
-  char buf[48];
-  long long us = (long long)(ms * 1000 + 0.5);
-  rw_puts(w, report_grouped((double)(us / 1000), buf, sizeof(buf)));
-  rw_puts(w, ".");
-  buf[0] = (char)('0' + us % 1000 / 100);
-  buf[1] = (char)('0' + us % 100 / 10);
-  buf[2] = (char)('0' + us % 10);
-  buf[3] = '\0';
-  rw_puts(w, buf);
-}
-
 static void ms_cell(struct report_writer *w, double ms)
 {
   if (ms < 0) {
@@ -99,7 +85,7 @@ static void ms_cell(struct report_writer *w, double ms)
     return;
   }
   rw_puts(w, "<td class=\"n\">");
-  ms_text(w, ms);
+  rw_ms(w, ms);
   rw_puts(w, "</td>");
 }
 
@@ -188,7 +174,7 @@ static void head(struct report_writer *w, const struct report *r)
     rw_puts(w, " → ");
     utc_text(w, r->last_filetime);
     rw_puts(w, " (");
-    ms_text(w, (double)(r->last_filetime - r->first_filetime) / 1e7);
+    rw_ms(w, (double)(r->last_filetime - r->first_filetime) / 1e7);
     rw_puts(w, " s)");
   } else {
     rw_puts(w, "no timestamped events");
@@ -228,7 +214,7 @@ static void capture(struct report_writer *w, const struct report *r)
     rw_puts(w, "<tr><th>Events from</th><td>");
     utc_text(w, r->first_filetime);
     rw_puts(w, " <span class=\"muted\">(");
-    ms_text(w, report_ms(r, r->first_filetime));
+    rw_ms(w, report_ms(r, r->first_filetime));
     rw_puts(w, " ms after the session start)</span></td></tr>\n<tr><th>Events to</th><td>");
     utc_text(w, r->last_filetime);
     rw_puts(w, "</td></tr>\n");
@@ -254,7 +240,7 @@ static void capture(struct report_writer *w, const struct report *r)
       rw_puts(w, " at ");
       utc_text(w, r->manifest.trigger_filetime);
       rw_puts(w, " <span class=\"muted\">(");
-      ms_text(w, report_ms(r, r->manifest.trigger_filetime));
+      rw_ms(w, report_ms(r, r->manifest.trigger_filetime));
       rw_puts(w, " ms)</span>");
     }
   } else {
@@ -372,10 +358,10 @@ static void gcs(struct report_writer *w, const struct report *r)
     rw_puts(w, "</h3>\n<div class=\"flex\"><div class=\"cards\">");
     card(w, NULL, "GCs", report_grouped((double)t.count, num, sizeof(num)));
     rw_puts(w, "<div class=\"card\"><div class=\"v\">");
-    ms_text(w, t.max_pause_ms);
+    rw_ms(w, t.max_pause_ms);
     rw_puts(w, " ms</div><div class=\"k\">max pause</div></div><div class=\"card\"><div "
                "class=\"v\">");
-    ms_text(w, t.total_pause_ms);
+    rw_ms(w, t.total_pause_ms);
     rw_puts(w, " ms</div><div class=\"k\">total pause</div></div>");
     rw_printf(w, "<div class=\"card\"><div class=\"v\">%.2f %%</div><div class=\"k\">of its "
                  "time in the trace paused</div></div>",

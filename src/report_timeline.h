@@ -31,12 +31,12 @@ struct report_timeline {
 };
 
 /* The bin of `filetime` (100-ns units, 0 <= filetime < 2^62), widening the
- * bins first when it falls outside.  Every event's time goes through it once;
- * then count[series][bin]++ for each series it belongs to. */
+ * bins first when it falls outside: report_timeline_bin's slow path. */
 int report_timeline_place(struct report_timeline *t, int64_t filetime);
 
 /* The same, inline for the times that fall inside (all but a few dozen of
- * a trace's events). */
+ * a trace's events).  Every event's time goes through it once; then
+ * count[series][bin]++ for each series it belongs to. */
 static inline int report_timeline_bin(struct report_timeline *t, int64_t filetime)
 {
   if (t->started && filetime >= t->origin &&

@@ -278,3 +278,18 @@ void rw_count(struct report_writer *w, uint64_t n)
   char buf[48];
   rw_puts(w, report_grouped((double)n, buf, sizeof(buf)));
 }
+
+void rw_ms(struct report_writer *w, double ms)
+{
+  char buf[48];
+  double us = round(fabs(ms) * 1000);
+  unsigned frac = (unsigned)fmod(us, 1000);
+  if (ms < 0 && us > 0)
+    rw_puts(w, "-");
+  rw_puts(w, report_grouped(floor(us / 1000), buf, sizeof(buf)));
+  buf[0] = '.';
+  buf[1] = (char)('0' + frac / 100);
+  buf[2] = (char)('0' + frac / 10 % 10);
+  buf[3] = (char)('0' + frac % 10);
+  put(w, buf, 4);
+}

@@ -55,6 +55,10 @@ void rw_fixed(struct report_writer *w, double v, int decimals);
 const char *report_grouped(double v, char *buf, size_t cap);
 /* A count with thousands separators. */
 void rw_count(struct report_writer *w, uint64_t n);
+/* A time with three decimals and thousands separators: milliseconds to the
+ * microsecond, "12,345.678"; one before its origin keeps its sign,
+ * "-0.250" (one that rounds to zero is "0.000"). */
+void rw_ms(struct report_writer *w, double ms);
 
 /* Writes out what is buffered: 0, or ETWCAP_E_IO when any write failed. */
 int report_writer_flush(struct report_writer *w);

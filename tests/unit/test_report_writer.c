@@ -117,14 +117,41 @@ static void fixed_decimals_round_half_away_from_zero(void **state)
     { -0.04, 1, "-0.0" },       { 99.96, 1, "100.0" },       { 12.5, 0, "13" },
     { 1e20, 1, "100000000000000000000.0" },
   };
+  static struct report_writer w;
   char out[64];
   size_t i;
   (void)state;
-  static struct report_writer w;
   for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     rw_init(&w, tmpfile());
     assert_non_null(w.f);
     rw_fixed(&w, cases[i].v, cases[i].decimals);
+    written(&w, out, sizeof(out));
+    assert_string_equal(out, cases[i].want);
+  }
+}
+
+/* Times as the page shows them, written out by hand: grouped thousands,
+ * three decimals rounded half away from zero, and the sign of a time
+ * before its origin (the first event of a trace may precede the session's
+ * start) in front of the whole number, not inside it. */
+static void times_are_grouped_with_three_decimals(void **state)
+{
+  static const struct {
+    double ms;
+    const char *want;
+  } cases[] = {
+    { 12345.678, "12,345.678" }, { 0.787, "0.787" },   { 0.0005, "0.001" },
+    { 1e6, "1,000,000.000" },    { 999.9996, "1,000.000" }, { -0.25, "-0.250" },
+    { -1234.5, "-1,234.500" },   { -0.0004, "0.000" },
+  };
+  static struct report_writer w;
+  char out[64];
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    rw_init(&w, tmpfile());
+    assert_non_null(w.f);
+    rw_ms(&w, cases[i].ms);
     written(&w, out, sizeof(out));
     assert_string_equal(out, cases[i].want);
   }
@@ -187,6 +214,7 @@ int main(void)
     cmocka_unit_test(html_escapes_markup_characters),
     cmocka_unit_test(numbers_are_grouped_by_thousands),
     cmocka_unit_test(fixed_decimals_round_half_away_from_zero),
+    cmocka_unit_test(times_are_grouped_with_three_decimals),
     cmocka_unit_test(integers_are_written_whole),
     cmocka_unit_test(long_output_arrives_whole_and_in_order),
   };
