@@ -15,18 +15,31 @@
 
 typedef void (*escaper)(struct report_writer *w, const char *text);
 
-static void escaped(escaper fn, const char *in, char *out, size_t cap)
+/* A writer to a fresh temporary file. */
+static struct report_writer *fresh_writer(void)
 {
   static struct report_writer w;
-  size_t n;
   rw_init(&w, tmpfile());
   assert_non_null(w.f);
-  fn(&w, in);
-  assert_int_equal(report_writer_flush(&w), 0);
-  rewind(w.f);
-  n = fread(out, 1, cap - 1, w.f);
+  return &w;
+}
+
+/* What w wrote, into out; closes its file. */
+static void written(struct report_writer *w, char *out, size_t cap)
+{
+  size_t n;
+  assert_int_equal(report_writer_flush(w), 0);
+  rewind(w->f);
+  n = fread(out, 1, cap - 1, w->f);
   out[n] = '\0';
-  fclose(w.f);
+  fclose(w->f);
+}
+
+static void escaped(escaper fn, const char *in, char *out, size_t cap)
+{
+  struct report_writer *w = fresh_writer();
+  fn(w, in);
+  written(w, out, cap);
 }
 
 static void json_cannot_close_the_script_element(void **state)
@@ -92,16 +105,6 @@ static void numbers_are_grouped_by_thousands(void **state)
   assert_string_equal(report_grouped(1e20, buf, sizeof(buf)), "100,000,000,000,000,000,000");
 }
 
-static void written(struct report_writer *w, char *out, size_t cap)
-{
-  size_t n;
-  assert_int_equal(report_writer_flush(w), 0);
-  rewind(w->f);
-  n = fread(out, 1, cap - 1, w->f);
-  out[n] = '\0';
-  fclose(w->f);
-}
-
 /* Each case is the decimal value written out by hand, a half rounded away
  * from zero (865 ticks of 100 ns, 0.0865 ms, is 0.087); a negative value
  * keeps its sign even when it rounds to zero, as printf writes it. */
@@ -117,15 +120,13 @@ static void fixed_decimals_round_half_away_from_zero(void **state)
     { -0.04, 1, "-0.0" },       { 99.96, 1, "100.0" },       { 12.5, 0, "13" },
     { 1e20, 1, "100000000000000000000.0" },
   };
-  static struct report_writer w;
   char out[64];
   size_t i;
   (void)state;
   for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    rw_init(&w, tmpfile());
-    assert_non_null(w.f);
-    rw_fixed(&w, cases[i].v, cases[i].decimals);
-    written(&w, out, sizeof(out));
+    struct report_writer *w = fresh_writer();
+    rw_fixed(w, cases[i].v, cases[i].decimals);
+    written(w, out, sizeof(out));
     assert_string_equal(out, cases[i].want);
   }
 }
@@ -144,30 +145,26 @@ static void times_are_grouped_with_three_decimals(void **state)
     { 1e6, "1,000,000.000" },    { 999.9996, "1,000.000" }, { -0.25, "-0.250" },
     { -1234.5, "-1,234.500" },   { -0.0004, "0.000" },
   };
-  static struct report_writer w;
   char out[64];
   size_t i;
   (void)state;
   for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    rw_init(&w, tmpfile());
-    assert_non_null(w.f);
-    rw_ms(&w, cases[i].ms);
-    written(&w, out, sizeof(out));
+    struct report_writer *w = fresh_writer();
+    rw_ms(w, cases[i].ms);
+    written(w, out, sizeof(out));
     assert_string_equal(out, cases[i].want);
   }
 }
 
 static void integers_are_written_whole(void **state)
 {
-  static struct report_writer w;
+  struct report_writer *w = fresh_writer();
   char out[64];
   (void)state;
-  rw_init(&w, tmpfile());
-  assert_non_null(w.f);
-  rw_uint(&w, 0);
-  rw_puts(&w, " ");
-  rw_uint(&w, UINT64_MAX);
-  written(&w, out, sizeof(out));
+  rw_uint(w, 0);
+  rw_puts(w, " ");
+  rw_uint(w, UINT64_MAX);
+  written(w, out, sizeof(out));
   assert_string_equal(out, "0 18446744073709551615");
 }
 
