@@ -4,8 +4,9 @@
  * custom, 0x80 "OutType follows". */
 #include "tracelogging.h"
 
-#include "strutil.h"
+#include "error.h"
 #include "payload_cursor.h"
+#include "strutil.h"
 
 #include <string.h>
 
@@ -20,6 +21,15 @@
 #define TL_MAX_DEPTH 8
 #define TL_MAX_FIELDS 4096
 #define TL_PATH_MAX 256
+/* Steps an event's walk may take per byte of its metadata and payload.  A
+ * step is a field visited, a struct element entered or an array element
+ * decoded.  Every element of a well-formed event reads at least one payload
+ * byte (a struct element, through its members), so it needs at most three
+ * steps per byte; the rest is room.  Without this bound a crafted schema of
+ * 4096 constant-count arrays of 65,535 elements that read nothing (InType 0,
+ * or a string at the payload's end) cost 2.7e8 steps per event. */
+#define TL_STEPS_PER_BYTE 4u
+#define TL_STEPS_BASE 64u
 
 int tl_parse_bytes(const uint8_t *schema, size_t len, struct tl_meta *m)
 {
@@ -63,8 +73,9 @@ struct walker {
   tl_field_fn fn;
   void *ctx;
   unsigned fields_seen;
+  size_t steps_left; /* see TL_STEPS_PER_BYTE */
+  int over_budget;
   int stop; /* callback's value */
-  int bad;
 };
 
 struct field_meta {
@@ -121,6 +132,17 @@ static int read_field_meta(struct walker *w, struct field_meta *f)
       return -1;
     w->mpos += size;
   }
+  return 0;
+}
+
+/* Takes one step from the event's budget; -1 when it is spent. */
+static int step(struct walker *w)
+{
+  if (!w->steps_left) {
+    w->over_budget = 1;
+    return -1;
+  }
+  w->steps_left--;
   return 0;
 }
 
@@ -213,7 +235,7 @@ static int walk_one(struct walker *w, const char *prefix, int depth, int report)
   size_t elems = 1, e;
   int is_array;
   struct tv_value v;
-  if (++w->fields_seen > TL_MAX_FIELDS || read_field_meta(w, &f))
+  if (++w->fields_seen > TL_MAX_FIELDS || step(w) || read_field_meta(w, &f))
     return -1;
   tv_copy(path, sizeof(path), prefix);
   if (prefix[0])
@@ -236,6 +258,8 @@ static int walk_one(struct walker *w, const char *prefix, int depth, int report)
     }
     for (e = 0; e < elems; e++) {
       int rc;
+      if (step(w))
+        return -1;
       w->mpos = member_meta;
       rc = walk(w, members, path, depth + 1, is_array ? 0 : report);
       if (rc)
@@ -253,7 +277,7 @@ static int walk_one(struct walker *w, const char *prefix, int depth, int report)
     return 0;
   for (e = 0; e < elems; e++) {
     int last_scalar = !is_array && report > 0;
-    if (read_scalar(w, t, last_scalar ? &v : NULL) != 0)
+    if (step(w) || read_scalar(w, t, last_scalar ? &v : NULL) != 0)
       return -1;
     if (last_scalar && w->fn) {
       int rc = w->fn(w->ctx, path, &v);
@@ -283,16 +307,21 @@ int tl_walk(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigne
             tl_field_fn fn, void *ctx)
 {
   struct walker w;
+  size_t bytes;
   memset(&w, 0, sizeof(w));
   w.meta = m->fields;
   w.mlen = m->fields_len;
   pl_init(&w.pay, payload, len, ptr_size);
   w.fn = fn;
   w.ctx = ctx;
+  bytes = w.mlen + len; /* two buffers in memory: no wrap */
+  w.steps_left = bytes > (SIZE_MAX - TL_STEPS_BASE) / TL_STEPS_PER_BYTE
+                     ? SIZE_MAX
+                     : TL_STEPS_BASE + TL_STEPS_PER_BYTE * bytes;
   while (w.mpos < w.mlen) {
     int rc = walk_one(&w, "", 0, 1);
     if (rc)
-      return w.stop ? w.stop : -1;
+      return w.stop ? w.stop : w.over_budget ? ETWCAP_E_CORRUPT : -1;
   }
   return 0;
 }

@@ -34,13 +34,16 @@ int tl_parse_bytes(const uint8_t *schema, size_t len, struct tl_meta *m);
 typedef int (*tl_field_fn)(void *ctx, const char *path, const struct tv_value *v);
 
 /* Walks every scalar field.  Returns 0 at the end, the callback's non-zero
- * value, or -1 when schema and payload disagree. */
+ * value, -1 when schema and payload disagree, or ETWCAP_E_CORRUPT when the
+ * walk would take more steps than the event's bytes allow (a few per byte
+ * of schema and payload: a crafted schema of large arrays whose elements
+ * read no payload would otherwise cost billions of steps). */
 int tl_walk(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigned ptr_size,
             tl_field_fn fn, void *ctx);
 
 /* Finds a field by dotted path or by its last name component (the first
  * match in payload order; ASCII case-insensitive): 1 found, 0 not found,
- * -1 malformed. */
+ * -1 malformed or over tl_walk's step budget. */
 int tl_find(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigned ptr_size,
             const char *name, struct tv_value *v);
 /* The first scalar field (for PerfView's default start/stop correlation). */
