@@ -52,6 +52,8 @@ static uint64_t le64(const uint8_t *p)
   return le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
+/* Messages show a member's name up to 200 bytes (%.200s): a name may hold
+ * 65,535, and what is wrong with the member must still fit after it. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
@@ -243,7 +245,7 @@ static int parse_central(const uint8_t *cd, uint64_t cd_size, size_t *p, struct 
   if ((z->flags & FLAG_UTF8) && !utf8_valid(h + CENTRAL_SIZE, name_len))
     return bad(ETWCAP_E_CORRUPT, why, why_size, "member name flagged UTF-8 is not UTF-8");
   if (apply_extra(h + CENTRAL_SIZE + name_len, extra_len, z) != 0)
-    return bad(ETWCAP_E_CORRUPT, why, why_size, "member %s: bad extra field", name_out);
+    return bad(ETWCAP_E_CORRUPT, why, why_size, "member %.200s: bad extra field", name_out);
   *p += CENTRAL_SIZE + name_len + extra_len + comment_len;
   return 0;
 }
@@ -259,6 +261,22 @@ static int by_start(const void *a, const void *b)
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* 1 when the len bytes at offset are the name: read a piece at a time, since
+ * a name may hold up to 65,535 bytes (its length is a 16-bit field). */
+static int local_name_matches(const struct byte_source *src, uint64_t offset, const char *name,
+                              size_t len)
+{
+  uint8_t piece[512];
+  size_t done = 0;
+  while (done < len) {
+    size_t n = len - done < sizeof(piece) ? len - done : sizeof(piece);
+    if (read_at(src, offset + done, piece, n) || memcmp(piece, name + done, n))
+      return 0;
+    done += n;
+  }
+  return 1;
+}
+
 /* Each member's local header and data lie inside the archive, before the
  * directory, and share no byte with another member's (a member listed
  * twice or overlapping another is how zip bombs are built; unzip refuses
@@ -268,7 +286,7 @@ static int check_places(const struct byte_source *src, struct zip_directory *dir
                         size_t why_size)
 {
   struct span *s = etwcap_calloc(dir->count ? dir->count : 1, sizeof(*s));
-  uint8_t local[LOCAL_SIZE], name[ZIP_NAME_MAX];
+  uint8_t local[LOCAL_SIZE];
   size_t i;
   int rc = 0;
   if (!s)
@@ -280,7 +298,7 @@ static int check_places(const struct byte_source *src, struct zip_directory *dir
     if (z->local_offset > at->start || at_local > at->start ||
         at->start - at_local < LOCAL_SIZE ||
         read_at(src, at_local, local, sizeof(local)) || le32(local) != LOCAL_SIG) {
-      rc = bad(ETWCAP_E_CORRUPT, why, why_size, "member %s: no local header at byte %llu",
+      rc = bad(ETWCAP_E_CORRUPT, why, why_size, "member %.200s: no local header at byte %llu",
                z->name, (unsigned long long)z->local_offset);
       break;
     }
@@ -288,13 +306,13 @@ static int check_places(const struct byte_source *src, struct zip_directory *dir
     local_extra = le16(local + 28);
     data = at_local + LOCAL_SIZE + local_name + local_extra;
     if (local_name != name_len || data > at->start ||
-        read_at(src, at_local + LOCAL_SIZE, name, name_len) || memcmp(name, z->name, name_len)) {
-      rc = bad(ETWCAP_E_CORRUPT, why, why_size, "member %s: its local header names another "
+        !local_name_matches(src, at_local + LOCAL_SIZE, z->name, name_len)) {
+      rc = bad(ETWCAP_E_CORRUPT, why, why_size, "member %.200s: its local header names another "
                "file", z->name);
       break;
     }
     if (z->compressed_size > at->start - data) {
-      rc = bad(ETWCAP_E_CORRUPT, why, why_size, "member %s: its %llu bytes run past the start "
+      rc = bad(ETWCAP_E_CORRUPT, why, why_size, "member %.200s: its %llu bytes run past the start "
                "of the central directory", z->name, (unsigned long long)z->compressed_size);
       break;
     }
@@ -307,7 +325,7 @@ static int check_places(const struct byte_source *src, struct zip_directory *dir
     qsort(s, dir->count, sizeof(*s), by_start);
     for (i = 1; i < dir->count && !rc; i++)
       if (s[i].start < s[i - 1].end)
-        rc = bad(ETWCAP_E_CORRUPT, why, why_size, "members %s and %s share bytes (overlapping "
+        rc = bad(ETWCAP_E_CORRUPT, why, why_size, "members %.200s and %.200s share bytes (overlapping "
                  "members)", dir->entries[s[i - 1].index].name, dir->entries[s[i].index].name);
   }
   etwcap_free(s);
@@ -317,7 +335,7 @@ static int check_places(const struct byte_source *src, struct zip_directory *dir
 int zip_directory_read(const struct byte_source *src, struct zip_directory *dir, char *why,
                        size_t why_size)
 {
-  struct directory_place at;
+  struct directory_place at = { 0 };
   uint64_t *data_offsets = NULL, i;
   uint8_t *cd = NULL;
   size_t p = 0, names_used = 0;
@@ -388,10 +406,10 @@ int zip_directory_is_shadowed(const struct zip_directory *dir, size_t i)
 int zip_entry_supported(const struct zip_entry *e, char *why, size_t why_size)
 {
   if (e->flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION | FLAG_MASKED_DIRECTORY))
-    return bad(ETWCAP_E_UNSUPPORTED, why, why_size, "member %s is encrypted; etwcap reads only "
+    return bad(ETWCAP_E_UNSUPPORTED, why, why_size, "member %.200s is encrypted; etwcap reads only "
                "plain zip members", e->name);
   if (e->method != 0 && e->method != Z_DEFLATED)
-    return bad(ETWCAP_E_UNSUPPORTED, why, why_size, "member %s uses zip compression method %u; "
+    return bad(ETWCAP_E_UNSUPPORTED, why, why_size, "member %.200s uses zip compression method %u; "
                "etwcap reads stored (0) and deflated (8) members", e->name, (unsigned)e->method);
   return 0;
 }
@@ -418,7 +436,7 @@ int zip_stream_open(struct zip_stream **out, const struct byte_source *src,
   if (rc)
     return rc;
   if (e->method == 0 && e->compressed_size != e->uncompressed_size)
-    return bad(ETWCAP_E_CORRUPT, why, why_size, "member %s is stored with %llu bytes but "
+    return bad(ETWCAP_E_CORRUPT, why, why_size, "member %.200s is stored with %llu bytes but "
                "lists %llu", e->name, (unsigned long long)e->compressed_size,
                (unsigned long long)e->uncompressed_size);
   s = etwcap_calloc(1, sizeof(*s));
@@ -458,7 +476,7 @@ static int refill(struct zip_stream *s, char *why, size_t why_size)
 {
   size_t n = s->in_left < CHUNK ? (size_t)s->in_left : CHUNK;
   if (read_at(s->src, s->in_pos, s->in, n))
-    return bad(ETWCAP_E_TRUNCATED, why, why_size, "member %s: its data is cut short",
+    return bad(ETWCAP_E_TRUNCATED, why, why_size, "member %.200s: its data is cut short",
                s->e->name);
   s->in_pos += n;
   s->in_left -= n;
@@ -475,11 +493,11 @@ static int finish(struct zip_stream *s, char *why, size_t why_size)
    * readers accept (neither checks the listed size); more is refused as it
    * reads.  A stored member has exactly its listed size. */
   if (s->out != s->e->uncompressed_size && s->e->method == 0)
-    return bad(ETWCAP_E_CORRUPT, why, why_size, "member %s holds %llu bytes, the directory "
+    return bad(ETWCAP_E_CORRUPT, why, why_size, "member %.200s holds %llu bytes, the directory "
                "says %llu", s->e->name, (unsigned long long)s->out,
                (unsigned long long)s->e->uncompressed_size);
   if (s->crc != s->e->crc32)
-    return bad(ETWCAP_E_CORRUPT, why, why_size, "member %s fails its CRC-32 check (%08lx, "
+    return bad(ETWCAP_E_CORRUPT, why, why_size, "member %.200s fails its CRC-32 check (%08lx, "
                "the directory says %08lx)", s->e->name, (unsigned long)s->crc,
                (unsigned long)s->e->crc32);
   return 0;
@@ -490,7 +508,7 @@ static int read_stored(struct zip_stream *s, uint8_t *buf, size_t len, size_t *g
 {
   size_t n = s->in_left < len ? (size_t)s->in_left : len;
   if (n && read_at(s->src, s->in_pos, buf, n))
-    return bad(ETWCAP_E_TRUNCATED, why, why_size, "member %s: its data is cut short",
+    return bad(ETWCAP_E_TRUNCATED, why, why_size, "member %.200s: its data is cut short",
                s->e->name);
   s->in_pos += n;
   s->in_left -= n;
@@ -509,7 +527,7 @@ static int read_deflated(struct zip_stream *s, uint8_t *buf, size_t len, size_t 
   do {
     if (s->zs.avail_in == 0) {
       if (!s->in_left)
-        return bad(ETWCAP_E_CORRUPT, why, why_size, "member %s: its deflate stream does not "
+        return bad(ETWCAP_E_CORRUPT, why, why_size, "member %.200s: its deflate stream does not "
                    "end where its data does", s->e->name);
       if ((zrc = refill(s, why, why_size)) != 0)
         return zrc;
@@ -521,7 +539,7 @@ static int read_deflated(struct zip_stream *s, uint8_t *buf, size_t len, size_t 
       break;
     }
     if (zrc != Z_OK && zrc != Z_BUF_ERROR)
-      return bad(ETWCAP_E_CORRUPT, why, why_size, "member %s: its data does not inflate (%s)",
+      return bad(ETWCAP_E_CORRUPT, why, why_size, "member %.200s: its data does not inflate (%s)",
                  s->e->name, s->zs.msg ? s->zs.msg : "bad deflate data");
   } while (s->zs.avail_out == len);
   *got = len - s->zs.avail_out;
@@ -542,7 +560,7 @@ int zip_stream_read(struct zip_stream *s, void *buf, size_t len, size_t *got, ch
   if (rc)
     return rc;
   if (*got > s->e->uncompressed_size - s->out)
-    return bad(ETWCAP_E_CORRUPT, why, why_size, "member %s holds more than the %llu bytes the "
+    return bad(ETWCAP_E_CORRUPT, why, why_size, "member %.200s holds more than the %llu bytes the "
                "directory says", s->e->name, (unsigned long long)s->e->uncompressed_size);
   s->crc = (uint32_t)crc32_z(s->crc, buf, *got);
   s->out += *got;

@@ -3,8 +3,10 @@
  * are written here by minizip's writer, an independent implementation. */
 #include "test_support.h"
 
-#include "error.h"
+#include "alloc.h"
 #include "byte_source.h"
+#include "error.h"
+#include "file_read.h"
 #include "zip_directory.h"
 
 #include <stdio.h>
@@ -114,12 +116,57 @@ static void damaged_archives_are_errors(void **state)
   byte_source_close(&io);
 }
 
+/* A name may hold up to 65,535 bytes (APPNOTE 4.4.10: a 16-bit length).
+ * Names past any buffer of the reader's are read whole and compared with
+ * the local header's in full: one differing byte near the end is found. */
+static void names_of_any_length_are_read_whole(void **state)
+{
+  static const size_t lengths[] = { 1023, 1025, 60004, 65535 };
+  char path[512], why[256];
+  struct byte_source io;
+  struct zip_directory dir;
+  char *bytes;
+  size_t size, i;
+  (void)state;
+  test_tmp_path("zip-long-name.zip", path, sizeof(path));
+  for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+    char *name = malloc(lengths[i] + 1);
+    FILE *f;
+    assert_non_null(name);
+    memset(name, 'n', lengths[i]);
+    name[lengths[i]] = '\0';
+    write_zip(path, name, "\x03\x00", 2, 0, 0);
+    assert_int_equal(byte_source_open_file(&io, path), 0);
+    assert_int_equal(zip_directory_read(&io, &dir, why, sizeof(why)), 0);
+    assert_int_equal(dir.count, 1);
+    assert_int_equal(strlen(dir.entries[0].name), lengths[i]);
+    zip_directory_release(&dir);
+    byte_source_close(&io);
+    /* The local header's name, one byte off near its end: the member's
+     * place check reads it whole and refuses the archive. */
+    assert_int_equal(file_read_small(path, 1 << 20, &bytes, &size), 0);
+    bytes[30 + lengths[i] - 2] = 'x';
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, size, f), size);
+    fclose(f);
+    etwcap_free(bytes);
+    assert_int_equal(byte_source_open_file(&io, path), 0);
+    assert_int_equal(zip_directory_read(&io, &dir, why, sizeof(why)), ETWCAP_E_CORRUPT);
+    assert_non_null(strstr(why, "names another file"));
+    byte_source_close(&io);
+    free(name);
+  }
+  remove(path);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(zip64_sizes_are_read),
     cmocka_unit_test(members_measure_to_their_bytes),
     cmocka_unit_test(damaged_archives_are_errors),
+    cmocka_unit_test(names_of_any_length_are_read_whole),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
