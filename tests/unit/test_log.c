@@ -90,6 +90,20 @@ static void long_lines_are_truncated_not_overflowed(void **state)
   assert_true(strlen(c.text) < sizeof(c.text));
 }
 
+/* A name read from a file cannot start a forged line or drive the terminal. */
+static void control_characters_do_not_reach_a_sink(void **state)
+{
+  struct capture c = { "", 0 };
+  (void)state;
+  log_remove_all_sinks();
+  log_add_sink(capture_sink, &c, LOG_INFO);
+  log_warn("member %s skipped", "a.pdb\r\n2026-11-28T00:00:00.000Z ERROR forged\x1b[2J\x7f");
+  log_remove_all_sinks();
+  assert_int_equal(c.lines, 1);
+  assert_string_equal(c.text,
+                      "WARN:member a.pdb??2026-11-28T00:00:00.000Z ERROR forged?[2J? skipped\n");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -97,6 +111,7 @@ int main(void)
     cmocka_unit_test(sink_table_is_bounded),
     cmocka_unit_test(file_sink_writes_timestamped_lines),
     cmocka_unit_test(long_lines_are_truncated_not_overflowed),
+    cmocka_unit_test(control_characters_do_not_reach_a_sink),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
