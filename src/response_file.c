@@ -32,13 +32,14 @@ static int is_space(char c)
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
 }
 
-/* response_split, telling on which line a quote was left open. */
+/* response_split, telling on which line a quote was left open: the line
+ * of the opening quote, not the last line the open quote swallowed. */
 static int split(struct token_list *out, const char *text, size_t len, size_t *line)
 {
-  size_t i = 0;
+  size_t i = 0, at = 1, opened = 1;
   int line_start = 1, rc;
-  *line = 1;
   char *buf = etwcap_malloc(len + 1);
+  *line = 1;
   if (!buf)
     return ETWCAP_E_NOMEM;
   while (i < len) {
@@ -47,7 +48,7 @@ static int split(struct token_list *out, const char *text, size_t len, size_t *l
     while (i < len && is_space(text[i])) {
       if (text[i] == '\n') {
         line_start = 1;
-        ++*line;
+        at++;
       }
       i++;
     }
@@ -61,8 +62,10 @@ static int split(struct token_list *out, const char *text, size_t len, size_t *l
     line_start = 0;
     while (i < len && (quoted || !is_space(text[i]))) {
       if (text[i] == '\n')
-        ++*line;
+        at++;
       if (text[i] == '"') {
+        if (!quoted)
+          opened = at;
         quoted = !quoted;
         have_token = 1; /* "" is an empty token */
       } else {
@@ -71,6 +74,7 @@ static int split(struct token_list *out, const char *text, size_t len, size_t *l
       i++;
     }
     if (quoted) {
+      *line = opened;
       etwcap_free(buf);
       return ETWCAP_E_USAGE;
     }

@@ -77,6 +77,36 @@ static void missing_and_recursive_files_are_errors(void **state)
   remove(path);
 }
 
+/* An unclosed quote is reported on the line where it was opened, however
+ * many lines it swallowed after that. */
+static void unclosed_quote_names_the_line_it_opens_on(void **state)
+{
+  static const struct {
+    const char *text;
+    const char *line;
+  } cases[] = {
+    { "collect /DataFile:\"C:\\my traces\\a.etl\n", "line 1:" },
+    { "collect \"a\nb\nc\n", "line 1:" },
+    { "# comment\ncollect\n  /Zip:\"x\n\n\n", "line 3:" },
+    { "\"closed\nover two lines\" then \"open\n", "line 2:" },
+  };
+  char path[512], arg[520], why[256];
+  struct token_list t;
+  char *argv[1];
+  size_t i;
+  (void)state;
+  test_tmp_path("quote.rsp", path, sizeof(path));
+  snprintf(arg, sizeof(arg), "@%s", path);
+  argv[0] = arg;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    write_file(path, cases[i].text);
+    assert_int_equal(response_expand(&t, 1, argv, why, sizeof(why)), ETWCAP_E_USAGE);
+    if (!strstr(why, cases[i].line) || !strstr(why, "not closed"))
+      fail_msg("case %lu: '%s' does not say %s", (unsigned long)i, why, cases[i].line);
+  }
+  remove(path);
+}
+
 /* The examples of Microsoft's "Parsing C command-line arguments" table. */
 static void windows_command_line_rules(void **state)
 {
@@ -123,6 +153,7 @@ int main(void)
     cmocka_unit_test(split_handles_quotes_comments_and_blanks),
     cmocka_unit_test(expand_replaces_at_files_in_place),
     cmocka_unit_test(missing_and_recursive_files_are_errors),
+    cmocka_unit_test(unclosed_quote_names_the_line_it_opens_on),
     cmocka_unit_test(windows_command_line_rules),
     cmocka_unit_test(program_name_keeps_backslashes),
   };
