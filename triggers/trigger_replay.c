@@ -16,6 +16,15 @@
 
 #define REPLAY_MAX_FILES 64
 
+/* The latest time a replayed event may have: .NET's DateTime.MaxValue
+ * (9999-12-31 23:59:59.9999999 UTC, learn.microsoft.com "DateTime.MaxValue
+ * Field"), the end of what PerfView can show, as a FILETIME.  A time after
+ * it or before 1601 (a negative FILETIME) comes only from a damaged clock in
+ * the logfile header (StartTime, PerfFreq, CpuSpeedInMHz); carried on, it
+ * would overflow the sums of times in the engine and in the fires' raw
+ * timestamps. */
+#define REPLAY_FT_MAX INT64_C(2650467743999999999)
+
 struct source {
   const struct etl_clock *clock;
   int clock_10mhz; /* scale 1.0: FILETIME = base + raw */
@@ -46,8 +55,9 @@ uint64_t trigger_replay_raw_at(const struct etl_clock *c, int64_t ft)
   int i;
   if (c->scale <= 0)
     return 0;
-  guess = (double)(ft - c->base) / c->scale;
-  raw = guess <= 0 ? 0 : (uint64_t)guess;
+  /* In double: ft - base may not fit an int64_t when the base is odd. */
+  guess = ((double)ft - (double)c->base) / c->scale;
+  raw = guess <= 0 ? 0 : guess >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)guess;
   raw = raw > 4 ? raw - 4 : 0;
   for (i = 0; i < 64 && etl_clock_filetime(c, raw) < ft; i++)
     raw++;
@@ -99,21 +109,38 @@ static int start_source(struct source *s, char *err, size_t cap)
   return 0;
 }
 
+/* The current event's UTC time into s->ft, or ETWCAP_E_CORRUPT when it
+ * lies outside 1601..9999 (REPLAY_FT_MAX).  The range is checked in double
+ * first: within it, the exact sums below cannot overflow (the rounding of
+ * the check is some thousand ticks, the margin to INT64_MAX 6.5e18). */
+static int event_time(struct source *s, char *err, size_t cap)
+{
+  uint64_t ts = s->ev.timestamp;
+  double approx = (double)s->clock->base + s->clock->scale * (double)ts;
+  if (!(approx >= 0.0 && approx <= (double)REPLAY_FT_MAX)) {
+    snprintf(err, cap, "%s: an event's timestamp %llu is %s on the trace's clock (%g x 100 ns "
+             "per tick from %lld): the clock fields of the logfile header are damaged, so the "
+             "trace cannot be replayed", s->display, (unsigned long long)ts,
+             approx < 0.0 ? "before 1601" : "after 9999", s->clock->scale,
+             (long long)s->clock->base);
+    return ETWCAP_E_CORRUPT;
+  }
+  /* A 10 MHz clock (QPC at 10^7, system time) needs no floating point:
+   * trunc(1.0 * raw) is raw below 2^53, so this equals etl_clock_filetime. */
+  if (s->clock_10mhz && ts < (UINT64_C(1) << 53))
+    s->ft = s->clock->base + (int64_t)ts;
+  else
+    s->ft = etl_clock_filetime(s->clock, ts);
+  return 0;
+}
+
 static int advance_source(struct source *s, char *err, size_t cap)
 {
   int rc = etl_timeorder_next(s->t, &s->ev);
   if (rc < 0)
     return reader_error(s, rc, err, cap);
   s->has = rc == 1;
-  if (s->has) {
-    /* A 10 MHz clock (QPC at 10^7, system time) needs no floating point:
-     * trunc(1.0 * raw) is raw below 2^53, so this equals etl_clock_filetime. */
-    if (s->clock_10mhz && s->ev.timestamp < (UINT64_C(1) << 53))
-      s->ft = s->clock->base + (int64_t)s->ev.timestamp;
-    else
-      s->ft = etl_clock_filetime(s->clock, s->ev.timestamp);
-  }
-  return 0;
+  return s->has ? event_time(s, err, cap) : 0;
 }
 
 /* Opens member k (0-based) of the zip at path or in memory. */
