@@ -13,21 +13,27 @@
 #include <string.h>
 
 #define CSV_MAX_FILE (UINT64_C(1) << 31)
+/* More columns than any counter log holds (a "\Thread(*)\*" log of a large
+ * server has some tens of thousands); a header past it is refused before
+ * anything is sized by it. */
+#define CSV_MAX_COLUMNS 1000000u
 
+/* A column's names, pointing into the table's `names`. */
 struct csv_column {
-  char object[TRIGGER_NAME_MAX];
-  char instance[TRIGGER_NAME_MAX];
-  char counter[TRIGGER_NAME_MAX];
-  char path[3 * TRIGGER_NAME_MAX];
+  const char *object, *instance, *counter;
 };
 
+/* Memory follows the file: the names take the header's bytes, the values
+ * 8 bytes per field of the rows, and no row is reserved that the rest of
+ * the file cannot hold (row_bound). */
 struct trigger_csv {
   char name[512];
+  char *names; /* per column: object, instance and counter, each NUL-terminated */
   struct csv_column *cols;
   size_t ncols;
   int64_t *times;
   double *values; /* row-major, ncols per row; NAN = no value */
-  size_t nrows, cap_rows;
+  size_t nrows, cap_rows, row_bound;
 };
 
 /* Days from 1970-01-01 of a civil date (Howard Hinnant's algorithm). */
@@ -155,10 +161,12 @@ static long split_record(char **p, char *end, char **fields, size_t max)
         s++;
         continue;
       }
-      /* end of record: skip the line break */
-      if (s < end && *s == '\r')
+      /* End of record: skip "\r\n", "\r" or "\n".  Its first byte is
+       * told by sep: the NUL above lands on it when the field was not
+       * quoted (nothing was unescaped, so w caught up with s). */
+      if (s < end)
         s++;
-      if (s < end && *s == '\n')
+      if (sep == '\r' && s < end && *s == '\n')
         s++;
       *p = s;
       return (long)n;
@@ -166,13 +174,21 @@ static long split_record(char **p, char *end, char **fields, size_t max)
   }
 }
 
-/* "\\MACHINE\Object(Instance)\Counter" (the machine part is optional). */
-static int parse_path(const char *path, struct csv_column *c)
+/* Copies n bytes of s to *out as a string and moves *out past it. */
+static const char *put_name(char **out, const char *s, size_t n)
+{
+  char *r = *out;
+  memcpy(r, s, n);
+  r[n] = '\0';
+  *out += n + 1;
+  return r;
+}
+
+/* "\\MACHINE\Object(Instance)\Counter" (the machine part is optional): the
+ * three names go to *out (room for strlen(path) + 3 bytes), *out moves on. */
+static int parse_path(const char *path, struct csv_column *c, char **out)
 {
   const char *p = path, *last, *paren, *obj_end;
-  size_t n;
-  memset(c, 0, sizeof(*c));
-  tv_copy(c->path, sizeof(c->path), path);
   if (p[0] == '\\' && p[1] == '\\') {
     p = strchr(p + 2, '\\');
     if (!p)
@@ -183,23 +199,13 @@ static int parse_path(const char *path, struct csv_column *c)
   last = strrchr(p, '\\');
   if (!last || last == p || !last[1])
     return -1;
-  tv_copy(c->counter, sizeof(c->counter), last + 1);
   paren = memchr(p, '(', (size_t)(last - p));
   obj_end = paren ? paren : last;
-  n = (size_t)(obj_end - p);
-  if (n == 0 || n >= sizeof(c->object))
+  if (obj_end == p || (paren && (last[-1] != ')' || last - 1 <= paren)))
     return -1;
-  memcpy(c->object, p, n);
-  c->object[n] = '\0';
-  if (paren) {
-    if (last[-1] != ')' || last - 1 <= paren)
-      return -1;
-    n = (size_t)(last - 1 - paren - 1);
-    if (n >= sizeof(c->instance))
-      return -1;
-    memcpy(c->instance, paren + 1, n);
-    c->instance[n] = '\0';
-  }
+  c->object = put_name(out, p, (size_t)(obj_end - p));
+  c->instance = put_name(out, paren ? paren + 1 : "", paren ? (size_t)(last - paren - 2) : 0);
+  c->counter = put_name(out, last + 1, strlen(last + 1));
   return 0;
 }
 
@@ -230,6 +236,7 @@ void trigger_csv_free(struct trigger_csv *c)
 {
   if (!c)
     return;
+  etwcap_free(c->names);
   etwcap_free(c->cols);
   etwcap_free(c->times);
   etwcap_free(c->values);
@@ -240,8 +247,13 @@ static int add_row(struct trigger_csv *c)
 {
   if (c->nrows == c->cap_rows) {
     size_t cap = c->cap_rows ? c->cap_rows * 2 : 256;
-    int64_t *t = etwcap_reallocarray(c->times, cap, sizeof(*t));
+    int64_t *t;
     double *v;
+    if (cap > c->row_bound)
+      cap = c->row_bound;
+    if (cap <= c->nrows)
+      cap = c->nrows + 1;
+    t = etwcap_reallocarray(c->times, cap, sizeof(*t));
     if (!t)
       return ETWCAP_E_NOMEM;
     c->times = t;
@@ -260,9 +272,9 @@ int trigger_csv_parse(struct trigger_csv **out, const char *text, size_t len, co
                       char *err, size_t cap)
 {
   struct trigger_csv *c;
-  char *buf, *p, *end, **fields = NULL;
+  char *buf, *p, *end, **fields = NULL, *names;
   long nf;
-  size_t i, line = 1, maxf;
+  size_t i, line = 1, maxf, names_len;
   int32_t bias;
   int rc = 0;
   *out = NULL;
@@ -306,6 +318,13 @@ int trigger_csv_parse(struct trigger_csv **out, const char *text, size_t len, co
         maxf++;
     }
   }
+  if (maxf - 1 > CSV_MAX_COLUMNS) {
+    snprintf(err, cap, "%s: line 1: the header names %lu counters, more than the %u a counter "
+             "log may have: split the log (relog -c, or typeperf with fewer counters)", name,
+             (unsigned long)(maxf - 1), CSV_MAX_COLUMNS);
+    rc = ETWCAP_E_FORMAT;
+    goto cleanup;
+  }
   fields = etwcap_calloc(maxf + 1, sizeof(*fields));
   if (!fields) {
     rc = ETWCAP_E_NOMEM;
@@ -329,13 +348,18 @@ int trigger_csv_parse(struct trigger_csv **out, const char *text, size_t len, co
     goto cleanup;
   }
   c->ncols = (size_t)nf - 1;
+  /* Each data row has a comma per column and a line break. */
+  c->row_bound = (size_t)(end - p) / (c->ncols + 1) + 1;
+  for (i = 0, names_len = 0; i < c->ncols; i++)
+    names_len += strlen(fields[i + 1]) + 3;
   c->cols = etwcap_calloc(c->ncols, sizeof(*c->cols));
-  if (!c->cols) {
+  names = c->names = etwcap_malloc(names_len);
+  if (!c->cols || !c->names) {
     rc = ETWCAP_E_NOMEM;
     goto cleanup;
   }
   for (i = 0; i < c->ncols; i++)
-    if (parse_path(fields[i + 1], &c->cols[i]) != 0) {
+    if (parse_path(fields[i + 1], &c->cols[i], &names) != 0) {
       snprintf(err, cap, "%s: line 1, column %lu: '%.200s' is not a counter path "
                "(\\\\MACHINE\\Object(Instance)\\Counter)", name, (unsigned long)(i + 2),
                fields[i + 1]);

@@ -6,7 +6,9 @@
  * local + BIAS, as in the header PDH writes; without it the times are taken
  * as UTC.  ISO 8601 times ("2024-04-15T10:00:01.123Z") are accepted too.
  * It serves the engine's counter seam: a poll at time t sees the last
- * sample at or before t.  Memory: the whole table. */
+ * sample at or before t.  Memory: the whole table, a few times the file's
+ * size at most (8 bytes a value; the names as long as the header); a header
+ * of more than a million columns is refused. */
 #ifndef ETWCAP_TRIGGER_CSV_H
 #define ETWCAP_TRIGGER_CSV_H
 

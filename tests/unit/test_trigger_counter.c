@@ -6,12 +6,14 @@
  * fire (DelayAfterTriggerSec, CollectMultiple) and the typeperf CSV source. */
 #include "test_support.h"
 
+#include "alloc.h"
 #include "error.h"
 #include "trigger_counter.h"
 #include "trigger_csv.h"
 #include "trigger_engine.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define T0 INT64_C(133000000000000000) /* a UTC FILETIME */
@@ -449,6 +451,145 @@ static void csv_errors_name_the_line(void **state)
   assert_null(c);
 }
 
+/* An allocator that counts the bytes alive through etwcap's allocator and
+ * their peak (each block carries its size in front). */
+#define TRACK_HEAD 16
+static size_t track_live, track_peak;
+
+static void *track_malloc(size_t n)
+{
+  unsigned char *b = n <= SIZE_MAX - TRACK_HEAD ? malloc(n + TRACK_HEAD) : NULL;
+  if (!b)
+    return NULL;
+  memcpy(b, &n, sizeof(n));
+  track_live += n;
+  if (track_live > track_peak)
+    track_peak = track_live;
+  return b + TRACK_HEAD;
+}
+
+static void *track_calloc(size_t count, size_t size)
+{
+  void *p = count && size > SIZE_MAX / count ? NULL : track_malloc(count * size);
+  if (p)
+    memset(p, 0, count * size);
+  return p;
+}
+
+static void track_free(void *p)
+{
+  size_t n;
+  if (!p)
+    return;
+  memcpy(&n, (unsigned char *)p - TRACK_HEAD, sizeof(n));
+  track_live -= n;
+  free((unsigned char *)p - TRACK_HEAD);
+}
+
+static void *track_realloc(void *p, size_t n)
+{
+  void *q = track_malloc(n);
+  size_t old;
+  if (!q || !p)
+    return q;
+  memcpy(&old, (unsigned char *)p - TRACK_HEAD, sizeof(old));
+  memcpy(q, p, old < n ? old : n);
+  track_free(p);
+  return q;
+}
+
+static const struct etwcap_allocator tracking = { track_malloc, track_calloc, track_realloc,
+                                                  track_free };
+
+/* trigger_csv_parse through the tracking allocator, from a count of 0. */
+static int parse_tracked(struct trigger_csv **c, const char *text, size_t len, const char *name,
+                         char *err, size_t cap)
+{
+  int rc;
+  track_live = track_peak = 0;
+  etwcap_set_allocator(&tracking);
+  rc = trigger_csv_parse(c, text, len, name, err, cap);
+  etwcap_set_allocator(NULL);
+  return rc;
+}
+
+/* A counter log of `cols` columns ("\\M\O(i)\C") and `rows` samples. */
+static char *wide_csv(size_t cols, size_t rows, size_t *len)
+{
+  size_t cap = 64 + cols * 32 + rows * (32 + cols * 2), n, i, r;
+  char *t = malloc(cap);
+  assert_non_null(t);
+  n = (size_t)snprintf(t, cap, "\"(PDH-CSV 4.0) (UTC)(0)\"");
+  for (i = 0; i < cols; i++)
+    n += (size_t)snprintf(t + n, cap - n, ",\"\\\\M\\O(%lu)\\C\"", (unsigned long)i);
+  for (r = 0; r < rows; r++) {
+    n += (size_t)snprintf(t + n, cap - n, "\n\"01/01/2024 00:00:%02lu.000\"", (unsigned long)r);
+    for (i = 0; i < cols; i++)
+      n += (size_t)snprintf(t + n, cap - n, ",%lu", (unsigned long)(i % 10));
+  }
+  *len = n;
+  return t;
+}
+
+/* A wide log takes memory in proportion to its size: no fixed-size name
+ * buffers per column, no rows reserved that the file cannot hold.  (Its
+ * values are not quoted, as RFC 4180 allows and typeperf does not.) */
+static void csv_memory_follows_the_file(void **state)
+{
+  struct trigger_csv *c = NULL;
+  struct trigger_counter_source src;
+  struct trigger_counter_spec spec;
+  char err[512];
+  size_t len;
+  char *text = wide_csv(20000, 2, &len);
+  void *h;
+  double v = -1;
+  int rc;
+  (void)state;
+  rc = parse_tracked(&c, text, len, "wide.csv", err, sizeof(err));
+  if (rc)
+    fail_msg("%s", err);
+  /* The copy of the text, the names, 32 bytes of table and 16 of values a
+   * column: about five times this file.  Before, the column table alone
+   * took 1.5 KiB a column and 256 rows were reserved (over 150 times). */
+  if (track_peak > 8 * len)
+    fail_msg("parsing %lu bytes took %lu bytes at the peak", (unsigned long)len,
+             (unsigned long)track_peak);
+  assert_int_equal(trigger_csv_columns(c), 20000);
+  assert_int_equal(trigger_csv_rows(c), 2);
+  src = trigger_csv_source(c);
+  assert_int_equal(trigger_parse_counter_spec("O:C:19997 > 5", &spec, err, sizeof(err)), 0);
+  assert_int_equal(src.open(src.ctx, &spec, &h, err, sizeof(err)), 0);
+  assert_int_equal(src.read(src.ctx, h, trigger_csv_last_time(c), &v), 1);
+  assert_true(v == 7);
+  etwcap_set_allocator(&tracking);
+  trigger_csv_free(c);
+  etwcap_set_allocator(NULL);
+  assert_int_equal(track_live, 0);
+  free(text);
+}
+
+/* A header of more columns than any counter log has is refused, naming the
+ * line and the limit, before anything is sized by it. */
+static void csv_too_many_columns_is_refused(void **state)
+{
+  struct trigger_csv *c = NULL;
+  char err[512];
+  size_t len;
+  char *text = wide_csv(1000001, 0, &len);
+  int rc;
+  (void)state;
+  rc = parse_tracked(&c, text, len, "huge.csv", err, sizeof(err));
+  assert_int_equal(rc, ETWCAP_E_FORMAT);
+  assert_null(c);
+  if (!strstr(err, "huge.csv: line 1:") || !strstr(err, "1000001 counters") ||
+      !strstr(err, "1000000"))
+    fail_msg("%s", err);
+  assert_true(track_peak <= len + 1024); /* the text's copy and the table itself */
+  assert_int_equal(track_live, 0);
+  free(text);
+}
+
 static void csv_times(void **state)
 {
   int64_t t;
@@ -483,6 +624,8 @@ int main(void)
     cmocka_unit_test(a_counter_the_source_lacks_is_an_error),
     cmocka_unit_test(csv_reads_typeperf_output),
     cmocka_unit_test(csv_errors_name_the_line),
+    cmocka_unit_test(csv_memory_follows_the_file),
+    cmocka_unit_test(csv_too_many_columns_is_refused),
     cmocka_unit_test(csv_times),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
