@@ -3,6 +3,8 @@
  * trigger_engine.h); the help here says it in a line. */
 #include "qualifiers.h"
 
+#include "trigger_spec.h"
+
 static const struct opt_def defs[] = {
   { "StopOnPerfCounter", NULL, BIND_LIST(triggers.stop_on_perf_counter, triggers.stop_on_perf_counter_count), "CAT:CTR:INST OP NUM", NULL,
     "Stop when a performance counter passes a threshold, e.g. "
@@ -69,7 +71,8 @@ static const struct opt_def defs[] = {
     0, 0, NULL },
   { "StopOnHttpStatus", NULL, BIND_STRING(triggers.stop_on_http_status), "CODE|Nxx|LO-HI", NULL,
     "Stop when System.Net.Http receives a response with this status, e.g. 503, 5xx or "
-    "500-504, several joined with ';' (its ResponseHeadersStop event, .NET 7 and later).",
+    "500-504, " TRIGGER_HTTP_JOINED " (its ResponseHeadersStop event, .NET 7 and "
+    "later).",
     0, 0, NULL },
   { "Process", NULL, BIND_STRING(triggers.process), "PID|NAME", NULL,
     "Only events of this process fire the event triggers: a process id, or an exe name as the "

@@ -746,7 +746,7 @@ int trigger_parse_http_spec(const char *text, struct trigger_http_spec *out, cha
       (void)0;
     } else {
       return fail_at(err, cap, text, start, "expected a status code (503), a class (5xx) or a "
-                     "range (500-599), several joined with ','");
+                     "range (500-599), " TRIGGER_HTTP_JOINED);
     }
     /* RFC 9110 §15: a status code is a three-digit integer from 100 to 599. */
     if (lo < 100 || hi > 599)

@@ -142,7 +142,13 @@ struct trigger_http_spec {
   size_t count;
 };
 
-/* "503", "5xx", "500-599", several joined with ',' or ';'. */
+/* How several codes are given: the parser's message and the qualifier's
+ * help (src/qualifiers_triggers.c) both say it with this text, so they
+ * cannot drift apart.  PerfView has no /StopOnHttpStatus (it is etwcap's
+ * own), so the separators are simply the two the parser takes. */
+#define TRIGGER_HTTP_JOINED "several joined with ',' or ';'"
+
+/* "503", "5xx", "500-599", TRIGGER_HTTP_JOINED. */
 int trigger_parse_http_spec(const char *text, struct trigger_http_spec *out, char *err, size_t cap);
 int trigger_http_match(const struct trigger_http_spec *s, int status);
 

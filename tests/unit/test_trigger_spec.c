@@ -5,6 +5,7 @@
 #include "test_support.h"
 
 #include "error.h"
+#include "qualifiers.h"
 #include "strutil.h"
 #include "trigger_engine.h"
 #include "trigger_output.h"
@@ -413,6 +414,48 @@ static void engine_errors_name_the_qualifier(void **state)
   assert_non_null(strstr(err, "/Process"));
 }
 
+/* "joined with ..." from text, up to a parenthesis or the end. */
+static void joined_phrase(const char *text, char *out, size_t cap)
+{
+  const char *p = strstr(text, "joined with ");
+  size_t n;
+  if (!p)
+    fail_msg("'%s' does not say how codes are joined", text);
+  n = strcspn(p, "(\n");
+  while (n && (p[n - 1] == ' ' || p[n - 1] == '.'))
+    n--;
+  assert_true(n < cap);
+  memcpy(out, p, n);
+  out[n] = '\0';
+}
+
+/* The help of /StopOnHttpStatus and the parser's message name the same
+ * separators, and the parser takes every one they name. */
+static void http_status_help_and_error_agree(void **state)
+{
+  const struct opt_def *def = NULL;
+  struct trigger_http_spec http;
+  char from_help[64], from_error[64], spec[16];
+  const char *q;
+  size_t i, named = 0;
+  (void)state;
+  for (i = 0; i < opt_group_triggers.count; i++)
+    if (!strcmp(opt_group_triggers.defs[i].name, "StopOnHttpStatus"))
+      def = &opt_group_triggers.defs[i];
+  assert_non_null(def);
+  joined_phrase(def->help, from_help, sizeof(from_help));
+  assert_int_equal(trigger_parse_http_spec("oops", &http, err, sizeof(err)), ETWCAP_E_USAGE);
+  joined_phrase(err, from_error, sizeof(from_error));
+  assert_string_equal(from_help, from_error);
+  for (q = strchr(from_help, '\''); q && q[1] && q[2] == '\''; q = strchr(q + 3, '\'')) {
+    snprintf(spec, sizeof(spec), "404%c5xx", q[1]);
+    if (trigger_parse_http_spec(spec, &http, err, sizeof(err)) != 0 || http.count != 2)
+      fail_msg("the help names '%c', but '%s' is refused: %s", q[1], spec, err);
+    named++;
+  }
+  assert_true(named >= 1);
+}
+
 static int exists_first_two(void *ctx, const char *path)
 {
   (void)ctx;
@@ -560,6 +603,7 @@ int main(void)
     cmocka_unit_test(monitor_specs),
     cmocka_unit_test(etw_specs),
     cmocka_unit_test(gc_http_evcounter_eventlog_specs),
+    cmocka_unit_test(http_status_help_and_error_agree),
     cmocka_unit_test(regex_edge_cases),
     cmocka_unit_test(engine_errors_name_the_qualifier),
     cmocka_unit_test(collect_multiple_names_and_stop_command),
