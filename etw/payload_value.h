@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A string longer than this is cut (on a character boundary); a trigger
+ * that matches a string decodes it whole instead (triggers/trigger_etw.c). */
 #define TV_TEXT_MAX 1024
 
 enum tv_type { TV_NONE, TV_INT, TV_UINT, TV_FLOAT, TV_BOOL, TV_TEXT, TV_GUID };

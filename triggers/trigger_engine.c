@@ -832,8 +832,8 @@ int trigger_engine_message(struct trigger_engine *e, const struct trigger_messag
     struct trigger_hit hit;
     if (it->kind != K_EVENTLOG || it->role != TRIGGER_ROLE_STOP)
       continue;
-    if (trigger_eventlog_message(&it->elog, m, &hit))
-      return record(e, it, it->qualifier, TRIGGER_ROLE_STOP, m->ft, NULL, &hit);
+    if ((rc = trigger_eventlog_message(&it->elog, m, &hit)) != 0)
+      return rc < 0 ? rc : record(e, it, it->qualifier, TRIGGER_ROLE_STOP, m->ft, NULL, &hit);
   }
   return 0;
 }

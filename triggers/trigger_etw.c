@@ -69,32 +69,100 @@ static int ctx_tl(struct trigger_etw_ctx *cx)
   return cx->tl_state == 1;
 }
 
+/* The fixed layout that decodes the event (built-in, else a manifest's
+ * when it has no TraceLogging schema), or NULL. */
+static const struct tf_layout *fixed_layout(struct trigger_etw_ctx *cx)
+{
+  if (ctx_layout(cx))
+    return &cx->layout->layout;
+  if (ctx_tl(cx))
+    return NULL;
+  return ctx_man(cx) ? &cx->man->layout : NULL;
+}
+
 int trigger_event_field(struct trigger_etw_ctx *cx, const char *name, struct tv_value *v)
 {
   const struct etw_event *ev = cx->ev;
-  if (ctx_layout(cx))
-    return tf_find(&cx->layout->layout, ev->user_data, ev->user_len, ev->pointer_size, name,
-                   v) == 1;
-  if (ctx_tl(cx))
-    return tl_find(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, name, v) == 1;
-  if (ctx_man(cx))
-    return tf_find(&cx->man->layout, ev->user_data, ev->user_len, ev->pointer_size, name,
-                   v) == 1;
+  const struct tf_layout *l = fixed_layout(cx);
+  if (l)
+    return tf_find(l, ev->user_data, ev->user_len, ev->pointer_size, name, v) == 1;
+  return cx->tl_state == 1 &&
+         tl_find(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, name, v) == 1;
+}
+
+/* --- whole texts ---------------------------------------------------------------- */
+
+/* Room for n more bytes and a NUL after the len bytes of t->text. */
+static int text_reserve(struct trigger_etw *t, size_t len, size_t n)
+{
+  char *grown;
+  size_t cap = t->text_cap ? t->text_cap : 256;
+  if (len + n < t->text_cap)
+    return 0;
+  while (cap <= len + n)
+    cap *= 2;
+  if (!(grown = etwcap_realloc(t->text, cap)))
+    return ETWCAP_E_NOMEM;
+  t->text = grown;
+  t->text_cap = cap;
   return 0;
 }
 
-static int first_field(struct trigger_etw_ctx *cx, struct tv_value *v)
+static int text_put(struct trigger_etw *t, size_t *len, const char *s)
+{
+  size_t n = strlen(s);
+  if (text_reserve(t, *len, n) != 0)
+    return ETWCAP_E_NOMEM;
+  memcpy(t->text + *len, s, n + 1);
+  *len += n;
+  return 0;
+}
+
+/* Field idx of layout l into v, a string's text whole: tv_value keeps only
+ * TV_TEXT_MAX bytes of it, and a payload string runs to the end of the
+ * event (64 KiB; 3 bytes of UTF-8 for each 2 of UTF-16).  The text (of any
+ * value) is appended at t->text + *len.  1, 0 (not there), NOMEM. */
+static int layout_whole(struct trigger_etw *t, struct trigger_etw_ctx *cx,
+                        const struct tf_layout *l, size_t idx, struct tv_value *v, size_t *len)
 {
   const struct etw_event *ev = cx->ev;
-  if (ctx_layout(cx))
-    return cx->layout->layout.count &&
-           tf_at(&cx->layout->layout, ev->user_data, ev->user_len, ev->pointer_size, 0, v) == 1;
-  if (ctx_tl(cx))
-    return tl_first(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, v) == 1;
-  if (ctx_man(cx))
-    return cx->man->layout.count &&
-           tf_at(&cx->man->layout, ev->user_data, ev->user_len, ev->pointer_size, 0, v) == 1;
-  return 0;
+  enum tf_kind kind = l->fields[idx].kind;
+  char buf[TV_SHORT_TEXT_MAX];
+  struct pl_cursor c;
+  size_t i, room;
+  pl_init(&c, ev->user_data, ev->user_len, ev->pointer_size);
+  for (i = 0; i < idx; i++)
+    if (tf_read(&c, l->fields[i].kind, NULL) != 0)
+      return 0;
+  if (kind != TF_UTF16Z && kind != TF_ANSIZ)
+    return tf_read(&c, kind, v) != 0 ? 0 : text_put(t, len, tv_text(v, buf)) ? ETWCAP_E_NOMEM : 1;
+  room = kind == TF_UTF16Z ? (c.len - c.pos) / 2 * 3 : c.len - c.pos;
+  if (text_reserve(t, *len, room) != 0)
+    return ETWCAP_E_NOMEM;
+  *len += kind == TF_UTF16Z ? pl_utf16z(&c, t->text + *len, room + 1)
+                            : pl_ansiz(&c, t->text + *len, room + 1);
+  v->text[0] = '\0';
+  tv_set_text(v);
+  return 1;
+}
+
+/* Field `name` (or the first field, name NULL) into v and its whole text
+ * appended at t->text + *len.  TraceLogging fields come through tl_find,
+ * which holds a string to TV_TEXT_MAX bytes.  1, 0 (no such field), NOMEM. */
+static int field_whole(struct trigger_etw *t, struct trigger_etw_ctx *cx, const char *name,
+                       struct tv_value *v, size_t *len)
+{
+  const struct etw_event *ev = cx->ev;
+  const struct tf_layout *l = fixed_layout(cx);
+  char buf[TV_SHORT_TEXT_MAX];
+  int idx = name ? tf_index(l, name) : 0;
+  if (l)
+    return idx >= 0 && (size_t)idx < l->count ? layout_whole(t, cx, l, (size_t)idx, v, len) : 0;
+  if (cx->tl_state != 1 ||
+      (name ? tl_find(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, name, v)
+            : tl_first(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, v)) != 1)
+    return 0;
+  return text_put(t, len, tv_text(v, buf)) ? ETWCAP_E_NOMEM : 1;
 }
 
 char *trigger_event_name(struct trigger_etw_ctx *cx, char *buf, size_t cap)
@@ -255,6 +323,9 @@ void trigger_etw_release(struct trigger_etw *t)
   etwcap_free(t->starts);
   t->starts = NULL;
   t->starts_cap = t->starts_count = 0;
+  etwcap_free(t->text);
+  t->text = NULL;
+  t->text_cap = 0;
 }
 
 int64_t trigger_etw_effective_msec(const struct trigger_etw *t, int64_t now)
@@ -329,14 +400,14 @@ static int process_passes(const struct trigger_etw *t, const struct trigger_etw_
   return (cx->ev->has & ETW_HAS_PID_TID) && cx->ev->pid == pid;
 }
 
-static int filter_passes(const struct trigger_field_filter *f, const struct tv_value *v)
+/* v and its whole text (len bytes) against the filter. */
+static int filter_passes(const struct trigger_field_filter *f, const struct tv_value *v,
+                         const char *text, size_t len)
 {
-  char buf[TV_SHORT_TEXT_MAX];
-  const char *text = tv_text(v, buf);
   int cmp;
   double d;
   if (f->op == FOP_MATCH)
-    return trigger_regex_match(&f->re, text, strlen(text));
+    return trigger_regex_match(&f->re, text, len);
   if (f->numeric && (tv_as_double(v, &d) || str_parse_double(text, &d) == 0))
     cmp = d < f->number ? -1 : d > f->number ? 1 : 0;
   else
@@ -352,13 +423,19 @@ static int filter_passes(const struct trigger_field_filter *f, const struct tv_v
   }
 }
 
+/* 1 when every field filter passes, 0 when one does not, NOMEM. */
 static int filters_pass(struct trigger_etw *t, struct trigger_etw_ctx *cx)
 {
-  size_t i;
+  size_t i, len;
   struct tv_value v;
   for (i = 0; i < t->spec.filter_count; i++) {
     const struct trigger_field_filter *f = &t->spec.filters[i];
-    if (!trigger_event_field(cx, f->field, &v)) {
+    int rc;
+    len = 0;
+    rc = field_whole(t, cx, f->field, &v, &len);
+    if (rc < 0)
+      return rc;
+    if (!rc) {
       /* PerfView drops an event that lacks the field; say so once. */
       if (!t->missing_field[0]) {
         char name[TRIGGER_NAME_MAX];
@@ -369,7 +446,7 @@ static int filters_pass(struct trigger_etw *t, struct trigger_etw_ctx *cx)
       }
       return 0;
     }
-    if (!filter_passes(f, &v))
+    if (!filter_passes(f, &v, t->text, len))
       return 0;
   }
   return 1;
@@ -419,10 +496,31 @@ static int is_induced(uint64_t reason)
   return reason == 1 || reason == 7 || reason == 9 || reason == 10;
 }
 
-/* The built-in predicates; on success they may describe the event in d. */
+/* PerfView's exception text, "Type: Message", whole at t->text: 1 when it
+ * matches the regex, 0 when not, NOMEM. */
+static int exception_matches(struct trigger_etw *t, struct trigger_etw_ctx *cx)
+{
+  struct tv_value v;
+  size_t len = 0, type_len;
+  int rc = field_whole(t, cx, "ExceptionType", &v, &len);
+  type_len = len;
+  if (rc >= 0)
+    rc = text_put(t, &len, ": ");
+  if (rc >= 0)
+    rc = field_whole(t, cx, "ExceptionMessage", &v, &len);
+  if (rc < 0)
+    return rc;
+  /* PerfView: no match when the type or the message is empty. */
+  if (!t->exc.empty && (!type_len || len == type_len + 2))
+    return 0;
+  return trigger_regex_match(&t->exc, t->text, len);
+}
+
+/* The built-in predicates: 1 when they pass (they may describe the event
+ * in d), 0 when not, NOMEM. */
 static int preds_pass(struct trigger_etw *t, struct trigger_etw_ctx *cx, char *d)
 {
-  struct tv_value type, msg;
+  int rc;
   if (t->preds & (PRED_GEN2 | PRED_NOT_BACKGROUND | PRED_INDUCED)) {
     uint64_t depth = field_u(cx, "Depth"), gtype = field_u(cx, "Type");
     uint64_t reason = field_u(cx, "Reason");
@@ -441,20 +539,9 @@ static int preds_pass(struct trigger_etw *t, struct trigger_etw_ctx *cx, char *d
       return 0;
   }
   if (t->preds & PRED_EXCEPTION) {
-    char full[2 * TV_TEXT_MAX + 4];
-    if (!trigger_event_field(cx, "ExceptionType", &type))
-      type.text[0] = '\0';
-    if (!trigger_event_field(cx, "ExceptionMessage", &msg))
-      msg.text[0] = '\0';
-    if (!t->exc.empty) {
-      /* PerfView: no match when the type or the message is empty. */
-      if (!type.text[0] || !msg.text[0])
-        return 0;
-    }
-    snprintf(full, sizeof(full), "%s: %s", type.text, msg.text);
-    if (!trigger_regex_match(&t->exc, full, strlen(full)))
-      return 0;
-    detail_add(d, " %s", full);
+    if ((rc = exception_matches(t, cx)) <= 0)
+      return rc;
+    detail_add(d, " %s", t->text);
   }
   if (t->preds & PRED_HTTP_STATUS) {
     struct tv_value st;
@@ -523,10 +610,10 @@ static void key_ctx_guid(uint8_t *ctx, const struct etw_guid *g)
   guid_to_bytes(g, ctx + 1);
 }
 
-static void key_ctx_value(uint8_t *ctx, const struct tv_value *v, uint32_t pid)
+/* v as a context id; a string by a hash of its whole text. */
+static void key_ctx_value(uint8_t *ctx, const struct tv_value *v, const char *text, uint32_t pid)
 {
   uint64_t h = 1469598103934665603ull;
-  char buf[TV_SHORT_TEXT_MAX];
   const char *p;
   switch (v->type) {
   case TV_GUID:
@@ -542,7 +629,7 @@ static void key_ctx_value(uint8_t *ctx, const struct tv_value *v, uint32_t pid)
     key_ctx_tagged(ctx, 4, v->u, pid, v->u <= UINT32_MAX);
     return;
   default:
-    for (p = tv_text(v, buf); *p; p++) {
+    for (p = text; *p; p++) {
       h ^= (uint8_t)*p;
       h *= 1099511628211ull;
     }
@@ -550,12 +637,15 @@ static void key_ctx_value(uint8_t *ctx, const struct tv_value *v, uint32_t pid)
   }
 }
 
-static void make_key(struct trigger_etw *t, struct trigger_etw_ctx *cx, uint8_t *key)
+/* The start/stop key of the event: 0 or NOMEM. */
+static int make_key(struct trigger_etw *t, struct trigger_etw_ctx *cx, uint8_t *key)
 {
   const struct etw_event *ev = cx->ev;
   uint8_t *ctx = key + 18;
   unsigned task = bi_kernel_group(ev) ? bi_kernel_group(ev) : ev->task;
   struct tv_value v;
+  size_t len = 0;
+  int rc;
   memset(key, 0, KEY_LEN);
   guid_to_bytes(&ev->provider, key);
   key[16] = (uint8_t)task;
@@ -563,31 +653,34 @@ static void make_key(struct trigger_etw *t, struct trigger_etw_ctx *cx, uint8_t 
   switch (t->spec.ssid) {
   case SSID_ACTIVITY:
     key_ctx_guid(ctx, &ev->activity_id);
-    return;
+    return 0;
   case SSID_THREAD:
     key_ctx_tagged(ctx, 0x13, ev->tid, ev->pid, 1);
-    return;
+    return 0;
   case SSID_FIELD:
-    if (trigger_event_field(cx, t->spec.ssid_field, &v))
-      key_ctx_value(ctx, &v, ev->pid);
+    if ((rc = field_whole(t, cx, t->spec.ssid_field, &v, &len)) < 0)
+      return rc;
+    if (rc)
+      key_ctx_value(ctx, &v, t->text, ev->pid);
     else
       key_ctx_tagged(ctx, 0x15, 0, ev->pid, 1);
-    return;
+    return 0;
   case SSID_DEFAULT:
     break;
   }
   if (trigger_is_activity_path(&ev->activity_id, ev->pid)) {
     key_ctx_guid(ctx, &ev->activity_id);
-    return;
+    return 0;
   }
-  if (first_field(cx, &v) && v.type != TV_NONE) {
-    key_ctx_value(ctx, &v, ev->pid);
-    return;
-  }
-  if (!guid_is_zero(&ev->activity_id))
+  if ((rc = field_whole(t, cx, NULL, &v, &len)) < 0)
+    return rc;
+  if (rc && v.type != TV_NONE)
+    key_ctx_value(ctx, &v, t->text, ev->pid);
+  else if (!guid_is_zero(&ev->activity_id))
     key_ctx_guid(ctx, &ev->activity_id);
   else
     key_ctx_tagged(ctx, 0x13, ev->tid, ev->pid, 1);
+  return 0;
 }
 
 int trigger_etw_problem(const struct trigger_etw *t, const struct manifests *m, char *buf,
@@ -649,14 +742,15 @@ int trigger_etw_event(struct trigger_etw *t, struct trigger_etw_ctx *cx, struct 
   struct ss_entry *e;
   double ms;
   int64_t limit;
+  int rc = 0;
   if (!provider_matches(t, cx->ev) || !delivered(t, cx->ev) || !process_passes(t, cx))
     return 0;
   if (t->spec.trigger_msec == 0) {
-    if (!ref_matches(t, &t->spec.start, cx) || !filters_pass(t, cx))
-      return 0;
+    if (!ref_matches(t, &t->spec.start, cx) || (rc = filters_pass(t, cx)) <= 0)
+      return rc < 0 ? rc : 0;
     begin_detail(cx, hit->detail);
-    if (!preds_pass(t, cx, hit->detail))
-      return 0;
+    if ((rc = preds_pass(t, cx, hit->detail)) <= 0)
+      return rc;
     if (!t->preds)
       describe_fields(cx, hit->detail);
     add_pid(cx, hit->detail);
@@ -667,14 +761,15 @@ int trigger_etw_event(struct trigger_etw *t, struct trigger_etw_ctx *cx, struct 
   is_stop = !is_start && ref_matches(t, &t->spec.stop, cx);
   if (!is_start && !is_stop)
     return 0;
-  make_key(t, cx, key);
+  if ((rc = make_key(t, cx, key)) != 0)
+    return rc;
   h = hash_key(key);
   if (is_start) {
-    if (!filters_pass(t, cx))
-      return 0;
+    if ((rc = filters_pass(t, cx)) <= 0)
+      return rc;
     hit->detail[0] = '\0';
-    if (!preds_pass(t, cx, hit->detail))
-      return 0;
+    if ((rc = preds_pass(t, cx, hit->detail)) <= 0)
+      return rc;
     return ss_put(t, key, h, cx->ft) < 0 ? ETWCAP_E_NOMEM : 0;
   }
   e = ss_find(t, key, h);

@@ -77,6 +77,8 @@ struct trigger_etw {
   int unnamed_warned;
   char missing_field[TRIGGER_NAME_MAX]; /* a filter field a matching event lacked */
   int full_warned;
+  char *text;                   /* the whole text of the fields being matched */
+  size_t text_cap;
 };
 
 /* Takes over spec (its regexes); regex and http are copied in when the

@@ -1,6 +1,8 @@
 /* See trigger_eventlog.h. */
 #include "trigger_eventlog.h"
 
+#include "alloc.h"
+#include "error.h"
 #include "os_time.h"
 #include "strutil.h"
 
@@ -19,19 +21,28 @@ char *trigger_eventlog_text(const struct trigger_message *m, char *buf, size_t c
 int trigger_eventlog_message(const struct trigger_eventlog_spec *s, const struct trigger_message *m,
                              struct trigger_hit *hit)
 {
-  char text[4096];
-  size_t i;
+  char small[1024], *text = small;
+  size_t cap, i;
+  int matched;
   if (!str_caseeq(m->log ? m->log : "", s->log))
     return 0;
-  trigger_eventlog_text(m, text, sizeof(text));
-  if (!trigger_regex_match(&s->re, text, strlen(text)))
-    return 0;
-  hit->value = m->event_id;
-  tv_copy(hit->detail, sizeof(hit->detail), s->log);
-  tv_append(hit->detail, sizeof(hit->detail), "@");
-  tv_append(hit->detail, sizeof(hit->detail), text);
-  for (i = 0; hit->detail[i]; i++)
-    if (hit->detail[i] == '\t' || hit->detail[i] == '\n' || hit->detail[i] == '\r')
-      hit->detail[i] = ' ';
-  return 1;
+  /* The regex sees the whole message, however long: the words around the
+   * type and the message take 43 bytes at most. */
+  cap = strlen(m->type ? m->type : "") + strlen(m->message ? m->message : "") + 64;
+  if (cap > sizeof(small) && !(text = etwcap_malloc(cap)))
+    return ETWCAP_E_NOMEM;
+  trigger_eventlog_text(m, text, cap);
+  matched = trigger_regex_match(&s->re, text, strlen(text));
+  if (matched) {
+    hit->value = m->event_id;
+    tv_copy(hit->detail, sizeof(hit->detail), s->log);
+    tv_append(hit->detail, sizeof(hit->detail), "@");
+    tv_append(hit->detail, sizeof(hit->detail), text);
+    for (i = 0; hit->detail[i]; i++)
+      if (hit->detail[i] == '\t' || hit->detail[i] == '\n' || hit->detail[i] == '\r')
+        hit->detail[i] = ' ';
+  }
+  if (text != small)
+    etwcap_free(text);
+  return matched;
 }

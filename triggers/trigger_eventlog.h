@@ -21,7 +21,8 @@ struct trigger_message {
 /* PerfView's text "HH:MM: Type: T EventId: N Message: M" (the time in UTC,
  * 24-hour, where PerfView used local short time) into buf. */
 char *trigger_eventlog_text(const struct trigger_message *m, char *buf, size_t cap);
-/* 1 when the message is in the spec's log and its text matches (hit filled). */
+/* 1 when the message is in the spec's log and its whole text matches (hit
+ * filled), 0 when not, ETWCAP_E_NOMEM. */
 int trigger_eventlog_message(const struct trigger_eventlog_spec *s, const struct trigger_message *m,
                              struct trigger_hit *hit);
 

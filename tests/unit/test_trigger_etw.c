@@ -353,15 +353,23 @@ static uint32_t exception_v1(uint8_t *b, const char *type, const char *msg)
   return n + 8 + 4 + 2 + 2;
 }
 
+/* CLR Exception/Start (ExceptionThrown_V1) with its payload at b: an error
+ * of the Exception keyword. */
+static struct etw_event exception_event(uint8_t *b)
+{
+  struct etw_event ev = event(&bi_guid_clr, 80, 1, 10, 1, b, 0);
+  ev.keyword = 0x8000;
+  ev.level = 2;
+  return ev;
+}
+
 static void exception_rules(void **state)
 {
   uint8_t b[256];
   struct trigger_options o;
   struct trigger_engine *e;
-  struct etw_event ev = event(&bi_guid_clr, 80, 1, 10, 1, b, 0);
+  struct etw_event ev = exception_event(b);
   (void)state;
-  ev.keyword = 0x8000;
-  ev.level = 2;
   trigger_options_init(&o);
   o.stop_on_exception = "Timeout";
   e = engine(&o);
@@ -381,6 +389,56 @@ static void exception_rules(void **state)
   /* An exception event of another keyword would not have been delivered. */
   e = engine(&o);
   ev.keyword = 0x1;
+  assert_false(feed(e, &ev, 0));
+  trigger_engine_free(e);
+}
+
+/* `n` UTF-16 units of `unit`, then the ASCII `tail`, NUL-terminated, at b;
+ * returns the bytes written. */
+static uint32_t utf16_run(uint8_t *b, uint16_t unit, size_t n, const char *tail)
+{
+  uint32_t k = 0;
+  size_t i;
+  for (i = 0; i < n; i++, k += 2) {
+    b[k] = (uint8_t)unit;
+    b[k + 1] = (uint8_t)(unit >> 8);
+  }
+  for (; *tail; tail++, k += 2) {
+    b[k] = (uint8_t)*tail;
+    b[k + 1] = 0;
+  }
+  b[k] = b[k + 1] = 0;
+  return k + 2;
+}
+
+/* The exception regex sees the whole type and message, however long (an
+ * event carries up to 64 KiB): here a message of 20,000 CJK characters,
+ * 60,000 bytes of UTF-8, before the word the regex looks for. */
+static void long_exception(struct etw_event *ev, uint8_t *b, const char *tail)
+{
+  uint32_t n = utf16_run(b, 'T', 1100, "imeout"); /* a type past 1 KiB too */
+  n += utf16_run(b + n, 0x4E2D, 20000, tail);
+  memset(b + n, 0, 16);
+  ev->user_len = n + 16; /* the pointer, HRESULT, flags, instance */
+}
+
+static void exception_regex_sees_the_whole_message(void **state)
+{
+  static uint8_t b[65536];
+  struct trigger_options o;
+  struct trigger_engine *e;
+  struct etw_event ev = exception_event(b);
+  (void)state;
+  trigger_options_init(&o);
+  o.stop_on_exception = "Timeout.*: .*Deadlock$";
+  e = engine(&o);
+  long_exception(&ev, b, " Deadlock");
+  assert_true(feed(e, &ev, 0));
+  assert_non_null(strstr(trigger_engine_fire_at(e, 0)->detail, "Exception/Start TTTT"));
+  trigger_engine_free(e);
+  /* Only the end differs: no match. */
+  e = engine(&o);
+  long_exception(&ev, b, " Deadlocked");
   assert_false(feed(e, &ev, 0));
   trigger_engine_free(e);
 }
@@ -753,6 +811,56 @@ static void manifest_events_by_name_and_field(void **state)
   trigger_engine_free(e);
 }
 
+/* An engine that has read the manifest (as replay does first). */
+static struct trigger_engine *engine_with_manifest(struct trigger_options *o)
+{
+  static uint8_t c1[4096], c2[4096];
+  size_t half = (sizeof(manifest) - 1) / 2;
+  struct etw_event m1 = manifest_chunk(c1, 2, 0, manifest, half);
+  struct etw_event m2 = manifest_chunk(c2, 2, 1, manifest + half, sizeof(manifest) - 1 - half);
+  struct trigger_engine *e = engine(o);
+  assert_int_equal(trigger_engine_preload(e, &m1), 0);
+  assert_int_equal(trigger_engine_preload(e, &m2), 0);
+  return e;
+}
+
+/* WorkArgs with an item of 2,000 'x' and then tail. */
+static void long_item(struct etw_event *ev, uint8_t *payload, const char *tail)
+{
+  uint32_t n = utf16_run(payload, 'x', 2000, tail);
+  memset(payload + n, 0, 4); /* size */
+  ev->user_len = n + 4;
+}
+
+/* A manifest event's string field is compared and correlated whole: a
+ * filter on its end, and two items that differ only after 2,000 bytes
+ * are two start/stop contexts. */
+static void long_string_fields_are_matched_whole(void **state)
+{
+  static uint8_t payload[8192];
+  struct trigger_options o;
+  struct trigger_engine *e;
+  struct etw_event work = event(&my_source, 5, 0, 10, 1, payload, 0);
+  struct etw_event stop = event(&my_source, 6, 0, 10, 1, payload, 0);
+  (void)state;
+  spec_options(&o, "*MySource/WorkStart;FieldFilter=item~Deadlock$");
+  e = engine_with_manifest(&o);
+  long_item(&work, payload, "Deadlocked");
+  assert_false(feed(e, &work, 0));
+  long_item(&work, payload, "Deadlock");
+  assert_true(feed(e, &work, 1));
+  trigger_engine_free(e);
+  spec_options(&o, "*MySource/Work/Start;TriggerMSec=5;StartStopID=item");
+  e = engine_with_manifest(&o);
+  long_item(&work, payload, "a");
+  assert_false(feed(e, &work, 0));
+  long_item(&stop, payload, "b");
+  assert_false(feed(e, &stop, 10 * MS)); /* another item */
+  long_item(&stop, payload, "a");
+  assert_true(feed(e, &stop, 12 * MS));
+  trigger_engine_free(e);
+}
+
 static int setup(void **state)
 {
   (void)state;
@@ -771,12 +879,14 @@ int main(void)
     cmocka_unit_test(gc_predicates),
     cmocka_unit_test(bgc_final_pause_needs_gc_prep),
     cmocka_unit_test(exception_rules),
+    cmocka_unit_test(exception_regex_sees_the_whole_message),
     cmocka_unit_test(http_status_codes),
     cmocka_unit_test(tracelogging_walk_of_a_struct),
     cmocka_unit_test(event_counter_threshold),
     cmocka_unit_test(names_without_a_schema_are_reported),
     cmocka_unit_test(manifest_reader),
     cmocka_unit_test(manifest_events_by_name_and_field),
+    cmocka_unit_test(long_string_fields_are_matched_whole),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

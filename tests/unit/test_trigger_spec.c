@@ -374,6 +374,17 @@ static void regex_edge_cases(void **state)
   m.log = "System";
   assert_int_equal(trigger_eventlog_message(&el, &m, &hit), 0);
   trigger_eventlog_spec_release(&el);
+  /* The regex sees the whole message, however long. */
+  {
+    static char long_message[20000];
+    memset(long_message, 'x', sizeof(long_message) - 1);
+    memcpy(long_message + sizeof(long_message) - 10, " Deadlock", 10);
+    m.log = "Application";
+    m.message = long_message;
+    assert_int_equal(trigger_parse_eventlog_spec("Deadlock$", &el, err, sizeof(err)), 0);
+    assert_int_equal(trigger_eventlog_message(&el, &m, &hit), 1);
+    trigger_eventlog_spec_release(&el);
+  }
 }
 
 static void engine_errors_name_the_qualifier(void **state)
