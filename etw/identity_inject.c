@@ -126,6 +126,13 @@ static void read_pe(const struct identity_injector *ij, struct cache_entry *e)
   char local[PATH_BYTES];
   struct byte_source src;
   locate(ij, e->path, local, sizeof(local));
+  /* The name comes from the trace: a share is not opened (a hostile trace
+   * would make the merge connect to any server), and byte_source_open_file
+   * opens only a regular file, so a FIFO or device cannot hang the merge. */
+  if (os_path_is_remote(local)) {
+    e->read_rc = ETWCAP_E_NOTFILE;
+    return;
+  }
   e->read_rc = byte_source_open_file(&src, local);
   if (e->read_rc)
     return;

@@ -46,6 +46,11 @@ static void file_close(void *ctx)
 
 int byte_source_open_file(struct byte_source *s, const char *path)
 {
+  return byte_source_open_file_id(s, path, NULL);
+}
+
+int byte_source_open_file_id(struct byte_source *s, const char *path, struct os_file_id *id)
+{
   struct file_ctx *fc;
   int64_t size = -1;
   int rc;
@@ -58,7 +63,7 @@ int byte_source_open_file(struct byte_source *s, const char *path)
   fc = etwcap_calloc(1, sizeof(*fc));
   if (!fc)
     return ETWCAP_E_NOMEM;
-  fc->f = os_fopen(path, "rb");
+  fc->f = os_fopen_regular(path, id);
   if (!fc->f) {
     rc = os_last_error();
     etwcap_free(fc);

@@ -20,8 +20,13 @@ struct byte_source {
   int64_t size; /* total size in bytes, or -1 when unknown */
 };
 
-/* A file (UTF-8 path): ETWCAP_E_NOENT / FORMAT (a folder) / IO / NOMEM. */
+/* A regular file (UTF-8 path; os_fopen_regular: a FIFO or device is
+ * refused, never waited on): ETWCAP_E_NOENT / ISDIR / NOTFILE / IO / NOMEM. */
 int byte_source_open_file(struct byte_source *s, const char *path);
+/* The same, and the identity of the file opened (os_file.h), for a caller
+ * that deletes it later only if it is still that file. */
+struct os_file_id;
+int byte_source_open_file_id(struct byte_source *s, const char *path, struct os_file_id *id);
 /* `len` bytes at `data`, which must outlive the source; nothing is copied. */
 int byte_source_open_memory(struct byte_source *s, const void *data, size_t len);
 void byte_source_close(struct byte_source *s);

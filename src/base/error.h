@@ -30,7 +30,9 @@
   X(SESSION_LIMIT,-21, 7, "no free trace session slot (too many sessions)")     \
   X(DENIED,     -22, 6, "permission denied")                                    \
   X(NAMETOOLONG,-23, 6, "name too long")                                        \
-  X(ISDIR,      -24, 6, "is a folder, not a file")
+  X(ISDIR,      -24, 6, "is a folder, not a file")                              \
+  X(NOTFILE,    -25, 6, "not a regular file (a pipe, device or link)")          \
+  X(REPLACED,   -26, 6, "another file has taken its name")
 
 enum etwcap_error {
   ETWCAP_OK = 0,

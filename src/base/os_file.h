@@ -11,6 +11,30 @@
 
 /* fopen with a UTF-8 path; binary modes only ("rb", "wb", "r+b", "ab"). */
 FILE *os_fopen(const char *path, const char *mode);
+/* What tells one file from another on a machine (POSIX: st_dev and st_ino;
+ * Windows: the volume serial number and the file index), so that a file can
+ * be told from one put under its name later. */
+struct os_file_id {
+  uint64_t volume, index_high, index_low;
+};
+
+/* Opens `path` for reading ("rb") only when it is a regular file: a FIFO,
+ * device, socket or folder is refused (NULL, os_last_error ETWCAP_E_NOTFILE,
+ * or ETWCAP_E_ISDIR for a folder) without blocking, so a name taken from a
+ * trace or found in a folder cannot hang the reader.  On Windows only a
+ * disk file qualifies (GetFileType FILE_TYPE_DISK).  Fills *id when id is
+ * not NULL. */
+FILE *os_fopen_regular(const char *path, struct os_file_id *id);
+/* Removes `path` only while it is still the file `id` describes:
+ * ETWCAP_E_REPLACED (nothing removed) when another file has taken its name.
+ * Windows checks and deletes through one handle; POSIX compares lstat's
+ * identity and then unlinks, which leaves a window of a few instructions. */
+int os_remove_same(const char *path, const struct os_file_id *id);
+/* 1 when `path` names a file on another machine (a UNC path, \\server\share
+ * or \\?\UNC\..., or on Windows a drive letter mapped to a network share):
+ * names taken from a trace are not opened there, so reading a trace never
+ * makes SMB connections.  Always 0 for POSIX paths. */
+int os_path_is_remote(const char *path);
 /* Creates `path` for writing ("wb"), exclusively: NULL (os_last_error:
  * ETWCAP_E_EXIST) when anything is there, a symbolic link or junction
  * included, which is never followed.  Every file etwcap writes in a user's

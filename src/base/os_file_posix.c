@@ -40,6 +40,10 @@ static int translate(int e)
     return ETWCAP_E_NAMETOOLONG;
   case EISDIR:
     return ETWCAP_E_ISDIR;
+  case ENODEV:
+  case ENXIO:
+  case ELOOP:
+    return ETWCAP_E_NOTFILE;
   default:
     return ETWCAP_E_IO;
   }
@@ -60,6 +64,58 @@ const char *os_last_error_text(char *buf, size_t size)
 FILE *os_fopen(const char *path, const char *mode)
 {
   return fopen(path, mode);
+}
+
+static void identity_of(const struct stat *st, struct os_file_id *id)
+{
+  id->volume = (uint64_t)st->st_dev;
+  id->index_high = 0;
+  id->index_low = (uint64_t)st->st_ino;
+}
+
+FILE *os_fopen_regular(const char *path, struct os_file_id *id)
+{
+  struct stat st;
+  FILE *f;
+  /* O_NONBLOCK: opening a FIFO for reading waits for a writer otherwise.
+   * O_NOCTTY: a terminal device never becomes ours. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), e;
+  if (fd < 0)
+    return NULL;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    e = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+    close(fd);
+    errno = e;
+    return NULL;
+  }
+  /* A regular file never blocks; clear the flag so reads behave as usual. */
+  if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
+    e = errno;
+    close(fd);
+    errno = e;
+    return NULL;
+  }
+  if (id)
+    identity_of(&st, id);
+  return f;
+}
+
+int os_remove_same(const char *path, const struct os_file_id *id)
+{
+  struct stat st;
+  struct os_file_id now;
+  if (lstat(path, &st) != 0)
+    return translate(errno);
+  identity_of(&st, &now);
+  if (now.volume != id->volume || now.index_low != id->index_low || !S_ISREG(st.st_mode))
+    return ETWCAP_E_REPLACED;
+  return unlink(path) == 0 ? 0 : translate(errno);
+}
+
+int os_path_is_remote(const char *path)
+{
+  (void)path;
+  return 0; /* a POSIX path is local or a mount the administrator made */
 }
 
 FILE *os_fcreate(const char *path)

@@ -88,6 +88,109 @@ FILE *os_fopen(const char *path, const char *mode)
   return f;
 }
 
+FILE *os_fopen_regular(const char *path, struct os_file_id *id)
+{
+  wchar_t *w = utf8_to_utf16(path);
+  BY_HANDLE_FILE_INFORMATION info;
+  HANDLE h;
+  FILE *f = NULL;
+  int fd;
+  if (!w) {
+    last_win32_error = ERROR_NOT_ENOUGH_MEMORY;
+    return NULL;
+  }
+  /* The sharing _wfopen's "rb" grants; a handle that is not inherited. */
+  h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
+                  FILE_ATTRIBUTE_NORMAL, NULL);
+  etwcap_free(w);
+  if (h == INVALID_HANDLE_VALUE) {
+    last_win32_error = GetLastError();
+    return NULL;
+  }
+  /* A pipe, console or other device is FILE_TYPE_PIPE or FILE_TYPE_CHAR
+   * (GetFileType's page): reading one could block for ever. */
+  if (GetFileType(h) != FILE_TYPE_DISK || !GetFileInformationByHandle(h, &info) ||
+      (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
+    CloseHandle(h);
+    last_win32_error = ERROR_BAD_FILE_TYPE;
+    return NULL;
+  }
+  fd = _open_osfhandle((intptr_t)h, _O_RDONLY | _O_BINARY);
+  if (fd >= 0)
+    f = _fdopen(fd, "rb");
+  if (!f) {
+    last_win32_error = ERROR_NOT_ENOUGH_MEMORY;
+    if (fd >= 0)
+      _close(fd);
+    else
+      CloseHandle(h);
+    return NULL;
+  }
+  if (id) {
+    id->volume = info.dwVolumeSerialNumber;
+    id->index_high = info.nFileIndexHigh;
+    id->index_low = info.nFileIndexLow;
+  }
+  return f;
+}
+
+int os_remove_same(const char *path, const struct os_file_id *id)
+{
+  wchar_t *w = utf8_to_utf16(path);
+  BY_HANDLE_FILE_INFORMATION info;
+  FILE_DISPOSITION_INFO dispose = { TRUE };
+  HANDLE h;
+  int rc;
+  if (!w)
+    return ETWCAP_E_NOMEM;
+  /* The name's file itself (a link is not followed), checked and deleted
+   * through one handle: no other file can take the name in between. */
+  h = CreateFileW(w, DELETE | FILE_READ_ATTRIBUTES,
+                  FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                  FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+  etwcap_free(w);
+  if (h == INVALID_HANDLE_VALUE)
+    return translate(GetLastError());
+  if (!GetFileInformationByHandle(h, &info))
+    rc = translate(GetLastError());
+  else if (info.dwVolumeSerialNumber != id->volume || info.nFileIndexHigh != id->index_high ||
+           info.nFileIndexLow != id->index_low ||
+           (info.dwFileAttributes & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY)))
+    rc = ETWCAP_E_REPLACED;
+  else
+    rc = SetFileInformationByHandle(h, FileDispositionInfo, &dispose, sizeof(dispose))
+           ? 0
+           : translate(GetLastError());
+  CloseHandle(h);
+  return rc;
+}
+
+static int is_separator(char c)
+{
+  return c == '\\' || c == '/';
+}
+
+static int is_drive_letter(const char *p)
+{
+  return ((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':';
+}
+
+int os_path_is_remote(const char *path)
+{
+  wchar_t root[4] = { 0, L':', L'\\', 0 };
+  /* \\server\share, \\?\UNC\server\share and \\.\device are not local
+   * files; \\?\C:\... is (the long-path form of a drive path). */
+  if (is_separator(path[0]) && is_separator(path[1])) {
+    if (!(path[2] == '?' && is_separator(path[3]) && is_drive_letter(path + 4)))
+      return 1;
+    path += 4;
+  }
+  if (!is_drive_letter(path))
+    return 0;
+  root[0] = (wchar_t)path[0];
+  return GetDriveTypeW(root) == DRIVE_REMOTE;
+}
+
 FILE *os_fcreate(const char *path)
 {
   wchar_t *w = utf8_to_utf16(path);

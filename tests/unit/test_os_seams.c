@@ -143,6 +143,75 @@ static void full_paths(void **state)
   assert_int_equal(os_remove(full), 0);
 }
 
+static void write_text(const char *path, const char *text)
+{
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* os_fopen_regular opens a file, refuses a folder, and says what the file
+ * is; os_remove_same removes a name only while it is still that file. */
+static void files_are_removed_only_while_the_same(void **state)
+{
+  char path[512], other[512], dir[512];
+  struct os_file_id id, same;
+  FILE *f;
+  int64_t size;
+  (void)state;
+  test_tmp_path("same-file.etl", path, sizeof(path));
+  test_tmp_path("same-file-other.etl", other, sizeof(other));
+  test_tmp_path("same-file-dir", dir, sizeof(dir));
+  assert_int_equal(os_make_dir(dir), 0);
+  assert_null(os_fopen_regular(dir, &id));
+  assert_true(os_last_error() == ETWCAP_E_NOTFILE || os_last_error() == ETWCAP_E_ACCES ||
+              os_last_error() == ETWCAP_E_ISDIR);
+  os_remove_dir(dir);
+
+  write_text(path, "merged");
+  f = os_fopen_regular(path, &id);
+  assert_non_null(f);
+  fclose(f);
+  f = os_fopen_regular(path, &same);
+  assert_non_null(f);
+  fclose(f);
+  assert_memory_equal(&id, &same, sizeof(id));
+
+  /* Another file takes the name: it stays. */
+  write_text(other, "planted during the merge");
+  assert_int_equal(os_rename_replace(other, path), 0);
+  assert_int_equal(os_remove_same(path, &id), ETWCAP_E_REPLACED);
+  assert_int_equal(os_file_size(path, &size), 0);
+  assert_int_equal(size, (int64_t)strlen("planted during the merge"));
+
+  /* The file itself goes. */
+  f = os_fopen_regular(path, &id);
+  assert_non_null(f);
+  fclose(f);
+  assert_int_equal(os_remove_same(path, &id), 0);
+  assert_int_equal(os_file_size(path, &size), ETWCAP_E_NOENT);
+  assert_int_equal(os_remove_same(path, &id), ETWCAP_E_NOENT);
+}
+
+/* Names taken from a trace on a share are not opened (no SMB from a
+ * hostile trace); POSIX paths are always local. */
+static void shares_are_remote(void **state)
+{
+  char probe[] = "a\\b";
+  int windows;
+  (void)state;
+  os_native_path(probe); /* POSIX makes the backslash a slash; Windows keeps it */
+  windows = probe[1] == '\\';
+  assert_int_equal(os_path_is_remote("relative/x.dll"), 0);
+  assert_int_equal(os_path_is_remote("\\\\server\\share\\x.dll"), windows);
+  assert_int_equal(os_path_is_remote("//server/share/x.dll"), windows);
+  assert_int_equal(os_path_is_remote("\\\\?\\UNC\\server\\share\\x.dll"), windows);
+  assert_int_equal(os_path_is_remote("\\\\.\\pipe\\x"), windows);
+  assert_int_equal(os_path_is_remote("\\\\?\\C:\\Windows\\System32\\ntdll.dll"), 0);
+  assert_int_equal(os_path_is_remote("C:\\Windows\\System32\\ntdll.dll"), 0);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -151,6 +220,8 @@ int main(void)
     cmocka_unit_test(threads_and_locks),
     cmocka_unit_test(unicode_file_paths),
     cmocka_unit_test(full_paths),
+    cmocka_unit_test(files_are_removed_only_while_the_same),
+    cmocka_unit_test(shares_are_remote),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
