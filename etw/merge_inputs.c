@@ -52,6 +52,11 @@ static int add_path(struct merge_inputs *in, const char *dir, size_t dir_len, co
   return 0;
 }
 
+int merge_inputs_add(struct merge_inputs *in, const char *path)
+{
+  return add_path(in, "", 0, path);
+}
+
 static int on_entry(void *ctx, const char *name)
 {
   struct search *s = ctx;
@@ -73,6 +78,7 @@ int merge_inputs_find(const char *main_path, struct merge_inputs *out)
   int rc;
 
   out->paths = NULL;
+  out->ids = NULL;
   out->count = 0;
   rc = os_file_size(main_path, &size);
   if (rc)
@@ -91,8 +97,14 @@ int merge_inputs_find(const char *main_path, struct merge_inputs *out)
     merge_inputs_release(out);
     return rc;
   }
-  qsort(out->paths + 1, out->count - 1, sizeof(char *), by_name);
+  merge_inputs_sort(out);
   return 0;
+}
+
+void merge_inputs_sort(struct merge_inputs *in)
+{
+  if (in->count > 1)
+    qsort(in->paths + 1, in->count - 1, sizeof(char *), by_name);
 }
 
 void merge_inputs_release(struct merge_inputs *in)
@@ -101,6 +113,8 @@ void merge_inputs_release(struct merge_inputs *in)
   for (i = 0; i < in->count; i++)
     etwcap_free(in->paths[i]);
   etwcap_free(in->paths);
+  etwcap_free(in->ids);
   in->paths = NULL;
+  in->ids = NULL;
   in->count = 0;
 }

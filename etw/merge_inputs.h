@@ -8,9 +8,14 @@
 
 #include <stddef.h>
 
+struct os_file_id;
+
 struct merge_inputs {
   char **paths; /* the main file first, then siblings in name order */
   size_t count;
+  /* What each file was when the merge opened it (os_file.h), so that only
+   * the files merged are deleted: filled by the merge, NULL before. */
+  struct os_file_id *ids;
 };
 
 /* Does `name` (a file name, no folder) belong to the collection whose main
@@ -22,5 +27,10 @@ int merge_inputs_is_sibling(const char *main_name, const char *name);
  * merge_inputs_release. */
 int merge_inputs_find(const char *main_path, struct merge_inputs *out);
 void merge_inputs_release(struct merge_inputs *in);
+/* For a list built by hand (replay /Out names the files it wrote): appends
+ * a copy of path; merge_inputs_sort then puts the siblings after the first
+ * in name order, as merge_inputs_find leaves them. */
+int merge_inputs_add(struct merge_inputs *in, const char *path);
+void merge_inputs_sort(struct merge_inputs *in);
 
 #endif

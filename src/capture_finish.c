@@ -53,10 +53,12 @@ static int merge_step(const struct capture_finish_params *p, const struct merge_
   size_t i;
   int rc = 0;
 
+  if (in->count > ETL_MERGE_MAX_INPUTS)
+    return ETWCAP_E_INTERNAL; /* capture_finish refused it already */
   memset(inputs, 0, sizeof(inputs));
   for (i = 0; i < in->count && !rc; i++) {
     inputs[i].name = in->paths[i];
-    rc = byte_source_open_file(&inputs[i].io, in->paths[i]);
+    rc = byte_source_open_file_id(&inputs[i].io, in->paths[i], &in->ids[i]);
     if (rc)
       snprintf(why, why_size, "cannot open '%s': %s", in->paths[i], etwcap_strerror(rc));
   }
@@ -322,14 +324,52 @@ static int merge_into_etl(const struct capture_finish_params *p, const struct me
   return rc;
 }
 
+/* Only what was merged goes: a file put under an input's name since the
+ * merge opened it is left alone. */
 static void delete_inputs(const struct merge_inputs *in, size_t from)
 {
   size_t i;
   for (i = from; i < in->count; i++) {
-    int rc = os_remove(in->paths[i]);
-    if (rc)
+    int rc = os_remove_same(in->paths[i], &in->ids[i]);
+    if (rc == ETWCAP_E_REPLACED)
+      log_warn("'%s' is not deleted: another file took its name during the merge (the "
+               "capture holds the file that was there when the merge began)", in->paths[i]);
+    else if (rc)
       log_warn("could not delete '%s' after merging it: %s", in->paths[i], etwcap_strerror(rc));
   }
+}
+
+/* The session files: the caller's list, or X.etl and its siblings by name;
+ * with room for what each is when opened. */
+static int gather_inputs(const struct capture_finish_params *p, struct merge_inputs *in,
+                         char *why, size_t why_size)
+{
+  size_t i;
+  int rc = 0;
+  memset(in, 0, sizeof(*in));
+  if (p->inputs)
+    for (i = 0; i < p->inputs->count && !rc; i++)
+      rc = merge_inputs_add(in, p->inputs->paths[i]);
+  else
+    rc = merge_inputs_find(p->data_file, in);
+  if (!rc && !in->count)
+    rc = ETWCAP_E_NOENT;
+  if (rc) {
+    snprintf(why, why_size, "cannot find the session files of '%s': %s", p->data_file,
+             etwcap_strerror(rc));
+  } else if (in->count > ETL_MERGE_MAX_INPUTS) {
+    /* merge_inputs_find takes every X.kernel*, X.clr*, X.user*.etl there. */
+    snprintf(why, why_size, "'%s' has %lu session files beside it (X.etl, X.kernel*.etl, "
+             "X.clr*.etl, X.user*.etl); one merge takes at most %d: move the files that are "
+             "not this capture's elsewhere", p->data_file, (unsigned long)in->count,
+             ETL_MERGE_MAX_INPUTS);
+    rc = ETWCAP_E_FORMAT;
+  } else if (!(in->ids = etwcap_calloc(in->count, sizeof(*in->ids)))) {
+    rc = ETWCAP_E_NOMEM;
+  }
+  if (rc)
+    merge_inputs_release(in);
+  return rc;
 }
 
 int capture_finish(const struct capture_finish_params *p, struct capture_finish_result *r,
@@ -350,12 +390,9 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
   /* merge_step can fail before etl_merge fills st (opening an input). */
   memset(&st, 0, sizeof(st));
   why[0] = '\0';
-  rc = merge_inputs_find(p->data_file, &in);
-  if (rc) {
-    snprintf(why, why_size, "cannot find the session files of '%s': %s", p->data_file,
-             etwcap_strerror(rc));
+  rc = gather_inputs(p, &in, why, why_size);
+  if (rc)
     return rc;
-  }
   r->inputs = in.count;
   r->zipped = p->zip;
   for (i = 0; i < in.count; i++) {

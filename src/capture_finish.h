@@ -15,6 +15,7 @@
 #include "etl_merge.h"
 #include "identity_inject.h"
 #include "log_memory.h"
+#include "merge_inputs.h"
 #include "ngen_pdb.h"
 
 #include <stddef.h>
@@ -35,6 +36,9 @@ struct capture_finish_params {
    * neither a zip nor /Wpr). */
   const struct ngen_runner *ngen;
   FILE *console;            /* progress on this console, or NULL for log lines */
+  /* The session files to merge and then delete, data_file first (replay
+   * /Out's own); NULL: data_file and its siblings, found by name. */
+  const struct merge_inputs *inputs;
 };
 
 struct capture_finish_result {

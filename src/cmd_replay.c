@@ -123,6 +123,7 @@ static int write_outputs(const struct cli *cli, const struct trigger_engine *e,
     struct capture_finish_params p;
     struct capture_finish_result res;
     struct manifest_trigger mt;
+    struct merge_inputs written;
     char name[1200], data_file[1200], err[1024], from_text[64], to_text[64];
     int64_t from = f->collection_start, size;
     if (f->role == TRIGGER_ROLE_START)
@@ -141,7 +142,8 @@ static int write_outputs(const struct cli *cli, const struct trigger_engine *e,
       break;
     }
     snprintf(data_file, sizeof(data_file), "%.*s", (int)(strlen(name) - (zip ? 4 : 0)), name);
-    rc = replay_window_write(trace, from, f->stop_at, data_file, &ws, err, sizeof(err));
+    rc = replay_window_write(trace, from, f->stop_at, data_file, &ws, &written, err,
+                             sizeof(err));
     if (rc) {
       log_error("%s", err);
       break;
@@ -159,11 +161,18 @@ static int write_outputs(const struct cli *cli, const struct trigger_engine *e,
     mt.detail = f->detail;
     mt.filetime = f->filetime;
     p.trigger = &mt;
+    p.inputs = &written;
     rc = capture_finish(&p, &res, err, sizeof(err));
     if (rc) {
+      /* Nothing was deleted: the files this window wrote go, no other. */
+      size_t k;
+      for (k = 0; k < written.count; k++)
+        os_remove(written.paths[k]);
       log_error("%s: %s", name, err[0] ? err : etwcap_strerror(rc));
-      break;
     }
+    merge_inputs_release(&written);
+    if (rc)
+      break;
     log_info("wrote %s (%llu events)", res.output, (unsigned long long)res.events);
     if (cli->q.report)
       report_after_capture(res.output);

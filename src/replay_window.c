@@ -5,17 +5,20 @@
 #include "cancel.h"
 #include "error.h"
 #include "etl_reader.h"
+#include "etl_merge.h"
 #include "etl_source.h"
 #include "etl_timeorder.h"
 #include "etl_writer.h"
 #include "file_error.h"
+#include "merge_inputs.h"
 #include "os_file.h"
 #include "strutil.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define WINDOW_MAX_FILES 64
+/* Each file becomes one input of the capture's merge. */
+#define WINDOW_MAX_FILES ETL_MERGE_MAX_INPUTS
 
 static int contains_case(const char *s, const char *word)
 {
@@ -147,8 +150,21 @@ static int write_one(void *ctx, const char *display, struct etl_reader *r)
   return 0;
 }
 
+/* The files written, data_file first, as capture_finish takes them. */
+static int list_written(const struct job *j, struct merge_inputs *out)
+{
+  unsigned i;
+  int rc = merge_inputs_add(out, j->data_file);
+  for (i = 0; i < j->count && !rc; i++)
+    if (strcmp(j->written[i], j->data_file) != 0)
+      rc = merge_inputs_add(out, j->written[i]);
+  merge_inputs_sort(out);
+  return rc;
+}
+
 int replay_window_write(const char *trace, int64_t from, int64_t to, const char *data_file,
-                        struct replay_window_stats *stats, char *err, size_t cap)
+                        struct replay_window_stats *stats, struct merge_inputs *written,
+                        char *err, size_t cap)
 {
   struct job *j = etwcap_calloc(1, sizeof(*j));
   char msg[1024];
@@ -176,6 +192,11 @@ int replay_window_write(const char *trace, int64_t from, int64_t to, const char 
       snprintf(err, cap, "%s: cannot rename: %s", main, etwcap_strerror(rc));
     else
       snprintf(j->written[0], sizeof(j->written[0]), "%s", main);
+  }
+  memset(written, 0, sizeof(*written));
+  if (!rc && j->count && (rc = list_written(j, written)) != 0) {
+    snprintf(err, cap, "%s", etwcap_strerror(rc));
+    merge_inputs_release(written);
   }
   if (rc)
     for (i = 0; i < j->count; i++)

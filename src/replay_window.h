@@ -18,10 +18,15 @@ struct replay_window_stats {
   uint64_t events_in, events_kept;
 };
 
+struct merge_inputs;
+
 /* data_file must end in ".etl"; none of the files may exist yet
- * (ETWCAP_E_EXIST names it). */
+ * (ETWCAP_E_EXIST names it).  *written lists the files written, data_file
+ * first (released with merge_inputs_release; empty when there were none):
+ * the capture merges and deletes these and no other file. */
 int replay_window_write(const char *trace, int64_t from, int64_t to, const char *data_file,
-                        struct replay_window_stats *stats, char *err, size_t cap);
+                        struct replay_window_stats *stats, struct merge_inputs *written,
+                        char *err, size_t cap);
 
 /* The session-file name for ETL number `index` (0-based) of a trace whose
  * member is called `member`: DATA.etl, DATA.kernel.etl, DATA.kernel2.etl,
