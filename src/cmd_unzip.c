@@ -64,6 +64,25 @@ static int extract(const struct byte_source *src, const struct zip_entry *e, con
   return rc;
 }
 
+/* The longest path component NTFS and the usual POSIX file systems hold
+ * (255 UTF-16 units on NTFS, NAME_MAX 255 bytes on Linux): a member whose
+ * name has a longer one could not have been written by a capture. */
+#define UNZIP_COMPONENT_MAX 255
+#define PDB_PATH_MAX 2200
+
+/* The length of the longest '/'-separated component of name. */
+static size_t longest_component(const char *name)
+{
+  size_t longest = 0;
+  while (*name) {
+    size_t n = strcspn(name, "/");
+    if (n > longest)
+      longest = n;
+    name += n + (name[n] == '/');
+  }
+  return longest;
+}
+
 /* A member's path under symbols/: its own path, less a first folder
  * PerfView's zips put PDBs in; NULL for a name that could leave the folder
  * (absolute, a drive, `..`, an empty or dot component). */
@@ -86,11 +105,40 @@ static const char *pdb_relative(const char *name)
   return rel;
 }
 
+/* symbols/rel into path (cap bytes); ETWCAP_E_CORRUPT when a part of rel is
+ * longer than any file system holds or the whole does not fit. */
+static int pdb_path(const char *symbols, const char *rel, char *path, size_t cap)
+{
+  if (longest_component(rel) > UNZIP_COMPONENT_MAX)
+    return ETWCAP_E_CORRUPT;
+  return snprintf(path, cap, "%s/%s", symbols, rel) < (int)cap ? 0 : ETWCAP_E_CORRUPT;
+}
+
+/* Before anything is written: every PDB's path fits, else the zip is
+ * refused whole (a member named past what a file system holds was not
+ * written by a capture). */
+static int pdb_names_fit(const struct zip_directory *dir, const char *zip, const char *symbols)
+{
+  char path[PDB_PATH_MAX];
+  size_t i;
+  for (i = 0; i < dir->count; i++) {
+    const char *name = dir->entries[i].name, *rel = pdb_relative(name);
+    if (str_ends_with_case(name, ".pdb") && rel && pdb_path(symbols, rel, path, sizeof(path))) {
+      log_error("'%s': the member '%.200s...' (%zu bytes) has a name no file system holds "
+                "(a part over %d bytes, or a path over %zu bytes); the zip is damaged or was "
+                "not written by a capture", zip, name, strlen(name), UNZIP_COMPONENT_MAX,
+                sizeof(path) - 1);
+      return ETWCAP_E_CORRUPT;
+    }
+  }
+  return 0;
+}
+
 /* The PDBs into the folder `symbols` (made when the zip holds one). */
 static int extract_pdbs(const struct byte_source *src, const struct zip_directory *dir,
                         const char *zip, const char *symbols, unsigned *count)
 {
-  char path[2200], why[1024];
+  char path[PDB_PATH_MAX], why[1024];
   size_t i;
   uint64_t bytes;
   int rc;
@@ -105,12 +153,13 @@ static int extract_pdbs(const struct byte_source *src, const struct zip_director
                e->name, zip, symbols);
       continue;
     }
+    if (pdb_path(symbols, rel, path, sizeof(path)) != 0)
+      return ETWCAP_E_CORRUPT; /* pdb_names_fit let it through: cannot happen */
     if (!*count && (os_make_dir(symbols) != 0 || !os_is_plain_dir(symbols))) {
       log_error("cannot make the folder '%s' (or it is a link): the PDBs are not written",
                 symbols);
       return ETWCAP_E_IO;
     }
-    snprintf(path, sizeof(path), "%s/%s", symbols, rel);
     os_native_path(path);
     if ((rc = dir_make_parents(path, strlen(symbols))) != 0 ||
         (rc = extract(src, e, path, &bytes, why, sizeof(why))) != 0) {
@@ -121,6 +170,13 @@ static int extract_pdbs(const struct byte_source *src, const struct zip_director
     (*count)++;
   }
   return 0;
+}
+
+/* Appends suffix to s (cap bytes); 0 when it does not fit. */
+static int append(char *s, size_t cap, const char *suffix)
+{
+  size_t used = strlen(s);
+  return snprintf(s + used, cap - used, "%s", suffix) < (int)(cap - used);
 }
 
 static int run_unzip(const struct cli *cli)
@@ -135,13 +191,24 @@ static int run_unzip(const struct cli *cli)
   unsigned pdbs = 0;
   int64_t size;
   int rc;
-  if (!str_ends_with_case(zip, ".zip") || n - 4 >= sizeof(out)) {
+  if (!str_ends_with_case(zip, ".zip")) {
     log_error("unzip takes a capture's .etl.zip, not '%s'", zip);
     return ETWCAP_E_USAGE;
   }
-  snprintf(out, sizeof(out), "%.*s", (int)(n - 4), zip);
-  if (!str_ends_with_case(out, ".etl") && strlen(out) + 4 < sizeof(out))
-    strcat(out, ".etl");
+  /* X.etl.zip gives X.etl, X.zip gives X.etl.  With /Wpr the PDBs go to
+   * X.etl.ngenpdb, the folder WPA's /Wpr captures keep their NGEN PDBs in;
+   * else to symbols beside the zip, as PerfView's unzip.  Each path fits
+   * whole or unzip stops: a path cut short would write elsewhere. */
+  snprintf(out, sizeof(out), "%.*s", (int)(n - 4 < sizeof(out) ? n - 4 : 0), zip);
+  if (n - 4 >= sizeof(out) ||
+      (!str_ends_with_case(out, ".etl") && !append(out, sizeof(out), ".etl")) ||
+      (cli->q.plan.wpr ? snprintf(symbols, sizeof(symbols), "%s.ngenpdb", out)
+                       : snprintf(symbols, sizeof(symbols), "%.*ssymbols",
+                                  (int)path_dir_len(zip), zip)) >= (int)sizeof(symbols)) {
+    log_error("the path '%s' is too long for unzip (%zu bytes; what it writes beside it must "
+              "fit in %zu): move the zip to a shorter path", zip, n, sizeof(out) - 1);
+    return ETWCAP_E_NAMETOOLONG;
+  }
   if ((rc = byte_source_open_file(&src, zip)) != 0) {
     log_error("cannot open '%s': %s", zip, etwcap_strerror(rc));
     return rc;
@@ -170,16 +237,12 @@ static int run_unzip(const struct cli *cli)
     log_error("'%s' exists: unzip does not overwrite it; move it away and run unzip again", out);
     rc = ETWCAP_E_EXIST;
   }
+  if (!rc)
+    rc = pdb_names_fit(&dir, zip, symbols);
   if (!rc && (rc = zip_entry_supported(etl, why, sizeof(why))) != 0)
     log_error("'%s': %s", zip, why);
   if (!rc && (rc = extract(&src, etl, out, &bytes, why, sizeof(why))) != 0)
     log_error("%s", why);
-  /* PerfView's unzip: symbols beside the zip; with /Wpr, X.etl.ngenpdb,
-   * the folder WPA's /Wpr captures keep their NGEN PDBs in. */
-  if (cli->q.plan.wpr)
-    snprintf(symbols, sizeof(symbols), "%s.ngenpdb", out);
-  else
-    snprintf(symbols, sizeof(symbols), "%.*ssymbols", (int)path_dir_len(zip), zip);
   if (!rc)
     rc = extract_pdbs(&src, &dir, zip, symbols, &pdbs);
   if (!rc)
