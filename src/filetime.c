@@ -39,12 +39,23 @@ int64_t filetime_from_civil(const struct civil_time *t)
   return FILETIME_UNIX_EPOCH + secs * 10000000 + t->ticks;
 }
 
+/* 9999-12-31T23:59:59.9999999Z, .NET's DateTime.MaxValue: the last time
+ * PerfView and TraceEvent can show.  A trace's times come from its bytes;
+ * one outside 1601..9999 is shown at the nearer end, so the arithmetic
+ * below never overflows. */
+#define FILETIME_LAST INT64_C(2650467743999999999)
+
 static void split(int64_t filetime, int64_t *y, unsigned *mo, unsigned *d,
                   unsigned *h, unsigned *mi, unsigned *s, int64_t *frac)
 {
-  int64_t ticks = filetime - FILETIME_UNIX_EPOCH;
-  int64_t secs = ticks / 10000000, rem = ticks % 10000000;
-  int64_t days, sod;
+  int64_t ticks, secs, rem, days, sod;
+  if (filetime < 0)
+    filetime = 0;
+  else if (filetime > FILETIME_LAST)
+    filetime = FILETIME_LAST;
+  ticks = filetime - FILETIME_UNIX_EPOCH;
+  secs = ticks / 10000000;
+  rem = ticks % 10000000;
   if (rem < 0) {
     rem += 10000000;
     secs--;

@@ -35,6 +35,14 @@ static void place(struct report *r, int series, int64_t filetime)
     r->timeline.count[series][report_timeline_bin(&r->timeline, filetime)]++;
 }
 
+/* A trace's times come from its bytes.  Held in [-1, FILETIME_SANE_MAX],
+ * the difference of any two cannot overflow, and the two ends stay outside
+ * the timeline's range (place()). */
+static int64_t sane_filetime(int64_t ft)
+{
+  return ft < 0 ? -1 : ft > FILETIME_SANE_MAX ? FILETIME_SANE_MAX : ft;
+}
+
 static int one_event(struct report *r, struct etl_reader *rd, const struct etw_event *ev,
                      const struct etl_clock *clock)
 {
@@ -43,7 +51,8 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
   int rc, bin;
   if (!(ev->has & ETW_HAS_TIMESTAMP))
     return 0;
-  ft = etl_clock_filetime(clock, ev->timestamp);
+  ft = sane_filetime(etl_clock_filetime(clock, ev->timestamp));
+  bin = ft < 0 || ft >= FILETIME_SANE_MAX ? -1 : report_timeline_bin(&r->timeline, ft);
   if (!r->have_times) {
     r->have_times = 1;
     r->first_filetime = r->last_filetime = ft;
@@ -52,10 +61,6 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
     r->first_filetime = ft;
   if (ft > r->last_filetime)
     r->last_filetime = ft;
-  if (ft < 0 || ft >= FILETIME_SANE_MAX)
-    bin = -1;
-  else
-    bin = report_timeline_bin(&r->timeline, ft);
   if (bin >= 0) {
     r->timeline.count[REPORT_SERIES_ALL][bin]++;
     if (p && (size_t)(p - r->summary.providers) < REPORT_TIMELINE_PROVIDERS) {
@@ -108,7 +113,7 @@ static int one_file(void *ctx, const char *display, struct etl_reader *rd)
   int rc;
 
   if (!r->summary.files)
-    r->base_filetime = lf->start_time;
+    r->base_filetime = sane_filetime(lf->start_time);
   if (strcmp(display, pass->source) != 0) /* "PATH!MEMBER" */
     pass->zipped = 1;
   etl_summary_begin_file(&r->summary, rd);

@@ -11,7 +11,9 @@ under Wine.
   - replay /Out beside a stray file of the same name: neither merged nor
     deleted;
   - a path too long for unzip to write beside: refused, nothing cut short;
-  - a member name with a line break and a terminal escape: no forged line.
+  - a member name with a line break and a terminal escape: no forged line;
+  - a StartTime at either end of int64: times are held in range, no
+    signed overflow (UBSan) and no garbage date.
 Skips (77) without the samples."""
 import os
 import shutil
@@ -149,6 +151,21 @@ rc, out, err = run("unzip", target(os.path.join(d, "X.etl.zip")))
 t.check(rc == 0, "unzip with a member that would leave the folder: exit %s %s" % (rc, err))
 t.check("\x1b" not in err and not any(line.startswith("2026-01-01") for line in err.splitlines()),
         "the member's name forges no line and sends no escape: %r" % err)
+
+# --- times at the ends of int64 -------------------------------------------------
+# The sample's logfile header holds its StartTime (FILETIME) at byte 368
+# (2024-01-14T07:36:02.3923820Z); every event's time is reckoned from it.
+start_at = 368
+(start,) = struct.unpack_from("<q", ETL, start_at)
+t.check(133496913623923820 == start, "the sample's StartTime is where this test expects it")
+for label, value in (("latest", 0x7FFFFFFFFFFFFF00), ("earliest", -0x7FFFFFFFFFFFFF00)):
+    path = os.path.join(work, "time-%s.etl" % label)
+    put(path, ETL[:start_at] + struct.pack("<q", value) + ETL[start_at + 8:])
+    for cmd in ("dump", "info", "report"):
+        rc, out, err = run(cmd, target(path))
+        t.check(rc == 0 and "runtime error" not in err,
+                "%s of a trace whose StartTime is the %s int64: exit %s %s"
+                % (cmd, label, rc, err[:300]))
 
 # --- 65 session files ------------------------------------------------------------
 d = fresh("sixty-five")
