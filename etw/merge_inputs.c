@@ -5,7 +5,6 @@
 #include "error.h"
 #include "os_dir.h"
 #include "os_file.h"
-#include "path_name.h"
 #include "strutil.h"
 
 #include <stdlib.h>
@@ -83,9 +82,10 @@ int merge_inputs_find(const char *main_path, struct merge_inputs *out)
   rc = os_file_size(main_path, &size);
   if (rc)
     return rc;
-  s.main_name = path_base_name(main_path);
+  /* The folder by this OS's rules: on Linux a '\\' belongs to the name. */
+  s.dir_len = os_dir_part_len(main_path);
+  s.main_name = main_path + s.dir_len;
   s.dir = main_path;
-  s.dir_len = path_dir_len(main_path);
   s.out = out;
   rc = add_path(out, "", 0, main_path);
   if (!rc && !(dir = s.dir_len ? etwcap_strndup(main_path, s.dir_len) : etwcap_strdup(".")))

@@ -372,6 +372,26 @@ static int gather_inputs(const struct capture_finish_params *p, struct merge_inp
   return rc;
 }
 
+/* r->output, whole, and not a folder: said before the merge, which the
+ * final rename would otherwise refuse only at its end. */
+static int name_output(const struct capture_finish_params *p, struct capture_finish_result *r,
+                       char *why, size_t why_size)
+{
+  if (snprintf(r->output, sizeof(r->output), p->zip ? "%s.zip" : "%s", p->data_file) >=
+      (int)sizeof(r->output)) {
+    snprintf(why, why_size, "the name '%.200s...' is too long for the capture (%lu bytes, at "
+             "most %lu): merge from a shorter path", p->data_file,
+             (unsigned long)strlen(p->data_file), (unsigned long)sizeof(r->output) - 5);
+    return ETWCAP_E_NAMETOOLONG;
+  }
+  if (p->zip && os_is_directory(r->output)) {
+    snprintf(why, why_size, "'%s' is a folder: the capture cannot be written there; move it "
+             "away or merge under another name", r->output);
+    return ETWCAP_E_ISDIR;
+  }
+  return 0;
+}
+
 int capture_finish(const struct capture_finish_params *p, struct capture_finish_result *r,
                    char *why, size_t why_size)
 {
@@ -390,7 +410,9 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
   /* merge_step can fail before etl_merge fills st (opening an input). */
   memset(&st, 0, sizeof(st));
   why[0] = '\0';
-  rc = gather_inputs(p, &in, why, why_size);
+  rc = name_output(p, r, why, why_size);
+  if (!rc)
+    rc = gather_inputs(p, &in, why, why_size);
   if (rc)
     return rc;
   r->inputs = in.count;
@@ -401,7 +423,6 @@ int capture_finish(const struct capture_finish_params *p, struct capture_finish_
       r->in_bytes += (uint64_t)size;
     log_debug("input %lu: %s", (unsigned long)i + 1, in.paths[i]);
   }
-  snprintf(r->output, sizeof(r->output), p->zip ? "%s.zip" : "%s", p->data_file);
   if (p->zip) {
     rc = merge_into_zip(p, &in, &st, r, why, why_size);
     if (!rc)

@@ -22,3 +22,9 @@ int os_dir_list(const char *dir, os_dir_fn fn, void *ctx)
   closedir(d);
   return rc;
 }
+
+size_t os_dir_part_len(const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  return slash ? (size_t)(slash - path) + 1 : 0;
+}

@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "path_name.h"
 #include "utf16_win32.h"
 #include "win32_error_win32.h"
 
@@ -50,4 +51,9 @@ int os_dir_list(const char *dir, os_dir_fn fn, void *ctx)
   } while (!rc && FindNextFileW(h, &data));
   FindClose(h);
   return rc;
+}
+
+size_t os_dir_part_len(const char *path)
+{
+  return path_dir_len(path);
 }

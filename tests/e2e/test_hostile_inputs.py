@@ -12,6 +12,8 @@ under Wine.
     deleted;
   - a path too long for unzip to write beside: refused, nothing cut short;
   - a member name with a line break and a terminal escape: no forged line;
+  - a folder at the output name (said before merging), a backslash in a
+    Linux file name (part of the name, not a separator);
   - a StartTime at either end of int64: times are held in range, no
     signed overflow (UBSan) and no garbage date.
 Skips (77) without the samples."""
@@ -184,6 +186,26 @@ t.check(rc == 0 and os.listdir(d) == ["X.etl.zip"], "64 session files merge: exi
 if rc == 0:
     with zipfile.ZipFile(os.path.join(d, "X.etl.zip")) as z:
         t.check("X.etl" in z.namelist(), "the 64 files' capture holds X.etl")
+
+# A folder at the output name is said before the merge; nothing is lost.
+d = fresh("folder-at-output")
+put(os.path.join(d, "X.etl"), ETL)
+os.makedirs(os.path.join(d, "X.etl.zip"))
+rc, out, err = run("merge", target(os.path.join(d, "X.etl")))
+t.check(rc == 6 and "is a folder" in err and "files (" not in err,
+        "a folder at X.etl.zip: exit 6 before merging, got %s %s" % (rc, err[:300]))
+t.check(sorted(os.listdir(d)) == ["X.etl", "X.etl.zip"], "the folder's case: X.etl stays")
+
+# On Linux a backslash is part of a file name, not a folder separator.
+if not t.windows:
+    d = fresh("backslash")
+    put(os.path.join(d, "a\\b.etl"), ETL)
+    put(os.path.join(d, "a\\b.user.etl"), ETL)
+    proc = subprocess.run(t.command + ["merge", "a\\b.etl"], cwd=d, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=LIMIT)
+    t.check(proc.returncode == 0 and os.listdir(d) == ["a\\b.etl.zip"],
+            "merge of 'a\\b.etl' on Linux takes its sibling and writes 'a\\b.etl.zip': %s %r"
+            % (proc.returncode, os.listdir(d)))
 
 # --- FIFOs where files are expected ----------------------------------------------
 if hasattr(os, "mkfifo"):
