@@ -20,22 +20,24 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 
 # apt-get source needs a deb-src entry; Debian 12 images ship only deb lines.
+# The entries added name the same mirrors, suites and components as the
+# machine's own deb entries (no mirror of ours is written anywhere).
 if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ &&
-   ! grep -qs '^deb-src' /etc/apt/sources.list; then
-  echo "build-mingw-deps: adding Debian deb-src entries"
-  $SUDO sh -c 'cat > /etc/apt/sources.list.d/etwcap-deb-src.sources' <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb-src
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
+   ! grep -qs '^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/*.list; then
+  echo "build-mingw-deps: adding deb-src entries beside the machine's deb entries"
+  src_entries=$(mktemp)
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] && sed 's/^Types:.*/Types: deb-src/' "$f" && echo
+  done >"$src_entries"
+  if [ -s "$src_entries" ]; then
+    $SUDO cp "$src_entries" /etc/apt/sources.list.d/etwcap-deb-src.sources
+  else
+    sed -n 's/^deb /deb-src /p' /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+      2>/dev/null >"$src_entries" || true
+    [ -s "$src_entries" ] || { echo "build-mingw-deps: no deb entries in /etc/apt" >&2; exit 1; }
+    $SUDO cp "$src_entries" /etc/apt/sources.list.d/etwcap-deb-src.list
+  fi
+  rm -f "$src_entries"
   $SUDO apt-get update -q >/dev/null
 fi
 
