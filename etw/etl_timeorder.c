@@ -8,16 +8,25 @@
 #include "etl_decode.h"
 
 #include <stdlib.h>
-
-/* Upper bound of the buffers held by all CPU streams together. */
-#define ETL_TIMEORDER_MAX_MEMORY (UINT64_C(8) << 30)
 #include <string.h>
+
+/* The decompressed buffers all CPU streams hold at once may take up to
+ * ETL_TIMEORDER_EXPANSION times the bytes of buffers in the file, or
+ * ETL_TIMEORDER_MIN_BUDGET whatever the file's size (eight buffers of ETW's
+ * largest size, 16 MiB: BufferSize in EVENT_TRACE_PROPERTIES,
+ * https://learn.microsoft.com/windows/win32/api/evntrace/ns-evntrace-event_trace_properties).
+ * XPRESS ([MS-XCA] 2.3) shrinks event data a few times over; a run of
+ * zeros shrinks thousands of times, so a file of a few kilobytes could
+ * otherwise make each of hundreds of streams hold a 64 MiB buffer. */
+#define ETL_TIMEORDER_EXPANSION 32u
+#define ETL_TIMEORDER_MIN_BUDGET (UINT64_C(128) << 20)
 
 struct buf_ref {
   uint64_t offset;
   uint64_t sequence;
   uint32_t index;
   uint32_t size;
+  uint32_t expanded; /* decompressed size (Offset) of a compressed buffer, else 0 */
   uint16_t cpu;
 };
 
@@ -52,6 +61,7 @@ static int collect(void *ctx, const struct etl_buffer_header *h, uint64_t offset
   t->refs[t->ref_count].index = index;
   t->refs[t->ref_count].cpu = h->cpu;
   t->refs[t->ref_count].size = h->buffer_size;
+  t->refs[t->ref_count].expanded = (h->flags & ETL_BUFFER_FLAG_COMPRESSED) ? h->filled : 0;
   t->ref_count++;
   return 0;
 }
@@ -146,6 +156,50 @@ static int stream_ready(struct etl_timeorder *t, size_t s)
   }
 }
 
+/* A stream keeps one buffer's memory at a time, grown to the largest it
+ * loads: its largest on-disk buffer (all of them together fit in the file)
+ * and its largest decompressed one, which must fit the budget above.
+ * Refuses, naming the field, what no ETW session writes. */
+static int check_memory(struct etl_timeorder *t)
+{
+  const struct etl_logfile *lf = etl_reader_logfile(t->r);
+  uint64_t disk = 0, held = 0, budget, worst_offset = 0;
+  uint32_t stream_max = 0, worst = 0;
+  size_t i;
+  if (lf->buffer_size > ETL_MAX_BUFFER_SIZE)
+    return etl_reader_fail(t->r, ETWCAP_E_CORRUPT, ETL_BUFFER_HEADER_SIZE + 0x20,
+                           "the logfile header's BufferSize is %u bytes, more than the %u "
+                           "this reader accepts (ETW writes at most 16 MiB): the header is "
+                           "damaged", lf->buffer_size, ETL_MAX_BUFFER_SIZE);
+  for (i = 0; i < t->ref_count; i++) {
+    const struct buf_ref *ref = &t->refs[i];
+    if (i > 0 && ref->cpu != t->refs[i - 1].cpu) {
+      held += stream_max;
+      stream_max = 0;
+    }
+    disk += ref->size;
+    if (ref->expanded > stream_max)
+      stream_max = ref->expanded;
+    if (ref->expanded > worst) {
+      worst = ref->expanded;
+      worst_offset = ref->offset;
+    }
+  }
+  held += stream_max;
+  budget = disk * ETL_TIMEORDER_EXPANSION;
+  if (budget < ETL_TIMEORDER_MIN_BUDGET)
+    budget = ETL_TIMEORDER_MIN_BUDGET;
+  if (held > budget)
+    return etl_reader_fail(t->r, ETWCAP_E_CORRUPT, worst_offset + 0x30,
+                           "the compressed buffers of %u CPU streams claim %llu bytes once "
+                           "decompressed (their filled length, Offset, up to %u here), more "
+                           "than %u times the %llu bytes of buffers in the file: the buffer "
+                           "headers are damaged", (unsigned)t->stream_count,
+                           (unsigned long long)held, worst, ETL_TIMEORDER_EXPANSION,
+                           (unsigned long long)disk);
+  return 0;
+}
+
 int etl_timeorder_open(struct etl_timeorder **out, struct etl_reader *r)
 {
   struct etl_timeorder *t;
@@ -165,19 +219,9 @@ int etl_timeorder_open(struct etl_timeorder **out, struct etl_reader *r)
   for (i = 0; i < t->ref_count; i++)
     if (i == 0 || t->refs[i].cpu != t->refs[i - 1].cpu)
       t->stream_count++;
-  /* Every CPU stream holds one buffer at a time: refuse files whose CPU
-   * count times buffer size would need more memory than any real trace. */
-  {
-    uint64_t per = etl_reader_logfile(r)->buffer_size;
-    if (per < 65536)
-      per = 65536;
-    if ((uint64_t)t->stream_count * per > ETL_TIMEORDER_MAX_MEMORY) {
-      rc = etl_reader_fail(r, ETWCAP_E_UNSUPPORTED, 0,
-                           "%u CPU streams of %llu-byte buffers are too many to merge",
-                           (unsigned)t->stream_count, (unsigned long long)per);
-      goto cleanup;
-    }
-  }
+  rc = check_memory(t);
+  if (rc)
+    goto cleanup;
   if (t->stream_count) {
     t->streams = etwcap_calloc(t->stream_count, sizeof(*t->streams));
     t->heap = etwcap_calloc(t->stream_count, sizeof(*t->heap));

@@ -1,15 +1,20 @@
 /* The global time-order iterator over hand-assembled files: a circular file
  * that wrapped (buffers in the file out of SequenceNumber order), per-CPU
- * streams interleaved, ties, and a MESSAGE without a timestamp. */
+ * streams interleaved, ties, a MESSAGE without a timestamp, and compressed
+ * buffers that would expand to far more memory than the file holds. */
 #include "test_support.h"
 
 #include "test_etl_bytes.h"
 
+#include "alloc.h"
 #include "error.h"
 #include "byte_source.h"
 #include "etl_reader.h"
 #include "etl_timeorder.h"
 
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define BUF 512u
@@ -183,6 +188,184 @@ static void damaged_buffer_is_an_error(void **state)
   byte_source_close(&io);
 }
 
+/* ---- memory in proportion to the file ------------------------------------
+ * Each CPU stream's one compressed buffer is 59 bytes of plain LZ77
+ * ([MS-XCA] 2.3.4): a 40-byte event and an 0xFF as literals, then one match
+ * at distance 1 whose 32-bit length fills the rest with 0xFF (the end of
+ * the events).  The buffer claims `expanded` bytes once decompressed. */
+#define PACKED 59u
+
+static uint8_t packed_file[BUF + 64 * (72 + PACKED)];
+
+static void put_packed(uint8_t *b, uint16_t cpu, uint64_t ts, uint32_t expanded)
+{
+  uint8_t event[0x28];
+  uint8_t *p = b + 72;
+  tb_buffer(b, 72 + PACKED, 72 + expanded, 1, cpu, 0x20 | 0x40 /* PROC_INDEX|COMPRESSED */, 0);
+  put_system(event, 0, ts);
+  tb32(p, 0); /* 32 literals */
+  memcpy(p + 4, event, 32);
+  tb32(p + 36, 0x007FFFFFu); /* 9 literals, the match, then the end */
+  memcpy(p + 40, event + 32, 8);
+  p[48] = 0xFF;
+  tb16(p + 49, 7);     /* distance 1, length 7: a longer length follows */
+  p[51] = 0x0F;        /* half byte 15: a byte follows */
+  p[52] = 0xFF;        /* 255: 16 bits follow */
+  tb16(p + 53, 0);     /* 0: 32 bits follow */
+  tb32(p + 55, expanded - 41 - 3);
+}
+
+/* A compressed file (XPRESS) whose logfile header says BufferSize
+ * `header_size`, with `streams` CPUs of one packed buffer each. */
+static size_t build_packed(unsigned streams, uint32_t expanded, uint32_t header_size)
+{
+  uint32_t size;
+  unsigned i;
+  assert_true(streams <= 64);
+  size = tb_logfile_event(packed_file, 72, 1, 100, 10000000, INT64_C(132000000000000000),
+                          streams + 1, 0x04000001 /* sequential, compressed */, 1, streams);
+  tb_buffer(packed_file, BUF, 72 + TB_ALIGN8(size), 0, 0, 0x20, 4); /* State 3: XPRESS */
+  tb_logfile_event(packed_file, 72, 1, 100, 10000000, INT64_C(132000000000000000), streams + 1,
+                   0x04000001, 1, streams);
+  tb32(packed_file + 72 + 0x20, header_size);
+  for (i = 0; i < streams; i++)
+    put_packed(packed_file + BUF + i * (72 + PACKED), (uint16_t)i, 1000 - i, expanded);
+  return BUF + streams * (72 + PACKED);
+}
+
+/* An allocator that counts the bytes in use and their peak, through the
+ * replaceable allocator every module uses (alloc.h). */
+static size_t in_use, peak;
+
+struct sized {
+  size_t size;
+  max_align_t align;
+};
+
+static void *peak_malloc(size_t size)
+{
+  struct sized *h = malloc(sizeof(*h) + size);
+  if (!h)
+    return NULL;
+  h->size = size;
+  in_use += size;
+  if (in_use > peak)
+    peak = in_use;
+  return h + 1;
+}
+
+static void peak_free(void *p)
+{
+  struct sized *h = p ? (struct sized *)p - 1 : NULL;
+  if (!h)
+    return;
+  in_use -= h->size;
+  free(h);
+}
+
+static void *peak_calloc(size_t count, size_t size)
+{
+  void *p = count && size > SIZE_MAX / count ? NULL : peak_malloc(count * size);
+  if (p)
+    memset(p, 0, count * size);
+  return p;
+}
+
+static void *peak_realloc(void *p, size_t size)
+{
+  void *n = peak_malloc(size);
+  if (n && p) {
+    size_t old = ((struct sized *)p - 1)->size;
+    memcpy(n, p, old < size ? old : size);
+    peak_free(p);
+  }
+  return n;
+}
+
+static const struct etwcap_allocator peak_allocator = { peak_malloc, peak_calloc, peak_realloc,
+                                                         peak_free };
+
+/* Opens the packed file and reads it in time order: the rc of the open or
+ * of the walk, the events seen, the error text, and the peak bytes the
+ * reader and the iterator held. */
+static int read_packed(size_t len, unsigned *events, char *msg, size_t cap, size_t *peak_bytes)
+{
+  struct byte_source io;
+  struct etl_reader *r = NULL;
+  struct etl_timeorder *t = NULL;
+  struct etw_event ev;
+  uint64_t last = 0;
+  int rc;
+  in_use = peak = 0;
+  etwcap_set_allocator(&peak_allocator);
+  *events = 0;
+  assert_int_equal(byte_source_open_memory(&io, packed_file, len), 0);
+  rc = etl_reader_open(&r, &io, "packed.etl");
+  if (!rc)
+    rc = etl_timeorder_open(&t, r);
+  while (!rc && (rc = etl_timeorder_next(t, &ev)) == 1) {
+    assert_true(ev.timestamp >= last);
+    last = ev.timestamp;
+    (*events)++;
+    rc = 0;
+  }
+  snprintf(msg, cap, "%s", r ? etl_reader_error(r) : "");
+  etl_timeorder_free(t);
+  etl_reader_free(r);
+  byte_source_close(&io);
+  etwcap_set_allocator(NULL);
+  assert_int_equal(in_use, 0);
+  *peak_bytes = peak;
+  return rc;
+}
+
+/* 32 streams of 16 MiB (ETW's largest buffer, what the header declares)
+ * from a 2 KB file: 512 MiB at once.  Refused before any buffer is loaded,
+ * naming the field. */
+static void compressed_buffers_claiming_more_than_the_file_holds_are_refused(void **state)
+{
+  char msg[600];
+  unsigned events;
+  size_t peak_bytes;
+  (void)state;
+  assert_int_equal(read_packed(build_packed(32, (16u << 20) - 72, 16u << 20), &events, msg,
+                               sizeof(msg), &peak_bytes),
+                   ETWCAP_E_CORRUPT);
+  assert_non_null(strstr(msg, "packed.etl: byte offset "));
+  assert_non_null(strstr(msg, "32 CPU streams"));
+  assert_non_null(strstr(msg, "Offset"));
+  assert_true(peak_bytes < (1u << 20));
+}
+
+/* Within the budget the same file merges, and holds no more than its
+ * streams' decompressed buffers and the reader's own. */
+static void compressed_buffers_within_the_budget_merge(void **state)
+{
+  char msg[600];
+  unsigned events;
+  size_t peak_bytes;
+  (void)state;
+  assert_int_equal(read_packed(build_packed(4, 1u << 20, 16u << 20), &events, msg, sizeof(msg),
+                               &peak_bytes),
+                   0);
+  assert_int_equal(events, 5); /* the logfile header and one per stream */
+  assert_true(peak_bytes >= 4u << 20);
+  assert_true(peak_bytes < (4u << 20) + (2u << 20));
+}
+
+static void absurd_logfile_buffer_size_is_refused(void **state)
+{
+  char msg[600];
+  unsigned events;
+  size_t peak_bytes;
+  (void)state;
+  assert_int_equal(read_packed(build_packed(2, 4096, 0x80000000u), &events, msg, sizeof(msg),
+                               &peak_bytes),
+                   ETWCAP_E_CORRUPT);
+  assert_non_null(strstr(msg, "packed.etl: byte offset 104 (0x68): "));
+  assert_non_null(strstr(msg, "BufferSize is 2147483648 bytes"));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -190,6 +373,9 @@ int main(void)
     cmocka_unit_test(file_order_is_the_order_on_disk),
     cmocka_unit_test(message_without_timestamp_keeps_its_place),
     cmocka_unit_test(damaged_buffer_is_an_error),
+    cmocka_unit_test(compressed_buffers_claiming_more_than_the_file_holds_are_refused),
+    cmocka_unit_test(compressed_buffers_within_the_budget_merge),
+    cmocka_unit_test(absurd_logfile_buffer_size_is_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
