@@ -2,10 +2,10 @@
  * its error code into a message and an exit code.  Everything a command does
  * lives in its own cmd_*.c file. */
 #include "cli.h"
+#include "cli_log_file.h"
 #include "command.h"
 #include "error.h"
 #include "log.h"
-#include "os_file.h"
 #include "os_proc.h"
 
 #include <stdio.h>
@@ -15,6 +15,7 @@ static int run(int argc, char **argv)
   struct cli cli;
   int rc = cli_parse(&cli, argc, argv);
   FILE *logfile = NULL;
+  char why[1536];
 
   if (rc) {
     fprintf(stderr, "etwcap: error: %s\n", cli.error ? cli.error : etwcap_strerror(rc));
@@ -46,19 +47,15 @@ static int run(int argc, char **argv)
   }
 
   log_add_sink(log_stream_sink, stderr, LOG_INFO);
-  if (cli.q.log_file) {
-    const char *path = cli.q.log_file;
-    logfile = os_fopen(path, "ab");
-    if (!logfile) {
-      char why[256];
-      os_last_error_text(why, sizeof(why));
-      fprintf(stderr, "etwcap: error: cannot open log file '%s': %s\n", path, why);
-      cli_release(&cli);
-      log_remove_all_sinks();
-      return etwcap_exit_code(ETWCAP_E_IO);
-    }
-    log_add_sink(log_file_sink, logfile, LOG_DEBUG);
+  rc = cli_log_file_open(&cli, &logfile, why, sizeof(why));
+  if (rc) {
+    fprintf(stderr, "etwcap: error: %s\n", why);
+    cli_release(&cli);
+    log_remove_all_sinks();
+    return etwcap_exit_code(rc);
   }
+  if (logfile)
+    log_add_sink(log_file_sink, logfile, LOG_DEBUG);
 
   rc = cli.cmd->run(&cli);
 

@@ -30,6 +30,11 @@ FILE *os_fopen_regular(const char *path, struct os_file_id *id);
  * Windows checks and deletes through one handle; POSIX compares lstat's
  * identity and then unlinks, which leaves a window of a few instructions. */
 int os_remove_same(const char *path, const struct os_file_id *id);
+/* Fills *id with the identity of the file `path` names, links followed:
+ * two names of one file (another spelling, a hard or symbolic link) give
+ * equal ids.  0, ETWCAP_E_NOENT when nothing is there, or the OS error.
+ * Opens nothing for reading or writing: a FIFO is not waited on. */
+int os_path_id(const char *path, struct os_file_id *id);
 /* 1 when `path` names a file on another machine (a UNC path, \\server\share
  * or \\?\UNC\..., or on Windows a drive letter mapped to a network share):
  * names taken from a trace are not opened there, so reading a trace never

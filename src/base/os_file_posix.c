@@ -112,6 +112,15 @@ int os_remove_same(const char *path, const struct os_file_id *id)
   return unlink(path) == 0 ? 0 : translate(errno);
 }
 
+int os_path_id(const char *path, struct os_file_id *id)
+{
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return translate(errno);
+  identity_of(&st, id);
+  return 0;
+}
+
 int os_path_is_remote(const char *path)
 {
   (void)path;

@@ -165,6 +165,34 @@ int os_remove_same(const char *path, const struct os_file_id *id)
   return rc;
 }
 
+int os_path_id(const char *path, struct os_file_id *id)
+{
+  wchar_t *w = utf8_to_utf16(path);
+  BY_HANDLE_FILE_INFORMATION info;
+  HANDLE h;
+  int rc = 0;
+  if (!w)
+    return ETWCAP_E_NOMEM;
+  /* No data access and every sharing mode: this opens beside any handle,
+   * ours included.  BACKUP_SEMANTICS lets a folder be opened too; a pipe
+   * or device is opened without waiting (CreateFileW's page). */
+  h = CreateFileW(w, FILE_READ_ATTRIBUTES,
+                  FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                  FILE_FLAG_BACKUP_SEMANTICS, NULL);
+  etwcap_free(w);
+  if (h == INVALID_HANDLE_VALUE)
+    return translate(GetLastError());
+  if (!GetFileInformationByHandle(h, &info)) {
+    rc = translate(GetLastError());
+  } else {
+    id->volume = info.dwVolumeSerialNumber;
+    id->index_high = info.nFileIndexHigh;
+    id->index_low = info.nFileIndexLow;
+  }
+  CloseHandle(h);
+  return rc;
+}
+
 static int is_separator(char c)
 {
   return c == '\\' || c == '/';
