@@ -7,6 +7,7 @@ skipped (ctest's SKIP_RETURN_CODE)."""
 import argparse
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -79,3 +80,16 @@ def tmp_dir():
 def to_target_path(t, path):
     """A Linux path as the binary under test sees it (Z:... under Wine)."""
     return "Z:" + path if t.windows else path
+
+
+def samples_and_work(name):
+    """(the samples folder, a fresh empty folder NAME under the tests'
+    scratch folder); exits 77 (skipped) when the samples are absent."""
+    samples = samples_dir()
+    if not samples:
+        print("skipped: needs the shared samples (ETWCAP_SAMPLES)")
+        sys.exit(SKIP)
+    work = os.path.join(tmp_dir(), name)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    return samples, work
