@@ -77,6 +77,19 @@ static int run_image_ids_only(const char *zip, struct identity_injector *identit
   return 0;
 }
 
+/* Copies `path` into out (cap bytes) whole, or says that the user's
+ * `given` path is too long: a path cut short would name another file. */
+static int copy_path(char *out, size_t cap, const char *path, const char *given)
+{
+  if (strlen(path) >= cap) {
+    log_error("the path is too long for merge (at most %zu bytes): move the files to a "
+              "shorter path than '%s'", cap - 1, given);
+    return ETWCAP_E_NAMETOOLONG;
+  }
+  memcpy(out, path, strlen(path) + 1);
+  return 0;
+}
+
 static int run_merge(const struct cli *cli)
 {
   struct capture_finish_params p;
@@ -99,7 +112,7 @@ static int run_merge(const struct cli *cli)
       log_error("/ImageIDsOnly takes the .etl.zip of a merged trace, not '%s'", cli->args[0]);
       return ETWCAP_E_USAGE;
     }
-    snprintf(data_file, sizeof(data_file), "%s", cli->args[0]);
+    rc = copy_path(data_file, sizeof(data_file), cli->args[0], cli->args[0]);
   } else if (str_ends_with_case(cli->args[0], ".zip")) {
     log_error("'%s' is already merged and zipped. To add image identity to it, run: "
               "etwcap merge %s /ImageIDsOnly (with /PathMap where the images are elsewhere)",
@@ -109,15 +122,11 @@ static int run_merge(const struct cli *cli)
     char *name;
     if (data_file_name(cli->args[0], &name) != 0)
       return ETWCAP_E_NOMEM;
-    rc = (int)strlen(name) >= (int)sizeof(data_file) ? ETWCAP_E_RANGE : 0;
-    if (!rc)
-      snprintf(data_file, sizeof(data_file), "%s", name);
+    rc = copy_path(data_file, sizeof(data_file), name, cli->args[0]);
     etwcap_free(name);
-    if (rc) {
-      log_error("the file name '%s' is too long", cli->args[0]);
-      return rc;
-    }
   }
+  if (rc)
+    return rc;
   rc = path_maps(cli, maps, store, &nmaps);
   memset(&io, 0, sizeof(io));
   io.maps = maps;

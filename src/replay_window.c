@@ -85,6 +85,13 @@ static int write_one(void *ctx, const char *display, struct etl_reader *r)
   path = j->written[j->count];
   rc = replay_window_file_name(j->data_file, member, j->count, j->main_taken, path,
                                sizeof(j->written[0]));
+  if (rc == ETWCAP_E_RANGE) {
+    snprintf(j->err, j->cap,
+             "/Out: the path is too long for the session files written beside it (each "
+             "name must fit in %zu bytes): choose a shorter /Out path than '%s'",
+             sizeof(j->written[0]) - 1, j->data_file);
+    return ETWCAP_E_NAMETOOLONG;
+  }
   if (rc) {
     snprintf(j->err, j->cap, "/Out: '%s' is not a usable NAME.etl(.zip)", j->data_file);
     return rc;

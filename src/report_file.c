@@ -63,8 +63,10 @@ int report_write_file(const char *trace, const char *out, char *written, size_t 
   err[0] = '\0';
   if (!out) {
     if (report_default_path(trace, path, sizeof(path)) != 0) {
-      snprintf(err, errcap, "%s: the path is too long for its report's name", trace);
-      return ETWCAP_E_RANGE;
+      snprintf(err, errcap,
+               "the path is too long for its report's name (at most %zu bytes): give /Out a "
+               "shorter path than '%s'", sizeof(path) - 1, trace);
+      return ETWCAP_E_NAMETOOLONG;
     }
     out = path;
   }
@@ -77,8 +79,17 @@ int report_write_file(const char *trace, const char *out, char *written, size_t 
   /* A name no other user can predict, created exclusively: a link planted
    * beside the page cannot redirect the write (os_file.h). */
   rc = os_temp_name(out, tmp, sizeof(tmp));
+  if (rc == ETWCAP_E_RANGE) {
+    snprintf(err, errcap,
+             "the path is too long for a temporary name beside it (at most %zu bytes): give "
+             "/Out a shorter path than '%s'", sizeof(tmp) - 1 - strlen(".0123456789abcdef.tmp"),
+             out);
+    rc = ETWCAP_E_NAMETOOLONG;
+  } else if (rc) {
+    snprintf(err, errcap, "%s: cannot make a temporary name beside it: %s", out,
+             etwcap_strerror(rc));
+  }
   if (rc) {
-    snprintf(err, errcap, "%s: the path is too long for a temporary name", out);
     report_release(&r);
     return rc;
   }
