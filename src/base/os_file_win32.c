@@ -88,13 +88,28 @@ FILE *os_fopen(const char *path, const char *mode)
   return f;
 }
 
+/* A C stream on handle h (which it then owns); NULL, with h closed, when the
+ * C runtime has no room for one. */
+static FILE *stream_of(HANDLE h, int access, const char *mode)
+{
+  int fd = _open_osfhandle((intptr_t)h, access | _O_BINARY);
+  FILE *f = fd >= 0 ? _fdopen(fd, mode) : NULL;
+  if (!f) {
+    last_win32_error = ERROR_NOT_ENOUGH_MEMORY;
+    if (fd >= 0)
+      _close(fd);
+    else
+      CloseHandle(h);
+  }
+  return f;
+}
+
 FILE *os_fopen_regular(const char *path, struct os_file_id *id)
 {
   wchar_t *w = utf8_to_utf16(path);
   BY_HANDLE_FILE_INFORMATION info;
   HANDLE h;
-  FILE *f = NULL;
-  int fd;
+  FILE *f;
   if (!w) {
     last_win32_error = ERROR_NOT_ENOUGH_MEMORY;
     return NULL;
@@ -115,17 +130,8 @@ FILE *os_fopen_regular(const char *path, struct os_file_id *id)
     last_win32_error = ERROR_BAD_FILE_TYPE;
     return NULL;
   }
-  fd = _open_osfhandle((intptr_t)h, _O_RDONLY | _O_BINARY);
-  if (fd >= 0)
-    f = _fdopen(fd, "rb");
-  if (!f) {
-    last_win32_error = ERROR_NOT_ENOUGH_MEMORY;
-    if (fd >= 0)
-      _close(fd);
-    else
-      CloseHandle(h);
+  if (!(f = stream_of(h, _O_RDONLY, "rb")))
     return NULL;
-  }
   if (id) {
     id->volume = info.dwVolumeSerialNumber;
     id->index_high = info.nFileIndexHigh;
@@ -223,8 +229,6 @@ FILE *os_fcreate(const char *path)
 {
   wchar_t *w = utf8_to_utf16(path);
   HANDLE h;
-  FILE *f = NULL;
-  int fd;
   if (!w) {
     last_win32_error = ERROR_NOT_ENOUGH_MEMORY;
     return NULL;
@@ -238,17 +242,7 @@ FILE *os_fcreate(const char *path)
     last_win32_error = GetLastError();
     return NULL;
   }
-  fd = _open_osfhandle((intptr_t)h, _O_WRONLY | _O_BINARY);
-  if (fd >= 0)
-    f = _fdopen(fd, "wb");
-  if (!f) {
-    last_win32_error = ERROR_NOT_ENOUGH_MEMORY;
-    if (fd >= 0)
-      _close(fd);
-    else
-      CloseHandle(h);
-  }
-  return f;
+  return stream_of(h, _O_WRONLY, "wb");
 }
 
 int os_temp_name(const char *base, char *out, size_t cap)

@@ -26,19 +26,12 @@ import zipfile
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from etwcap_e2e import SKIP, Etwcap, samples_dir, tmp_dir, to_target_path  # noqa: E402
+from etwcap_e2e import Etwcap, samples_and_work, to_target_path  # noqa: E402
 
 t = Etwcap()
-samples = samples_dir()
-if not samples:
-    print("skipped: needs the shared samples (ETWCAP_SAMPLES)")
-    sys.exit(SKIP)
-SAMPLE = os.path.join(samples, "rbeesley+hw3d__trace.etl")
-with open(SAMPLE, "rb") as f:
+samples, work = samples_and_work("hostile-inputs")
+with open(os.path.join(samples, "rbeesley+hw3d__trace.etl"), "rb") as f:
     ETL = f.read()
-work = os.path.join(tmp_dir(), "hostile-inputs")
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
 LIMIT = 60  # seconds: a hang guard, not a measurement
 
 
