@@ -9,6 +9,7 @@
 #include "strutil.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_TAG 64
@@ -79,13 +80,14 @@ static int next_tag(const char *x, size_t len, size_t *pos, struct tag *t)
   }
 }
 
-/* The value of attribute `name`, entity-decoded, into out; 1 found. */
-static int attr(const struct tag *t, const char *name, char *out, size_t cap)
+/* The raw value of attribute `name` (entities not decoded): 1 and v, n
+ * when the tag has it, 0 when not. */
+static int attr_raw(const struct tag *t, const char *name, const char **v, size_t *n)
 {
   const char *p = t->attrs;
-  size_t n = strlen(name);
+  size_t len = strlen(name);
   while (p < t->attrs_end) {
-    const char *q;
+    const char *q, *end;
     while (p < t->attrs_end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
       p++;
     q = p;
@@ -93,51 +95,96 @@ static int attr(const struct tag *t, const char *name, char *out, size_t cap)
       q++;
     if (q >= t->attrs_end || *q != '=' || q + 1 >= t->attrs_end || q[1] != '"')
       return 0;
-    if ((size_t)(q - p) == n && !memcmp(p, name, n)) {
-      size_t k = 0;
-      const char *v = q + 2;
-      while (v < t->attrs_end && *v != '"' && k + 1 < cap) {
-        if (*v == '&') {
-          static const struct {
-            const char *ent;
-            char c;
-          } ents[] = { { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' },
-                       { "&quot;", '"' }, { "&apos;", '\'' } };
-          size_t e;
-          for (e = 0; e < 5; e++)
-            if ((size_t)(t->attrs_end - v) >= strlen(ents[e].ent) &&
-                !strncmp(v, ents[e].ent, strlen(ents[e].ent)))
-              break;
-          if (e < 5) {
-            out[k++] = ents[e].c;
-            v += strlen(ents[e].ent);
-            continue;
-          }
-        }
-        out[k++] = *v++;
-      }
-      out[k] = '\0';
+    end = memchr(q + 2, '"', (size_t)(t->attrs_end - (q + 2)));
+    if (!end)
+      end = t->attrs_end;
+    if ((size_t)(q - p) == len && !memcmp(p, name, len)) {
+      *v = q + 2;
+      *n = (size_t)(end - *v);
       return 1;
     }
-    /* skip this attribute's value */
-    q += 2;
-    while (q < t->attrs_end && *q != '"')
-      q++;
-    p = q + 1;
+    p = end + 1;
   }
   return 0;
 }
 
+/* v[0..n) with XML's five predefined entities decoded into out (room for
+ * n + 1 bytes: decoding only shortens). */
+static void unescape(const char *v, size_t n, char *out)
+{
+  static const struct {
+    const char *ent;
+    size_t len;
+    char c;
+  } ents[] = { { "&amp;", 5, '&' }, { "&lt;", 4, '<' }, { "&gt;", 4, '>' },
+               { "&quot;", 6, '"' }, { "&apos;", 6, '\'' } };
+  size_t i = 0, k = 0, e;
+  while (i < n) {
+    for (e = 0; v[i] == '&' && e < 5; e++)
+      if (n - i >= ents[e].len && !memcmp(v + i, ents[e].ent, ents[e].len))
+        break;
+    if (v[i] == '&' && e < 5) {
+      out[k++] = ents[e].c;
+      i += ents[e].len;
+    } else {
+      out[k++] = v[i++];
+    }
+  }
+  out[k] = '\0';
+}
+
+/* A short attribute (a number or a type name) into out: 1 when present,
+ * 0 when absent, -1 when longer than out holds: such a value is never
+ * read as a cut one (the cut of "0...01" would be 0). */
+static int attr(const struct tag *t, const char *name, char *out, size_t cap)
+{
+  const char *v;
+  size_t n;
+  if (!attr_raw(t, name, &v, &n))
+    return 0;
+  if (n >= cap)
+    return -1;
+  unescape(v, n, out);
+  return 1;
+}
+
+/* A name-like attribute whole, allocated into *out (NULL when absent or
+ * empty): names are compared, and a cut name would equal a shorter one.
+ * 0 or NOMEM. */
+static int attr_name(const struct tag *t, const char *name, char **out)
+{
+  const char *v;
+  size_t n;
+  *out = NULL;
+  if (!attr_raw(t, name, &v, &n) || !n)
+    return 0;
+  if (!(*out = etwcap_malloc(n + 1)))
+    return ETWCAP_E_NOMEM;
+  unescape(v, n, *out);
+  return 0;
+}
+
+/* A template: its fields are fields[first, first + count) of the parse,
+ * shared by every event that names the template (an event does not copy
+ * them: F fields used by E events would cost F x E). */
 struct tmpl {
-  char tid[128];
-  struct tf_field *fields;
-  size_t count;
+  char *tid;
+  size_t first, count;
+  size_t order; /* in the manifest: the first of two equal tids wins */
 };
 
-struct named {
-  char name[128];
-  char value[128];
+struct parser {
+  const char *x;
+  size_t len;
+  struct tmpl *tmpls;
+  size_t ntmpl, tmpl_cap;
+  struct tf_field *fields;
+  size_t nfields, fields_cap;
+  struct man_event *events;
+  size_t nev, ev_cap;
 };
+
+#define ATTR_SHORT 64 /* room for a number or a win: type name */
 
 /* win:Type names to layout kinds; -1 for types whose size is not fixed by
  * the type alone (Binary, arrays, SID ...). */
@@ -161,14 +208,17 @@ static int kind_of(const char *in_type)
 
 static void free_event(struct man_event *e)
 {
-  size_t i;
   etwcap_free(e->symbol);
   etwcap_free(e->task);
   etwcap_free(e->opcode);
-  for (i = 0; i < e->layout.count; i++)
-    etwcap_free((char *)e->layout.fields[i].name);
-  etwcap_free((void *)e->layout.fields);
-  memset(e, 0, sizeof(*e));
+}
+
+static void free_fields(struct tf_field *fields, size_t count)
+{
+  size_t i;
+  for (i = 0; i < count; i++)
+    etwcap_free((char *)fields[i].name);
+  etwcap_free(fields);
 }
 
 static void free_events(struct man_provider *p)
@@ -179,155 +229,191 @@ static void free_events(struct man_provider *p)
   etwcap_free(p->events);
   p->events = NULL;
   p->count = 0;
+  free_fields(p->fields, p->field_count);
+  p->fields = NULL;
+  p->field_count = 0;
 }
 
-static char *dup_or_null(const char *s)
+/* A <data> element of the current template: a field, or the end of what
+ * can be located (a type of unknown size, an array, a missing name). */
+static int read_data(struct parser *ps, const struct tag *t, struct tmpl *cur, int *broken)
 {
-  return s && s[0] ? etwcap_strdup(s) : NULL;
+  char type[ATTR_SHORT];
+  char *name;
+  const char *v;
+  size_t n;
+  int kind;
+  struct tf_field *f;
+  if (attr(t, "inType", type, sizeof(type)) != 1 || (kind = kind_of(type)) < 0 ||
+      attr_raw(t, "count", &v, &n) || attr_raw(t, "length", &v, &n) ||
+      !attr_raw(t, "name", &v, &n)) {
+    *broken = 1; /* later fields cannot be located */
+    return 0;
+  }
+  if (etwcap_grow((void **)&ps->fields, &ps->fields_cap, ps->nfields, sizeof(*f), 16) != 0)
+    return ETWCAP_E_NOMEM;
+  if (attr_name(t, "name", &name) != 0 || (!name && !(name = etwcap_strdup(""))))
+    return ETWCAP_E_NOMEM;
+  f = &ps->fields[ps->nfields++];
+  f->kind = (enum tf_kind)kind;
+  f->name = name;
+  cur->count++;
+  return 0;
 }
 
-/* The opcode name TraceEvent shows: win:Start -> Start, win:Info -> none. */
-static const char *opcode_name(const char *attr_value, const struct named *opcodes, size_t n)
+static int by_tid(const void *a, const void *b)
 {
-  size_t i;
-  if (!attr_value[0] || !strcmp(attr_value, "win:Info"))
-    return NULL;
-  if (!strncmp(attr_value, "win:", 4))
-    return attr_value + 4;
-  for (i = 0; i < n; i++)
-    if (!strcmp(opcodes[i].name, attr_value))
-      return opcodes[i].name;
-  return attr_value;
+  const struct tmpl *x = a, *y = b;
+  int c = strcmp(x->tid, y->tid);
+  return c ? c : x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int parse(struct man_provider *p, const char *x, size_t len)
+/* The templates and their fields, sorted by tid. */
+static int read_templates(struct parser *ps)
 {
   struct tag t;
-  size_t pos = 0, ntmpl = 0, nop = 0, i;
-  struct tmpl *tmpls = NULL, *cur = NULL;
-  struct named *opcodes = NULL;
-  struct man_event *events = NULL;
-  size_t nev = 0;
-  int rc = 0, broken = 0; /* broken: the current template hit a field of unknown size */
-  char a[256], b[256];
-  free_events(p);
-  while (next_tag(x, len, &pos, &t)) {
+  size_t pos = 0;
+  struct tmpl *cur = NULL;
+  int broken = 0, rc; /* broken: the current template hit a field of unknown size */
+  while (next_tag(ps->x, ps->len, &pos, &t)) {
     if (t.closing) {
       if (!strcmp(t.name, "template"))
         cur = NULL;
-      continue;
-    }
-    if (!strcmp(t.name, "opcode") && attr(&t, "name", a, sizeof(a))) {
-      struct named *g = etwcap_reallocarray(opcodes, nop + 1, sizeof(*g));
-      if (!g)
-        goto nomem;
-      opcodes = g;
-      tv_copy(opcodes[nop].name, sizeof(opcodes[nop].name), a);
-      opcodes[nop].value[0] = '\0';
-      nop++;
-    } else if (!strcmp(t.name, "template") && attr(&t, "tid", a, sizeof(a))) {
-      struct tmpl *g = etwcap_reallocarray(tmpls, ntmpl + 1, sizeof(*g));
-      if (!g)
-        goto nomem;
-      tmpls = g;
-      cur = &tmpls[ntmpl++];
-      memset(cur, 0, sizeof(*cur));
-      tv_copy(cur->tid, sizeof(cur->tid), a);
-      broken = t.self_closing;
+    } else if (!strcmp(t.name, "template")) {
+      char *tid;
+      cur = NULL;
+      if (attr_name(&t, "tid", &tid) != 0)
+        return ETWCAP_E_NOMEM;
+      if (!tid)
+        continue;
+      if (etwcap_grow((void **)&ps->tmpls, &ps->tmpl_cap, ps->ntmpl, sizeof(*cur), 16) != 0) {
+        etwcap_free(tid);
+        return ETWCAP_E_NOMEM;
+      }
+      cur = &ps->tmpls[ps->ntmpl];
+      cur->tid = tid;
+      cur->first = ps->nfields;
+      cur->count = 0;
+      cur->order = ps->ntmpl++;
+      broken = 0;
       if (t.self_closing)
         cur = NULL;
-    } else if (cur && !broken && !strcmp(t.name, "data") && attr(&t, "name", a, sizeof(a)) &&
-               attr(&t, "inType", b, sizeof(b))) {
-      int kind = kind_of(b);
-      struct tf_field *g;
-      if (kind < 0 || attr(&t, "count", b, sizeof(b)) || attr(&t, "length", b, sizeof(b))) {
-        broken = 1; /* later fields cannot be located */
-        continue;
-      }
-      g = etwcap_reallocarray(cur->fields, cur->count + 1, sizeof(*g));
-      if (!g)
-        goto nomem;
-      cur->fields = g;
-      g[cur->count].kind = (enum tf_kind)kind;
-      g[cur->count].name = etwcap_strdup(a);
-      if (!g[cur->count].name)
-        goto nomem;
-      cur->count++;
+    } else if (cur && !broken && !strcmp(t.name, "data")) {
+      if ((rc = read_data(ps, &t, cur, &broken)) != 0)
+        return rc;
     } else if (cur && !strcmp(t.name, "struct")) {
       broken = 1;
     }
   }
+  if (ps->ntmpl)
+    qsort(ps->tmpls, ps->ntmpl, sizeof(*ps->tmpls), by_tid);
+  return 0;
+}
+
+/* The template `tid` (the first of that tid in the manifest), or NULL. */
+static const struct tmpl *find_template(const struct parser *ps, const char *tid)
+{
+  size_t lo = 0, hi = ps->ntmpl;
+  while (lo < hi) { /* the first template whose tid is not below `tid` */
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(ps->tmpls[mid].tid, tid) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < ps->ntmpl && !strcmp(ps->tmpls[lo].tid, tid) ? &ps->tmpls[lo] : NULL;
+}
+
+/* An <event> element; one without a usable value is skipped. */
+static int read_event(struct parser *ps, const struct tag *t)
+{
+  char num[ATTR_SHORT];
+  char *tid;
+  int64_t v;
+  struct man_event *e;
+  const struct tmpl *tm;
+  if (attr(t, "value", num, sizeof(num)) != 1 || str_parse_int64(num, &v) != 0 || v < 0 ||
+      v > 65535)
+    return 0;
+  if (etwcap_grow((void **)&ps->events, &ps->ev_cap, ps->nev, sizeof(*e), 16) != 0)
+    return ETWCAP_E_NOMEM;
+  e = &ps->events[ps->nev++];
+  memset(e, 0, sizeof(*e));
+  e->id = (uint16_t)v;
+  if (attr(t, "version", num, sizeof(num)) == 1 && str_parse_int64(num, &v) == 0 && v >= 0 &&
+      v < 256)
+    e->version = (uint8_t)v;
+  if (attr_name(t, "symbol", &e->symbol) || attr_name(t, "task", &e->task) ||
+      attr_name(t, "opcode", &e->opcode) || attr_name(t, "template", &tid))
+    return ETWCAP_E_NOMEM;
+  /* The opcode name TraceEvent shows: win:Start -> Start, win:Info -> none. */
+  if (e->opcode && !strcmp(e->opcode, "win:Info")) {
+    etwcap_free(e->opcode);
+    e->opcode = NULL;
+  } else if (e->opcode && !strncmp(e->opcode, "win:", 4)) {
+    memmove(e->opcode, e->opcode + 4, strlen(e->opcode + 4) + 1);
+  }
+  tm = tid ? find_template(ps, tid) : NULL;
+  etwcap_free(tid);
+  if (tm && tm->count) {
+    e->layout.fields = ps->fields + tm->first;
+    e->layout.count = tm->count;
+  }
+  if (!e->task && e->symbol && !(e->task = etwcap_strdup(e->symbol)))
+    return ETWCAP_E_NOMEM;
+  return 0;
+}
+
+static uint32_t event_key(uint16_t id, uint8_t version)
+{
+  return (uint32_t)id << 8 | version;
+}
+
+static int by_id_version(const void *a, const void *b)
+{
+  const struct man_event *x = a, *y = b;
+  uint32_t kx = event_key(x->id, x->version), ky = event_key(y->id, y->version);
+  return kx < ky ? -1 : kx > ky;
+}
+
+/* Reads the manifest into p (replacing what p had).  The work and memory
+ * are a small multiple of the XML's size: fields are stored once per
+ * template, events and templates are found by binary search. */
+static int parse(struct man_provider *p, const char *x, size_t len)
+{
+  struct parser ps;
+  struct tag t;
+  size_t pos = 0, i;
+  int rc;
+  memset(&ps, 0, sizeof(ps));
+  ps.x = x;
+  ps.len = len;
+  free_events(p);
+  if ((rc = read_templates(&ps)) != 0)
+    goto cleanup;
   /* Events after the templates are known (EventSource writes events first). */
-  pos = 0;
-  while (next_tag(x, len, &pos, &t)) {
-    struct man_event *e, *g;
-    int64_t v;
-    if (t.closing || strcmp(t.name, "event") || !attr(&t, "value", a, sizeof(a)) ||
-        str_parse_int64(a, &v) != 0 || v < 0 || v > 65535)
-      continue;
-    g = etwcap_reallocarray(events, nev + 1, sizeof(*g));
-    if (!g)
-      goto nomem;
-    events = g;
-    e = &events[nev++];
-    memset(e, 0, sizeof(*e));
-    e->id = (uint16_t)v;
-    if (attr(&t, "version", a, sizeof(a)) && str_parse_int64(a, &v) == 0 && v >= 0 && v < 256)
-      e->version = (uint8_t)v;
-    if (attr(&t, "symbol", a, sizeof(a)) && a[0] && !(e->symbol = dup_or_null(a)))
-      goto nomem;
-    if (attr(&t, "task", a, sizeof(a)) && a[0] && !(e->task = dup_or_null(a)))
-      goto nomem;
-    if (!attr(&t, "opcode", a, sizeof(a)))
-      a[0] = '\0';
-    {
-      const char *op = opcode_name(a, opcodes, nop);
-      if (op && !(e->opcode = etwcap_strdup(op)))
-        goto nomem;
-    }
-    if (!e->task && e->symbol && !(e->task = etwcap_strdup(e->symbol)))
-      goto nomem;
-    if (attr(&t, "template", a, sizeof(a)))
-      for (i = 0; i < ntmpl; i++)
-        if (!strcmp(tmpls[i].tid, a)) {
-          size_t k;
-          struct tf_field *f = etwcap_calloc(tmpls[i].count ? tmpls[i].count : 1, sizeof(*f));
-          if (!f)
-            goto nomem;
-          for (k = 0; k < tmpls[i].count; k++) {
-            f[k].kind = tmpls[i].fields[k].kind;
-            f[k].name = etwcap_strdup(tmpls[i].fields[k].name);
-            if (!f[k].name) {
-              e->layout.fields = f;
-              e->layout.count = k;
-              goto nomem;
-            }
-          }
-          e->layout.fields = f;
-          e->layout.count = tmpls[i].count;
-          break;
-        }
-  }
-  p->events = events;
-  p->count = nev;
+  while (next_tag(x, len, &pos, &t))
+    if (!t.closing && !strcmp(t.name, "event") && (rc = read_event(&ps, &t)) != 0)
+      goto cleanup;
+  if (ps.nev)
+    qsort(ps.events, ps.nev, sizeof(*ps.events), by_id_version);
+  p->events = ps.events;
+  p->count = ps.nev;
+  p->fields = ps.fields;
+  p->field_count = ps.nfields;
   p->parsed = 1;
-  events = NULL;
-  nev = 0;
-  goto cleanup;
-nomem:
-  rc = ETWCAP_E_NOMEM;
+  ps.events = NULL;
+  ps.nev = 0;
+  ps.fields = NULL;
+  ps.nfields = 0;
 cleanup:
-  for (i = 0; i < nev; i++)
-    free_event(&events[i]);
-  etwcap_free(events);
-  for (i = 0; i < ntmpl; i++) {
-    size_t k;
-    for (k = 0; k < tmpls[i].count; k++)
-      etwcap_free((char *)tmpls[i].fields[k].name);
-    etwcap_free(tmpls[i].fields);
-  }
-  etwcap_free(tmpls);
-  etwcap_free(opcodes);
+  for (i = 0; i < ps.nev; i++)
+    free_event(&ps.events[i]);
+  etwcap_free(ps.events);
+  free_fields(ps.fields, ps.nfields);
+  for (i = 0; i < ps.ntmpl; i++)
+    etwcap_free(ps.tmpls[i].tid);
+  etwcap_free(ps.tmpls);
   return rc;
 }
 
@@ -335,16 +421,11 @@ static struct man_provider *provider(struct manifests *m, const struct etw_guid 
                                      int create)
 {
   size_t i;
-  struct man_provider *grown;
   for (i = 0; i < m->count; i++)
     if (guid_equal(&m->p[i].guid, g))
       return &m->p[i];
-  if (!create)
+  if (!create || etwcap_grow((void **)&m->p, &m->cap, m->count, sizeof(*m->p), 4) != 0)
     return NULL;
-  grown = etwcap_reallocarray(m->p, m->count + 1, sizeof(*grown));
-  if (!grown)
-    return NULL;
-  m->p = grown;
   memset(&m->p[m->count], 0, sizeof(m->p[0]));
   m->p[m->count].guid = *g;
   return &m->p[m->count++];
@@ -387,10 +468,15 @@ int manifests_feed(struct manifests *m, const struct etw_event *ev)
     p->chunks = 0;
     return 0;
   }
-  grown = etwcap_realloc(p->xml, p->xml_len + n + 1);
-  if (!grown)
-    return ETWCAP_E_NOMEM;
-  p->xml = grown;
+  if (p->xml_len + n + 1 > p->xml_cap) { /* doubling: a manifest comes in up to 65,535 chunks */
+    size_t cap = p->xml_cap ? p->xml_cap : 4096;
+    while (cap < p->xml_len + n + 1)
+      cap *= 2;
+    if (!(grown = etwcap_realloc(p->xml, cap)))
+      return ETWCAP_E_NOMEM;
+    p->xml = grown;
+    p->xml_cap = cap;
+  }
   memcpy(p->xml + p->xml_len, d + 8, n);
   p->xml_len += n;
   p->next_chunk++;
@@ -414,20 +500,23 @@ const struct man_event *manifests_lookup(const struct manifests *m,
                                          uint8_t version)
 {
   const struct man_provider *p = provider((struct manifests *)m, g, 0);
-  const struct man_event *best = NULL;
-  size_t i;
+  uint32_t key = event_key(id, version);
+  size_t lo = 0, hi;
   if (!p)
     return NULL;
-  for (i = 0; i < p->count; i++) {
-    const struct man_event *e = &p->events[i];
-    if (e->id != id)
-      continue;
-    if (e->version <= version && (!best || e->version > best->version))
-      best = e;
-    else if (!best)
-      best = e; /* a newer event than the manifest knows: same layout prefix */
+  hi = p->count;
+  while (lo < hi) { /* the first event above (id, version) */
+    size_t mid = lo + (hi - lo) / 2;
+    if (event_key(p->events[mid].id, p->events[mid].version) <= key)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
-  return best;
+  if (lo > 0 && p->events[lo - 1].id == id)
+    return &p->events[lo - 1]; /* the highest version not above the event's */
+  if (lo < p->count && p->events[lo].id == id)
+    return &p->events[lo]; /* a newer event than the manifest knows: same layout prefix */
+  return NULL;
 }
 
 char *manifests_event_name(const struct man_event *e, char *buf, size_t cap)
@@ -441,10 +530,14 @@ char *manifests_event_name(const struct man_event *e, char *buf, size_t cap)
 
 int manifests_event_named(const struct man_event *e, const char *name)
 {
-  char full[300];
+  const char *task = e->task ? e->task : "?";
+  size_t n = strlen(task);
   if (e->symbol && str_caseeq(e->symbol, name))
     return 1;
-  return str_caseeq(manifests_event_name(e, full, sizeof(full)), name);
+  if (!e->opcode)
+    return str_caseeq(task, name);
+  /* "Task/Opcode" compared in place: a built copy would be cut. */
+  return str_ncaseeq(task, name, n) && name[n] == '/' && str_caseeq(e->opcode, name + n + 1);
 }
 
 void manifests_free(struct manifests *m)

@@ -24,23 +24,27 @@
 struct man_event {
   uint16_t id;
   uint8_t version;
-  char *symbol, *task, *opcode; /* opcode: "Start", "Stop", a custom name, or NULL (Info) */
-  struct tf_layout layout;      /* fields up to the first one of unknown size */
+  char *symbol, *task, *opcode; /* whole; opcode: "Start", "Stop", a custom name, or NULL (Info) */
+  /* Fields up to the first one of unknown size: its template's, owned by
+   * the provider and shared by every event of that template. */
+  struct tf_layout layout;
 };
 
 struct man_provider {
   struct etw_guid guid;
   uint8_t *xml;        /* chunks being assembled */
-  size_t xml_len;
+  size_t xml_len, xml_cap;
   unsigned chunks, next_chunk;
-  struct man_event *events;
+  struct man_event *events; /* sorted by id, then version */
   size_t count;
+  struct tf_field *fields; /* every template's fields, end to end */
+  size_t field_count;
   int parsed;
 };
 
 struct manifests {
   struct man_provider *p;
-  size_t count;
+  size_t count, cap;
 };
 
 /* Feeds one event: a ManifestData event adds its chunk and, once the
@@ -52,7 +56,9 @@ int manifests_add_xml(struct manifests *m, const struct etw_guid *provider, cons
                       size_t len);
 /* Has a manifest of this provider been read? */
 int manifests_known(const struct manifests *m, const struct etw_guid *provider);
-/* The event with this id (and the highest version not above the event's). */
+/* The event with this id and the highest version not above the event's
+ * (else its lowest version): a binary search.  Of two events a manifest
+ * gives the same id and version, either. */
 const struct man_event *manifests_lookup(const struct manifests *m,
                                          const struct etw_guid *provider, uint16_t id,
                                          uint8_t version);
