@@ -32,6 +32,14 @@
 #define MAX_DIRECTORY (256u << 20)
 #define CHUNK (256u * 1024u)
 
+/* A buffer for n bytes, at most CHUNK and at least 1: a small member gets
+ * a small one (one large allocation per member is most of the time taken
+ * by an archive of thousands of small members). */
+static size_t chunk_for(uint64_t n)
+{
+  return n < CHUNK ? (size_t)(n ? n : 1) : CHUNK;
+}
+
 #define FLAG_ENCRYPTED 0x0001u
 #define FLAG_UTF8 0x0800u
 #define FLAG_STRONG_ENCRYPTION 0x0040u
@@ -332,6 +340,39 @@ static int check_places(const struct byte_source *src, struct zip_directory *dir
   return rc;
 }
 
+struct named {
+  const char *name;
+  size_t index;
+};
+
+static int by_name(const void *a, const void *b)
+{
+  const struct named *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Marks every entry that a later one of the same name shadows: sorted by
+ * name, then by place, all but the last of a run of equal names: O(n log n)
+ * where asking each entry about every later one is O(n^2). */
+static int mark_shadowed(struct zip_directory *dir)
+{
+  struct named *v = etwcap_calloc(dir->count ? dir->count : 1, sizeof(*v));
+  size_t i;
+  if (!v)
+    return ETWCAP_E_NOMEM;
+  for (i = 0; i < dir->count; i++) {
+    v[i].name = dir->entries[i].name;
+    v[i].index = i;
+  }
+  qsort(v, dir->count, sizeof(*v), by_name);
+  for (i = 1; i < dir->count; i++)
+    if (!strcmp(v[i - 1].name, v[i].name))
+      dir->entries[v[i - 1].index].shadowed = 1;
+  etwcap_free(v);
+  return 0;
+}
+
 int zip_directory_read(const struct byte_source *src, struct zip_directory *dir, char *why,
                        size_t why_size)
 {
@@ -375,6 +416,8 @@ int zip_directory_read(const struct byte_source *src, struct zip_directory *dir,
              "entries its end record counts", (unsigned long long)at.entries);
   if (!rc)
     rc = check_places(src, dir, &at, data_offsets, why, why_size);
+  if (!rc)
+    rc = mark_shadowed(dir);
   for (i = 0; !rc && i < dir->count; i++) {
     dir->entries[i].local_offset += at.shift;
     dir->entries[i].data_offset = data_offsets[i];
@@ -396,11 +439,7 @@ void zip_directory_release(struct zip_directory *dir)
 
 int zip_directory_is_shadowed(const struct zip_directory *dir, size_t i)
 {
-  size_t k;
-  for (k = i + 1; k < dir->count; k++)
-    if (!strcmp(dir->entries[k].name, dir->entries[i].name))
-      return 1;
-  return 0;
+  return dir->entries[i].shadowed;
 }
 
 int zip_entry_supported(const struct zip_entry *e, char *why, size_t why_size)
@@ -425,6 +464,7 @@ struct zip_stream {
   int inflating, ended;
   z_stream zs;
   uint8_t *in;
+  size_t in_cap;
 };
 
 int zip_stream_open(struct zip_stream **out, const struct byte_source *src,
@@ -440,7 +480,11 @@ int zip_stream_open(struct zip_stream **out, const struct byte_source *src,
                "lists %llu", e->name, (unsigned long long)e->compressed_size,
                (unsigned long long)e->uncompressed_size);
   s = etwcap_calloc(1, sizeof(*s));
-  if (!s || !(s->in = etwcap_malloc(CHUNK))) {
+  if (s) {
+    s->in_cap = chunk_for(e->compressed_size);
+    s->in = etwcap_malloc(s->in_cap);
+  }
+  if (!s || !s->in) {
     etwcap_free(s);
     return ETWCAP_E_NOMEM;
   }
@@ -474,7 +518,7 @@ void zip_stream_close(struct zip_stream *s)
 /* Refills the input buffer with the next compressed bytes. */
 static int refill(struct zip_stream *s, char *why, size_t why_size)
 {
-  size_t n = s->in_left < CHUNK ? (size_t)s->in_left : CHUNK;
+  size_t n = s->in_left < s->in_cap ? (size_t)s->in_left : s->in_cap;
   if (read_at(s->src, s->in_pos, s->in, n))
     return bad(ETWCAP_E_TRUNCATED, why, why_size, "member %.200s: its data is cut short",
                s->e->name);
@@ -574,15 +618,15 @@ int zip_entry_read(const struct byte_source *src, const struct zip_entry *e, zip
 {
   struct zip_stream *s = NULL;
   uint8_t *buf = NULL;
-  size_t got = 1;
+  size_t got = 1, cap = chunk_for(e->uncompressed_size);
   int rc;
   *size = 0;
   *crc = 0;
   rc = zip_stream_open(&s, src, e, why, why_size);
-  if (!rc && !(buf = etwcap_malloc(CHUNK)))
+  if (!rc && !(buf = etwcap_malloc(cap)))
     rc = ETWCAP_E_NOMEM;
   while (!rc && got) {
-    rc = zip_stream_read(s, buf, CHUNK, &got, why, why_size);
+    rc = zip_stream_read(s, buf, cap, &got, why, why_size);
     if (!rc && got && sink)
       rc = sink(ctx, buf, got);
   }

@@ -37,6 +37,7 @@ struct zip_entry {
   uint64_t compressed_size, uncompressed_size;
   uint64_t local_offset; /* where its local header is in the source */
   uint64_t data_offset;  /* where its data starts in the source */
+  int shadowed;          /* a later entry has the same name */
 };
 
 struct zip_directory {

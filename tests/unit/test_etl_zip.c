@@ -7,6 +7,7 @@
 
 #include "test_etl_bytes.h"
 
+#include "alloc.h"
 #include "error.h"
 #include "etl_source.h"
 #include "etl_timeorder.h"
@@ -319,6 +320,139 @@ static void long_backward_read_restarts_the_member(void **state)
   free(big);
 }
 
+/* Bytes asked of the allocator (the allocator has no context argument). */
+static size_t allocated;
+
+static void *counting_malloc(size_t size)
+{
+  allocated += size;
+  return malloc(size);
+}
+
+static void *counting_calloc(size_t count, size_t size)
+{
+  allocated += count * size;
+  return calloc(count, size);
+}
+
+static void *counting_realloc(void *ptr, size_t size)
+{
+  allocated += size;
+  return realloc(ptr, size);
+}
+
+/* Member i of `many`: a 200-byte folder name, then m<i mod 40000>.etl, so
+ * the first 9,999 names come again at the end and only their last copies
+ * count; the last member is a real ETL file. */
+static void many_name(char *out, size_t cap, unsigned i, unsigned n)
+{
+  char folder[201];
+  memset(folder, 'p', 200);
+  folder[200] = '\0';
+  if (i == n - 1)
+    snprintf(out, cap, "trace.etl");
+  else
+    snprintf(out, cap, "%s/m%05u.etl", folder, i % 40000);
+}
+
+static size_t build_many(unsigned n, size_t etl_len)
+{
+  size_t o = 0, cd, i;
+  uint32_t crc = (uint32_t)crc32(0, etl, (uInt)etl_len), *offsets = calloc(n, sizeof(*offsets));
+  char name[256];
+  assert_non_null(offsets);
+  for (i = 0; i < n; i++) {
+    int last = i == n - 1;
+    size_t nlen, len = last ? etl_len : 0;
+    many_name(name, sizeof(name), (unsigned)i, n);
+    nlen = strlen(name);
+    offsets[i] = (uint32_t)o;
+    memset(zip + o, 0, 30);
+    tb32(zip + o, 0x04034b50);
+    tb16(zip + o + 4, 20);
+    tb16(zip + o + 12, 0x21);
+    tb32(zip + o + 14, last ? crc : 0);
+    tb32(zip + o + 18, (uint32_t)len);
+    tb32(zip + o + 22, (uint32_t)len);
+    tb16(zip + o + 26, (uint16_t)nlen);
+    memcpy(zip + o + 30, name, nlen);
+    memcpy(zip + o + 30 + nlen, etl, len);
+    o += 30 + nlen + len;
+  }
+  cd = o;
+  for (i = 0; i < n; i++) {
+    int last = i == n - 1;
+    size_t nlen;
+    many_name(name, sizeof(name), (unsigned)i, n);
+    nlen = strlen(name);
+    memset(zip + o, 0, 46);
+    tb32(zip + o, 0x02014b50);
+    tb16(zip + o + 4, 20);
+    tb16(zip + o + 6, 20);
+    tb16(zip + o + 14, 0x21);
+    tb32(zip + o + 16, last ? crc : 0);
+    tb32(zip + o + 20, last ? (uint32_t)etl_len : 0);
+    tb32(zip + o + 24, last ? (uint32_t)etl_len : 0);
+    tb16(zip + o + 28, (uint16_t)nlen);
+    tb32(zip + o + 42, offsets[i]);
+    memcpy(zip + o + 46, name, nlen);
+    o += 46 + nlen;
+  }
+  memset(zip + o, 0, 22);
+  tb32(zip + o, 0x06054b50);
+  tb16(zip + o + 8, 0xFFFF & n);
+  tb16(zip + o + 10, 0xFFFF & n);
+  tb32(zip + o + 12, (uint32_t)(o - cd));
+  tb32(zip + o + 16, (uint32_t)cd);
+  free(offsets);
+  return o + 22;
+}
+
+/* 50,000 members with long names: every .etl member is offered once, its
+ * last copy, in order, and opening and walking the archive asks for memory
+ * in proportion to the archive (a 256 KiB buffer or two per member asked
+ * for 10 GiB).  Without a Zip64 record the entry count is taken modulo
+ * 65,536, which 50,000 fits. */
+static void many_members_read_in_order_with_little_memory(void **state)
+{
+  enum { N = 50000 };
+  static const struct etwcap_allocator counting = { counting_malloc, counting_calloc,
+                                                    counting_realloc, free };
+  struct etl_zip *z = NULL;
+  char name[300], want[300];
+  size_t etl_len = build_etl(), len;
+  unsigned offered = 0;
+  int rc;
+  (void)state;
+  zip_cap = (size_t)N * 600 + etl_len;
+  zip = malloc(zip_cap);
+  assert_non_null(zip);
+  len = build_many(N, etl_len);
+  allocated = 0;
+  etwcap_set_allocator(&counting);
+  rc = etl_zip_open_memory(&z, zip, len);
+  while (rc == 0 && etl_zip_next_etl(z, name, sizeof(name)) == 1) {
+    /* Offered: m09999 .. m39999, then m00000 .. m09998 (their last
+     * copies), then trace.etl. */
+    unsigned i = offered < 30001 ? offered + 9999 : offered - 30001;
+    if (offered == N - 9999 - 1)
+      snprintf(want, sizeof(want), "trace.etl");
+    else
+      many_name(want, sizeof(want), i, N);
+    assert_string_equal(name, want);
+    offered++;
+  }
+  etwcap_set_allocator(NULL);
+  assert_int_equal(rc, 0);
+  assert_string_equal(etl_zip_error(z), "");
+  etl_zip_close(z);
+  assert_int_equal(offered, 40001);
+  assert_true(allocated < 4 * len);
+  free(zip);
+  zip = zip_small;
+  zip_cap = sizeof(zip_small);
+}
+
 /* PerfView's gcevents.etl.zip: 71 events (SOURCES.md). */
 static void perfview_sample_zip_reads(void **state)
 {
@@ -342,6 +476,7 @@ int main(void)
     cmocka_unit_test(member_names_are_sanitised),
     cmocka_unit_test(long_backward_read_restarts_the_member),
     cmocka_unit_test(perfview_sample_zip_reads),
+    cmocka_unit_test(many_members_read_in_order_with_little_memory),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
