@@ -182,12 +182,11 @@ const char *etl_zip_error(const struct etl_zip *z)
 void etl_zip_sanitize_name(char *name)
 {
   char *src = name, *dst = name;
-  /* Backslashes are separators too; control characters become '?'. */
-  for (; *src; src++)
-    if (*src == '\\')
-      *src = '/';
-    else if ((unsigned char)*src < 0x20 || *src == 0x7F)
-      *src = '?';
+  /* Shown on a terminal: no line breaks or escapes.  Backslashes are
+   * separators too. */
+  str_neutralise_controls(name);
+  while ((src = strchr(src, '\\')) != NULL)
+    *src = '/';
   src = name;
   /* Drop a drive letter and leading slashes: names stay relative. */
   if (((src[0] >= 'A' && src[0] <= 'Z') || (src[0] >= 'a' && src[0] <= 'z')) && src[1] == ':')

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "os_thread.h"
 #include "os_time.h"
+#include "strutil.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -66,17 +67,6 @@ void log_remove_all_sinks(void)
   os_mutex_unlock(&lock);
 }
 
-/* A message is one line: names taken from files (zip members, image paths,
- * provider names) may hold line breaks or terminal escapes, which would let
- * them forge log lines or drive the terminal.  No message of ours uses a
- * control character. */
-static void neutralise_controls(char *line)
-{
-  for (; *line; line++)
-    if ((unsigned char)*line < 0x20 || *line == 0x7F)
-      *line = '?';
-}
-
 void log_vmsg(enum log_level level, const char *fmt, va_list ap)
 {
   char line[2048];
@@ -85,7 +75,9 @@ void log_vmsg(enum log_level level, const char *fmt, va_list ap)
   if (!lock_made)
     return; /* no sink yet */
   vsnprintf(line, sizeof(line), fmt, ap);
-  neutralise_controls(line);
+  /* A message is one line, whatever the names from files in it hold; no
+   * message of ours uses a control character. */
+  str_neutralise_controls(line);
   os_mutex_lock(&lock);
   for (i = 0; i < sink_count; i++)
     if (level >= sinks[i].min_level)

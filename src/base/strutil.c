@@ -18,6 +18,13 @@ int str_casecmp(const char *a, const char *b)
   return lower((unsigned char)*a) - lower((unsigned char)*b);
 }
 
+void str_neutralise_controls(char *s)
+{
+  for (; *s; s++)
+    if ((unsigned char)*s < 0x20 || *s == 0x7F)
+      *s = '?';
+}
+
 int str_caseeq(const char *a, const char *b)
 {
   return str_casecmp(a, b) == 0;

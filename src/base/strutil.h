@@ -12,6 +12,12 @@ int str_ncaseeq(const char *a, const char *b, size_t n);
 int str_casecmp(const char *a, const char *b);
 int str_ends_with_case(const char *s, const char *suffix);
 
+/* Replaces each control character (below 0x20, and DEL) with '?' in place:
+ * text taken from files (zip member names, image paths, provider names)
+ * may hold line breaks or terminal escapes, which would forge lines or
+ * drive the terminal it is shown on. */
+void str_neutralise_controls(char *s);
+
 /* Whole-string parses: optional sign, then decimal digits or 0x/0X hex.
  * Return 0, or -1 when the text is empty, has junk or overflows. */
 int str_parse_int64(const char *s, int64_t *out);

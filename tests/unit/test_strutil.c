@@ -75,6 +75,15 @@ static void case_insensitive_compare(void **state)
   assert_true(str_casecmp("a", "B") < 0);
 }
 
+/* Line breaks, tabs, escapes and DEL become '?'; UTF-8 stays. */
+static void control_characters_neutralised(void **state)
+{
+  char name[] = "tr\r\nace\x1b[2J\x7f\tcaf\xc3\xa9.etl";
+  (void)state;
+  str_neutralise_controls(name);
+  assert_string_equal(name, "tr??ace?[2J??caf\xc3\xa9.etl");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -83,6 +92,7 @@ int main(void)
     cmocka_unit_test(unsigned_and_hex_masks),
     cmocka_unit_test(doubles),
     cmocka_unit_test(case_insensitive_compare),
+    cmocka_unit_test(control_characters_neutralised),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
