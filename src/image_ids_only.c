@@ -8,7 +8,6 @@
 #include "byte_source.h"
 #include "etl_merge.h"
 #include "file_error.h"
-#include "byte_source.h"
 #include "log.h"
 #include "merge_hooks.h"
 #include "os_file.h"
@@ -19,24 +18,35 @@
 #include <stdio.h>
 #include <string.h>
 
+/* One member of the zip being rewritten, with what the new zip keeps of it. */
+struct kept {
+  char *name;
+  char *path;       /* its bytes, extracted; NULL for a folder entry */
+  uint8_t *extra;   /* its central header's extra fields, then its local header's */
+  size_t extra_len, local_extra_len;
+  uint32_t dos_time;
+};
+
 struct extracted {
-  char **names, **paths;
+  struct kept *m;
   size_t count;
   size_t etl_index;
   int etl_members;
+  char *comment; /* the archive's, or NULL */
 };
 
 static void extracted_release(struct extracted *x)
 {
   size_t i;
   for (i = 0; i < x->count; i++) {
-    if (x->paths[i])
-      os_remove(x->paths[i]);
-    etwcap_free(x->paths[i]);
-    etwcap_free(x->names[i]);
+    if (x->m[i].path)
+      os_remove(x->m[i].path);
+    etwcap_free(x->m[i].path);
+    etwcap_free(x->m[i].name);
+    etwcap_free(x->m[i].extra);
   }
-  etwcap_free(x->names);
-  etwcap_free(x->paths);
+  etwcap_free(x->m);
+  etwcap_free(x->comment);
 }
 
 /* A name we would write back into a zip must not point outside it:
@@ -97,13 +107,29 @@ static int extract_member(const struct byte_source *io, const struct zip_entry *
   return rc;
 }
 
-/* Every member to a temporary file beside the zip. */
+/* A member's name, time and extra fields (the local header's read from
+ * just before its data). */
+static int keep_entry(const struct byte_source *io, const struct zip_entry *z, struct kept *k)
+{
+  k->name = etwcap_strdup(z->name);
+  k->extra = etwcap_malloc((size_t)z->extra_len + z->local_extra_len + 1);
+  if (!k->name || !k->extra)
+    return ETWCAP_E_NOMEM;
+  k->extra_len = z->extra_len;
+  k->local_extra_len = z->local_extra_len;
+  k->dos_time = z->dos_time;
+  memcpy(k->extra, z->extra, z->extra_len);
+  return byte_source_read_exact(io, z->data_offset - z->local_extra_len, k->extra + z->extra_len,
+                                z->local_extra_len, NULL);
+}
+
+/* Every member but the folder entries to a temporary file beside the zip. */
 static int extract_all(const char *zip_path, struct extracted *x, char *why, size_t why_size)
 {
   struct byte_source io;
   struct zip_directory dir;
   char detail[256];
-  size_t i;
+  size_t i, path_size = strlen(zip_path) + 32;
   int rc;
   memset(x, 0, sizeof(*x));
   rc = byte_source_open_file(&io, zip_path);
@@ -117,12 +143,12 @@ static int extract_all(const char *zip_path, struct extracted *x, char *why, siz
     byte_source_close(&io);
     return ETWCAP_E_FORMAT;
   }
-  x->names = etwcap_calloc(dir.count ? dir.count : 1, sizeof(char *));
-  x->paths = etwcap_calloc(dir.count ? dir.count : 1, sizeof(char *));
-  if (!x->names || !x->paths)
+  x->m = etwcap_calloc(dir.count ? dir.count : 1, sizeof(*x->m));
+  if (!x->m || (dir.comment_len && !(x->comment = etwcap_strdup(dir.comment))))
     rc = ETWCAP_E_NOMEM;
   for (i = 0; i < dir.count && !rc; i++) {
     const struct zip_entry *z = &dir.entries[i];
+    struct kept *k = &x->m[i];
     size_t len = strlen(z->name);
     if (name_escapes(z->name)) {
       snprintf(why, why_size, "'%s' has a member named '%s', which points outside the "
@@ -130,22 +156,16 @@ static int extract_all(const char *zip_path, struct extracted *x, char *why, siz
       rc = ETWCAP_E_FORMAT;
       break;
     }
-    x->names[i] = etwcap_strdup(z->name);
-    x->paths[i] = etwcap_malloc(strlen(zip_path) + 32);
-    if (!x->names[i] || !x->paths[i]) {
-      rc = ETWCAP_E_NOMEM;
-      break;
-    }
+    x->count++;
+    rc = keep_entry(&io, z, k);
+    if (rc || (len && z->name[len - 1] == '/'))
+      continue; /* a folder entry has nothing to extract */
     /* Named at random beside the zip, never by member name: a hostile name
      * cannot point outside the folder, nobody can plant a link in advance. */
-    x->paths[i][0] = '\0';
-    x->count++;
-    rc = os_temp_name(zip_path, x->paths[i], strlen(zip_path) + 32);
-    if (rc)
-      break;
-    if (len && z->name[len - 1] == '/')
-      continue; /* a folder entry has nothing to extract */
-    rc = extract_member(&io, z, x->paths[i], why, why_size);
+    k->path = etwcap_calloc(1, path_size);
+    rc = k->path ? os_temp_name(zip_path, k->path, path_size) : ETWCAP_E_NOMEM;
+    if (!rc)
+      rc = extract_member(&io, z, k->path, why, why_size);
     if (!rc && str_ends_with_case(z->name, ".etl")) {
       x->etl_index = i;
       x->etl_members++;
@@ -236,8 +256,8 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity,
     goto cleanup;
 
   memset(&in, 0, sizeof(in));
-  in.name = x.names[x.etl_index];
-  rc = byte_source_open_file(&in.io, x.paths[x.etl_index]);
+  in.name = x.m[x.etl_index].name;
+  rc = byte_source_open_file(&in.io, x.m[x.etl_index].path);
   if (rc)
     goto cleanup;
   memset(&mo, 0, sizeof(mo));
@@ -252,8 +272,14 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity,
   if (rc)
     goto cleanup;
   for (i = 0; i < x.count; i++) {
-    members[i].name = x.names[i];
-    members[i].path = i == x.etl_index ? merged : x.paths[i];
+    const struct kept *k = &x.m[i];
+    members[i].name = k->name;
+    members[i].path = i == x.etl_index ? merged : k->path;
+    members[i].dos_time = k->dos_time;
+    members[i].extra = k->extra;
+    members[i].extra_size = k->extra_len;
+    members[i].local_extra = k->extra + k->extra_len;
+    members[i].local_extra_size = k->local_extra_len;
   }
   count = x.count;
   if (hooks.ngen && (rc = add_ngen_pdbs(hooks.ngen, ngen, zip_path, &pdbs, &members, &count)))
@@ -267,6 +293,7 @@ int image_ids_only(const char *zip_path, struct identity_injector *identity,
   memset(&ao, 0, sizeof(ao));
   ao.threads = low_priority ? 1 : 0;
   ao.low_priority = low_priority;
+  ao.comment = x.comment;
   rc = archive_write(zip_path, members, count, &ao, &as, why, why_size);
 
 cleanup:
@@ -276,7 +303,7 @@ cleanup:
     os_remove(merged);
   etwcap_free(merged);
   etwcap_free(members);
-  if (x.names)
+  if (x.m)
     extracted_release(&x);
   return rc;
 }

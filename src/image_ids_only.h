@@ -6,8 +6,9 @@
  *
  * The zip's members are extracted next to it, the ETL is merged again (one
  * input) with identity injected where it is missing, and a new zip with the
- * same members in the same order replaces the old one only after it was
- * written and verified (archive_writer.h).  Temporary files are removed
+ * same members in the same order (folder entries too, each with its time
+ * and extra fields, and the archive's comment) replaces the old one only
+ * after it was written and verified (archive_writer.h).  Temporary files are removed
  * whatever happens.  With `ngen`, the NGEN PDBs of the native images the
  * trace used are made here too (ngen_pdb.h), as PerfView's /ImageIDsOnly
  * merge makes them, and added unless the zip holds them already. */

@@ -145,7 +145,6 @@ static int zip_write(void *ctx, const void *buf, size_t len)
 static void dos_time(int64_t filetime, zip_fileinfo *info)
 {
   struct civil_time c;
-  memset(info, 0, sizeof(*info));
   filetime_to_civil(filetime ? filetime : os_time_now_utc_filetime(), &c);
   info->tmz_date.tm_sec = c.second;
   info->tmz_date.tm_min = c.minute;
@@ -163,18 +162,65 @@ static int non_ascii(const char *s)
   return 0;
 }
 
-/* Starts a raw (already deflated) entry.  Zip64 extra fields only where
- * they can be needed, so small members stay readable by the oldest unzip. */
-static int open_entry(zipFile zf, struct tracker *tracker, const char *name,
+static int is_folder(const char *name)
+{
+  size_t len = strlen(name);
+  return len && name[len - 1] == '/';
+}
+
+/* Copies the extra fields (APPNOTE 4.5: tag, size, data) of in to out but
+ * a Zip64 one (tag 1, 4.5.3), whose sizes and offset would no longer be
+ * the member's; bytes too few to be a field end the list.  Returns the
+ * length copied. */
+static size_t without_zip64(const uint8_t *in, size_t len, uint8_t *out)
+{
+  size_t p = 0, n = 0;
+  while (p + 4 <= len) {
+    size_t size = (size_t)in[p + 2] | (size_t)in[p + 3] << 8;
+    if (size > len - p - 4)
+      break;
+    if ((in[p] | in[p + 1] << 8) != 1) {
+      memcpy(out + n, in + p, 4 + size);
+      n += 4 + size;
+    }
+    p += 4 + size;
+  }
+  return n;
+}
+
+/* Starts a raw (already deflated) entry, or a stored empty one for a
+ * folder.  Zip64 extra fields only where they can be needed, so small
+ * members stay readable by the oldest unzip. */
+static int open_entry(zipFile zf, struct tracker *tracker, const struct archive_member *m,
                       const struct archive_options *o, int zip64)
 {
+  int folder = is_folder(m->name), rc = 0;
+  uint8_t *extra = etwcap_malloc(m->extra_size + m->local_extra_size + 1);
+  size_t central, local;
   zip_fileinfo info;
-  dos_time(o->mtime_filetime, &info);
-  if (zipOpenNewFileInZip4_64(zf, name, &info, NULL, 0, NULL, 0, NULL, Z_DEFLATED,
-                              o->level ? o->level : 6, 1, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY,
-                              NULL, 0, 0, non_ascii(name) ? 0x800 : 0, zip64) != ZIP_OK)
-    return tracker->first_error ? tracker->first_error : ETWCAP_E_IO;
-  return 0;
+  if (!extra)
+    return ETWCAP_E_NOMEM;
+  central = without_zip64(m->extra, m->extra_size, extra);
+  local = without_zip64(m->local_extra, m->local_extra_size, extra + central);
+  memset(&info, 0, sizeof(info));
+  if (m->dos_time)
+    info.dosDate = m->dos_time;
+  else
+    dos_time(o->mtime_filetime, &info);
+  /* The MS-DOS directory attribute (APPNOTE 4.4.15; FILE_ATTRIBUTE_DIRECTORY). */
+  info.external_fa = folder ? 0x10 : 0;
+  /* A header's extra fields take at most 65,535 bytes, with room for the
+   * Zip64 field minizip may add (at most 32 bytes). */
+  if (central > 0xFFFF - 32 || local > 0xFFFF - 32)
+    rc = ETWCAP_E_RANGE;
+  else if (zipOpenNewFileInZip4_64(zf, m->name, &info, extra + central, (uInt)local, extra,
+                                   (uInt)central, NULL, folder ? 0 : Z_DEFLATED,
+                                   o->level ? o->level : 6, 1, -MAX_WBITS, 8,
+                                   Z_DEFAULT_STRATEGY, NULL, 0, 0,
+                                   non_ascii(m->name) ? 0x800 : 0, zip64) != ZIP_OK)
+    rc = tracker->first_error ? tracker->first_error : ETWCAP_E_IO;
+  etwcap_free(extra);
+  return rc;
 }
 
 static void deflate_params_for(struct deflate_params *p, const struct archive_options *o,
@@ -217,7 +263,7 @@ static int add_stored_bytes(zipFile zf, struct tracker *tracker, const struct ar
    * bytes to each 4 MiB chunk of data it cannot shrink (under 400 KB at
    * 4 GiB), so a member that fits without them stays under 2^32 - 1 bytes
    * both compressed and not. */
-  rc = open_entry(zf, tracker, m->name, o, size >= 0xFFFFFFFFLL - (1 << 20));
+  rc = open_entry(zf, tracker, m, o, size >= 0xFFFFFFFFLL - (1 << 20));
   if (!rc) {
     deflate_params_for(&p, o, &sink);
     rc = deflate_parallel(&p, member_read, &src, r);
@@ -267,7 +313,7 @@ static int add_produced(zipFile zf, struct tracker *tracker, const struct file_i
   struct deflate_stream *d = NULL;
   struct deflate_params p;
   int64_t data_start;
-  int rc = open_entry(zf, tracker, m->name, o, 1);
+  int rc = open_entry(zf, tracker, m, o, 1);
 
   /* minizip writes the local header straight to the file: the data starts
    * where the file is now. */
@@ -314,7 +360,8 @@ static int add_member(zipFile zf, struct tracker *tracker, const struct file_io 
   if (m->produce) {
     rc = add_produced(zf, tracker, tio, zip_path, m, o, &r, why, why_size);
   } else {
-    rc = add_stored_bytes(zf, tracker, m, o, &r, why, why_size);
+    rc = is_folder(m->name) ? open_entry(zf, tracker, m, o, 0)
+                            : add_stored_bytes(zf, tracker, m, o, &r, why, why_size);
     if (zipCloseFileInZipRaw64(zf, r.in_bytes, r.crc32) != ZIP_OK && !rc)
       rc = tracker->first_error ? tracker->first_error : ETWCAP_E_IO;
   }
@@ -379,6 +426,13 @@ int archive_open(struct archive **out, const char *final_path,
 
   *out = NULL;
   why[0] = '\0';
+  if (options && options->comment && strlen(options->comment) > 0xFFFF) {
+    /* Its length is a 16-bit field (APPNOTE 4.3.16). */
+    snprintf(why, why_size, "cannot write '%s': its comment is longer than 65,535 bytes",
+             final_path);
+    etwcap_free(a);
+    return ETWCAP_E_RANGE;
+  }
   if (a) {
     if (options)
       a->o = *options;
@@ -451,7 +505,7 @@ void archive_abort(struct archive *a)
 int archive_commit(struct archive *a, struct archive_stats *stats, char *why, size_t why_size)
 {
   int64_t zip_size = 0;
-  int rc = zipClose(a->zf, NULL) == ZIP_OK ? 0 : ETWCAP_E_IO;
+  int rc = zipClose(a->zf, a->o.comment) == ZIP_OK ? 0 : ETWCAP_E_IO;
 
   why[0] = '\0';
   memset(stats, 0, sizeof(*stats));

@@ -32,9 +32,18 @@ struct archive_member {
   size_t size;
   archive_produce_fn produce; /* ... bytes a producer writes while they are zipped */
   void *produce_ctx;
+  /* What a rewritten archive keeps of a member (all zero: nothing).  The
+   * time is MS-DOS date << 16 | time (PKWARE APPNOTE 4.4.6; 0: the
+   * archive's mtime_filetime).  The extra fields (APPNOTE 4.5) go to the
+   * central and the local header; a Zip64 field among them (tag 1) is left
+   * out, the writer writes its own where the sizes need one. */
+  uint32_t dos_time;
+  const void *extra, *local_extra;
+  size_t extra_size, local_extra_size;
 };
 /* (name must stay valid until the archive is committed or aborted: the
- * verification reads the members back by it.) */
+ * verification reads the members back by it.)  A name ending in '/' is a
+ * folder entry: it holds no bytes (path, data and produce are NULL). */
 
 struct archive_options {
   const struct file_io *io; /* NULL: plain files */
@@ -45,6 +54,9 @@ struct archive_options {
   deflate_progress_fn progress;
   void *progress_ctx;
   int64_t mtime_filetime;      /* entries' time (UTC FILETIME); 0 = now */
+  const char *comment;         /* the archive comment, or NULL: none; valid
+                                  until commit (minizip writes it up to its
+                                  first NUL) */
 };
 
 struct archive_stats {

@@ -86,6 +86,8 @@ struct directory_place {
   uint64_t size;
   uint64_t entries;
   uint64_t shift;   /* bytes before the archive: added to every offset */
+  uint64_t comment_at;
+  size_t comment_len;
 };
 
 /* The end-of-directory record: the last signature in the tail, with its
@@ -139,6 +141,8 @@ static int locate_directory(const struct byte_source *src, struct directory_plac
   at->size = le32(eocd + 12);
   cd_offset = le32(eocd + 16);
   end = eocd_pos;
+  at->comment_at = eocd_pos + EOCD_SIZE;
+  at->comment_len = le16(eocd + 20);
   /* Zip64: a locator just before the end record, the Zip64 end record just
    * before the locator (4.3.14, 4.3.15). */
   if (eocd_pos >= ZIP64_LOCATOR_SIZE && !read_at(src, eocd_pos - ZIP64_LOCATOR_SIZE, loc,
@@ -223,8 +227,8 @@ static int apply_extra(const uint8_t *extra, size_t len, struct zip_entry *z)
   return 0;
 }
 
-/* One central header at cd + p (cd_size bytes in all): fills z and names,
- * advances *p. */
+/* One central header at cd + p (cd_size bytes in all): fills z, puts its
+ * name, a NUL and its extra fields at name_out, advances *p. */
 static int parse_central(const uint8_t *cd, uint64_t cd_size, size_t *p, struct zip_entry *z,
                          char *name_out, char *why, size_t why_size)
 {
@@ -235,6 +239,7 @@ static int parse_central(const uint8_t *cd, uint64_t cd_size, size_t *p, struct 
                "directory", (unsigned long)*p);
   z->flags = le16(h + 8);
   z->method = le16(h + 10);
+  z->dos_time = le32(h + 12);
   z->crc32 = le32(h + 16);
   z->compressed_size = le32(h + 20);
   z->uncompressed_size = le32(h + 24);
@@ -248,6 +253,9 @@ static int parse_central(const uint8_t *cd, uint64_t cd_size, size_t *p, struct 
   memcpy(name_out, h + CENTRAL_SIZE, name_len);
   name_out[name_len] = '\0';
   z->name = name_out;
+  z->extra = (const uint8_t *)name_out + name_len + 1;
+  z->extra_len = (uint16_t)extra_len;
+  memcpy(name_out + name_len + 1, h + CENTRAL_SIZE + name_len, extra_len);
   if (memchr(name_out, '\0', name_len) || !name_len)
     return bad(ETWCAP_E_CORRUPT, why, why_size, "a member has an empty name or a NUL in it");
   if ((z->flags & FLAG_UTF8) && !utf8_valid(h + CENTRAL_SIZE, name_len))
@@ -325,6 +333,7 @@ static int check_places(const struct byte_source *src, struct zip_directory *dir
       break;
     }
     data_offsets[i] = data;
+    z->local_extra_len = (uint16_t)local_extra;
     s[i].start = at_local;
     s[i].end = data + z->compressed_size;
     s[i].index = i;
@@ -391,11 +400,12 @@ int zip_directory_read(const struct byte_source *src, struct zip_directory *dir,
     return rc;
   cd = etwcap_malloc(at.size ? (size_t)at.size : 1);
   dir->entries = etwcap_calloc(at.entries ? (size_t)at.entries : 1, sizeof(*dir->entries));
-  /* Every name is shorter than its central header: the directory's size
-   * bounds the names' block. */
+  /* A name, its NUL and its extra fields are shorter than their central
+   * header: the directory's size bounds the names' block. */
   dir->names = etwcap_malloc((size_t)at.size + 1);
+  dir->comment = etwcap_malloc(at.comment_len + 1);
   data_offsets = etwcap_calloc(at.entries ? (size_t)at.entries : 1, sizeof(*data_offsets));
-  if (!cd || !dir->entries || !dir->names || !data_offsets) {
+  if (!cd || !dir->entries || !dir->names || !dir->comment || !data_offsets) {
     rc = ETWCAP_E_NOMEM;
     goto cleanup;
   }
@@ -403,11 +413,17 @@ int zip_directory_read(const struct byte_source *src, struct zip_directory *dir,
     rc = bad(ETWCAP_E_TRUNCATED, why, why_size, "the central directory is cut short");
     goto cleanup;
   }
+  if (read_at(src, at.comment_at, dir->comment, at.comment_len)) {
+    rc = bad(ETWCAP_E_IO, why, why_size, "cannot read the archive comment");
+    goto cleanup;
+  }
+  dir->comment[at.comment_len] = '\0';
+  dir->comment_len = at.comment_len;
   for (i = 0; i < at.entries && !rc; i++) {
     struct zip_entry *z = &dir->entries[i];
     rc = parse_central(cd, at.size, &p, z, dir->names + names_used, why, why_size);
     if (!rc) {
-      names_used += strlen(z->name) + 1;
+      names_used += strlen(z->name) + 1 + z->extra_len;
       dir->count++;
     }
   }
@@ -434,6 +450,7 @@ void zip_directory_release(struct zip_directory *dir)
 {
   etwcap_free(dir->entries);
   etwcap_free(dir->names);
+  etwcap_free(dir->comment);
   memset(dir, 0, sizeof(*dir));
 }
 

@@ -34,6 +34,10 @@ struct zip_entry {
   const char *name; /* as stored (NUL-terminated; the directory owns it) */
   uint16_t flags, method;
   uint32_t crc32;
+  uint32_t dos_time;     /* last modified: MS-DOS date << 16 | time (4.4.6) */
+  const uint8_t *extra;  /* the central header's extra fields (4.5; the directory owns them) */
+  uint16_t extra_len;
+  uint16_t local_extra_len; /* the local header's: the bytes just before data_offset */
   uint64_t compressed_size, uncompressed_size;
   uint64_t local_offset; /* where its local header is in the source */
   uint64_t data_offset;  /* where its data starts in the source */
@@ -43,7 +47,9 @@ struct zip_entry {
 struct zip_directory {
   struct zip_entry *entries;
   size_t count;
-  char *names; /* every entry's name, one block */
+  char *names; /* every entry's name and extra fields, one block */
+  char *comment; /* the archive comment: comment_len bytes, then a NUL */
+  size_t comment_len;
 };
 
 /* 0, or ETWCAP_E_FORMAT / TRUNCATED / CORRUPT / NOMEM with a message in

@@ -326,6 +326,92 @@ static void unreadable_input_is_named(void **state)
   assert_false(exists(tmp_path));
 }
 
+/* A rewritten archive keeps what it is given: the comment, each member's
+ * time and extra fields but a Zip64 one (tag 1: the writer writes its own),
+ * and a folder entry as a stored empty folder (MS-DOS directory attribute).
+ * Read back with minizip's reader, independent of etwcap's. */
+static void keeps_comment_times_extra_fields_and_folders(void **state)
+{
+  static const uint8_t extra[] = { 0x01, 0x00, 0x08, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, /* Zip64 */
+                                   0xFE, 0xCA, 0x03, 0x00, 'a', 'b', 'c' };
+  static const uint8_t local[] = { 0x55, 0x54, 0x05, 0x00, 1, 0x00, 0xF1, 0x53, 0x65 };
+  struct archive_member m[2];
+  struct archive_options o;
+  struct archive_stats st;
+  unz_global_info64 gi;
+  unz_file_info64 info;
+  char why[512], comment[64];
+  uint8_t got[64];
+  unzFile uf;
+  (void)state;
+  memset(m, 0, sizeof(m));
+  m[0].name = "data/";
+  m[0].dos_time = 0x4EA53904u; /* 2019-05-05 07:08:08 */
+  m[0].extra = extra + 12;
+  m[0].extra_size = 7;
+  m[1].name = "data/LogFile.txt";
+  m[1].data = log_text;
+  m[1].size = sizeof(log_text) - 1;
+  m[1].dos_time = 0x50221865u; /* 2020-01-02 03:03:10 */
+  m[1].extra = extra;
+  m[1].extra_size = sizeof(extra);
+  m[1].local_extra = local;
+  m[1].local_extra_size = sizeof(local);
+  memset(&o, 0, sizeof(o));
+  o.comment = "captured on host 7";
+  assert_int_equal(archive_write(zip_path, m, 2, &o, &st, why, sizeof(why)), 0);
+
+  uf = unzOpen64(zip_path);
+  assert_non_null(uf);
+  assert_int_equal(unzGetGlobalInfo64(uf, &gi), UNZ_OK);
+  assert_int_equal(gi.number_entry, 2);
+  assert_int_equal(unzGetGlobalComment(uf, comment, sizeof(comment)), 18);
+  assert_string_equal(comment, "captured on host 7");
+
+  assert_int_equal(unzGoToFirstFile(uf), UNZ_OK);
+  assert_int_equal(unzGetCurrentFileInfo64(uf, &info, NULL, 0, got, sizeof(got), NULL, 0),
+                   UNZ_OK);
+  assert_int_equal(info.dosDate, 0x4EA53904u);
+  assert_int_equal(info.compression_method, 0);
+  assert_int_equal(info.uncompressed_size, 0);
+  assert_int_equal(info.external_fa & 0x10, 0x10);
+  assert_int_equal(info.size_file_extra, 7);
+  assert_memory_equal(got, extra + 12, 7);
+
+  assert_int_equal(unzGoToNextFile(uf), UNZ_OK);
+  assert_int_equal(unzGetCurrentFileInfo64(uf, &info, NULL, 0, got, sizeof(got), NULL, 0),
+                   UNZ_OK);
+  assert_int_equal(info.dosDate, 0x50221865u);
+  assert_int_equal(info.size_file_extra, 7);
+  assert_memory_equal(got, extra + 12, 7);
+  assert_int_equal(unzOpenCurrentFile(uf), UNZ_OK);
+  assert_int_equal(unzGetLocalExtrafield(uf, got, sizeof(got)), (int)sizeof(local));
+  assert_memory_equal(got, local, sizeof(local));
+  assert_int_equal(unzCloseCurrentFile(uf), UNZ_OK);
+  unzClose(uf);
+  remove(zip_path);
+}
+
+static void overlong_comment_is_refused(void **state)
+{
+  struct archive_member m[2];
+  struct archive_options o;
+  struct archive_stats st;
+  char why[512], *comment = malloc(0x10001);
+  (void)state;
+  assert_non_null(comment);
+  memset(comment, 'c', 0x10000);
+  comment[0x10000] = '\0';
+  members(m, FROM_FILE);
+  memset(&o, 0, sizeof(o));
+  o.comment = comment;
+  assert_int_equal(archive_write(zip_path, m, 2, &o, &st, why, sizeof(why)), ETWCAP_E_RANGE);
+  assert_non_null(strstr(why, "65,535"));
+  assert_false(exists(zip_path));
+  assert_false(exists(tmp_path));
+  free(comment);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -335,6 +421,8 @@ int main(void)
     cmocka_unit_test(corruption_is_caught_by_verification),
     cmocka_unit_test(failing_rename_keeps_the_old_file),
     cmocka_unit_test(unreadable_input_is_named),
+    cmocka_unit_test(keeps_comment_times_extra_fields_and_folders),
+    cmocka_unit_test(overlong_comment_is_refused),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
