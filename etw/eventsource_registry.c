@@ -1,6 +1,7 @@
 /* The EventSource provider-data hand-off (see eventsource_registry.h). */
 #include "eventsource_registry.h"
 
+#include "alloc.h"
 #include "error.h"
 
 #include <stdio.h>
@@ -73,11 +74,37 @@ struct walk {
   int prefix;
   size_t removed;
   char key[256];
-  char doomed[16][64]; /* values to delete once the enumeration is over */
+  /* Values to delete once the enumeration of a key is over, and the
+   * provider keys to remove if now empty once the walk is over: lists that
+   * grow, since a registry holds any number of both and a value or key left
+   * out would outlive the session. */
+  char **doomed;
   size_t doomed_count;
-  char emptied[64][256]; /* provider keys to remove if now empty, after the walk */
+  char **emptied;
   size_t emptied_count;
 };
+
+static int push(char ***list, size_t *count, const char *s)
+{
+  char **grown = etwcap_reallocarray(*list, *count + 1, sizeof(**list));
+  if (!grown)
+    return ETWCAP_E_NOMEM;
+  *list = grown;
+  if (!(grown[*count] = etwcap_strdup(s)))
+    return ETWCAP_E_NOMEM;
+  (*count)++;
+  return 0;
+}
+
+static void clear(char ***list, size_t *count)
+{
+  size_t i;
+  for (i = 0; i < *count; i++)
+    etwcap_free((*list)[i]);
+  etwcap_free(*list);
+  *list = NULL;
+  *count = 0;
+}
 
 static int on_value(void *ctx, const char *value, const unsigned char *data, size_t size)
 {
@@ -96,36 +123,40 @@ static int on_value(void *ctx, const char *value, const unsigned char *data, siz
   }
   if (i == w->name_count)
     return 0;
-  if (w->doomed_count < sizeof(w->doomed) / sizeof(w->doomed[0]))
-    snprintf(w->doomed[w->doomed_count++], sizeof(w->doomed[0]), "%s", value);
-  return 0;
+  return push(&w->doomed, &w->doomed_count, value);
 }
 
 static int on_provider(void *ctx, const char *sub)
 {
   struct walk *w = ctx;
   size_t i;
-  int rc;
+  int n, rc;
   if (sub[0] != '{')
     return 0;
-  snprintf(w->key, sizeof(w->key), "%s\\%s", EVENTSOURCE_REGISTRY_BASE, sub);
-  w->doomed_count = 0;
-  if ((rc = w->r->ops->values(w->r->impl, w->key, on_value, w)) != 0 && rc != ETWCAP_E_NOENT)
-    return rc;
+  /* A subkey name has up to 255 characters (Registry element size limits,
+   * learn.microsoft.com); the keys TraceEvent and etwcap write are
+   * "{guid}", 38.  A longer one is not theirs and is skipped: cut to fit,
+   * it would name another key, whose values would be deleted. */
+  n = snprintf(w->key, sizeof(w->key), "%s\\%s", EVENTSOURCE_REGISTRY_BASE, sub);
+  if (n < 0 || (size_t)n >= sizeof(w->key))
+    return 0;
+  if ((rc = w->r->ops->values(w->r->impl, w->key, on_value, w)) == ETWCAP_E_NOENT)
+    rc = 0;
   /* Deleting while enumerating would skip values: delete afterwards, as
    * TraceEvent does. */
-  for (i = 0; i < w->doomed_count; i++)
+  for (i = 0; !rc && i < w->doomed_count; i++)
     if (w->r->ops->delete_value(w->r->impl, w->key, w->doomed[i]) == 0)
       w->removed++;
-  if (w->doomed_count && w->emptied_count < sizeof(w->emptied) / sizeof(w->emptied[0]))
-    snprintf(w->emptied[w->emptied_count++], sizeof(w->emptied[0]), "%s", w->key);
-  return 0;
+  if (!rc && w->doomed_count)
+    rc = push(&w->emptied, &w->emptied_count, w->key);
+  clear(&w->doomed, &w->doomed_count);
+  return rc;
 }
 
 int eventsource_registry_remove(const struct registry *r, const char *const *names, size_t count,
                                 int prefix, size_t *removed)
 {
-  static struct walk w; /* one walk at a time; too large for a thread's stack budget */
+  struct walk w;
   size_t i;
   int rc;
   memset(&w, 0, sizeof(w));
@@ -138,6 +169,7 @@ int eventsource_registry_remove(const struct registry *r, const char *const *nam
    * skip its neighbour. */
   for (i = 0; i < w.emptied_count; i++)
     r->ops->delete_key_if_empty(r->impl, w.emptied[i]);
+  clear(&w.emptied, &w.emptied_count);
   if (removed)
     *removed = w.removed;
   return rc == ETWCAP_E_NOENT ? 0 : rc;

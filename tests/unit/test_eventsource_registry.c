@@ -12,10 +12,12 @@
  * dotnet/runtime) reads the same key and value name. */
 #include "test_support.h"
 
+#include "error.h"
 #include "eventsource_registry.h"
 #include "fake_registry.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define KEY \
@@ -158,6 +160,129 @@ static void drop_takes_back_one_hand_off(void **state)
   assert_false(fake_registry_has_key(&f, KEY));
 }
 
+/* --- a crowded registry, made up on each walk --------------------------- */
+
+/* 70 provider keys (more than one walk ever kept before), each with 20
+ * values of session 'etwcap' (more than 16) and one whose name has 83
+ * characters (more than 63), beside a provider key of 300 characters: a
+ * registry allows subkey names of 255 characters and value names of
+ * 16,383 (Registry element size limits, learn.microsoft.com).  Every call
+ * is checked against the names listed: a name cut to fit a buffer would
+ * name another key or value. */
+#define CROWD_KEYS 70
+#define CROWD_VALUES 20
+#define BASE "Software\\Wow6432Node\\Microsoft\\Windows\\CurrentVersion\\Winevt\\Publishers"
+
+struct crowd {
+  size_t deleted, emptied, strangers;
+};
+
+static void crowd_key(char *out, size_t size, size_t k)
+{
+  snprintf(out, size, "{00000000-0000-0000-0000-%012lu}", (unsigned long)k);
+}
+
+static void crowd_long_value(char *out, size_t size)
+{
+  snprintf(out, size, "ControllerData_Session_%060d", 7);
+}
+
+/* 1 when `key` is BASE\{a listed provider key}. */
+static int crowd_listed(const char *key)
+{
+  char name[64];
+  size_t k;
+  if (strncmp(key, BASE "\\", sizeof(BASE)) != 0)
+    return 0;
+  for (k = 0; k < CROWD_KEYS; k++) {
+    crowd_key(name, sizeof(name), k);
+    if (!strcmp(key + sizeof(BASE), name))
+      return 1;
+  }
+  return 0;
+}
+
+static int crowd_subkeys(void *impl, const char *key, registry_key_fn fn, void *ctx)
+{
+  char name[400];
+  size_t k;
+  int rc = 0;
+  (void)impl;
+  assert_string_equal(key, BASE);
+  memset(name, 'b', sizeof(name) - 1);
+  name[0] = '{';
+  name[299] = '}';
+  name[300] = '\0';
+  rc = fn(ctx, name);
+  for (k = 0; k < CROWD_KEYS && !rc; k++) {
+    crowd_key(name, sizeof(name), k);
+    rc = fn(ctx, name);
+  }
+  return rc;
+}
+
+static int crowd_values(void *impl, const char *key, registry_value_fn fn, void *ctx)
+{
+  struct crowd *c = impl;
+  char name[128];
+  size_t v;
+  int rc = 0;
+  if (!crowd_listed(key)) {
+    c->strangers++;
+    return ETWCAP_E_NOENT;
+  }
+  for (v = 0; v <= CROWD_VALUES && !rc; v++) {
+    if (v < CROWD_VALUES)
+      snprintf(name, sizeof(name), "ControllerData_Session_%lu", (unsigned long)v);
+    else
+      crowd_long_value(name, sizeof(name));
+    rc = fn(ctx, name, data_etwcap, sizeof(data_etwcap));
+  }
+  return rc;
+}
+
+static int crowd_delete_value(void *impl, const char *key, const char *value)
+{
+  struct crowd *c = impl;
+  char longest[128];
+  const char *digits = value + strlen("ControllerData_Session_");
+  crowd_long_value(longest, sizeof(longest));
+  if (crowd_listed(key) && (!strcmp(value, longest) ||
+                            (strlen(digits) <= 2 && strtoul(digits, NULL, 10) < CROWD_VALUES)))
+    c->deleted++;
+  else
+    c->strangers++;
+  return 0;
+}
+
+static int crowd_delete_key(void *impl, const char *key)
+{
+  struct crowd *c = impl;
+  if (crowd_listed(key))
+    c->emptied++;
+  else
+    c->strangers++;
+  return 0;
+}
+
+static void remove_takes_every_value_and_key_whole(void **state)
+{
+  static const struct registry_ops ops = { NULL, crowd_subkeys, crowd_values, crowd_delete_value,
+                                           crowd_delete_key, NULL, NULL };
+  struct crowd c;
+  struct registry r;
+  size_t removed = 0;
+  (void)state;
+  memset(&c, 0, sizeof(c));
+  r.ops = &ops;
+  r.impl = &c;
+  assert_int_equal(eventsource_registry_remove(&r, ETWCAP, 1, 0, &removed), 0);
+  assert_int_equal(c.strangers, 0);
+  assert_int_equal(removed, CROWD_KEYS * (CROWD_VALUES + 1));
+  assert_int_equal(c.deleted, CROWD_KEYS * (CROWD_VALUES + 1));
+  assert_int_equal(c.emptied, CROWD_KEYS);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -168,6 +293,7 @@ int main(void)
     cmocka_unit_test(remove_takes_only_the_named_sessions),
     cmocka_unit_test(abort_by_prefix_cleans_a_killed_capture_and_the_empty_key),
     cmocka_unit_test(no_publishers_key_is_nothing_to_remove),
+    cmocka_unit_test(remove_takes_every_value_and_key_whole),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
