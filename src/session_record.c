@@ -150,9 +150,21 @@ int session_record_write(const char *path, const struct session_record *r)
 
 /* --- reading ------------------------------------------------------------- */
 
-static void copy(char *dst, size_t size, const char *src)
+/* The record's string `field` into dst whole: one too long for it was
+ * not written by etwcap (the record is damaged or edited), and cut short
+ * it would name another session or file to stop, merge or delete. */
+static int copy(char *dst, size_t size, const char *src, const char *field, char *why,
+                size_t why_size)
 {
-  snprintf(dst, size, "%s", src ? src : "");
+  size_t len = strlen(src);
+  if (len >= size) {
+    snprintf(why, why_size, "the session record is damaged: its \"%s\" has %lu bytes, more "
+             "than the %lu etwcap writes; 'etwcap abort' stops the sessions without it",
+             field, (unsigned long)len, (unsigned long)size - 1);
+    return ETWCAP_E_CORRUPT;
+  }
+  memcpy(dst, src, len + 1);
+  return 0;
 }
 
 static uint32_t u32(const struct record_json *o, const char *key)
@@ -169,7 +181,7 @@ static void fill_heap_flag(const struct record_json *o, struct heap_tracing_flag
   memset(f, 0, sizeof(*f));
   if (!*exe || strlen(exe) >= sizeof(f->exe) || strpbrk(exe, "\\/"))
     return;
-  copy(f->exe, sizeof(f->exe), exe);
+  memcpy(f->exe, exe, strlen(exe) + 1);
   f->had_value = record_json_bool(o, "hadValue", 0);
   f->prior = u32(o, "prior");
   f->created_key = record_json_bool(o, "createdKey", 0);
@@ -184,6 +196,7 @@ static int fill(const struct record_json *root, struct session_record *r, char *
   const char *schema = record_json_string(root, "schema", NULL);
   const char *cmd, *log;
   size_t i;
+  int rc;
 
   if (!schema || strcmp(schema, SESSION_RECORD_SCHEMA) != 0) {
     snprintf(why, why_size, "not an etwcap session record (schema %s, expected %s)",
@@ -194,11 +207,15 @@ static int fill(const struct record_json *root, struct session_record *r, char *
     snprintf(why, why_size, "the record has no session list");
     return ETWCAP_E_FORMAT;
   }
-  copy(r->mode, sizeof(r->mode), record_json_string(root, "mode", "start"));
+  if ((rc = copy(r->mode, sizeof(r->mode), record_json_string(root, "mode", "start"), "mode",
+                 why, why_size)) != 0 ||
+      (rc = copy(r->machine, sizeof(r->machine), record_json_string(root, "machine", ""),
+                 "machine", why, why_size)) != 0 ||
+      (rc = copy(r->data_file, sizeof(r->data_file), record_json_string(root, "dataFile", ""),
+                 "dataFile", why, why_size)) != 0)
+    return rc;
   r->pid = (unsigned long)record_json_int(root, "pid", 0);
   r->pid_created = record_json_int(root, "pidCreated", 0);
-  copy(r->machine, sizeof(r->machine), record_json_string(root, "machine", ""));
-  copy(r->data_file, sizeof(r->data_file), record_json_string(root, "dataFile", ""));
   r->start_filetime = record_json_int(root, "startFiletime", 0);
   r->profile_interval_100ns = u32(root, "profileInterval100ns");
   fill_heap_flag(record_json_get(root, "osHeapTracingFlags"), &r->heap_flag);
@@ -210,9 +227,12 @@ static int fill(const struct record_json *root, struct session_record *r, char *
       snprintf(why, why_size, "session %lu of the record has no name", (unsigned long)i + 1);
       return ETWCAP_E_FORMAT;
     }
-    copy(s->role, sizeof(s->role), record_json_string(o, "role", ""));
-    copy(s->name, sizeof(s->name), name);
-    copy(s->file, sizeof(s->file), record_json_string(o, "file", ""));
+    if ((rc = copy(s->role, sizeof(s->role), record_json_string(o, "role", ""), "role", why,
+                   why_size)) != 0 ||
+        (rc = copy(s->name, sizeof(s->name), name, "name", why, why_size)) != 0 ||
+        (rc = copy(s->file, sizeof(s->file), record_json_string(o, "file", ""), "file", why,
+                   why_size)) != 0)
+      return rc;
     s->log_file_mode = u32(o, "logFileMode");
     s->buffer_size_kb = u32(o, "bufferSizeKB");
     s->minimum_buffers = u32(o, "minimumBuffers");
@@ -227,8 +247,9 @@ static int fill(const struct record_json *root, struct session_record *r, char *
         session_record_warn(r, warnings->items[i].text) != 0)
       return ETWCAP_E_NOMEM;
   packet = record_json_get(root, "packetCapture");
-  copy(r->packet_capture_file, sizeof(r->packet_capture_file),
-       record_json_string(packet, "traceFile", ""));
+  if ((rc = copy(r->packet_capture_file, sizeof(r->packet_capture_file),
+                 record_json_string(packet, "traceFile", ""), "traceFile", why, why_size)) != 0)
+    return rc;
   r->packet_capture_netmon = record_json_bool(packet, "netmon", 0);
   cmd = record_json_string(root, "commandLine", "");
   log = record_json_string(root, "startLog", "");

@@ -299,6 +299,65 @@ static void packet_capture_round_trips(void **state)
   session_record_release(&r);
 }
 
+/* The record's read value of the JSON member `field`. */
+static const char *field_text(const struct session_record *r, const char *field)
+{
+  const struct session_record_session *s = &r->sessions[0];
+  return !strcmp(field, "mode")       ? r->mode
+         : !strcmp(field, "machine")  ? r->machine
+         : !strcmp(field, "dataFile") ? r->data_file
+         : !strcmp(field, "role")     ? s->role
+         : !strcmp(field, "name")     ? s->name
+         : !strcmp(field, "file")     ? s->file
+                                      : r->packet_capture_file;
+}
+
+/* A record whose string is longer than its field (an edited or damaged
+ * file) is refused, naming the field: cut short, a session or file name
+ * would name another session or file to stop, merge or delete.  The
+ * longest that fits is read whole. */
+static void strings_too_long_for_their_fields_are_refused(void **state)
+{
+  static const struct {
+    const char *field;
+    size_t size;
+    const char *before, *after;
+  } cases[] = {
+    { "mode", 16, "\"mode\": \"", "\", \"sessions\": []" },
+    { "machine", 256, "\"machine\": \"", "\", \"sessions\": []" },
+    { "dataFile", CONTROLLER_PATH_MAX, "\"dataFile\": \"", "\", \"sessions\": []" },
+    { "role", 16, "\"sessions\": [{\"name\": \"etwcap\", \"role\": \"", "\"}]" },
+    { "name", PLAN_NAME_MAX, "\"sessions\": [{\"name\": \"", "\"}]" },
+    { "file", CONTROLLER_PATH_MAX, "\"sessions\": [{\"name\": \"etwcap\", \"file\": \"", "\"}]" },
+    { "traceFile", CONTROLLER_PATH_MAX,
+      "\"sessions\": [], \"packetCapture\": {\"traceFile\": \"", "\"}" },
+  };
+  static struct session_record r;
+  static char text[4096], value[2048];
+  char why[256];
+  size_t i, extra;
+  (void)state;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    for (extra = 0; extra < 2; extra++) {
+      size_t len = cases[i].size - 1 + extra;
+      int rc;
+      memset(value, 'x', len);
+      value[len] = '\0';
+      snprintf(text, sizeof(text), "{\"schema\": \"" SESSION_RECORD_SCHEMA "\", %s%s%s}",
+               cases[i].before, value, cases[i].after);
+      rc = session_record_parse(text, strlen(text), &r, why, sizeof(why));
+      if (extra) {
+        if (rc != ETWCAP_E_CORRUPT || !strstr(why, cases[i].field))
+          fail_msg("%s of %lu bytes: %d %s", cases[i].field, (unsigned long)len, rc, why);
+        continue;
+      }
+      assert_int_equal(rc, 0);
+      assert_int_equal(strlen(field_text(&r, cases[i].field)), len);
+      session_record_release(&r);
+    }
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -307,6 +366,7 @@ int main(void)
     cmocka_unit_test(bytes_that_are_not_utf8_become_replacement_characters),
     cmocka_unit_test(missing_record_is_noent),
     cmocka_unit_test(damaged_records_are_refused),
+    cmocka_unit_test(strings_too_long_for_their_fields_are_refused),
     cmocka_unit_test(paths_are_next_to_the_data_file),
     cmocka_unit_test(a_request_is_taken_once),
     cmocka_unit_test(this_process_is_alive),
