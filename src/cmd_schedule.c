@@ -14,6 +14,7 @@
 #include "error.h"
 #include "log.h"
 #include "os_proc.h"
+#include "plan.h"
 #include "schedule_os.h"
 #include "schedule_xml.h"
 #include "strutil.h"
@@ -103,7 +104,10 @@ static int create(char *const *args, size_t count)
 {
   const char *name = args[0], *exe = NULL;
   char exe_buf[4096], dir[4096], why[1024];
-  char *abort_args[2], session[600], *xml = NULL, **capture_args;
+  /* The abort step gets the whole /SessionName the capture gets: a plan's
+   * session names are shorter than PLAN_NAME_MAX (plan.h). */
+  char *abort_args[2], session[sizeof("/SessionName:") + PLAN_NAME_MAX], *xml = NULL,
+      **capture_args;
   struct schedule_task task;
   struct cli capture;
   size_t i, n = 0;

@@ -61,6 +61,20 @@ if rc == 0:
     t.check(args[0] == "abort /SessionName:nightly", "abort keeps /SessionName: %r" % args)
     t.check('"C:\\traces\\a&b \\"x\\".etl"' in args[1], "quoted for Windows: %r" % args[1])
 
+# The longest /SessionName the plan takes (900 characters) reaches the
+# abort step whole, as the capture gets it: cut, abort would stop another
+# session, or none.
+long_name = "S" * 900
+rc, out, err = t.run("schedule", "create", "long", "/WhatIf", "collect",
+                     "/SessionName:" + long_name)
+t.check(rc == 0, "a 900-character /SessionName is taken: %d %r" % (rc, err[-300:]))
+if rc == 0:
+    root = ET.fromstring(out.encode("utf-8"))
+    args = [e.findtext("t:Arguments", "", NS) for e in root.findall("t:Actions/t:Exec", NS)]
+    t.check(args[0] == "abort /SessionName:" + long_name,
+            "abort gets the whole /SessionName: %d characters" % len(args[0]))
+    t.check(args[1] == "collect /SessionName:" + long_name, "collect gets it whole")
+
 # The settings the issue asks for, by the schema reference's names.
 if nightly is not None:
     for path, want in (("t:Settings/t:MultipleInstancesPolicy", "IgnoreNew"),
