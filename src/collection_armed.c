@@ -262,7 +262,21 @@ struct found_segments {
   const struct collection_env *env;
 };
 
-/* "X.YYYYMMDDTHHMMSSZ[-N].etl.zip": its start time, or 0 if not ours. */
+/* 1 when the n bytes at q are what segment_name puts between the 'Z' and
+ * ".etl": nothing, or "-2" to "-99". */
+static int segment_suffix_ok(const char *q, size_t n)
+{
+  if (n == 0)
+    return 1;
+  if (n < 2 || n > 3 || q[0] != '-' || q[1] < '1' || q[1] > '9' || (n == 2 && q[1] == '1'))
+    return 0;
+  return n == 2 || (q[2] >= '0' && q[2] <= '9');
+}
+
+/* "X.YYYYMMDDTHHMMSSZ[-N].etl.zip", as segment_name and the background
+ * zip name it: its start time, or 0 if not ours.  Retention deletes what
+ * this accepts, so any other name in the folder (X.<stamp>Z.old.etl.zip,
+ * a copy the user made) is left alone. */
 static int64_t segment_start(const char *name, const char *stem, size_t stem_len)
 {
   struct civil_time t;
@@ -270,7 +284,8 @@ static int64_t segment_start(const char *name, const char *stem, size_t stem_len
   char digits[16];
   size_t len = strlen(name);
   if (strncmp(name, stem, stem_len) != 0 || len < stem_len + 16 + 8 ||
-      !str_ends_with_case(name, ".etl.zip") || p[8] != 'T' || p[15] != 'Z')
+      !str_ends_with_case(name, ".etl.zip") || p[8] != 'T' || p[15] != 'Z' ||
+      !segment_suffix_ok(p + 16, len - stem_len - 16 - 8))
     return 0;
   memcpy(digits, p, 8);
   memcpy(digits + 8, p + 9, 6);
@@ -298,10 +313,13 @@ static int collect_segment(void *ctx, const char *name)
   char path[CONTROLLER_PATH_MAX], *text = NULL, why[256];
   int64_t start = segment_start(name, f->stem, f->stem_len), size = 0;
   size_t len;
+  int w;
   if (!start || f->count == SEGMENTS_MAX)
     return 0;
-  snprintf(path, sizeof(path), "%.*s%s", (int)strlen(f->dir), f->dir, name);
-  if (f->env->file_size(f->env->ctx, path, &size) != 0)
+  /* A name too long to join to the folder is skipped: cut short, the
+   * path would name another file, which retention would delete. */
+  w = snprintf(path, sizeof(path), "%s%s", f->dir, name);
+  if (w < 0 || (size_t)w >= sizeof(path) || f->env->file_size(f->env->ctx, path, &size) != 0)
     return 0;
   if (!(f->paths[f->count] = etwcap_strdup(path)))
     return ETWCAP_E_NOMEM;

@@ -891,10 +891,12 @@ static void segments_rotate_every_hour_for_half_a_day(void **state)
 }
 
 /* A segment an earlier run left, `days` before T0 (a zip with a manifest
- * naming a fire when `fired`). */
-static void earlier_segment(const struct world *w, double days, int fired)
+ * naming a fire when `fired`), its path in `path` (700 bytes); `suffix`
+ * goes between the stamp and ".etl.zip". */
+static void earlier_file(const struct world *w, double days, int fired, const char *suffix,
+                         char *path)
 {
-  char path[700], stamp[32];
+  char stamp[32];
   struct civil_time t;
   zipFile zf;
   zip_fileinfo info;
@@ -903,7 +905,7 @@ static void earlier_segment(const struct world *w, double days, int fired)
   filetime_to_civil(T0 - (int64_t)(days * 86400.0) * INT64_C(10000000), &t);
   snprintf(stamp, sizeof(stamp), "%04d%02u%02uT%02u%02u%02uZ", t.year, t.month, t.day, t.hour,
            t.minute, t.second);
-  snprintf(path, sizeof(path), "%.*s%s.etl.zip", (int)(strlen(w->data) - 3), w->data, stamp);
+  snprintf(path, 700, "%.*s%s%s.etl.zip", (int)(strlen(w->data) - 3), w->data, stamp, suffix);
   memset(&info, 0, sizeof(info));
   zf = zipOpen64(path, APPEND_STATUS_CREATE);
   assert_non_null(zf);
@@ -913,6 +915,12 @@ static void earlier_segment(const struct world *w, double days, int fired)
   assert_int_equal(zipWriteInFileInZip(zf, manifest, (unsigned)strlen(manifest)), ZIP_OK);
   assert_int_equal(zipCloseFileInZip(zf), ZIP_OK);
   assert_int_equal(zipClose(zf, NULL), ZIP_OK);
+}
+
+static void earlier_segment(const struct world *w, double days, int fired)
+{
+  char path[700];
+  earlier_file(w, days, fired, "", path);
 }
 
 static int has_segment_of(const struct segment_files *f, double days)
@@ -971,6 +979,43 @@ static void keep_days_spans_earlier_runs_and_keeps_fires(void **state)
   strncat(first, f.names[i], sizeof(first) - strlen(first) - 1);
   test_assert_fired_at(first, "StopOnPerfCounter", T0 + 7 * INT64_C(10000000));
   assert_int_equal(fake_controller_running(&w->fake), 0); /* the call log is full by now */
+  segment_zips(w, &f, 1);
+}
+
+static int file_exists(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (f)
+    fclose(f);
+  return f != NULL;
+}
+
+/* Retention deletes only the names segment_name writes: X.<stamp>Z.etl.zip
+ * and X.<stamp>Z-2.etl.zip to -99; a name that merely begins with a stamp
+ * and ends in .etl.zip (a copy the user made) is left, however old. */
+static void retention_deletes_only_the_names_it_writes(void **state)
+{
+  static const char *const foreign[] = { ".old", "-1", "-02", "-100", "-x", "--2" };
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/SegmentSec:600", "/KeepDays:1",
+                         "/MaxCollectSec:600", NULL };
+  char ours[2][700], theirs[6][700];
+  struct segment_files f;
+  size_t i;
+  segment_zips(w, &f, 1);
+  earlier_file(w, 3.0, 0, "", ours[0]);
+  earlier_file(w, 3.0, 0, "-2", ours[1]);
+  for (i = 0; i < 6; i++)
+    earlier_file(w, 3.0, 0, foreign[i], theirs[i]);
+  assert_int_equal(run(w, args), 0);
+  for (i = 0; i < 2; i++)
+    if (file_exists(ours[i]))
+      fail_msg("the stale segment '%s' was kept", ours[i]);
+  for (i = 0; i < 6; i++) {
+    if (!file_exists(theirs[i]))
+      fail_msg("'%s' is no segment of etwcap's, but retention deleted it", theirs[i]);
+    os_remove(theirs[i]);
+  }
   segment_zips(w, &f, 1);
 }
 
@@ -1118,6 +1163,7 @@ int main(void)
     T(event_log_tells_the_operators),
     T(segments_rotate_every_hour_for_half_a_day),
     T(keep_days_spans_earlier_runs_and_keeps_fires),
+    T(retention_deletes_only_the_names_it_writes),
     T(segments_refuse_what_cannot_work),
     T(the_periodic_rundown_lands_in_the_capture_at_its_period),
     T(start_trigger_waits_before_starting_anything),
