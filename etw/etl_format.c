@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "etl_bytes.h"
+#include "strutil.h"
 
 #include <string.h>
 
@@ -23,7 +24,8 @@ void etl_buffer_header_decode(const uint8_t *p, struct etl_buffer_header *h)
   h->cpu = (h->flags & ETL_BUFFER_FLAG_PROC_INDEX) ? etl_le16(p + 0x28) : p[0x28];
 }
 
-static void put_utf8(char *out, size_t cap, size_t *o, uint32_t c)
+/* Appends c to out; 1 when it does not fit (nothing written). */
+static int put_utf8(char *out, size_t cap, size_t *o, uint32_t c)
 {
   uint8_t tmp[4];
   size_t n, i;
@@ -47,14 +49,18 @@ static void put_utf8(char *out, size_t cap, size_t *o, uint32_t c)
     n = 4;
   }
   if (*o + n >= cap)
-    return; /* truncate at a character boundary */
+    return 1;
   for (i = 0; i < n; i++)
     out[(*o)++] = (char)tmp[i];
+  return 0;
 }
 
-size_t etl_utf16_to_utf8(const uint8_t *p, size_t len, char *out, size_t cap)
+/* etl_utf16_to_utf8, and *cut set when the string did not fit: the output
+ * ends at the character boundary before the first that did not. */
+static size_t convert(const uint8_t *p, size_t len, char *out, size_t cap, int *cut)
 {
   size_t i = 0, o = 0;
+  *cut = 0;
   while (i + 2 <= len) {
     uint32_t c = etl_le16(p + i);
     i += 2;
@@ -74,12 +80,25 @@ size_t etl_utf16_to_utf8(const uint8_t *p, size_t len, char *out, size_t cap)
     } else if (c >= 0xD800 && c < 0xE000) {
       c = 0xFFFD;
     }
-    if (cap)
-      put_utf8(out, cap, &o, c);
+    if (cap && !*cut)
+      *cut = put_utf8(out, cap, &o, c);
   }
   if (cap)
     out[o < cap ? o : cap - 1] = '\0';
   return len;
+}
+
+size_t etl_utf16_to_utf8(const uint8_t *p, size_t len, char *out, size_t cap)
+{
+  int cut;
+  return convert(p, len, out, cap, &cut);
+}
+
+int etl_utf16_to_utf8_whole(const uint8_t *p, size_t len, char *out, size_t cap)
+{
+  int cut;
+  convert(p, len, out, cap, &cut);
+  return cut || !cap ? ETWCAP_E_NAMETOOLONG : 0;
 }
 
 int etl_logfile_decode(const uint8_t *p, size_t len, int is64, struct etl_logfile *lf)
@@ -124,5 +143,10 @@ int etl_logfile_decode(const uint8_t *p, size_t len, int is64, struct etl_logfil
   used = etl_utf16_to_utf8(p + fixed, len - fixed, lf->logger_name, sizeof(lf->logger_name));
   etl_utf16_to_utf8(p + fixed + used, len - fixed - used, lf->log_file_name,
                     sizeof(lf->log_file_name));
+  /* dump and info print these names: a line break or terminal escape in a
+   * crafted header stays off the user's terminal. */
+  str_neutralise_controls(lf->tz_standard_name);
+  str_neutralise_controls(lf->logger_name);
+  str_neutralise_controls(lf->log_file_name);
   return 0;
 }

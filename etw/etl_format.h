@@ -96,5 +96,9 @@ int etl_logfile_decode(const uint8_t *payload, size_t len, int is64, struct etl_
  * NUL-terminated.  Returns the number of bytes consumed including the NUL
  * (len when no NUL was found). */
 size_t etl_utf16_to_utf8(const uint8_t *p, size_t len, char *out, size_t cap);
+/* The same conversion for a name that is used (opened, compared): 0 when
+ * it fit whole, ETWCAP_E_NAMETOOLONG when it was cut (out then holds the
+ * part that fit, which names something else). */
+int etl_utf16_to_utf8_whole(const uint8_t *p, size_t len, char *out, size_t cap);
 
 #endif

@@ -101,22 +101,28 @@ static size_t hash_path(const char *s)
 }
 
 /* Where the image file is here: a /PathMap rule, the OS drive table, or the
- * logged path itself. */
+ * logged path itself.  ETWCAP_E_NAMETOOLONG when a /PathMap rule makes it
+ * longer than `size`: cut short, it would name another file, whose
+ * identity would be written for this image.  (The drive table puts "C:"
+ * where a device name was, so its path is never the longer.) */
 static int locate(const struct identity_injector *ij, const char *logged, char *out, size_t size)
 {
   size_t i;
+  int w;
   for (i = 0; i < ij->opt.map_count; i++) {
     const struct identity_path_map *m = &ij->opt.maps[i];
     size_t n = strlen(m->from);
     if (str_ncaseeq(logged, m->from, n)) {
-      snprintf(out, size, "%s%s", m->to, logged + n);
+      w = snprintf(out, size, "%s%s", m->to, logged + n);
+      if (w < 0 || (size_t)w >= size)
+        return ETWCAP_E_NAMETOOLONG;
       os_native_path(out);
       return 0;
     }
   }
   if (ij->opt.use_os_mapping && os_nt_path_to_dos(logged, out, size) == 0)
     return 0;
-  snprintf(out, size, "%s", logged);
+  snprintf(out, size, "%s", logged); /* logged fits: it is a path of PATH_BYTES */
   os_native_path(out);
   return 0;
 }
@@ -125,7 +131,8 @@ static void read_pe(const struct identity_injector *ij, struct cache_entry *e)
 {
   char local[PATH_BYTES];
   struct byte_source src;
-  locate(ij, e->path, local, sizeof(local));
+  if ((e->read_rc = locate(ij, e->path, local, sizeof(local))) != 0)
+    return;
   /* The name comes from the trace: a share is not opened (a hostile trace
    * would make the merge connect to any server), and byte_source_open_file
    * opens only a regular file, so a FIFO or device cannot hang the merge. */
@@ -206,7 +213,12 @@ int identity_inject(void *ctx, const struct etw_event *ev, struct etl_writer *w)
     ij->counts.unreadable++;
     return 0; /* an event we cannot decode is merged as it is */
   }
-  etl_utf16_to_utf8(img.file_name, img.file_name_bytes, path, sizeof(path));
+  /* A name cut to fit would name another file, whose identity would be
+   * written for this image: it is left unidentified. */
+  if (etl_utf16_to_utf8_whole(img.file_name, img.file_name_bytes, path, sizeof(path)) != 0) {
+    ij->counts.unreadable++;
+    return 0;
+  }
   e = lookup(ij, path);
   if (!e) {
     memset(&scratch, 0, sizeof(scratch));

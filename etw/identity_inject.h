@@ -34,7 +34,8 @@ struct identity_options {
 struct identity_counts {
   uint64_t image_events; /* kernel image events seen */
   uint64_t identified;   /* of those, given identity events */
-  uint64_t unreadable;   /* of those, whose file could not be read as a PE */
+  uint64_t unreadable;   /* of those, whose file could not be read as a PE, or whose
+                          * name is too long to be opened whole */
   uint64_t already;      /* of those, identified in the input already */
   uint64_t events_written;
 };

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "etl_merge.h"
 #include "etl_source.h"
+#include "etl_writer.h"
 #include "identity_inject.h"
 #include "image_identity.h"
 #include "os_file.h"
@@ -166,11 +167,119 @@ static void reachable_images_are_identified_once(void **state)
   os_remove(twice);
 }
 
+/* One kernel Image Load event (version 2, 64-bit layout) naming `name`,
+ * its payload in buf. */
+static void image_load(struct etw_event *ev, uint8_t *buf, size_t cap, const char *name)
+{
+  size_t fixed = 3 * 8 + 32, n = strlen(name), i;
+  assert_true(fixed + 2 * n + 2 <= cap);
+  memset(ev, 0, sizeof(*ev));
+  memset(buf, 0, fixed + 2 * n + 2);
+  buf[1] = 0x10; /* ImageBase 0x1000 */
+  for (i = 0; i < n; i++)
+    buf[fixed + 2 * i] = (uint8_t)name[i];
+  ev->is_kernel = 1;
+  ev->group = IMAGE_EVENT_GROUP;
+  ev->opcode = IMAGE_EVENT_LOAD;
+  ev->version = 2;
+  ev->pointer_size = 8;
+  ev->header_type = ETW_HDR_SYSTEM64;
+  ev->user_data = buf;
+  ev->user_len = (uint32_t)(fixed + 2 * n + 2);
+}
+
+/* The counts of one image event naming `name`, with the one rule from=to. */
+static struct identity_counts inject_one(const char *name, const char *from, const char *to)
+{
+  static uint8_t buf[16384];
+  struct identity_path_map map;
+  struct identity_options o;
+  struct identity_injector *ij;
+  struct identity_counts c;
+  struct etl_writer_config cfg;
+  struct etl_writer *w;
+  struct etw_event ev;
+  char out[600];
+  map.from = from;
+  map.to = to;
+  memset(&o, 0, sizeof(o));
+  o.maps = &map;
+  o.map_count = 1;
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.header.pointer_size = 8;
+  cfg.header.cpus = 1;
+  test_tmp_path("identity-cut.etl", out, sizeof(out));
+  assert_int_equal(etl_writer_open(&w, out, &cfg), 0);
+  assert_int_equal(identity_injector_new(&ij, &o), 0);
+  image_load(&ev, buf, sizeof(buf), name);
+  assert_int_equal(identity_inject(ij, &ev, w), 0);
+  identity_injector_counts(ij, &c);
+  identity_injector_free(ij);
+  etl_writer_abort(w);
+  assert_int_equal(c.image_events, 1);
+  return c;
+}
+
+/* Appends "\\." until s (of `cap` bytes) holds `len` characters. */
+static void pad_to(char *s, size_t cap, size_t len)
+{
+  assert_true(len < cap && (len - strlen(s)) % 2 == 0);
+  while (strlen(s) < len)
+    strcat(s, "\\.");
+}
+
+/* An image name that does not fit the injector's 4,096 bytes, as logged or
+ * once a /PathMap rule has made it longer, is left unidentified: cut short
+ * it names another file (here ntdll.dll, the name cut from
+ * ntdll.dll_other.dll), whose identity would be written for this image. */
+static void names_cut_to_fit_are_not_identified(void **state)
+{
+  static char images[600], sys32[700], name[8192], from[400], to[4200];
+  struct identity_counts c;
+  FILE *f;
+  (void)state;
+  /* The folder's name has the length (odd or even) that lets "\." pads
+   * reach 4,095 characters exactly. */
+  test_tmp_path("identity-cut", images, sizeof(images));
+  if ((strlen(images) + strlen("/Windows/System32\\ntdll.dll")) % 2 == 0)
+    strcat(images, "2");
+  if (!make_images(images))
+    skip(); /* no Wine PE files here to stand in for the images */
+  snprintf(sys32, sizeof(sys32), "%s/Windows/System32", images);
+  snprintf(name, sizeof(name), "%s/ntdll.dll", sys32);
+  if (!(f = fopen(name, "rb")))
+    skip();
+  fclose(f);
+
+  /* The whole name, as control: the image is read and identified. */
+  c = inject_one("\\D\\ntdll.dll", "\\D", sys32);
+  assert_int_equal(c.identified, 1);
+
+  /* Logged: 4,105 characters, of which the first 4,095 end in ntdll.dll. */
+  snprintf(from, sizeof(from), "\\Device\\%0300d", 0);
+  if (strlen(from) % 2 == 0)
+    strcat(from, "0");
+  snprintf(name, sizeof(name), "%s", from);
+  pad_to(name, sizeof(name), 4095 - strlen("\\ntdll.dll"));
+  strcat(name, "\\ntdll.dll_other.dll");
+  c = inject_one(name, from, sys32);
+  assert_int_equal(c.identified, 0);
+  assert_int_equal(c.unreadable, 1);
+
+  /* Mapped: the rule's folder makes the path 4,105 characters. */
+  snprintf(to, sizeof(to), "%s", sys32);
+  pad_to(to, sizeof(to), 4095 - strlen("\\ntdll.dll"));
+  c = inject_one("\\E\\ntdll.dll_other.dll", "\\E", to);
+  assert_int_equal(c.identified, 0);
+  assert_int_equal(c.unreadable, 1);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(path_maps_parse_or_are_refused),
     cmocka_unit_test(reachable_images_are_identified_once),
+    cmocka_unit_test(names_cut_to_fit_are_not_identified),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
