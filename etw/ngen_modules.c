@@ -226,7 +226,10 @@ static int observe_image(struct ngen_modules *m, const struct etw_event *ev)
     return 0;
   if ((rc = grow((void **)&m->images, &m->image_cap, m->image_count, sizeof(*m->images))) != 0)
     return rc;
-  etl_utf16_to_utf8(img.file_name, img.file_name_bytes, path, sizeof(path));
+  /* A name cut to fit would name another image: it is dropped, as a name
+   * that is no native image is. */
+  if (etl_utf16_to_utf8_whole(img.file_name, img.file_name_bytes, path, sizeof(path)) != 0)
+    return 0;
   im = &m->images[m->image_count];
   if (!(im->path = etwcap_strdup(path)))
     return ETWCAP_E_NOMEM;

@@ -131,11 +131,16 @@ const char *ngen_pdb_framework(const char *image)
 }
 
 /* Where the image is on this machine: the drive path of an NT path. */
-static void local_path(const char *logged, char *out, size_t size)
+static int local_path(const char *logged, char *out, size_t size)
 {
+  /* The drive table puts "C:" where a device name was: a name that fits
+   * fits both ways. */
+  if (strlen(logged) >= size)
+    return ETWCAP_E_NAMETOOLONG;
   if (os_nt_path_to_dos(logged, out, size) != 0)
-    snprintf(out, size, "%s", logged);
+    memcpy(out, logged, strlen(logged) + 1);
   os_native_path(out);
+  return 0;
 }
 
 /* "NAME.ni.pdb/GUIDAGE/NAME.ni.pdb" from the image's first RSDS record, as
@@ -238,7 +243,12 @@ static int make_one(const char *logged, const struct ngen_runner *runner, struct
   int64_t size;
   int exit_code = -1, rc;
 
-  local_path(logged, image, sizeof(image));
+  /* Cut to fit, the name would be another image's, given to ngen. */
+  if (local_path(logged, image, sizeof(image)) != 0) {
+    snprintf(why, why_size, "the image's name is longer than %lu bytes: %.200s...",
+             (unsigned long)sizeof(image) - 1, logged);
+    return 0;
+  }
   framework = ngen_pdb_framework(image);
   if (!framework) {
     snprintf(why, why_size, "%s is in no native image cache of .NET 4 or later", image);

@@ -352,10 +352,35 @@ static void net452_sample_chooses_what_perfview_chose(void **state)
   ngen_modules_free(m);
 }
 
+/* A native image's name longer than the 1,023 bytes kept is dropped, not
+ * cut: cut, "...\mscorlib.NI.dll_other.dll" would name mscorlib.NI.dll,
+ * another image, for ngen to make a PDB of. */
+static void a_name_too_long_to_keep_is_dropped(void **state)
+{
+  static char name[1200];
+  struct ngen_modules *m;
+  const char *const *paths;
+  size_t n;
+  (void)state;
+  snprintf(name, sizeof(name), "%s", MSCORLIB);
+  n = 1023 - strlen(name);
+  memmove(name + n, name, strlen(name) + 1);
+  memset(name, 'x', n); /* the same name behind 1,023 - its length bytes */
+  assert_int_equal(strlen(name), 1023);
+  strcat(name, "_other.dll");
+  assert_int_equal(ngen_modules_new(&m), 0);
+  observe_thread(m, 1234, 55);
+  observe_load(m, 1234, 0x7ff800000000ull, 0x30000, name);
+  observe_sample(m, 0x7ff800001000ull, 55);
+  assert_int_equal(choose(m, &paths), 0);
+  ngen_modules_free(m);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_sample_in_a_native_image_chooses_it),
+    cmocka_unit_test(a_name_too_long_to_keep_is_dropped),
     cmocka_unit_test(an_address_of_another_process_or_outside_chooses_nothing),
     cmocka_unit_test(samples_wait_for_their_thread),
     cmocka_unit_test(stack_frames_choose_images),

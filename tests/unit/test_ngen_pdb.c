@@ -236,6 +236,36 @@ static void ngen_makes_the_pdb_under_its_symbol_server_path(void **state)
   assert_int_equal(entries_left(&s), 1);
 }
 
+/* An image name longer than the 1,023 bytes ngen_pdb keeps is skipped, not
+ * cut: cut, ".../mscorlib.ni.dll_other.dll" would name mscorlib.ni.dll,
+ * another image, for ngen to make a PDB of. */
+static void a_name_too_long_to_keep_is_skipped(void **state)
+{
+  static char name[1100];
+  struct image_setup s;
+  struct ngen_pdbs pdbs;
+  const char *images[1];
+  size_t dir_len;
+  (void)state;
+  if (!setup_image(&s, "ngen_pdb_long", NGEN_MAKES))
+    skip();
+  /* s.image with "/." after its folder until it has 1,023 bytes. */
+  dir_len = strlen(s.dir);
+  snprintf(name, sizeof(name), "%s", s.dir);
+  if ((1023 - strlen(s.image)) % 2)
+    strcat(name, "/");
+  while (strlen(name) + strlen(s.image) - dir_len < 1023)
+    strcat(name, "/.");
+  strcat(name, s.image + dir_len);
+  assert_int_equal(strlen(name), 1023);
+  strcat(name, "_other.dll");
+  images[0] = name;
+  ngen_pdbs_make(images, 1, s.data_file, &s.runner, &pdbs);
+  assert_int_equal(s.ngen.calls, 0);
+  assert_int_equal(pdbs.count, 0);
+  ngen_pdbs_release(&pdbs);
+}
+
 static void a_failed_ngen_leaves_nothing(void **state)
 {
   struct image_setup s;
@@ -515,6 +545,7 @@ int main(void)
     cmocka_unit_test(frameworks_come_from_the_cache_folder),
     cmocka_unit_test(ngen_makes_the_pdb_under_its_symbol_server_path),
     cmocka_unit_test(a_failed_ngen_leaves_nothing),
+    cmocka_unit_test(a_name_too_long_to_keep_is_skipped),
     cmocka_unit_test(no_ngen_stops_at_the_first_image),
     cmocka_unit_test(the_os_runner_says_why_ngen_cannot_run),
     cmocka_unit_test(the_merged_zip_carries_the_pdb_under_symbols),
