@@ -162,6 +162,18 @@ for label, value in (("latest", 0x7FFFFFFFFFFFFF00), ("earliest", -0x7FFFFFFFFFF
                 "%s of a trace whose StartTime is the %s int64: exit %s %s"
                 % (cmd, label, rc, err[:300]))
 
+# The logger name in the header (UTF-16 "trace" at byte 384) with an escape.
+name_at = 384
+t.check(ETL[name_at:name_at + 10] == "trace".encode("utf-16-le"),
+        "the sample's logger name is where this test expects it")
+path = os.path.join(work, "escape-logger.etl")
+put(path, ETL[:name_at] + "\x1b[".encode("utf-16-le") + ETL[name_at + 4:])
+for cmd in ("info", "dump"):
+    rc, out, err = run(cmd, target(path))
+    t.check(rc == 0 and "\x1b" not in out + err and "?[ace" in out,
+            "%s of a logger name holding an escape prints it as '?': exit %s %r"
+            % (cmd, rc, out[:200]))
+
 # --- 65 session files ------------------------------------------------------------
 d = fresh("sixty-five")
 put(os.path.join(d, "X.etl"), ETL)
