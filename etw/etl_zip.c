@@ -352,6 +352,18 @@ int etl_zip_next_etl(struct etl_zip *z, char *name, size_t cap)
   return 0;
 }
 
+int etl_zip_next_etl_at(struct etl_zip *z, unsigned k, char *name, size_t cap)
+{
+  unsigned seen = 0;
+  zip_stream_close(z->stream);
+  z->stream = NULL;
+  z->member = NULL;
+  for (z->next = 0; z->next < z->dir.count; z->next++)
+    if (is_etl_member(z, z->next) && seen++ == k)
+      break;
+  return etl_zip_next_etl(z, name, cap);
+}
+
 static int member_read_at(void *ctx, uint64_t offset, void *buf, size_t len, size_t *got)
 {
   struct etl_zip *z = ctx;

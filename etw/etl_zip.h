@@ -42,6 +42,11 @@ void etl_zip_close(struct etl_zip *z);
  * the first call): 1 with its sanitised name in `name`, 0 when there are no
  * more, < 0 on error. */
 int etl_zip_next_etl(struct etl_zip *z, char *name, size_t cap);
+/* Goes straight to the k-th (0-based) ".etl" member, as k + 1 calls of
+ * etl_zip_next_etl would, without streaming the members before it: for a
+ * reader that has proven those already (replay opens each member of one
+ * archive on a handle of its own).  Same returns. */
+int etl_zip_next_etl_at(struct etl_zip *z, unsigned k, char *name, size_t cap);
 /* A byte source reading the current member.  Forward reads stream; a read
  * before the current position restarts the member. */
 int etl_zip_member_io(struct etl_zip *z, struct byte_source *io);

@@ -149,19 +149,19 @@ static int open_member(struct replay *rp, const char *path, const void *data, si
 {
   struct source *s = &rp->src[rp->n];
   char member[900];
-  unsigned i;
   int rc = path ? etl_zip_open_file(&s->zip, path) : etl_zip_open_memory(&s->zip, data, len);
   if (rc) {
     snprintf(err, cap, "%s", s->zip ? etl_zip_error(s->zip) : etwcap_strerror(rc));
     goto fail;
   }
-  for (i = 0; i <= k; i++) {
-    rc = etl_zip_next_etl(s->zip, member, sizeof(member));
-    if (rc != 1) {
-      snprintf(err, cap, "%s", rc < 0 ? etl_zip_error(s->zip) : "zip member vanished");
-      rc = rc < 0 ? rc : ETWCAP_E_FORMAT;
-      goto fail;
-    }
+  /* open_zip streamed and checked every member before: straight to k, or
+   * member k would stream the k before it again (quadratic in a zip of
+   * many members). */
+  rc = etl_zip_next_etl_at(s->zip, k, member, sizeof(member));
+  if (rc != 1) {
+    snprintf(err, cap, "%s", rc < 0 ? etl_zip_error(s->zip) : "zip member vanished");
+    rc = rc < 0 ? rc : ETWCAP_E_FORMAT;
+    goto fail;
   }
   snprintf(s->display, sizeof(s->display), "%s!%s", label, member);
   rc = etl_zip_member_io(s->zip, &s->io);

@@ -252,6 +252,35 @@ static void damaged_zips_are_errors(void **state)
   assert_non_null(strstr(err, "a.zip!t.etl"));
 }
 
+/* etl_zip_next_etl_at goes to member k without streaming those before it:
+ * past a damaged first member, which the sequential walk stops at. */
+static void members_are_reached_by_number(void **state)
+{
+  struct member m[3];
+  struct etl_zip *z;
+  char name[64];
+  size_t etl_len = build_etl(), len;
+  (void)state;
+  m[0] = (struct member){ "a.etl", etl, etl_len, 0, 0 };
+  m[1] = (struct member){ "b.etl", etl, etl_len, 1, 0 };
+  m[2] = (struct member){ "c.etl", etl, etl_len, 0, 0 };
+  len = build_zip(m, 3);
+  zip[30 + 5 + 100] ^= 0x55; /* a byte of a.etl's stored data: its CRC-32 fails */
+  assert_int_equal(etl_zip_open_memory(&z, zip, len), 0);
+  assert_int_equal(etl_zip_next_etl(z, name, sizeof(name)), 1);
+  assert_string_equal(name, "a.etl");
+  assert_int_equal(etl_zip_next_etl(z, name, sizeof(name)), ETWCAP_E_CORRUPT);
+  etl_zip_close(z);
+  assert_int_equal(etl_zip_open_memory(&z, zip, len), 0);
+  assert_int_equal(etl_zip_next_etl_at(z, 2, name, sizeof(name)), 1);
+  assert_string_equal(name, "c.etl");
+  assert_int_equal(etl_zip_next_etl_at(z, 1, name, sizeof(name)), 1);
+  assert_string_equal(name, "b.etl");
+  assert_int_equal(etl_zip_finish_member(z), 0);
+  assert_int_equal(etl_zip_next_etl_at(z, 3, name, sizeof(name)), 0);
+  etl_zip_close(z);
+}
+
 static void member_names_are_sanitised(void **state)
 {
   static const char *const cases[][2] = {
@@ -473,6 +502,7 @@ int main(void)
     cmocka_unit_test(stored_and_deflated_members_read),
     cmocka_unit_test(zip_without_etl_is_an_error),
     cmocka_unit_test(damaged_zips_are_errors),
+    cmocka_unit_test(members_are_reached_by_number),
     cmocka_unit_test(member_names_are_sanitised),
     cmocka_unit_test(long_backward_read_restarts_the_member),
     cmocka_unit_test(perfview_sample_zip_reads),
