@@ -176,8 +176,12 @@ static int pdb_relative_path(const char *image, char *out, size_t size, char *wh
       if (guid[i] != '-')
         hex[k++] = guid[i];
     hex[k] = '\0';
-    if (snprintf(out, size, "%s/%s%u/%s", name, hex, (unsigned)d->pdb_age, name) >= (int)size)
+    if (snprintf(out, size, "%s/%s%u/%s", name, hex, (unsigned)d->pdb_age, name) >=
+        (int)size) {
+      snprintf(why, why_size, "the PDB name its debug record gives is too long (%lu bytes)",
+               (unsigned long)strlen(name));
       rc = ETWCAP_E_RANGE;
+    }
   }
   pe_image_release(&pe);
   return rc;
