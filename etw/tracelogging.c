@@ -52,6 +52,7 @@ int tl_parse_bytes(const uint8_t *schema, size_t len, struct tl_meta *m)
   n = pos - start < TL_NAME_MAX - 1 ? pos - start : TL_NAME_MAX - 1;
   memcpy(m->name, schema + start, n);
   m->name[n] = '\0';
+  m->whole_name = (const char *)schema + start;
   m->fields = schema + pos + 1;
   m->fields_len = total - pos - 1;
   return 1;
@@ -72,6 +73,16 @@ struct walker {
   struct pl_cursor pay;
   tl_field_fn fn;
   void *ctx;
+  /* The names of the field being read and of the structs around it,
+   * whole (NUL-terminated in the metadata): a path is matched against
+   * them, never against a cut copy. */
+  const char *names[TL_MAX_DEPTH + 1];
+  /* tl_find_string: the field sought (find_first: the first one) and
+   * where it goes. */
+  const char *find;
+  int find_first;
+  struct tv_value *found;
+  struct tl_string *found_string;
   unsigned fields_seen;
   size_t steps_left; /* see TL_STEPS_PER_BYTE */
   int over_budget;
@@ -79,7 +90,7 @@ struct walker {
 };
 
 struct field_meta {
-  char name[TL_NAME_MAX];
+  const char *name; /* in the metadata, NUL-terminated */
   uint8_t in, out;
   uint16_t ccount;
 };
@@ -94,16 +105,14 @@ static int meta_u8(struct walker *w, uint8_t *out)
 
 static int read_field_meta(struct walker *w, struct field_meta *f)
 {
-  size_t start = w->mpos, n;
+  size_t start = w->mpos;
   uint8_t b = 0, lo, hi;
   int tags = 0;
   while (w->mpos < w->mlen && w->meta[w->mpos])
     w->mpos++;
   if (w->mpos >= w->mlen)
     return -1;
-  n = w->mpos - start < TL_NAME_MAX - 1 ? w->mpos - start : TL_NAME_MAX - 1;
-  memcpy(f->name, w->meta + start, n);
-  f->name[n] = '\0';
+  f->name = (const char *)w->meta + start;
   w->mpos++;
   if (meta_u8(w, &f->in))
     return -1;
@@ -225,22 +234,77 @@ static int read_scalar(struct walker *w, unsigned t, struct tv_value *v)
   return c->bad ? -1 : 0;
 }
 
-static int walk(struct walker *w, size_t count, const char *prefix, int depth, int report);
+/* Where the string of in-type t read from `at` lies in the payload (the
+ * cursor is past it): its bytes without the count or the terminator. */
+static void string_at(const struct pl_cursor *c, unsigned t, size_t at, struct tl_string *s)
+{
+  size_t end = c->pos;
+  s->utf16 = t == 1 || t == 22;
+  s->pos = t >= 22 ? at + 2 : at;
+  s->len = end - s->pos;
+  if (t == 1 && s->len >= 2 && !(s->len & 1) && !c->p[end - 2] && !c->p[end - 1])
+    s->len -= 2; /* the NUL; a string that ran to the payload's end has none */
+  else if (t == 2 && s->len && !c->p[end - 1])
+    s->len--;
+}
 
-static int walk_one(struct walker *w, const char *prefix, int depth, int report)
+/* Is `name` the dotted path of the field at `depth`, or the path's last
+ * part (after its last dot)? */
+static int path_matches(const struct walker *w, int depth, const char *name)
+{
+  const char *tail = strrchr(w->names[depth], '.'), *p = name;
+  int i;
+  if (str_caseeq(tail ? tail + 1 : w->names[depth], name))
+    return 1;
+  for (i = 0; i <= depth; i++) {
+    size_t n = strlen(w->names[i]);
+    if (!str_ncaseeq(w->names[i], p, n))
+      return 0;
+    p += n;
+    if (i < depth && *p++ != '.')
+      return 0;
+  }
+  return !*p;
+}
+
+/* A scalar field read into v: the one sought, or one for the callback.
+ * Non-zero stops the walk. */
+static int report_field(struct walker *w, int depth, unsigned t, size_t at,
+                        const struct tv_value *v)
+{
+  char path[TL_PATH_MAX];
+  int i;
+  if (w->find || w->find_first) {
+    if (!w->find_first && !path_matches(w, depth, w->find))
+      return 0;
+    *w->found = *v;
+    if (w->found_string && v->type == TV_TEXT)
+      string_at(&w->pay, t, at, w->found_string);
+    return w->stop = 1;
+  }
+  if (!w->fn)
+    return 0;
+  path[0] = '\0';
+  for (i = 0; i <= depth; i++) {
+    if (i)
+      tv_append(path, sizeof(path), ".");
+    tv_append(path, sizeof(path), w->names[i]);
+  }
+  return w->stop = w->fn(w->ctx, path, v);
+}
+
+static int walk(struct walker *w, size_t count, int depth, int report);
+
+static int walk_one(struct walker *w, int depth, int report)
 {
   struct field_meta f;
-  char path[TL_PATH_MAX];
   unsigned t;
   size_t elems = 1, e;
   int is_array;
   struct tv_value v;
   if (++w->fields_seen > TL_MAX_FIELDS || step(w) || read_field_meta(w, &f))
     return -1;
-  tv_copy(path, sizeof(path), prefix);
-  if (prefix[0])
-    tv_append(path, sizeof(path), ".");
-  tv_append(path, sizeof(path), f.name);
+  w->names[depth] = f.name;
   t = f.in & TL_IN_TYPE_MASK;
   is_array = (f.in & TL_IN_COUNT_MASK) == TL_IN_CCOUNT || (f.in & TL_IN_COUNT_MASK) == TL_IN_VCOUNT;
   if ((f.in & TL_IN_COUNT_MASK) == TL_IN_CCOUNT)
@@ -254,14 +318,14 @@ static int walk_one(struct walker *w, const char *prefix, int depth, int report)
     if (!(f.in & TL_IN_CHAIN) || members == 0 || depth >= TL_MAX_DEPTH)
       return -1;
     if (report < 0 || elems == 0) { /* only step over the members' metadata */
-      return walk(w, members, path, depth + 1, -1);
+      return walk(w, members, depth + 1, -1);
     }
     for (e = 0; e < elems; e++) {
       int rc;
       if (step(w))
         return -1;
       w->mpos = member_meta;
-      rc = walk(w, members, path, depth + 1, is_array ? 0 : report);
+      rc = walk(w, members, depth + 1, is_array ? 0 : report);
       if (rc)
         return rc;
     }
@@ -277,28 +341,45 @@ static int walk_one(struct walker *w, const char *prefix, int depth, int report)
     return 0;
   for (e = 0; e < elems; e++) {
     int last_scalar = !is_array && report > 0;
+    size_t at = w->pay.pos;
+    int rc;
     if (step(w) || read_scalar(w, t, last_scalar ? &v : NULL) != 0)
       return -1;
-    if (last_scalar && w->fn) {
-      int rc = w->fn(w->ctx, path, &v);
-      if (rc) {
-        w->stop = rc;
-        return rc;
-      }
-    }
+    if (last_scalar && (rc = report_field(w, depth, t, at, &v)) != 0)
+      return rc;
   }
   return 0;
 }
 
 /* report: 1 decode and report, 0 decode silently (array elements),
  * -1 metadata only (no payload). */
-static int walk(struct walker *w, size_t count, const char *prefix, int depth, int report)
+static int walk(struct walker *w, size_t count, int depth, int report)
 {
   size_t i;
   for (i = 0; i < count; i++) {
-    int rc = walk_one(w, prefix, depth, report);
+    int rc = walk_one(w, depth, report);
     if (rc)
       return rc;
+  }
+  return 0;
+}
+
+/* Walks the event with w's callback or search set. */
+static int run(struct walker *w, const struct tl_meta *m, const uint8_t *payload, size_t len,
+               unsigned ptr_size)
+{
+  size_t bytes;
+  w->meta = m->fields;
+  w->mlen = m->fields_len;
+  pl_init(&w->pay, payload, len, ptr_size);
+  bytes = w->mlen + len; /* two buffers in memory: no wrap */
+  w->steps_left = bytes > (SIZE_MAX - TL_STEPS_BASE) / TL_STEPS_PER_BYTE
+                      ? SIZE_MAX
+                      : TL_STEPS_BASE + TL_STEPS_PER_BYTE * bytes;
+  while (w->mpos < w->mlen) {
+    int rc = walk_one(w, 0, 1);
+    if (rc)
+      return w->stop ? w->stop : w->over_budget ? ETWCAP_E_CORRUPT : -1;
   }
   return 0;
 }
@@ -307,54 +388,45 @@ int tl_walk(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigne
             tl_field_fn fn, void *ctx)
 {
   struct walker w;
-  size_t bytes;
   memset(&w, 0, sizeof(w));
-  w.meta = m->fields;
-  w.mlen = m->fields_len;
-  pl_init(&w.pay, payload, len, ptr_size);
   w.fn = fn;
   w.ctx = ctx;
-  bytes = w.mlen + len; /* two buffers in memory: no wrap */
-  w.steps_left = bytes > (SIZE_MAX - TL_STEPS_BASE) / TL_STEPS_PER_BYTE
-                     ? SIZE_MAX
-                     : TL_STEPS_BASE + TL_STEPS_PER_BYTE * bytes;
-  while (w.mpos < w.mlen) {
-    int rc = walk_one(&w, "", 0, 1);
-    if (rc)
-      return w.stop ? w.stop : w.over_budget ? ETWCAP_E_CORRUPT : -1;
-  }
-  return 0;
+  return run(&w, m, payload, len, ptr_size);
 }
 
-struct find_ctx {
-  const char *name;
-  struct tv_value *out;
-  int first;
-};
-
-static int find_cb(void *ctx, const char *path, const struct tv_value *v)
+int tl_find_string(const struct tl_meta *m, const uint8_t *payload, size_t len,
+                   unsigned ptr_size, const char *name, struct tv_value *v, struct tl_string *s)
 {
-  struct find_ctx *f = ctx;
-  const char *last = strrchr(path, '.');
-  if (f->first || str_caseeq(path, f->name) || (last && str_caseeq(last + 1, f->name))) {
-    *f->out = *v;
-    return 1;
-  }
-  return 0;
+  struct walker w;
+  int rc;
+  memset(&w, 0, sizeof(w));
+  w.find = name;
+  w.find_first = !name;
+  w.found = v;
+  w.found_string = s;
+  rc = run(&w, m, payload, len, ptr_size);
+  return rc == 1 ? 1 : rc < 0 ? -1 : 0;
 }
 
 int tl_find(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigned ptr_size,
             const char *name, struct tv_value *v)
 {
-  struct find_ctx f = { name, v, 0 };
-  int rc = tl_walk(m, payload, len, ptr_size, find_cb, &f);
-  return rc == 1 ? 1 : rc < 0 ? -1 : 0;
+  return tl_find_string(m, payload, len, ptr_size, name, v, NULL);
 }
 
 int tl_first(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigned ptr_size,
              struct tv_value *v)
 {
-  struct find_ctx f = { "", v, 1 };
-  int rc = tl_walk(m, payload, len, ptr_size, find_cb, &f);
-  return rc == 1 ? 1 : rc < 0 ? -1 : 0;
+  return tl_find_string(m, payload, len, ptr_size, NULL, v, NULL);
+}
+
+size_t tl_string_text(const struct tl_string *s, const uint8_t *payload, char *out, size_t cap)
+{
+  size_t n;
+  if (s->utf16)
+    return pl_utf16_to_utf8(payload + s->pos, s->len / 2, out, cap);
+  n = s->len < cap - 1 ? s->len : cap - 1;
+  memcpy(out, payload + s->pos, n);
+  out[n] = '\0';
+  return n;
 }

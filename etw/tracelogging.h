@@ -20,7 +20,8 @@
 struct tl_meta {
   const uint8_t *fields; /* the field metadata after the event name */
   size_t fields_len;
-  char name[TL_NAME_MAX]; /* event name, UTF-8 */
+  char name[TL_NAME_MAX]; /* event name, UTF-8, cut to fit (to show) */
+  const char *whole_name; /* the same whole, NUL-terminated in the schema (to compare) */
 };
 
 /* 1 when the event carries a TraceLogging schema (m filled), 0 when it has
@@ -30,7 +31,8 @@ int tl_parse(const struct etw_event *ev, struct tl_meta *m);
 int tl_parse_bytes(const uint8_t *schema, size_t len, struct tl_meta *m);
 
 /* Receives a field; return non-zero to stop the walk (that value is
- * returned by tl_walk). */
+ * returned by tl_walk).  The path is cut to 255 bytes, to show: tl_find
+ * compares names whole. */
 typedef int (*tl_field_fn)(void *ctx, const char *path, const struct tv_value *v);
 
 /* Walks every scalar field.  Returns 0 at the end, the callback's non-zero
@@ -49,5 +51,22 @@ int tl_find(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigne
 /* The first scalar field (for PerfView's default start/stop correlation). */
 int tl_first(const struct tl_meta *m, const uint8_t *payload, size_t len, unsigned ptr_size,
              struct tv_value *v);
+
+/* Where a string field lies in the payload: len bytes at pos, UTF-16LE
+ * units or 8-bit characters, without a count or a terminator.  A string
+ * of TraceLogging's runs to 64 KiB; tv_value keeps TV_TEXT_MAX bytes. */
+struct tl_string {
+  size_t pos, len;
+  int utf16;
+};
+
+/* tl_find (name NULL: tl_first) that also fills s when the field is a
+ * string (v->type TV_TEXT), so the caller can decode it whole. */
+int tl_find_string(const struct tl_meta *m, const uint8_t *payload, size_t len,
+                   unsigned ptr_size, const char *name, struct tv_value *v, struct tl_string *s);
+/* The string s of payload as UTF-8 into out (cut to cap - 1 bytes; cap
+ * len / 2 * 3 + 1 for UTF-16, len + 1 otherwise holds it whole); its
+ * length. */
+size_t tl_string_text(const struct tl_string *s, const uint8_t *payload, char *out, size_t cap);
 
 #endif

@@ -147,22 +147,30 @@ static int layout_whole(struct trigger_etw *t, struct trigger_etw_ctx *cx,
 }
 
 /* Field `name` (or the first field, name NULL) into v and its whole text
- * appended at t->text + *len.  TraceLogging fields come through tl_find,
- * which holds a string to TV_TEXT_MAX bytes.  1, 0 (no such field), NOMEM. */
+ * appended at t->text + *len: a TraceLogging string is decoded from where
+ * tl_find_string says it lies, as layout_whole does.  1, 0 (no such
+ * field), NOMEM. */
 static int field_whole(struct trigger_etw *t, struct trigger_etw_ctx *cx, const char *name,
                        struct tv_value *v, size_t *len)
 {
   const struct etw_event *ev = cx->ev;
   const struct tf_layout *l = fixed_layout(cx);
   char buf[TV_SHORT_TEXT_MAX];
+  struct tl_string s;
+  size_t room;
   int idx = name ? tf_index(l, name) : 0;
   if (l)
     return idx >= 0 && (size_t)idx < l->count ? layout_whole(t, cx, l, (size_t)idx, v, len) : 0;
-  if (cx->tl_state != 1 ||
-      (name ? tl_find(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, name, v)
-            : tl_first(&cx->tl, ev->user_data, ev->user_len, ev->pointer_size, v)) != 1)
+  if (cx->tl_state != 1 || tl_find_string(&cx->tl, ev->user_data, ev->user_len,
+                                          ev->pointer_size, name, v, &s) != 1)
     return 0;
-  return text_put(t, len, tv_text(v, buf)) ? ETWCAP_E_NOMEM : 1;
+  if (v->type != TV_TEXT)
+    return text_put(t, len, tv_text(v, buf)) ? ETWCAP_E_NOMEM : 1;
+  room = s.utf16 ? s.len / 2 * 3 : s.len;
+  if (text_reserve(t, *len, room) != 0)
+    return ETWCAP_E_NOMEM;
+  *len += tl_string_text(&s, ev->user_data, t->text + *len, room + 1);
+  return 1;
 }
 
 char *trigger_event_name(struct trigger_etw_ctx *cx, char *buf, size_t cap)
@@ -370,7 +378,7 @@ static int ref_matches(struct trigger_etw *t, const struct trigger_event_ref *r,
     return (ev->has & ETW_HAS_DESCRIPTOR) && ev->id == r->bi->id;
   case REF_NAME:
     if (ctx_tl(cx))
-      return str_caseeq(cx->tl.name, r->name);
+      return str_caseeq(cx->tl.whole_name, r->name);
     if (ctx_man(cx))
       return manifests_event_named(cx->man, r->name);
     if (cx->manifests && manifests_known(cx->manifests, &ev->provider))

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "tracelogging.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define IN_NULL 0
@@ -147,12 +148,80 @@ static void a_large_array_of_one_byte_structs_decodes(void **state)
   assert_int_equal(tl_walk(&m, payload, len - 1, 8, count_fields, &seen), -1);
 }
 
+/* Field names longer than the 255 bytes a path keeps are matched whole:
+ * their 255-byte prefix names nothing, and the dotted path through a
+ * struct of a long name still finds its member. */
+static void long_field_names_are_matched_whole(void **state)
+{
+  static struct schema s;
+  char name[301], prefix[256], path[320];
+  uint8_t payload[] = { 1, 2 };
+  struct tl_meta m;
+  struct tv_value v;
+  (void)state;
+  memset(name, 'N', 300);
+  name[300] = '\0';
+  memcpy(prefix, name, 255);
+  prefix[255] = '\0';
+  s.len = 0;
+  field(&s, name, IN_UINT8);
+  struct_field(&s, name, 0, 1);
+  field(&s, "Inner", IN_UINT8);
+  m = meta_of(&s);
+  assert_int_equal(tl_find(&m, payload, sizeof(payload), 8, prefix, &v), 0);
+  assert_int_equal(tl_find(&m, payload, sizeof(payload), 8, name, &v), 1);
+  assert_true(v.type == TV_UINT && v.u == 1);
+  snprintf(path, sizeof(path), "%s.Inner", name);
+  assert_int_equal(tl_find(&m, payload, sizeof(payload), 8, path, &v), 1);
+  assert_true(v.type == TV_UINT && v.u == 2);
+  snprintf(path, sizeof(path), "%s.Inner", prefix);
+  assert_int_equal(tl_find(&m, payload, sizeof(payload), 8, path, &v), 0);
+}
+
+/* A string field is found with where it lies, so it can be read whole
+ * past the TV_TEXT_MAX bytes tv_value keeps: UTF-16 with its NUL, and
+ * counted 8-bit. */
+static void strings_are_located_for_reading_whole(void **state)
+{
+  enum { n = 3000 };
+  static struct schema s;
+  static uint8_t payload[2 * n + 2 + 2 + 4];
+  static char text[2 * n];
+  struct tl_meta m;
+  struct tv_value v;
+  struct tl_string str;
+  size_t i;
+  (void)state;
+  s.len = 0;
+  field(&s, "Wide", IN_UNICODESTRING);
+  field(&s, "Counted", 23);
+  for (i = 0; i < n; i++) {
+    payload[2 * i] = (uint8_t)('a' + i % 26);
+    payload[2 * i + 1] = 0;
+  }
+  payload[2 * n] = payload[2 * n + 1] = 0;
+  payload[2 * n + 2] = 4;
+  payload[2 * n + 3] = 0;
+  memcpy(payload + 2 * n + 4, "abcd", 4);
+  m = meta_of(&s);
+  assert_int_equal(tl_find_string(&m, payload, sizeof(payload), 8, NULL, &v, &str), 1);
+  assert_int_equal(v.type, TV_TEXT);
+  assert_true(strlen(v.text) < n); /* the cut copy */
+  assert_int_equal(tl_string_text(&str, payload, text, sizeof(text)), n);
+  assert_int_equal(text[n - 1], 'a' + (n - 1) % 26);
+  assert_int_equal(tl_find_string(&m, payload, sizeof(payload), 8, "Counted", &v, &str), 1);
+  assert_int_equal(tl_string_text(&str, payload, text, sizeof(text)), 4);
+  assert_string_equal(text, "abcd");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(arrays_of_elements_that_read_nothing_are_refused),
     cmocka_unit_test(nested_arrays_of_nothing_are_refused),
     cmocka_unit_test(a_large_array_of_one_byte_structs_decodes),
+    cmocka_unit_test(long_field_names_are_matched_whole),
+    cmocka_unit_test(strings_are_located_for_reading_whole),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

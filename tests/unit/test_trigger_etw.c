@@ -12,6 +12,7 @@
 #include "trigger_engine.h"
 #include "manifests.h"
 #include "tracelogging.h"
+#include "tl_encode.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -861,6 +862,69 @@ static void long_string_fields_are_matched_whole(void **state)
   trigger_engine_free(e);
 }
 
+/* A TraceLogging event of tl_encode.h's making. */
+static struct etw_event encoded_event(struct tl_encoded *t)
+{
+  struct etw_event ev = event(&my_source, 0, 0, 10, 1, t->data, (uint32_t)t->data_len);
+  assert_int_equal(tl_encode_end(t), 0);
+  ev.ext_count = 1;
+  ev.ext[0].type = ETW_EXT_EVENT_SCHEMA_TL;
+  ev.ext[0].size = (uint16_t)t->meta_len;
+  ev.ext[0].data = t->meta;
+  return ev;
+}
+
+/* An event "Hang" whose Reason is 2,000 'x' and then tail. */
+static struct etw_event long_reason(struct tl_encoded *t, const char *tail)
+{
+  static char reason[2100];
+  memset(reason, 'x', 2000);
+  snprintf(reason + 2000, sizeof(reason) - 2000, "%s", tail);
+  tl_encode_begin(t, "Hang");
+  tl_encode_utf8(t, "Reason", reason);
+  return encoded_event(t);
+}
+
+/* A TraceLogging string field is compared whole, as a manifest one is:
+ * the filter sees its end, 2,000 bytes in. */
+static void long_tracelogging_strings_are_matched_whole(void **state)
+{
+  static struct tl_encoded t;
+  struct trigger_options o;
+  struct trigger_engine *e;
+  struct etw_event ev;
+  (void)state;
+  spec_options(&o, "*MySource/Hang;FieldFilter=Reason~Deadlock$");
+  e = engine(&o);
+  ev = long_reason(&t, "Deadlocked");
+  assert_false(feed(e, &ev, 0));
+  ev = long_reason(&t, "Deadlock");
+  assert_true(feed(e, &ev, 1));
+  trigger_engine_free(e);
+}
+
+/* A TraceLogging event name longer than 255 bytes is not named by its
+ * first 255 (the longest name a trigger takes). */
+static void long_tracelogging_names_are_not_cut(void **state)
+{
+  static struct tl_encoded t;
+  char name[301], spec[400];
+  struct trigger_options o;
+  struct trigger_engine *e;
+  struct etw_event ev;
+  (void)state;
+  memset(name, 'N', 300);
+  name[300] = '\0';
+  tl_encode_begin(&t, name);
+  tl_encode_utf8(&t, "Reason", "r");
+  ev = encoded_event(&t);
+  snprintf(spec, sizeof(spec), "*MySource/%.255s", name);
+  spec_options(&o, spec);
+  e = engine(&o);
+  assert_false(feed(e, &ev, 0));
+  trigger_engine_free(e);
+}
+
 static int setup(void **state)
 {
   (void)state;
@@ -887,6 +951,8 @@ int main(void)
     cmocka_unit_test(manifest_reader),
     cmocka_unit_test(manifest_events_by_name_and_field),
     cmocka_unit_test(long_string_fields_are_matched_whole),
+    cmocka_unit_test(long_tracelogging_strings_are_matched_whole),
+    cmocka_unit_test(long_tracelogging_names_are_not_cut),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }
