@@ -20,7 +20,11 @@ int report_exceptions_init(struct report_exceptions *x)
 
 void report_exceptions_release(struct report_exceptions *x)
 {
+  size_t i;
+  for (i = 0; i < x->count; i++)
+    etwcap_free(x->items[i].type);
   etwcap_free(x->items);
+  etwcap_free(x->scratch);
   report_idmap_release(&x->by_hash);
   memset(x, 0, sizeof(*x));
 }
@@ -44,14 +48,38 @@ static struct report_exception *find(struct report_exceptions *x, const char *ty
   return NULL;
 }
 
+/* The event's ExceptionType, whole, into x->scratch: the first field of
+ * ExceptionThrown_V1 (version 0 has no payload: the type is unknown).
+ * The text of a payload string (up to 64 KiB) is at most 3 bytes of UTF-8
+ * per UTF-16 unit.  0 or NOMEM. */
+static int read_type(struct report_exceptions *x, const struct etw_event *ev,
+                     const struct bi_event *row)
+{
+  static const char unknown[] = "(unknown type)";
+  size_t room = ev->user_len / 2 * 3 + sizeof(unknown);
+  struct pl_cursor c;
+  if (room > x->scratch_cap) {
+    char *grown = etwcap_realloc(x->scratch, room);
+    if (!grown)
+      return ETWCAP_E_NOMEM;
+    x->scratch = grown;
+    x->scratch_cap = room;
+  }
+  pl_init(&c, ev->user_data, ev->user_len, ev->pointer_size);
+  if (tf_index(&row->layout, "ExceptionType") != 0)
+    memcpy(x->scratch, unknown, sizeof(unknown));
+  else
+    pl_utf16z(&c, x->scratch, room);
+  return 0;
+}
+
 int report_exceptions_event(struct report_exceptions *x, const struct etw_event *ev,
                             int64_t filetime)
 {
   const struct bi_event *row;
   struct report_exception *e;
-  struct tv_value v;
   uint32_t hash;
-  char type[REPORT_EXCEPTION_TYPE_MAX];
+  const char *type;
   if (ev->is_kernel || !(ev->has & ETW_HAS_PROVIDER) || ev->id != CLR_ID_EXCEPTION_START ||
       !guid_equal(&ev->provider, &bi_guid_clr))
     return 0;
@@ -59,11 +87,9 @@ int report_exceptions_event(struct report_exceptions *x, const struct etw_event 
   if (!row)
     return 0;
   x->total++;
-  /* Version 0 has no payload: the type is unknown. */
-  if (tf_find(&row->layout, ev->user_data, ev->user_len, ev->pointer_size, "ExceptionType",
-              &v) != 1 || v.type != TV_TEXT)
-    strcpy(v.text, "(unknown type)");
-  tv_copy(type, sizeof(type), v.text);
+  if (read_type(x, ev, row) != 0)
+    return ETWCAP_E_NOMEM;
+  type = x->scratch;
   hash = kind_hash(type, ev->pid);
   e = find(x, type, ev->pid, hash);
   if (!e) {
@@ -73,14 +99,16 @@ int report_exceptions_event(struct report_exceptions *x, const struct etw_event 
     }
     if (etwcap_grow((void **)&x->items, &x->cap, x->count, sizeof(*x->items), 16) != 0)
       return ETWCAP_E_NOMEM;
+    e = &x->items[x->count];
+    memset(e, 0, sizeof(*e));
+    if (!(e->type = etwcap_strdup(type)))
+      return ETWCAP_E_NOMEM;
     /* A kind the index cannot hold could not be found again. */
     if (report_idmap_add(&x->by_hash, hash, (uint32_t)x->count) != 0) {
+      etwcap_free(e->type);
       x->dropped++;
       return 1;
     }
-    e = &x->items[x->count];
-    memset(e, 0, sizeof(*e));
-    memcpy(e->type, type, sizeof(type));
     e->pid = ev->pid;
     e->first_filetime = e->last_filetime = filetime;
     x->count++;

@@ -13,10 +13,9 @@
 #include <stdint.h>
 
 #define REPORT_MAX_EXCEPTION_KINDS 4096
-#define REPORT_EXCEPTION_TYPE_MAX 256
 
 struct report_exception {
-  char type[REPORT_EXCEPTION_TYPE_MAX];
+  char *type; /* whole: two types that share a prefix are two kinds */
   uint32_t pid;
   uint64_t count;
   int64_t first_filetime, last_filetime;
@@ -27,6 +26,8 @@ struct report_exceptions {
   size_t count, cap;
   uint64_t total, dropped;
   struct report_idmap by_hash; /* hash of (type, pid) -> index */
+  char *scratch;               /* the event's type, decoded */
+  size_t scratch_cap;
 };
 
 int report_exceptions_init(struct report_exceptions *x);

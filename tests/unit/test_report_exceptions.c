@@ -15,9 +15,10 @@
 static void throw_one(struct report_exceptions *x, const char *type, uint32_t pid,
                       int64_t filetime)
 {
-  uint8_t payload[512];
+  static uint8_t payload[8192];
   struct etw_event ev;
   size_t n = 0, i;
+  assert_true(2 * strlen(type) + 20 <= sizeof(payload));
   for (i = 0; i <= strlen(type); i++, n += 2) { /* the type and its NUL */
     payload[n] = (uint8_t)type[i];
     payload[n + 1] = 0;
@@ -69,10 +70,35 @@ static void each_type_and_process_is_one_kind(void **state)
   report_exceptions_release(&x);
 }
 
+/* Types are compared whole: two that share their first 1,599 bytes (more
+ * than a kind kept, 255, or a decoded value keeps, 1,023) are two kinds,
+ * and each is reported whole. */
+static void long_types_sharing_a_prefix_are_two_kinds(void **state)
+{
+  static char a[1601], b[1601];
+  struct report_exceptions x;
+  (void)state;
+  memset(a, 'A', 1600);
+  memcpy(b, a, sizeof(b));
+  a[1599] = '1';
+  b[1599] = '2';
+  assert_int_equal(report_exceptions_init(&x), 0);
+  throw_one(&x, a, 4, 1);
+  throw_one(&x, b, 4, 2);
+  throw_one(&x, b, 4, 3);
+  report_exceptions_finish(&x);
+  assert_int_equal(x.count, 2);
+  assert_string_equal(x.items[0].type, b);
+  assert_int_equal(x.items[0].count, 2);
+  assert_string_equal(x.items[1].type, a);
+  report_exceptions_release(&x);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(each_type_and_process_is_one_kind),
+    cmocka_unit_test(long_types_sharing_a_prefix_are_two_kinds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
