@@ -69,12 +69,12 @@ static void many_events_on_one_large_template_cost_the_xml_size(void **state)
   put(&xml, &len, &cap, "<instrumentationManifest><events><provider name=\"P\"><templates>"
                         "<template tid=\"T\">");
   for (i = 0; i < F; i++) {
-    snprintf(part, sizeof(part), "<data name=\"f%zu\" inType=\"win:UInt8\"/>", i);
+    snprintf(part, sizeof(part), "<data name=\"f%lu\" inType=\"win:UInt8\"/>", (unsigned long)i);
     put(&xml, &len, &cap, part);
   }
   put(&xml, &len, &cap, "</template></templates><events>");
   for (i = 0; i < E; i++) {
-    snprintf(part, sizeof(part), "<event value=\"%zu\" template=\"T\"/>", i + 1);
+    snprintf(part, sizeof(part), "<event value=\"%lu\" template=\"T\"/>", (unsigned long)i + 1);
     put(&xml, &len, &cap, part);
   }
   put(&xml, &len, &cap, "</events></provider></events></instrumentationManifest>");
@@ -82,7 +82,8 @@ static void many_events_on_one_large_template_cost_the_xml_size(void **state)
   etwcap_set_allocator(&counting);
   assert_int_equal(manifests_add_xml(&m, &source, xml, len), 0);
   etwcap_set_allocator(NULL);
-  print_message("%zu bytes of XML: %zu allocations, %zu bytes\n", len, calls, bytes_asked);
+  print_message("%lu bytes of XML: %lu allocations, %lu bytes\n", (unsigned long)len,
+                (unsigned long)calls, (unsigned long)bytes_asked);
   assert_true(bytes_asked <= 8 * len);
   assert_true(calls <= len / 16);
   for (i = 0; i < E; i++) {
