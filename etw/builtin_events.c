@@ -3,9 +3,9 @@
  * GCSuspendEE_V1, ExceptionThrown_V1 ...), the kernel MOF classes
  * (Process_V1..V4, Thread_V2/V3, Image_V2/V3) and System.Net.Http's
  * HttpTelemetry EventSource.  Field names are the ones TraceEvent shows. */
-#include "builtin_events.h"
+#include "etw/builtin_events.h"
 
-#include "strutil.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

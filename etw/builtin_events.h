@@ -8,8 +8,8 @@
 #ifndef ETWCAP_BUILTIN_EVENTS_H
 #define ETWCAP_BUILTIN_EVENTS_H
 
-#include "etw_event.h"
-#include "payload_layout.h"
+#include "etw/etw_event.h"
+#include "etw/payload_layout.h"
 
 #include <stddef.h>
 #include <stdint.h>

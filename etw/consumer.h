@@ -14,7 +14,7 @@
 #ifndef ETWCAP_CONSUMER_H
 #define ETWCAP_CONSUMER_H
 
-#include "etw_event.h"
+#include "etw/etw_event.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /* consumer.h off Windows: there is no real-time ETW to attach to.  The
  * commands that would use it need Windows and are refused before; this
  * keeps the portable collection code linking. */
-#include "consumer.h"
+#include "etw/consumer.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

@@ -3,14 +3,14 @@
  * unpacked into etw_record_fields and converted by etw_event_record.c (no
  * TDH: it kills the process under Wine and etwcap decodes what it needs
  * itself).  Nothing here knows about triggers. */
-#include "consumer_win32.h"
+#include "etw/consumer_win32.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etw_event_record.h"
-#include "os_thread.h"
-#include "utf16_win32.h"
-#include "win32_error_win32.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etw_event_record.h"
+#include "src/base/os_thread.h"
+#include "src/base/utf16_win32.h"
+#include "src/base/win32_error_win32.h"
 
 #include <string.h>
 

@@ -7,11 +7,11 @@
 #ifndef ETWCAP_CONSUMER_WIN32_H
 #define ETWCAP_CONSUMER_WIN32_H
 
-#include "compat_win32.h"
+#include "etw/compat_win32.h"
 
 #include <evntcons.h>
 
-#include "consumer.h"
+#include "etw/consumer.h"
 
 struct consumer_advapi {
   TRACEHANDLE(WINAPI *open_trace)(PEVENT_TRACE_LOGFILEW logfile);

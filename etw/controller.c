@@ -1,9 +1,9 @@
 /* The parts of the controller seam every implementation shares: the last
  * error and its text, a failed enable in words, and switching a kernel
  * session's events on by its route (see controller.h). */
-#include "controller.h"
+#include "etw/controller.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -26,7 +26,7 @@
 #ifndef ETWCAP_CONTROLLER_H
 #define ETWCAP_CONTROLLER_H
 
-#include "plan.h"
+#include "etw/plan.h"
 
 #include <stddef.h>
 #include <stdint.h>

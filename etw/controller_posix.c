@@ -1,9 +1,9 @@
 /* controller.h off Windows: there is no ETW, so every operation says so.
  * The commands that need it are refused earlier (main.c); this keeps the
  * portable command code linking everywhere. */
-#include "controller.h"
+#include "etw/controller.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 static int fail(struct controller *c, const char *api)
 {

@@ -5,18 +5,18 @@
  * optional query, for the group mask read-back) is resolved at run time and
  * called through optional_call: Wine 8 has it only as a stub that raises
  * (toolchain.md §2.2). */
-#include "controller_win32.h"
+#include "etw/controller_win32.h"
 
-#include "optional_call_win32.h"
+#include "etw/optional_call_win32.h"
 
 #include <bcrypt.h>
 
-#include "alloc.h"
-#include "error.h"
-#include "log.h"
-#include "os_file.h"
-#include "utf16_win32.h"
-#include "win32_error_win32.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/os_file.h"
+#include "src/base/utf16_win32.h"
+#include "src/base/win32_error_win32.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -7,9 +7,9 @@
 #ifndef ETWCAP_CONTROLLER_WIN32_H
 #define ETWCAP_CONTROLLER_WIN32_H
 
-#include "compat_win32.h"
+#include "etw/compat_win32.h"
 
-#include "controller.h"
+#include "etw/controller.h"
 
 struct controller_advapi {
   ULONG(WINAPI *start_trace)(PTRACEHANDLE handle, LPCWSTR name, PEVENT_TRACE_PROPERTIES props);

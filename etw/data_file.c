@@ -1,9 +1,9 @@
 /* The DataFile naming rule (see data_file.h). */
-#include "data_file.h"
+#include "etw/data_file.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/strutil.h"
 
 #include <string.h>
 

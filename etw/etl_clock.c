@@ -1,6 +1,6 @@
 /* See etl_clock.h.  Conversions saturate instead of overflowing, so hostile
  * timestamps give odd dates, never undefined behaviour. */
-#include "etl_clock.h"
+#include "etw/etl_clock.h"
 
 void etl_clock_init(struct etl_clock *c, const struct etl_logfile *lf)
 {

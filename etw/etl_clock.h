@@ -5,7 +5,7 @@
 #ifndef ETWCAP_ETL_CLOCK_H
 #define ETWCAP_ETL_CLOCK_H
 
-#include "etl_format.h"
+#include "etw/etl_format.h"
 
 #include <stdint.h>
 

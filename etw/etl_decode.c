@@ -1,10 +1,10 @@
 /* Event record decoding (see etl_decode.h).  Layouts and offsets are from
  * etl-format.md §4; every length is checked against the record's Size and
  * the buffer's filled end before a byte is read. */
-#include "etl_decode.h"
+#include "etw/etl_decode.h"
 
-#include "error.h"
-#include "etl_bytes.h"
+#include "src/base/error.h"
+#include "etw/etl_bytes.h"
 
 #include <stddef.h>
 #include <string.h>

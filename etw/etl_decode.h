@@ -5,7 +5,7 @@
 #ifndef ETWCAP_ETL_DECODE_H
 #define ETWCAP_ETL_DECODE_H
 
-#include "etw_event.h"
+#include "etw/etw_event.h"
 
 #include <stdint.h>
 

@@ -1,10 +1,10 @@
 /* Format dispatch for compressed buffers (see etl_decompress.h). */
-#include "etl_decompress.h"
+#include "etw/etl_decompress.h"
 
-#include "error.h"
-#include "etl_format.h"
+#include "src/base/error.h"
+#include "etw/etl_format.h"
 
-#include "xca.h"
+#include "etw/xca.h"
 
 const char *etl_compression_name(unsigned format)
 {

@@ -1,12 +1,12 @@
 /* Event line formatting (see etl_dump.h).  Column 4 uses etl_clock, whose
  * arithmetic is the listings' own; stack trace items show their frame count
  * in brackets as the listings do. */
-#include "etl_dump.h"
+#include "etw/etl_dump.h"
 
-#include "etl_names.h"
-#include "etl_reader.h"
-#include "etl_timeorder.h"
-#include "os_time.h"
+#include "etw/etl_names.h"
+#include "etw/etl_reader.h"
+#include "etw/etl_timeorder.h"
+#include "src/base/os_time.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -5,8 +5,8 @@
 #ifndef ETWCAP_ETL_DUMP_H
 #define ETWCAP_ETL_DUMP_H
 
-#include "etl_clock.h"
-#include "etw_event.h"
+#include "etw/etl_clock.h"
+#include "etw/etw_event.h"
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /* Encoding the fixed ETL structures (see etl_encode.h). */
-#include "etl_encode.h"
+#include "etw/etl_encode.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #ifndef ETWCAP_ETL_ENCODE_H
 #define ETWCAP_ETL_ENCODE_H
 
-#include "etl_format.h"
+#include "etw/etl_format.h"
 
 #include <stddef.h>
 #include <stdint.h>

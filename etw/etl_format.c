@@ -1,10 +1,10 @@
 /* Decoding of WMI_BUFFER_HEADER and TRACE_LOGFILE_HEADER with explicit
  * little-endian loads; offsets are from etl-format.md §2 and §3. */
-#include "etl_format.h"
+#include "etw/etl_format.h"
 
-#include "error.h"
-#include "etl_bytes.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "etw/etl_bytes.h"
+#include "src/base/strutil.h"
 
 #include <string.h>
 

@@ -16,11 +16,11 @@
 #ifndef ETWCAP_ETL_MERGE_H
 #define ETWCAP_ETL_MERGE_H
 
-#include "etl_format.h"
-#include "byte_source.h"
-#include "etl_writer.h"
-#include "etw_event.h"
-#include "file_io.h"
+#include "etw/etl_format.h"
+#include "src/base/byte_source.h"
+#include "etw/etl_writer.h"
+#include "etw/etw_event.h"
+#include "src/base/file_io.h"
 
 #include <stddef.h>
 #include <stdint.h>

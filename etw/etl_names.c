@@ -1,7 +1,7 @@
 /* The name tables behind etl_names.h.  Kernel group names follow the
  * EVENT_TRACE_GROUP_* constants (ntwmi.h) in the spelling the golden
  * listings use (DiskIo for IO, FileIo for FILE, ...). */
-#include "etl_names.h"
+#include "etw/etl_names.h"
 
 #include <stddef.h>
 

@@ -3,7 +3,7 @@
 #ifndef ETWCAP_ETL_NAMES_H
 #define ETWCAP_ETL_NAMES_H
 
-#include "guid.h"
+#include "etw/guid.h"
 
 /* "Process", "StackWalk", ... for a hook id's group; NULL when unknown. */
 const char *etl_kernel_group_name(unsigned group);

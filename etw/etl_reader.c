@@ -2,14 +2,14 @@
  * etl-format.md §1-§3 and §6: buffers follow each other at BufferSize
  * (which varies: small relogged header buffers, compressed sizes), events
  * end at Offset (not SavedOffset), then 0xFF padding. */
-#include "etl_reader.h"
+#include "etw/etl_reader.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_bytes.h"
-#include "etl_decode.h"
-#include "etl_decompress.h"
-#include "log.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_bytes.h"
+#include "etw/etl_decode.h"
+#include "etw/etl_decompress.h"
+#include "src/base/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>

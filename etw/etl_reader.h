@@ -13,10 +13,10 @@
 #ifndef ETWCAP_ETL_READER_H
 #define ETWCAP_ETL_READER_H
 
-#include "etl_clock.h"
-#include "etl_format.h"
-#include "byte_source.h"
-#include "etw_event.h"
+#include "etw/etl_clock.h"
+#include "etw/etl_format.h"
+#include "src/base/byte_source.h"
+#include "etw/etw_event.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
 /* See etl_source.h.  A zip is told from an ETL by its first four bytes, so
  * a renamed file is still read correctly. */
-#include "etl_source.h"
+#include "etw/etl_source.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_zip.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_zip.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #ifndef ETWCAP_ETL_SOURCE_H
 #define ETWCAP_ETL_SOURCE_H
 
-#include "etl_reader.h"
+#include "etw/etl_reader.h"
 
 #include <stddef.h>
 

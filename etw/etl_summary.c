@@ -1,12 +1,12 @@
 /* Statistics and the human report behind `etwcap info` (see etl_summary.h). */
-#include "etl_summary.h"
+#include "etw/etl_summary.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_decompress.h"
-#include "etl_dump.h"
-#include "etl_names.h"
-#include "os_time.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_decompress.h"
+#include "etw/etl_dump.h"
+#include "etw/etl_names.h"
+#include "src/base/os_time.h"
 
 #include <stdarg.h>
 #include <stdio.h>

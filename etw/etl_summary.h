@@ -6,7 +6,7 @@
 #ifndef ETWCAP_ETL_SUMMARY_H
 #define ETWCAP_ETL_SUMMARY_H
 
-#include "etl_reader.h"
+#include "etw/etl_reader.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,11 +1,11 @@
 /* The per-CPU k-way merge behind etl_timeorder.h.  The heap holds one entry
  * per CPU stream that still has events; its key is the stream's current
  * event timestamp. */
-#include "etl_timeorder.h"
+#include "etw/etl_timeorder.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_decode.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_decode.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
 #ifndef ETWCAP_ETL_TIMEORDER_H
 #define ETWCAP_ETL_TIMEORDER_H
 
-#include "etl_reader.h"
+#include "etw/etl_reader.h"
 
 struct etl_timeorder;
 

@@ -1,9 +1,9 @@
 /* The ETL writer (layout in etl_writer.h). */
-#include "etl_writer.h"
+#include "etw/etl_writer.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_encode.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_encode.h"
 
 #include <stdio.h>
 #include <string.h>

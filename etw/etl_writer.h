@@ -16,8 +16,8 @@
 #ifndef ETWCAP_ETL_WRITER_H
 #define ETWCAP_ETL_WRITER_H
 
-#include "etl_format.h"
-#include "file_io.h"
+#include "etw/etl_format.h"
+#include "src/base/file_io.h"
 
 #include <stddef.h>
 #include <stdint.h>

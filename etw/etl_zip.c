@@ -3,13 +3,13 @@
  * as ETL files are checked when the archive is opened; an ETL member's size
  * and CRC-32 are checked as it streams, and at the latest when the next
  * member is asked for. */
-#include "etl_zip.h"
+#include "etw/etl_zip.h"
 
-#include "alloc.h"
-#include "byte_source.h"
-#include "error.h"
-#include "strutil.h"
-#include "zip_directory.h"
+#include "src/base/alloc.h"
+#include "src/base/byte_source.h"
+#include "src/base/error.h"
+#include "src/base/strutil.h"
+#include "src/base/zip_directory.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
 #ifndef ETWCAP_ETL_ZIP_H
 #define ETWCAP_ETL_ZIP_H
 
-#include "byte_source.h"
+#include "src/base/byte_source.h"
 
 #include <stddef.h>
 #include <stdint.h>

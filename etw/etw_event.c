@@ -1,6 +1,6 @@
 /* Names of the header kinds and extended item types of struct etw_event,
  * spelled as the golden listings spell them. */
-#include "etw_event.h"
+#include "etw/etw_event.h"
 
 #include <stddef.h>
 

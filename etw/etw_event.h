@@ -10,7 +10,7 @@
 #ifndef ETWCAP_ETW_EVENT_H
 #define ETWCAP_ETW_EVENT_H
 
-#include "guid.h"
+#include "etw/guid.h"
 
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
 /* EVENT_RECORD fields to etw_event and raw timestamps to UTC (see
  * etw_event_record.h).  No Windows types here: consumer_win32.c unpacks. */
-#include "etw_event_record.h"
+#include "etw/etw_event_record.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
 #ifndef ETWCAP_ETW_EVENT_RECORD_H
 #define ETWCAP_ETW_EVENT_RECORD_H
 
-#include "etw_event.h"
+#include "etw/etw_event.h"
 
 #include <stdint.h>
 

@@ -1,10 +1,10 @@
 /* EventSource name → GUID: SHA-1 over a fixed namespace and the upper-cased
  * name in UTF-16 big-endian, first 16 bytes, version nibble 5 (RFC 4122
  * name-based layout as .NET builds it). */
-#include "eventsource_guid.h"
+#include "etw/eventsource_guid.h"
 
-#include "error.h"
-#include "sha1.h"
+#include "src/base/error.h"
+#include "etw/sha1.h"
 
 #include <string.h>
 

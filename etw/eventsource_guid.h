@@ -4,7 +4,7 @@
 #ifndef ETWCAP_EVENTSOURCE_GUID_H
 #define ETWCAP_EVENTSOURCE_GUID_H
 
-#include "guid.h"
+#include "etw/guid.h"
 
 /* name: UTF-8, with or without the leading '*'.  Returns 0, or
  * ETWCAP_E_USAGE when the name is empty or not valid UTF-8.  ASCII letters

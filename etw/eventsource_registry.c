@@ -1,8 +1,8 @@
 /* The EventSource provider-data hand-off (see eventsource_registry.h). */
-#include "eventsource_registry.h"
+#include "etw/eventsource_registry.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -14,8 +14,8 @@
 #ifndef ETWCAP_EVENTSOURCE_REGISTRY_H
 #define ETWCAP_EVENTSOURCE_REGISTRY_H
 
-#include "plan.h"
-#include "registry.h"
+#include "etw/plan.h"
+#include "etw/registry.h"
 
 #include <stddef.h>
 #include <stdint.h>

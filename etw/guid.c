@@ -1,5 +1,5 @@
 /* GUID decoding, formatting and parsing (see guid.h). */
-#include "guid.h"
+#include "etw/guid.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* /OSHeapExe's TracingFlags value (see heap_tracing_flag.h). */
-#include "heap_tracing_flag.h"
+#include "etw/heap_tracing_flag.h"
 
-#include "error.h"
-#include "log.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>

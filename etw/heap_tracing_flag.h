@@ -11,8 +11,8 @@
 #ifndef ETWCAP_HEAP_TRACING_FLAG_H
 #define ETWCAP_HEAP_TRACING_FLAG_H
 
-#include "plan.h"
-#include "registry.h"
+#include "etw/plan.h"
+#include "etw/registry.h"
 
 #include <stddef.h>
 #include <stdint.h>

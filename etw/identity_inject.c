@@ -1,13 +1,13 @@
 /* Injecting image identity during a merge (see identity_inject.h). */
-#include "identity_inject.h"
+#include "etw/identity_inject.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_format.h"
-#include "image_identity.h"
-#include "os_file.h"
-#include "pe_image.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_format.h"
+#include "etw/image_identity.h"
+#include "src/base/os_file.h"
+#include "etw/pe_image.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,8 +11,8 @@
 #ifndef ETWCAP_IDENTITY_INJECT_H
 #define ETWCAP_IDENTITY_INJECT_H
 
-#include "etl_writer.h"
-#include "etw_event.h"
+#include "etw/etl_writer.h"
+#include "etw/etw_event.h"
 
 #include <stddef.h>
 #include <stdint.h>

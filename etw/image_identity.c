@@ -98,11 +98,11 @@
  * number.  KernelTraceControl apparently failed to read their CodeView
  * record (the OS maps IL-only PE32 images as PE32+, which may be why); we
  * write the RSDS record the file holds. */
-#include "image_identity.h"
+#include "etw/image_identity.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_bytes.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_bytes.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -21,10 +21,10 @@
 #ifndef ETWCAP_IMAGE_IDENTITY_H
 #define ETWCAP_IMAGE_IDENTITY_H
 
-#include "etw_event.h"
-#include "guid.h"
-#include "image_identity_seen.h"
-#include "pe_image.h"
+#include "etw/etw_event.h"
+#include "etw/guid.h"
+#include "etw/image_identity_seen.h"
+#include "etw/pe_image.h"
 
 #include <stddef.h>
 #include <stdint.h>

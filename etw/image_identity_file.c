@@ -1,7 +1,7 @@
 /* The one-call form for the merger: reads the PE at a path (UTF-8, through
  * a byte_source) and builds its identity events.  Kept apart from
  * image_identity.c so that the encoder itself stays free of I/O. */
-#include "image_identity.h"
+#include "etw/image_identity.h"
 
 int image_identity_build_file(struct image_identity_set *set, const struct image_event *img,
                               const char *path, struct image_identity_seen *seen)

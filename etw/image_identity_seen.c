@@ -1,9 +1,9 @@
 /* An open-addressing hash set of byte strings (FNV-1a), for
  * image_identity_seen.h.  Keys are copied; the table doubles at 1/2 load. */
-#include "image_identity_seen.h"
+#include "etw/image_identity_seen.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

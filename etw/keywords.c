@@ -2,10 +2,10 @@
  * are PerfView's (KernelTraceEventParser.Keywords, ClrTraceEventParser.Keywords,
  * ClrRundownTraceEventParser.Keywords), so a PerfView command line means the
  * same here. */
-#include "keywords.h"
+#include "etw/keywords.h"
 
-#include "error.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,11 +2,11 @@
  * start tags in order and reads the attributes it needs; anything it does
  * not understand is skipped, and a manifest it cannot read is ignored (the
  * trigger then reports that it could not name the event). */
-#include "manifests.h"
+#include "etw/manifests.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,8 +12,8 @@
 #ifndef ETWCAP_MANIFESTS_H
 #define ETWCAP_MANIFESTS_H
 
-#include "etw_event.h"
-#include "payload_layout.h"
+#include "etw/etw_event.h"
+#include "etw/payload_layout.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* See merge_hooks.h. */
-#include "merge_hooks.h"
+#include "etw/merge_hooks.h"
 
 int merge_hooks_inject(void *ctx, const struct etw_event *ev, struct etl_writer *w)
 {

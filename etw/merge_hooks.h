@@ -5,10 +5,10 @@
 #ifndef ETWCAP_MERGE_HOOKS_H
 #define ETWCAP_MERGE_HOOKS_H
 
-#include "etl_writer.h"
-#include "etw_event.h"
-#include "identity_inject.h"
-#include "ngen_modules.h"
+#include "etw/etl_writer.h"
+#include "etw/etw_event.h"
+#include "etw/identity_inject.h"
+#include "etw/ngen_modules.h"
 
 struct merge_hooks {
   struct ngen_modules *ngen;

@@ -1,11 +1,11 @@
 /* Finding a collection's session files (rules in merge_inputs.h). */
-#include "merge_inputs.h"
+#include "etw/merge_inputs.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "os_dir.h"
-#include "os_file.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os_dir.h"
+#include "src/base/os_file.h"
+#include "src/base/strutil.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* The native images that need NGEN PDBs (see ngen_modules.h). */
-#include "ngen_modules.h"
+#include "etw/ngen_modules.h"
 
-#include "alloc.h"
-#include "builtin_events.h"
-#include "error.h"
-#include "etl_bytes.h"
-#include "etl_format.h"
-#include "image_identity.h"
+#include "src/base/alloc.h"
+#include "etw/builtin_events.h"
+#include "src/base/error.h"
+#include "etw/etl_bytes.h"
+#include "etw/etl_format.h"
+#include "etw/image_identity.h"
 
 #include <string.h>
 

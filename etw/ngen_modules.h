@@ -37,7 +37,7 @@
 #ifndef ETWCAP_NGEN_MODULES_H
 #define ETWCAP_NGEN_MODULES_H
 
-#include "etw_event.h"
+#include "etw/etw_event.h"
 
 #include <stddef.h>
 #include <stdint.h>

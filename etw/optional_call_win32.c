@@ -1,5 +1,5 @@
 /* optional_call (see optional_call_win32.h for how and why). */
-#include "optional_call_win32.h"
+#include "etw/optional_call_win32.h"
 
 #include <string.h>
 

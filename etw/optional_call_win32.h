@@ -31,7 +31,7 @@
 #ifndef ETWCAP_OPTIONAL_CALL_WIN32_H
 #define ETWCAP_OPTIONAL_CALL_WIN32_H
 
-#include "compat_win32.h"
+#include "etw/compat_win32.h"
 
 /* What a call raised instead of returning, for the log line. */
 struct optional_call_fault {

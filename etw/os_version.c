@@ -1,7 +1,7 @@
 /* Portable half of the version seam: parsing and comparing. */
-#include "os_version.h"
+#include "etw/os_version.h"
 
-#include "strutil.h"
+#include "src/base/strutil.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* Not Windows: there is no running Windows version to plan for. */
-#include "os_version.h"
+#include "etw/os_version.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 int os_windows_version(struct os_version *out)
 {

@@ -1,9 +1,9 @@
 /* The running Windows version from ntdll!RtlGetVersion, looked up at run
  * time (it is always there, but it is not in the import libraries' public
  * headers for user mode), so the answer does not depend on the manifest. */
-#include "os_version.h"
+#include "etw/os_version.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <windows.h>
 

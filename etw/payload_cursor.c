@@ -1,5 +1,5 @@
 /* See payload_cursor.h. */
-#include "payload_cursor.h"
+#include "etw/payload_cursor.h"
 
 #include <string.h>
 

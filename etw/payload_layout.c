@@ -1,7 +1,7 @@
 /* See payload_layout.h. */
-#include "payload_layout.h"
+#include "etw/payload_layout.h"
 
-#include "strutil.h"
+#include "src/base/strutil.h"
 
 int tf_read(struct pl_cursor *c, enum tf_kind kind, struct tv_value *v)
 {

@@ -5,8 +5,8 @@
 #ifndef ETWCAP_PAYLOAD_LAYOUT_H
 #define ETWCAP_PAYLOAD_LAYOUT_H
 
-#include "payload_cursor.h"
-#include "payload_value.h"
+#include "etw/payload_cursor.h"
+#include "etw/payload_value.h"
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /* See payload_value.h. */
-#include "payload_value.h"
+#include "etw/payload_value.h"
 
 #include <stdio.h>
 #include <string.h>

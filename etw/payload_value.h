@@ -8,7 +8,7 @@
 #ifndef ETWCAP_PAYLOAD_VALUE_H
 #define ETWCAP_PAYLOAD_VALUE_H
 
-#include "guid.h"
+#include "etw/guid.h"
 
 #include <stddef.h>
 #include <stdint.h>

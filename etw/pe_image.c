@@ -3,11 +3,11 @@
  * Header", "Section Table", "Debug Directory").  The version resource is in
  * pe_version.c.  No field of the file is trusted: every offset is checked
  * against the section table and the file before it is read. */
-#include "pe_image.h"
+#include "etw/pe_image.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_bytes.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_bytes.h"
 
 #include <string.h>
 

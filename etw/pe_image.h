@@ -14,10 +14,10 @@
 #ifndef ETWCAP_PE_IMAGE_H
 #define ETWCAP_PE_IMAGE_H
 
-#include "guid.h"
+#include "etw/guid.h"
 
 #include <stddef.h>
-#include "byte_source.h"
+#include "src/base/byte_source.h"
 
 #include <stdint.h>
 #include <stdio.h>

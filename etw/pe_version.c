@@ -4,11 +4,11 @@
  * children; each 32-bit aligned from the start of the resource).  Only the
  * fixed file/product versions, the first translation and the strings the
  * identity events carry are kept.  A damaged resource reads as absent. */
-#include "pe_image.h"
+#include "etw/pe_image.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_bytes.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_bytes.h"
 
 #include <stddef.h>
 #include <stdio.h>

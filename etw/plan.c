@@ -3,13 +3,13 @@
  * in plan_events.c (PerfView's presets and overrides), plan_sessions.c (one
  * function per session, perfview-collect.md §4.6) and plan_defaults.c (the
  * default provider set, §4.7).  Pure: no OS calls, no printing. */
-#include "plan_internal.h"
+#include "etw/plan_internal.h"
 
-#include "alloc.h"
-#include "data_file.h"
-#include "error.h"
-#include "path_name.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "etw/data_file.h"
+#include "src/base/error.h"
+#include "src/base/path_name.h"
+#include "src/base/strutil.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -8,10 +8,10 @@
 #ifndef ETWCAP_PLAN_H
 #define ETWCAP_PLAN_H
 
-#include "os_version.h"
-#include "guid.h"
-#include "providers_spec.h"
-#include "session_need.h"
+#include "etw/os_version.h"
+#include "etw/guid.h"
+#include "etw/providers_spec.h"
+#include "etw/session_need.h"
 
 #include <stddef.h>
 #include <stdint.h>

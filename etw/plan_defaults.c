@@ -1,11 +1,11 @@
 /* PerfView's default user-mode providers (CommandProcessor Start,
  * perfview-collect.md §4.7): the same names, GUIDs, levels, keywords and
  * stacks, in the same order. */
-#include "plan_internal.h"
+#include "etw/plan_internal.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "keywords.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/keywords.h"
 
 #include <string.h>
 

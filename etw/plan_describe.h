@@ -4,8 +4,8 @@
 #ifndef ETWCAP_PLAN_DESCRIBE_H
 #define ETWCAP_PLAN_DESCRIBE_H
 
-#include "keywords.h"
-#include "plan.h"
+#include "etw/keywords.h"
+#include "etw/plan.h"
 
 #include <stddef.h>
 

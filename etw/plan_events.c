@@ -2,12 +2,12 @@
  * /ThreadTime, /GCOnly, /GCCollectOnly) then the explicit /ClrEventLevel,
  * /ClrEvents, /KernelEvents, /TplEvents in the order CommandLineArgs applies
  * them (perfview-collect.md §2), /FocusProcess, and the parsed /Providers. */
-#include "plan_internal.h"
+#include "etw/plan_internal.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "keywords.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/keywords.h"
+#include "src/base/strutil.h"
 
 #include <string.h>
 

@@ -1,11 +1,11 @@
 /* EVENT_FILTER_DESCRIPTOR payloads, byte for byte (evntprov.h layouts,
  * perfview-collect.md §4.5-4.6), built once in the plan so the controller
  * only points EnableTraceEx2 at them and the tests can check every byte. */
-#include "plan.h"
+#include "etw/plan.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

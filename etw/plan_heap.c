@@ -3,10 +3,10 @@
  * ETWKernelControl.StartWindowsHeapSession), and the extension block that
  * carries its process and stacks to StartTraceW.  Pure: the IFEO value of
  * /OSHeapExe is set by the collection (heap_tracing_flag.h). */
-#include "plan_internal.h"
+#include "etw/plan_internal.h"
 
-#include "error.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

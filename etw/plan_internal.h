@@ -4,8 +4,8 @@
 #ifndef ETWCAP_PLAN_INTERNAL_H
 #define ETWCAP_PLAN_INTERNAL_H
 
-#include "log.h"
-#include "plan.h"
+#include "src/base/log.h"
+#include "etw/plan.h"
 
 #include <stdint.h>
 

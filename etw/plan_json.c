@@ -1,9 +1,9 @@
 /* The plan as JSON (schema "etwcap-plan/1", described in docs/plan-json.md).
  * 64-bit values are hex strings ("0x14C14FCC9D"): JSON numbers lose bits
  * above 2^53 in most readers. */
-#include "plan_describe.h"
+#include "etw/plan_describe.h"
 
-#include "strbuf.h"
+#include "src/base/strbuf.h"
 
 #include <stdio.h>
 

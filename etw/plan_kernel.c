@@ -1,8 +1,8 @@
 /* Kernel stack-walk event ids: which kernel events get a stack for a set of
  * keywords.  Same choices and order as TraceEvent's SetStackTraceIds
  * (perfview-collect.md §4.2), so traces look the same to analysis tools. */
-#include "keywords.h"
-#include "plan.h"
+#include "etw/keywords.h"
+#include "etw/plan.h"
 
 /* Kernel event-class (task) GUIDs. */
 static const struct etw_guid perfinfo = { 0xce1dbfb4, 0x137e, 0x4da6, { 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } };

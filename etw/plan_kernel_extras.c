@@ -4,11 +4,11 @@
  * recording: CommandLineArgs CommandLineLbrSources/CommandLineLbrFilters,
  * TraceEventSession EnableLastBranchRecordingIfConfigured).  Pure: the
  * machine's profile sources come in plan_options, read by the program. */
-#include "plan_internal.h"
+#include "etw/plan_internal.h"
 
-#include "error.h"
-#include "keywords.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "etw/keywords.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,12 +2,12 @@
  * enum plan_kernel_route in plan.h): the flag -> PERFINFO_GROUPMASK word
  * translation and the flag -> System Provider keyword translation.  Pure
  * tables; the sources are cited at each table. */
-#include "plan.h"
-#include "plan_internal.h"
+#include "etw/plan.h"
+#include "etw/plan_internal.h"
 
-#include "error.h"
-#include "os_version.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "etw/os_version.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

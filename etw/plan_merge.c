@@ -1,9 +1,9 @@
 /* Merging providers enabled more than once (semantics in plan.h).  Kept
  * apart from the Win32 calls, unlike krabsetw, so it is tested on any OS. */
-#include "plan.h"
+#include "etw/plan.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* Names of plan values for the text and JSON forms. */
-#include "plan_describe.h"
+#include "etw/plan_describe.h"
 
-#include "providers.h"
-#include "strutil.h"
+#include "etw/providers.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 

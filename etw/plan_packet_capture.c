@@ -2,11 +2,11 @@
  * line, as PerfView's CommandProcessor Start builds them (see struct
  * plan_packet_capture).  Running netsh is the program's (packet_capture.c);
  * this file only decides what it will be asked. */
-#include "plan_internal.h"
+#include "etw/plan_internal.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "strbuf.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/strbuf.h"
 
 #include <string.h>
 

@@ -2,12 +2,12 @@
  * session, the CLR rundown at stop, the in-memory kernel rundown and the
  * real-time trigger session, with PerfView's property rules
  * (perfview-collect.md §3.1, §4.4, §4.6). */
-#include "plan_internal.h"
+#include "etw/plan_internal.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "eventsource_guid.h"
-#include "keywords.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/eventsource_guid.h"
+#include "etw/keywords.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* The plan as a table for people: one block per session, one line per
  * provider with its keywords by name where etwcap knows them. */
-#include "plan_describe.h"
+#include "etw/plan_describe.h"
 
-#include "strbuf.h"
+#include "src/base/strbuf.h"
 
 #include <stdio.h>
 

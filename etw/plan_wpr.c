@@ -10,10 +10,10 @@
  * (Dwm-Core, Dwm-Udwm, Win32k) the Windows 10 one is used.  Five names of
  * Windows 8 components appear in neither dump; they are left out with a
  * note (a machine that has them can add them with /Providers). */
-#include "plan_internal.h"
+#include "etw/plan_internal.h"
 
-#include "error.h"
-#include "guid.h"
+#include "src/base/error.h"
+#include "etw/guid.h"
 
 #include <stdio.h>
 #include <string.h>

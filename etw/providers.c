@@ -2,12 +2,12 @@
  * GUIDs are those of perfview-collect.md §3-4; entries without a GUID are
  * EventSources whose GUID is the hash of their name (the tests check the
  * hashes against the GUIDs the reference lists). */
-#include "providers.h"
+#include "etw/providers.h"
 
-#include "error.h"
-#include "eventsource_guid.h"
-#include "providers_os.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "etw/eventsource_guid.h"
+#include "etw/providers_os.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

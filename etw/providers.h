@@ -7,8 +7,8 @@
 #ifndef ETWCAP_PROVIDERS_H
 #define ETWCAP_PROVIDERS_H
 
-#include "keywords.h"
-#include "guid.h"
+#include "etw/keywords.h"
+#include "etw/guid.h"
 
 #include <stddef.h>
 

@@ -5,7 +5,7 @@
 #ifndef ETWCAP_PROVIDERS_OS_H
 #define ETWCAP_PROVIDERS_OS_H
 
-#include "guid.h"
+#include "etw/guid.h"
 
 #include <stddef.h>
 

@@ -1,8 +1,8 @@
 /* No registered ETW providers outside Windows: every lookup is "not found",
  * so only GUIDs, *Name and the built-in table resolve there. */
-#include "providers_os.h"
+#include "etw/providers_os.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 int providers_os_lookup(const char *name, size_t len, struct etw_guid *out)
 {

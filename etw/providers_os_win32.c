@@ -3,9 +3,9 @@
  * Server, and TDH kills the process under Wine, so it must never be called
  * unconditionally).  Until then names outside the built-in table are
  * reported as unknown, with the hint to give a GUID or *Name. */
-#include "providers_os.h"
+#include "etw/providers_os.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 int providers_os_lookup(const char *name, size_t len, struct etw_guid *out)
 {

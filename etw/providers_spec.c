@@ -1,12 +1,12 @@
 /* The /Providers item parser (grammar in providers_spec.h).  Every error
  * names the offending token so a typo in a week-long capture's command line
  * is caught before anything starts. */
-#include "providers_spec.h"
+#include "etw/providers_spec.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "keywords.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/keywords.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #ifndef ETWCAP_PROVIDERS_SPEC_H
 #define ETWCAP_PROVIDERS_SPEC_H
 
-#include "providers.h"
+#include "etw/providers.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* registry.h off Windows: there is no registry. */
-#include "registry.h"
+#include "etw/registry.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 static int set_binary(void *impl, const char *key, const char *value, const void *data,
                       size_t size)

@@ -1,9 +1,9 @@
 /* registry.h with advapi32: HKEY_LOCAL_MACHINE, 64-bit view of the keys as
  * given (etwcap.exe is a 64-bit process, so "Software\\Wow6432Node\\..." is
  * written literally where TraceEvent's 64-bit writer puts it). */
-#include "registry.h"
+#include "etw/registry.h"
 
-#include "compat_win32.h"
+#include "etw/compat_win32.h"
 
 /* A 32-bit process's "Software" is redirected to Wow6432Node, so the
  * literal path above would land in Wow6432Node\Wow6432Node, where no .NET
@@ -12,10 +12,10 @@
 #error "registry_win32.c writes the 64-bit registry view: build etwcap as a 64-bit program"
 #endif
 
-#include "alloc.h"
-#include "error.h"
-#include "utf16_win32.h"
-#include "win32_error_win32.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/utf16_win32.h"
+#include "src/base/win32_error_win32.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #ifndef ETWCAP_SESSION_NEED_H
 #define ETWCAP_SESSION_NEED_H
 
-#include "guid.h"
+#include "etw/guid.h"
 
 #include <stdint.h>
 

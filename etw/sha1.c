@@ -1,6 +1,6 @@
 /* SHA-1 as FIPS 180-4 §6.1 describes it, with big-endian loads from bytes so
  * it is correct on any host.  Tested on the standard's example vectors. */
-#include "sha1.h"
+#include "etw/sha1.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* TraceLogging bytes (see tl_encode.h). */
-#include "tl_encode.h"
+#include "etw/tl_encode.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

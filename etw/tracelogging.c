@@ -2,11 +2,11 @@
  * 1 UNICODESTRING ... 22 COUNTEDSTRING, 23 COUNTEDANSISTRING, 24 STRUCT,
  * 25 COUNTEDBINARY; flags 0x20 constant count, 0x40 variable count, 0x60
  * custom, 0x80 "OutType follows". */
-#include "tracelogging.h"
+#include "etw/tracelogging.h"
 
-#include "error.h"
-#include "payload_cursor.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "etw/payload_cursor.h"
+#include "src/base/strutil.h"
 
 #include <string.h>
 

@@ -9,8 +9,8 @@
 #ifndef ETWCAP_TRACELOGGING_H
 #define ETWCAP_TRACELOGGING_H
 
-#include "etw_event.h"
-#include "payload_value.h"
+#include "etw/etw_event.h"
+#include "etw/payload_value.h"
 
 #include <stddef.h>
 #include <stdint.h>

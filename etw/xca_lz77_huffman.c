@@ -4,10 +4,10 @@
  * little-endian words through a 32-bit register, with long-match length
  * bytes placed between those words.  Bytes in, bytes out: it knows nothing of
  * the container around them. */
-#include "xca.h"
+#include "etw/xca.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #define HUFF_SYMBOLS 512
 #define HUFF_MAX_BITS 15

@@ -2,9 +2,9 @@
  * each either stored or a series of flag groups of literals and compressed
  * words whose displacement/length split grows with the chunk's output.
  * Bytes in, bytes out: it knows nothing of the container around them. */
-#include "xca.h"
+#include "etw/xca.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

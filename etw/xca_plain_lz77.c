@@ -4,9 +4,9 @@
  * count-leading-zeros, matches copied a word at a time where the spec's
  * byte-at-a-time loop gives the same bytes).  Bytes in, bytes out: it knows
  * nothing of ETL buffers. */
-#include "xca.h"
+#include "etw/xca.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /* See capture_background.h. */
-#include "capture_background.h"
+#include "src/capture_background.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "log.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
 
 #include <stdio.h>
 #include <string.h>

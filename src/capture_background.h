@@ -10,11 +10,11 @@
 #ifndef ETWCAP_CAPTURE_BACKGROUND_H
 #define ETWCAP_CAPTURE_BACKGROUND_H
 
-#include "capture_finish.h"
-#include "capture_manifest.h"
-#include "controller.h"
-#include "log_memory.h"
-#include "os_thread.h"
+#include "src/capture_finish.h"
+#include "src/capture_manifest.h"
+#include "etw/controller.h"
+#include "src/base/log_memory.h"
+#include "src/base/os_thread.h"
 
 struct background_job {
   os_thread thread;

@@ -1,10 +1,10 @@
 /* See capture_command.h. */
-#include "capture_command.h"
+#include "src/capture_command.h"
 
-#include "error.h"
-#include "log.h"
-#include "process_shell.h"
-#include "trigger_output.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/process_shell.h"
+#include "triggers/trigger_output.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,8 +6,8 @@
 #ifndef ETWCAP_CAPTURE_COMMAND_H
 #define ETWCAP_CAPTURE_COMMAND_H
 
-#include "capture_manifest.h"
-#include "collection_env.h"
+#include "src/capture_manifest.h"
+#include "src/collection_env.h"
 
 struct capture_command {
   const struct collection_env *env;

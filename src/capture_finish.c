@@ -1,19 +1,19 @@
 /* Merge, zip, verify, clean up (see capture_finish.h). */
-#include "capture_finish.h"
+#include "src/capture_finish.h"
 
-#include "alloc.h"
-#include "archive_writer.h"
-#include "dir_parents.h"
-#include "error.h"
-#include "log.h"
-#include "merge_hooks.h"
-#include "merge_inputs.h"
-#include "os_file.h"
-#include "os_proc.h"
-#include "os_time.h"
-#include "path_name.h"
-#include "progress.h"
-#include "utf8.h"
+#include "src/base/alloc.h"
+#include "src/base/archive_writer.h"
+#include "src/base/dir_parents.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "etw/merge_hooks.h"
+#include "etw/merge_inputs.h"
+#include "src/base/os_file.h"
+#include "src/os_proc.h"
+#include "src/base/os_time.h"
+#include "src/base/path_name.h"
+#include "src/progress.h"
+#include "src/base/utf8.h"
 
 #include <stdio.h>
 #include <string.h>

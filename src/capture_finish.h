@@ -11,12 +11,12 @@
 #ifndef ETWCAP_CAPTURE_FINISH_H
 #define ETWCAP_CAPTURE_FINISH_H
 
-#include "capture_manifest.h"
-#include "etl_merge.h"
-#include "identity_inject.h"
-#include "log_memory.h"
-#include "merge_inputs.h"
-#include "ngen_pdb.h"
+#include "src/capture_manifest.h"
+#include "etw/etl_merge.h"
+#include "etw/identity_inject.h"
+#include "src/base/log_memory.h"
+#include "etw/merge_inputs.h"
+#include "src/ngen_pdb.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /* The capture's health checks (see capture_health.h). */
-#include "capture_health.h"
+#include "src/capture_health.h"
 
-#include "error.h"
-#include "log.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/strutil.h"
 
 #include <stdarg.h>
 #include <stdio.h>

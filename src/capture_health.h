@@ -26,8 +26,8 @@
 #ifndef ETWCAP_CAPTURE_HEALTH_H
 #define ETWCAP_CAPTURE_HEALTH_H
 
-#include "controller.h"
-#include "plan.h"
+#include "etw/controller.h"
+#include "etw/plan.h"
 
 #include <stddef.h>
 #include <stdint.h>

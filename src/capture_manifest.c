@@ -1,9 +1,9 @@
 /* Rendering the capture manifest (schema in README.md). */
-#include "capture_manifest.h"
+#include "src/capture_manifest.h"
 
-#include "os_time.h"
-#include "strbuf.h"
-#include "version.h"
+#include "src/base/os_time.h"
+#include "src/base/strbuf.h"
+#include "src/version.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #ifndef ETWCAP_CAPTURE_MANIFEST_H
 #define ETWCAP_CAPTURE_MANIFEST_H
 
-#include "capture_health.h"
+#include "src/capture_health.h"
 
 #include <stddef.h>
 #include <stdint.h>

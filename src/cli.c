@@ -1,11 +1,11 @@
 /* The qualifier parser (syntax in options.h) and the help generator. */
-#include "cli.h"
+#include "src/cli.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "response_file.h"
-#include "log.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/response_file.h"
+#include "src/base/log.h"
+#include "src/base/strutil.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -4,9 +4,9 @@
 #ifndef ETWCAP_CLI_H
 #define ETWCAP_CLI_H
 
-#include "command.h"
-#include "options.h"
-#include "qualifier_values.h"
+#include "src/command.h"
+#include "src/options.h"
+#include "src/qualifier_values.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
 /* See cli_log_file.h. */
-#include "cli_log_file.h"
+#include "src/cli_log_file.h"
 
-#include "command.h"
-#include "error.h"
-#include "os_file.h"
-#include "qualifier_values.h"
+#include "src/command.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
+#include "src/qualifier_values.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 #ifndef ETWCAP_CLI_LOG_FILE_H
 #define ETWCAP_CLI_LOG_FILE_H
 
-#include "cli.h"
+#include "src/cli.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /* `etwcap abort`: stop every etwcap session at once, without merging.  The
  * work is in collection_cmd_admin.c. */
-#include "cli.h"
-#include "collection_cmd.h"
-#include "collection_env.h"
-#include "command.h"
-#include "controller.h"
-#include "qualifiers.h"
+#include "src/cli.h"
+#include "src/collection_cmd.h"
+#include "src/collection_env.h"
+#include "src/command.h"
+#include "etw/controller.h"
+#include "src/qualifiers.h"
 
 static const struct opt_group *const groups[] = { &opt_group_output, NULL };
 

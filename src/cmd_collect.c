@@ -1,12 +1,12 @@
 /* `etwcap collect`: start the sessions, wait until stopped (S, /MaxCollectSec,
  * 'etwcap stop', Ctrl+C, console close, shutdown), then stop, run rundown,
  * merge and zip.  The work is in collection_cmd.c. */
-#include "cli.h"
-#include "collection_cmd.h"
-#include "collection_env.h"
-#include "command.h"
-#include "controller.h"
-#include "qualifiers.h"
+#include "src/cli.h"
+#include "src/collection_cmd.h"
+#include "src/collection_env.h"
+#include "src/command.h"
+#include "etw/controller.h"
+#include "src/qualifiers.h"
 
 static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, &opt_group_triggers, &opt_group_snapshots, &opt_group_segments, &opt_group_rundown_period, &opt_group_operators, &opt_group_report, NULL };
 

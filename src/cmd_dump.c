@@ -1,13 +1,13 @@
 /* `etwcap dump`: print every event of .etl files and of every .etl member
  * of zip archives, one tab-separated line each, in the golden listings'
  * format (etw/etl_dump.h).  Thin: reading and formatting live in etw/. */
-#include "cli.h"
-#include "command.h"
-#include "error.h"
-#include "etl_dump.h"
-#include "etl_source.h"
-#include "log.h"
-#include "qualifiers.h"
+#include "src/cli.h"
+#include "src/command.h"
+#include "src/base/error.h"
+#include "etw/etl_dump.h"
+#include "etw/etl_source.h"
+#include "src/base/log.h"
+#include "src/qualifiers.h"
 
 #include <stdio.h>
 

@@ -1,13 +1,13 @@
 /* `etwcap info`: summarise a trace: time range, OS, CPUs, clock, logger,
  * events and bytes per provider, extended items, events lost, compression.
  * Thin: the statistics and the report live in etw/etl_summary.c. */
-#include "cli.h"
-#include "command.h"
-#include "error.h"
-#include "etl_source.h"
-#include "etl_summary.h"
-#include "log.h"
-#include "qualifiers.h"
+#include "src/cli.h"
+#include "src/command.h"
+#include "src/base/error.h"
+#include "etw/etl_source.h"
+#include "etw/etl_summary.h"
+#include "src/base/log.h"
+#include "src/qualifiers.h"
 
 #include <stdio.h>
 

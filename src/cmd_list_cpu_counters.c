@@ -2,11 +2,11 @@
  * sources, the names /CpuCounters takes, as PerfView's ListCpuCounters
  * prints them (CommandProcessor.ListCpuCounters): name, id, current
  * interval, minimum and maximum.  The reading is the controller's. */
-#include "cli.h"
-#include "command.h"
-#include "controller.h"
-#include "error.h"
-#include "log.h"
+#include "src/cli.h"
+#include "src/command.h"
+#include "etw/controller.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
 
 #include <stdio.h>
 

@@ -3,12 +3,12 @@
  * capture's user session enables, so the moment shows in the trace.  ETW
  * drops an event nobody records, so mark asks first (EventEnabled) and says
  * plainly when no session would record it. */
-#include "cli.h"
-#include "command.h"
-#include "error.h"
-#include "guid.h"
-#include "log.h"
-#include "own_provider.h"
+#include "src/cli.h"
+#include "src/command.h"
+#include "src/base/error.h"
+#include "etw/guid.h"
+#include "src/base/log.h"
+#include "src/own_provider.h"
 
 #include <stdio.h>
 

@@ -1,19 +1,19 @@
 /* `etwcap merge DataFile`: merge a collection's session files into one ETL
  * and zip it (PerfView's merge command; capture_finish.c does the work). */
-#include "capture_finish.h"
-#include "alloc.h"
-#include "cli.h"
-#include "command.h"
-#include "data_file.h"
-#include "error.h"
-#include "identity_inject.h"
-#include "image_ids_only.h"
-#include "log.h"
-#include "log_memory.h"
-#include "os_proc.h"
-#include "qualifiers.h"
-#include "strutil.h"
-#include "work_cancel.h"
+#include "src/capture_finish.h"
+#include "src/base/alloc.h"
+#include "src/cli.h"
+#include "src/command.h"
+#include "etw/data_file.h"
+#include "src/base/error.h"
+#include "etw/identity_inject.h"
+#include "src/image_ids_only.h"
+#include "src/base/log.h"
+#include "src/base/log_memory.h"
+#include "src/os_proc.h"
+#include "src/qualifiers.h"
+#include "src/base/strutil.h"
+#include "src/work_cancel.h"
 
 #include <stdio.h>
 #include <string.h>

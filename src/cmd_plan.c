@@ -4,19 +4,19 @@
  * trigger_describe.h), and prints them as a table or, with /Json, as the
  * JSON document described in docs/plan-json.md: etw/ cannot know about
  * triggers, so the "triggers" member is added here. */
-#include "alloc.h"
-#include "collection_armed.h"
-#include "cli.h"
-#include "command.h"
-#include "counter_monitor.h"
-#include "error.h"
-#include "log.h"
-#include "plan.h"
-#include "plan_cli.h"
-#include "plan_describe.h"
-#include "qualifiers.h"
-#include "strbuf.h"
-#include "trigger_describe.h"
+#include "src/base/alloc.h"
+#include "src/collection_armed.h"
+#include "src/cli.h"
+#include "src/command.h"
+#include "triggers/counter_monitor.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "etw/plan.h"
+#include "src/plan_cli.h"
+#include "etw/plan_describe.h"
+#include "src/qualifiers.h"
+#include "src/base/strbuf.h"
+#include "triggers/trigger_describe.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* `etwcap report TRACE [/Out:FILE.html]`: one self-contained HTML page that
  * shows what a capture caught.  Thin: the work is in report_file.c and the
  * report_* files it calls. */
-#include "cli.h"
-#include "command.h"
-#include "error.h"
-#include "log.h"
-#include "qualifiers.h"
-#include "report_file.h"
+#include "src/cli.h"
+#include "src/command.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/qualifiers.h"
+#include "src/report_file.h"
 
 #include <stdio.h>
 

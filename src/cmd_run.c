@@ -1,12 +1,12 @@
 /* `etwcap run COMMAND [ARGS...]`: PerfView's run — start the sessions, run
  * the command, stop when it exits, merge and zip.  The work is in
  * collection_cmd_collect.c. */
-#include "cli.h"
-#include "collection_cmd.h"
-#include "collection_env.h"
-#include "command.h"
-#include "controller.h"
-#include "qualifiers.h"
+#include "src/cli.h"
+#include "src/collection_cmd.h"
+#include "src/collection_env.h"
+#include "src/command.h"
+#include "etw/controller.h"
+#include "src/qualifiers.h"
 
 /* No trigger qualifiers: the command's exit is the trigger (PerfView's Run
  * watches only the command and /MaxCollectSec). */

@@ -7,17 +7,17 @@
  * so everything after `schedule` is a positional (CMD_REST_IS_ARGS) and the
  * capture's qualifiers are checked here by the parser `collect` uses,
  * before anything is registered. */
-#include "alloc.h"
-#include "cli.h"
-#include "collection_armed.h"
-#include "command.h"
-#include "error.h"
-#include "log.h"
-#include "os_proc.h"
-#include "plan.h"
-#include "schedule_os.h"
-#include "schedule_xml.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/cli.h"
+#include "src/collection_armed.h"
+#include "src/command.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/os_proc.h"
+#include "etw/plan.h"
+#include "src/schedule_os.h"
+#include "src/schedule_xml.h"
+#include "src/base/strutil.h"
 
 #include <ctype.h>
 #include <stdio.h>

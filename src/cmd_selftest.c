@@ -2,13 +2,13 @@
  * uses records what it should, with a workload etwcap makes itself; and
  * `etwcap selftestChild`, the hidden command its child process runs.  The
  * work is in selftest_run.c. */
-#include "cli.h"
-#include "collection_env.h"
-#include "command.h"
-#include "controller.h"
-#include "selftest_os.h"
-#include "selftest_run.h"
-#include "session_record.h"
+#include "src/cli.h"
+#include "src/collection_env.h"
+#include "src/command.h"
+#include "etw/controller.h"
+#include "src/selftest_os.h"
+#include "src/selftest_run.h"
+#include "src/session_record.h"
 
 #include <stdio.h>
 

@@ -1,12 +1,12 @@
 /* `etwcap start`: start sessions that keep running after etwcap exits and
  * leave the session record for 'etwcap stop'.  The work is in
  * collection_cmd.c. */
-#include "cli.h"
-#include "collection_cmd.h"
-#include "collection_env.h"
-#include "command.h"
-#include "controller.h"
-#include "qualifiers.h"
+#include "src/cli.h"
+#include "src/collection_cmd.h"
+#include "src/collection_env.h"
+#include "src/command.h"
+#include "etw/controller.h"
+#include "src/qualifiers.h"
 
 static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, NULL };
 

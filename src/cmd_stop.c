@@ -1,11 +1,11 @@
 /* `etwcap stop`: stop the sessions 'start' left (or ask a running collect to
  * stop), run rundown, merge and zip.  The work is in collection_cmd_stop.c. */
-#include "cli.h"
-#include "collection_cmd.h"
-#include "collection_env.h"
-#include "command.h"
-#include "controller.h"
-#include "qualifiers.h"
+#include "src/cli.h"
+#include "src/collection_cmd.h"
+#include "src/collection_env.h"
+#include "src/command.h"
+#include "etw/controller.h"
+#include "src/qualifiers.h"
 
 static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, NULL };
 

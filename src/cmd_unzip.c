@@ -5,18 +5,18 @@
  * file written under a temporary name and renamed; an existing X.etl is
  * not overwritten, and no member is written outside the folder or through
  * a link. */
-#include "alloc.h"
-#include "byte_source.h"
-#include "cli.h"
-#include "dir_parents.h"
-#include "command.h"
-#include "error.h"
-#include "log.h"
-#include "os_file.h"
-#include "path_name.h"
-#include "qualifiers.h"
-#include "strutil.h"
-#include "zip_directory.h"
+#include "src/base/alloc.h"
+#include "src/base/byte_source.h"
+#include "src/cli.h"
+#include "src/base/dir_parents.h"
+#include "src/command.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/os_file.h"
+#include "src/base/path_name.h"
+#include "src/qualifiers.h"
+#include "src/base/strutil.h"
+#include "src/base/zip_directory.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* `etwcap version`: the version, the build's target and the libraries in it. */
-#include "cli.h"
-#include "command.h"
-#include "version.h"
+#include "src/cli.h"
+#include "src/command.h"
+#include "src/version.h"
 
 #include <stdio.h>
 #include <zlib.h>

@@ -1,8 +1,8 @@
 /* Windows command-line splitting (rules in cmdline_windows.h). */
-#include "cmdline_windows.h"
+#include "src/cmdline_windows.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #ifndef ETWCAP_CMDLINE_WINDOWS_H
 #define ETWCAP_CMDLINE_WINDOWS_H
 
-#include "response_file.h"
+#include "src/response_file.h"
 
 /* Appends the arguments of `cmdline` (UTF-8, program name first) to `out`. */
 int cmdline_split_windows(struct token_list *out, const char *cmdline);

@@ -1,11 +1,11 @@
 /* Starting and stopping a capture's sessions (see collection.h).  The wait
  * loop is in collection_wait.c. */
-#include "collection.h"
+#include "src/collection.h"
 
-#include "error.h"
-#include "eventsource_registry.h"
-#include "log.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "etw/eventsource_registry.h"
+#include "src/base/log.h"
+#include "src/base/strutil.h"
 
 #include <stdarg.h>
 #include <stdio.h>

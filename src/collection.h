@@ -18,14 +18,14 @@
 #ifndef ETWCAP_COLLECTION_H
 #define ETWCAP_COLLECTION_H
 
-#include "capture_health.h"
-#include "capture_manifest.h"
-#include "collection_env.h"
-#include "console.h"
-#include "controller.h"
-#include "packet_capture.h"
-#include "heap_tracing_flag.h"
-#include "plan.h"
+#include "src/capture_health.h"
+#include "src/capture_manifest.h"
+#include "src/collection_env.h"
+#include "src/console.h"
+#include "etw/controller.h"
+#include "src/packet_capture.h"
+#include "etw/heap_tracing_flag.h"
+#include "etw/plan.h"
 
 #include <stddef.h>
 #include <stdint.h>

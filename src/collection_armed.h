@@ -12,12 +12,12 @@
 #ifndef ETWCAP_COLLECTION_ARMED_H
 #define ETWCAP_COLLECTION_ARMED_H
 
-#include "capture_background.h"
-#include "capture_manifest.h"
-#include "collection.h"
-#include "log_memory.h"
-#include "plan.h"
-#include "trigger_engine.h"
+#include "src/capture_background.h"
+#include "src/capture_manifest.h"
+#include "src/collection.h"
+#include "src/base/log_memory.h"
+#include "etw/plan.h"
+#include "triggers/trigger_engine.h"
 
 struct cli;
 struct qualifier_values;

@@ -1,21 +1,21 @@
 /* `collect` and `start`, and the helpers every live-collection command
  * shares (see collection_cmd.h). */
-#include "collection_cmd_internal.h"
+#include "src/collection_cmd_internal.h"
 
-#include "alloc.h"
-#include "capture_finish.h"
-#include "cli.h"
-#include "command.h"
-#include "error.h"
-#include "log.h"
-#include "merge_inputs.h"
-#include "os_file.h"
-#include "os_proc.h"
-#include "plan_cli.h"
-#include "plan_describe.h"
-#include "report_file.h"
-#include "rundown.h"
-#include "session_record.h"
+#include "src/base/alloc.h"
+#include "src/capture_finish.h"
+#include "src/cli.h"
+#include "src/command.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "etw/merge_inputs.h"
+#include "src/base/os_file.h"
+#include "src/os_proc.h"
+#include "src/plan_cli.h"
+#include "etw/plan_describe.h"
+#include "src/report_file.h"
+#include "src/rundown.h"
+#include "src/session_record.h"
 
 #include <stdio.h>
 #include <string.h>

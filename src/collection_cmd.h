@@ -13,8 +13,8 @@
 #ifndef ETWCAP_COLLECTION_CMD_H
 #define ETWCAP_COLLECTION_CMD_H
 
-#include "collection.h"
-#include "collection_env.h"
+#include "src/collection.h"
+#include "src/collection_env.h"
 
 struct cli;
 

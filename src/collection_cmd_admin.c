@@ -3,16 +3,16 @@
  * prefix ("etwcap" by default), plus whatever a session record names (the
  * shared "NT Kernel Logger" on Windows 7).  Another tool's session is never
  * touched, nor a session of an `etwcap selftest` that still runs. */
-#include "collection_cmd_internal.h"
+#include "src/collection_cmd_internal.h"
 
-#include "cli.h"
-#include "error.h"
-#include "log.h"
-#include "os_file.h"
-#include "packet_capture.h"
-#include "selftest_run.h"
-#include "session_record.h"
-#include "strutil.h"
+#include "src/cli.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/os_file.h"
+#include "src/packet_capture.h"
+#include "src/selftest_run.h"
+#include "src/session_record.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

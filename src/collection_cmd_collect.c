@@ -14,25 +14,25 @@
  * `etwcap stop` from another process, S, A and Ctrl+C end the whole run,
  * not just one collection (PerfView's stop cannot end a CollectMultiple
  * run at all, perfview#709). */
-#include "collection_cmd_internal.h"
+#include "src/collection_cmd_internal.h"
 
-#include "alloc.h"
-#include "cli.h"
-#include "capture_command.h"
-#include "collection_armed.h"
-#include "counter_monitor.h"
-#include "counters_pdh.h"
-#include "error.h"
-#include "log.h"
-#include "os_file.h"
-#include "os_time.h"
-#include "operator_log.h"
-#include "own_provider.h"
-#include "strbuf.h"
-#include "session_record.h"
-#include "trigger_feed.h"
-#include "trigger_output.h"
-#include "trigger_spec.h"
+#include "src/base/alloc.h"
+#include "src/cli.h"
+#include "src/capture_command.h"
+#include "src/collection_armed.h"
+#include "triggers/counter_monitor.h"
+#include "triggers/counters_pdh.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/os_file.h"
+#include "src/base/os_time.h"
+#include "src/operator_log.h"
+#include "src/own_provider.h"
+#include "src/base/strbuf.h"
+#include "src/session_record.h"
+#include "src/trigger_feed.h"
+#include "triggers/trigger_output.h"
+#include "triggers/trigger_spec.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,10 +4,10 @@
 #ifndef ETWCAP_COLLECTION_CMD_INTERNAL_H
 #define ETWCAP_COLLECTION_CMD_INTERNAL_H
 
-#include "collection.h"
-#include "collection_cmd.h"
-#include "log_memory.h"
-#include "plan.h"
+#include "src/collection.h"
+#include "src/collection_cmd.h"
+#include "src/base/log_memory.h"
+#include "etw/plan.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,13 +1,13 @@
 /* `snapshot`: ask a running collect with in-memory rings for a snapshot
  * (collection_snapshot.h), through its request file, as `stop` asks it to
  * stop.  The collect writes NAME.N.etl.zip and goes on. */
-#include "collection_cmd_internal.h"
+#include "src/collection_cmd_internal.h"
 
-#include "cli.h"
-#include "error.h"
-#include "log.h"
-#include "session_record.h"
-#include "strutil.h"
+#include "src/cli.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/session_record.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,14 +1,14 @@
 /* `stop`: finish a capture left running by `start` — or ask a running
  * `collect` to finish — from any process (see collection_cmd.h). */
-#include "collection_cmd_internal.h"
+#include "src/collection_cmd_internal.h"
 
-#include "cli.h"
-#include "error.h"
-#include "log.h"
-#include "os_file.h"
-#include "session_record.h"
-#include "plan_describe.h"
-#include "strutil.h"
+#include "src/cli.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/os_file.h"
+#include "src/session_record.h"
+#include "etw/plan_describe.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* The real collection_env: os_time.h and os_file.h; and the /EventLog report. */
-#include "collection_env.h"
+#include "src/collection_env.h"
 
-#include "error.h"
-#include "operator_log.h"
-#include "os_file.h"
-#include "os_time.h"
-#include "path_name.h"
+#include "src/base/error.h"
+#include "src/operator_log.h"
+#include "src/base/os_file.h"
+#include "src/base/os_time.h"
+#include "src/base/path_name.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,12 +6,12 @@
 #ifndef ETWCAP_COLLECTION_ENV_H
 #define ETWCAP_COLLECTION_ENV_H
 
-#include "consumer.h"
-#include "controller.h"
-#include "eventlog.h"
-#include "log.h"
-#include "tl_encode.h"
-#include "trigger_engine.h"
+#include "etw/consumer.h"
+#include "etw/controller.h"
+#include "triggers/eventlog.h"
+#include "src/base/log.h"
+#include "etw/tl_encode.h"
+#include "triggers/trigger_engine.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,13 +1,13 @@
 /* The wait between start and stop (see collection.h): one loop polling
  * every way a capture can end, and the status line. */
-#include "collection.h"
+#include "src/collection.h"
 
-#include "error.h"
-#include "keywords.h"
-#include "log.h"
-#include "operator_log.h"
-#include "session_record.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "etw/keywords.h"
+#include "src/base/log.h"
+#include "src/operator_log.h"
+#include "src/session_record.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

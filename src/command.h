@@ -3,7 +3,7 @@
 #ifndef ETWCAP_COMMAND_H
 #define ETWCAP_COMMAND_H
 
-#include "options.h"
+#include "src/options.h"
 
 #include <stddef.h>
 #include <stdio.h>

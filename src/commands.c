@@ -1,11 +1,11 @@
 /* The command table and the qualifiers every command accepts. */
-#include "command.h"
+#include "src/command.h"
 
-#include "cli.h"
-#include "error.h"
-#include "log.h"
-#include "qualifiers.h"
-#include "strutil.h"
+#include "src/cli.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/qualifiers.h"
+#include "src/base/strutil.h"
 
 #include <stddef.h>
 

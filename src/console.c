@@ -1,6 +1,6 @@
 /* What both halves of the console seam share (libuv's uv-common.c
  * pattern): console_posix.c and console_win32.c hold only what differs. */
-#include "console.h"
+#include "src/console.h"
 
 const char *console_signal_name(enum console_signal sig)
 {

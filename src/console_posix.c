@@ -4,9 +4,9 @@
  * console_push_key (no terminal is put in raw mode). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "console.h"
+#include "src/console.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <signal.h>
 #include <string.h>

@@ -4,10 +4,10 @@
  * set of volatile LONGs. */
 #include <windows.h>
 
-#include "console.h"
-#include "console_win32.h"
+#include "src/console.h"
+#include "src/console_win32.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 static volatile LONG pending_signal, signal_count, pushed_key;
 static HANDLE stop_done;   /* manual-reset: the stop path stopped the sessions */

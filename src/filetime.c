@@ -1,6 +1,6 @@
 /* Pure FILETIME → ISO 8601 text, the same on every OS (no gmtime: it is
  * limited to time_t's range and differs between C libraries). */
-#include "os_time.h"
+#include "src/base/os_time.h"
 
 #include <stdio.h>
 

@@ -1,9 +1,9 @@
 /* `/?` help, generated from the command and qualifier tables. */
-#include "cli.h"
-#include "keywords.h"
-#include "qualifiers.h"
+#include "src/cli.h"
+#include "etw/keywords.h"
+#include "src/qualifiers.h"
 
-#include "version.h"
+#include "src/version.h"
 
 #include <string.h>
 

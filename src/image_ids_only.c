@@ -1,19 +1,19 @@
 /* /ImageIDsOnly on an existing .etl.zip (see image_ids_only.h). */
-#include "image_ids_only.h"
+#include "src/image_ids_only.h"
 
-#include "alloc.h"
-#include "archive_writer.h"
-#include "cancel.h"
-#include "error.h"
-#include "byte_source.h"
-#include "etl_merge.h"
-#include "file_error.h"
-#include "log.h"
-#include "merge_hooks.h"
-#include "os_file.h"
-#include "progress.h"
-#include "strutil.h"
-#include "zip_directory.h"
+#include "src/base/alloc.h"
+#include "src/base/archive_writer.h"
+#include "src/base/cancel.h"
+#include "src/base/error.h"
+#include "src/base/byte_source.h"
+#include "etw/etl_merge.h"
+#include "src/base/file_error.h"
+#include "src/base/log.h"
+#include "etw/merge_hooks.h"
+#include "src/base/os_file.h"
+#include "src/progress.h"
+#include "src/base/strutil.h"
+#include "src/base/zip_directory.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -15,8 +15,8 @@
 #ifndef ETWCAP_IMAGE_IDS_ONLY_H
 #define ETWCAP_IMAGE_IDS_ONLY_H
 
-#include "identity_inject.h"
-#include "ngen_pdb.h"
+#include "etw/identity_inject.h"
+#include "src/ngen_pdb.h"
 
 #include <stddef.h>
 #include <stdio.h>

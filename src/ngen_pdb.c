@@ -1,17 +1,17 @@
 /* NGEN PDBs for the zip (see ngen_pdb.h). */
-#include "ngen_pdb.h"
+#include "src/ngen_pdb.h"
 
-#include "alloc.h"
-#include "byte_source.h"
-#include "cancel.h"
-#include "error.h"
-#include "guid.h"
-#include "log.h"
-#include "os_file.h"
-#include "os_time.h"
-#include "path_name.h"
-#include "pe_image.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/byte_source.h"
+#include "src/base/cancel.h"
+#include "src/base/error.h"
+#include "etw/guid.h"
+#include "src/base/log.h"
+#include "src/base/os_file.h"
+#include "src/base/os_time.h"
+#include "src/base/path_name.h"
+#include "etw/pe_image.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* ngen_pdb.h off Windows: there is no ngen, so a merge here makes no NGEN
  * PDBs and says so once (ngen_pdbs_make). */
-#include "ngen_pdb.h"
+#include "src/ngen_pdb.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 

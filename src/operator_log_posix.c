@@ -1,8 +1,8 @@
 /* operator_log.h off Windows: there is no Application log; /EventLog
  * belongs to collect, which needs Windows. */
-#include "operator_log.h"
+#include "src/operator_log.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 int operator_log_write(enum operator_event id, const char *text)
 {

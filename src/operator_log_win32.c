@@ -1,12 +1,12 @@
 /* operator_log.h with advapi32's event-log calls. */
-#include "compat_win32.h"
+#include "etw/compat_win32.h"
 
-#include "operator_log.h"
+#include "src/operator_log.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "utf16_win32.h"
-#include "win32_error_win32.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/utf16_win32.h"
+#include "src/base/win32_error_win32.h"
 
 static WORD type_of(enum operator_event id)
 {

@@ -1,8 +1,8 @@
 /* os_proc.h on POSIX: argv is already UTF-8 on the systems we support. */
 #define _POSIX_C_SOURCE 200809L
-#include "os_proc.h"
+#include "src/os_proc.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <sys/utsname.h>

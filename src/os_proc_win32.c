@@ -1,12 +1,12 @@
 /* os_proc.h on Windows. */
 #include <windows.h>
 
-#include "os_proc.h"
+#include "src/os_proc.h"
 
-#include "alloc.h"
-#include "cmdline_windows.h"
-#include "error.h"
-#include "utf16_win32.h"
+#include "src/base/alloc.h"
+#include "src/cmdline_windows.h"
+#include "src/base/error.h"
+#include "src/base/utf16_win32.h"
 
 #include <stdio.h>
 #include <string.h>

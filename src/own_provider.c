@@ -1,8 +1,8 @@
 /* The events of etwcap's own provider, as TraceLogging bytes (see
  * own_provider.h); the OS side is own_provider_win32.c. */
-#include "own_provider.h"
+#include "src/own_provider.h"
 
-#include "eventsource_guid.h"
+#include "etw/eventsource_guid.h"
 
 int own_provider_guid(struct etw_guid *out)
 {

@@ -14,8 +14,8 @@
 #ifndef ETWCAP_OWN_PROVIDER_H
 #define ETWCAP_OWN_PROVIDER_H
 
-#include "guid.h"
-#include "tl_encode.h"
+#include "etw/guid.h"
+#include "etw/tl_encode.h"
 
 #include <stddef.h>
 

@@ -1,8 +1,8 @@
 /* etwcap's own provider off Windows (see own_provider.h): there is no ETW
  * to write to. */
-#include "own_provider.h"
+#include "src/own_provider.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 

@@ -12,12 +12,12 @@
  * 11 (TraceLogging), Level 4, no keyword.  ETW then carries the metadata in
  * the event's extended items (EVENT_SCHEMA_TL, PROV_TRAITS), which is how
  * PerfView, TraceEvent and etwcap's own reader decode it. */
-#include "own_provider_win32.h"
+#include "src/own_provider_win32.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "optional_call_win32.h"
-#include "win32_error_win32.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/optional_call_win32.h"
+#include "src/base/win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>

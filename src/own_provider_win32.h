@@ -6,9 +6,9 @@
 #ifndef ETWCAP_OWN_PROVIDER_WIN32_H
 #define ETWCAP_OWN_PROVIDER_WIN32_H
 
-#include "compat_win32.h"
+#include "etw/compat_win32.h"
 
-#include "own_provider.h"
+#include "src/own_provider.h"
 
 struct own_provider_api {
   ULONG(WINAPI *event_register)(LPCGUID provider, PENABLECALLBACK callback, PVOID context,

@@ -1,10 +1,10 @@
 /* See packet_capture.h. */
-#include "packet_capture.h"
+#include "src/packet_capture.h"
 
-#include "error.h"
-#include "log.h"
-#include "os_file.h"
-#include "process_shell.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/os_file.h"
+#include "src/process_shell.h"
 
 #include <stdio.h>
 #include <string.h>

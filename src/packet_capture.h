@@ -9,9 +9,9 @@
 #ifndef ETWCAP_PACKET_CAPTURE_H
 #define ETWCAP_PACKET_CAPTURE_H
 
-#include "collection_env.h"
-#include "controller.h"
-#include "plan.h"
+#include "src/collection_env.h"
+#include "etw/controller.h"
+#include "etw/plan.h"
 
 /* etwcap's limits (PerfView waits as long as netsh takes): starting is
  * quick; stopping a /NetMonCapture makes netsh write its report, which

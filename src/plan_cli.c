@@ -1,12 +1,12 @@
 /* Command line -> plan_options (see plan_cli.h). */
-#include "plan_cli.h"
+#include "src/plan_cli.h"
 
-#include "cli.h"
-#include "controller.h"
-#include "error.h"
-#include "os_version.h"
-#include "strutil.h"
-#include "trigger_plan.h"
+#include "src/cli.h"
+#include "etw/controller.h"
+#include "src/base/error.h"
+#include "etw/os_version.h"
+#include "src/base/strutil.h"
+#include "triggers/trigger_plan.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef ETWCAP_PLAN_CLI_H
 #define ETWCAP_PLAN_CLI_H
 
-#include "plan.h"
+#include "etw/plan.h"
 
 #include <stddef.h>
 

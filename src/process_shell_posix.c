@@ -1,9 +1,9 @@
 /* process_shell.h off Windows: /StopCommand and run's command belong to
  * collect and run, which need Windows; the portable tests script the
  * runner and the child (collection_env). */
-#include "process_shell.h"
+#include "src/process_shell.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 

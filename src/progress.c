@@ -1,8 +1,8 @@
 /* Progress display (see progress.h). */
-#include "progress.h"
+#include "src/progress.h"
 
-#include "log.h"
-#include "os_time.h"
+#include "src/base/log.h"
+#include "src/base/os_time.h"
 
 void progress_start(struct progress *p, const char *what, FILE *console)
 {

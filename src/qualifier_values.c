@@ -1,5 +1,5 @@
 /* See qualifier_values.h. */
-#include "qualifier_values.h"
+#include "src/qualifier_values.h"
 
 #include <string.h>
 

@@ -12,8 +12,8 @@
 #ifndef ETWCAP_QUALIFIER_VALUES_H
 #define ETWCAP_QUALIFIER_VALUES_H
 
-#include "plan.h"
-#include "trigger_options.h"
+#include "etw/plan.h"
+#include "triggers/trigger_options.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
 #ifndef ETWCAP_QUALIFIERS_H
 #define ETWCAP_QUALIFIERS_H
 
-#include "options.h"
-#include "qualifier_values.h"
+#include "src/options.h"
+#include "src/qualifier_values.h"
 
 extern const struct opt_group opt_group_output;   /* data file, sessions, buffers */
 extern const struct opt_group opt_group_events;   /* kernel, CLR, providers, focus */

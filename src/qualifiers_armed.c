@@ -1,7 +1,7 @@
 /* Qualifiers that keep a capture armed after a fire (collection_armed.h):
  * snapshots of the in-memory rings, or segments with retention.  etwcap's
  * own; PerfView stops at a fire. */
-#include "qualifiers.h"
+#include "src/qualifiers.h"
 
 static const struct opt_def defs[] = {
   { "SnapshotOnTrigger", NULL, BIND_BOOL(snapshot_on_trigger), NULL, NULL,

@@ -1,5 +1,5 @@
 /* Qualifiers that choose the events (perfview-collect.md §3.2, §3.3). */
-#include "qualifiers.h"
+#include "src/qualifiers.h"
 
 static const char needs_profiler[] =
     "it needs PerfView's EtwClrProfiler.dll, a .NET profiler etwcap does not ship. Use "

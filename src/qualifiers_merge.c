@@ -1,5 +1,5 @@
 /* Qualifiers for merging and zipping after stop (perfview-collect.md §3.5, §8). */
-#include "qualifiers.h"
+#include "src/qualifiers.h"
 
 static const struct opt_def defs[] = {
   { "Merge", NULL, BIND_TRISTATE(plan.merge), NULL, "true",

@@ -1,6 +1,6 @@
 /* Qualifiers for the data file, the sessions and their buffers
  * (perfview-collect.md §3.1).  The plan gives them their meaning. */
-#include "qualifiers.h"
+#include "src/qualifiers.h"
 
 static const struct opt_def defs[] = {
   { "DataFile", NULL, BIND_STRING(plan.data_file), "FILE", "etwcapData.etl",

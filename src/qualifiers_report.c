@@ -1,6 +1,6 @@
 /* The /Report qualifier of the commands that write a capture (collect,
  * replay /Out): the page of `etwcap report` next to the zip. */
-#include "qualifiers.h"
+#include "src/qualifiers.h"
 
 static const struct opt_def defs[] = {
   { "Report", NULL, BIND_BOOL(report), NULL, NULL,

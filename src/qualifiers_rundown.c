@@ -1,5 +1,5 @@
 /* Qualifiers for the CLR rundown at stop (perfview-collect.md §3.5, §4.4). */
-#include "qualifiers.h"
+#include "src/qualifiers.h"
 
 static const struct opt_def defs[] = {
   { "NoRundown", NULL, BIND_BOOL(plan.no_rundown), NULL, NULL,

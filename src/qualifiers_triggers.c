@@ -1,9 +1,9 @@
 /* Trigger qualifiers (perfview-collect.md §3.4, §6), shared by collect,
  * plan and replay.  What each does is implemented in triggers/ (see
  * trigger_engine.h); the help here says it in a line. */
-#include "qualifiers.h"
+#include "src/qualifiers.h"
 
-#include "trigger_spec.h"
+#include "triggers/trigger_spec.h"
 
 static const struct opt_def defs[] = {
   { "StopOnPerfCounter", NULL, BIND_LIST(triggers.stop_on_perf_counter, triggers.stop_on_perf_counter_count), "CAT:CTR:INST OP NUM", NULL,

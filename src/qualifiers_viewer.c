@@ -2,7 +2,7 @@
  * trace analysis.  A collector has none of these, so they are accepted
  * with every command and do nothing: a PerfView command line that carries
  * them runs unchanged, and help says why each does nothing. */
-#include "qualifiers.h"
+#include "src/qualifiers.h"
 
 static const char viewer[] = "Accepted for PerfView's command lines; no effect: etwcap opens no "
                              "viewer.";

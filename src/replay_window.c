@@ -1,18 +1,18 @@
 /* See replay_window.h. */
-#include "replay_window.h"
+#include "src/replay_window.h"
 
-#include "alloc.h"
-#include "cancel.h"
-#include "error.h"
-#include "etl_reader.h"
-#include "etl_merge.h"
-#include "etl_source.h"
-#include "etl_timeorder.h"
-#include "etl_writer.h"
-#include "file_error.h"
-#include "merge_inputs.h"
-#include "os_file.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/cancel.h"
+#include "src/base/error.h"
+#include "etw/etl_reader.h"
+#include "etw/etl_merge.h"
+#include "etw/etl_source.h"
+#include "etw/etl_timeorder.h"
+#include "etw/etl_writer.h"
+#include "src/base/file_error.h"
+#include "etw/merge_inputs.h"
+#include "src/base/os_file.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

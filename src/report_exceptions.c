@@ -1,11 +1,11 @@
 /* See report_exceptions.h.  The payload layout is trigger_builtin's CLR
  * Exception/Start row (ClrEtwAll.man ExceptionThrown_V1). */
-#include "report_exceptions.h"
+#include "src/report_exceptions.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "builtin_events.h"
-#include "payload_layout.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/builtin_events.h"
+#include "etw/payload_layout.h"
 
 #include <stdlib.h>
 #include <string.h>

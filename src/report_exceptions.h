@@ -6,8 +6,8 @@
 #ifndef ETWCAP_REPORT_EXCEPTIONS_H
 #define ETWCAP_REPORT_EXCEPTIONS_H
 
-#include "etw_event.h"
-#include "report_idmap.h"
+#include "etw/etw_event.h"
+#include "src/report_idmap.h"
 
 #include <stddef.h>
 #include <stdint.h>

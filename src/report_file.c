@@ -1,13 +1,13 @@
 /* See report_file.h. */
-#include "report_file.h"
+#include "src/report_file.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "log.h"
-#include "os_file.h"
-#include "report_html.h"
-#include "report_model.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/os_file.h"
+#include "src/report_html.h"
+#include "src/report_model.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* See report_gc.h.  Payload layouts come from trigger_builtin's CLR table
  * (ClrEtwAll.man templates), read with its field decoder. */
-#include "report_gc.h"
+#include "src/report_gc.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "builtin_events.h"
-#include "payload_layout.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/builtin_events.h"
+#include "etw/payload_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
 /* See report_html.h. */
-#include "report_html.h"
+#include "src/report_html.h"
 
-#include "alloc.h"
-#include "os_time.h"
-#include "path_name.h"
-#include "report_json.h"
-#include "report_svg.h"
-#include "version.h"
+#include "src/base/alloc.h"
+#include "src/base/os_time.h"
+#include "src/base/path_name.h"
+#include "src/report_json.h"
+#include "src/report_svg.h"
+#include "src/version.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* See report_idmap.h. */
-#include "report_idmap.h"
+#include "src/report_idmap.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

@@ -2,11 +2,11 @@
  * each naming one of a few thousand files: each event's name is first
  * compared with those of the images last seen under its file key (the
  * fields before the name), and only then looked for by a hash of it. */
-#include "report_images.h"
+#include "src/report_images.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "payload_cursor.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/payload_cursor.h"
 
 #include <stdlib.h>
 #include <string.h>

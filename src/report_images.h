@@ -7,8 +7,8 @@
 #ifndef ETWCAP_REPORT_IMAGES_H
 #define ETWCAP_REPORT_IMAGES_H
 
-#include "image_identity.h"
-#include "report_idmap.h"
+#include "etw/image_identity.h"
+#include "src/report_idmap.h"
 
 #include <stddef.h>
 #include <stdint.h>

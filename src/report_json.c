@@ -1,9 +1,9 @@
 /* See report_json.h.  Times are in ms from the first file's logfile
  * StartTime (PerfView's "relative msec"), with 3 decimals. */
-#include "report_json.h"
+#include "src/report_json.h"
 
-#include "os_time.h"
-#include "version.h"
+#include "src/base/os_time.h"
+#include "src/version.h"
 
 #include <stdio.h>
 #include <string.h>

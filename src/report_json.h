@@ -4,8 +4,8 @@
 #ifndef ETWCAP_REPORT_JSON_H
 #define ETWCAP_REPORT_JSON_H
 
-#include "report_model.h"
-#include "report_writer.h"
+#include "src/report_model.h"
+#include "src/report_writer.h"
 
 void report_json_write(struct report_writer *w, const struct report *r);
 

@@ -2,15 +2,15 @@
  * trigger_builtin's kernel table (the MOF classes TraceEvent decodes), the
  * Image layout from image_identity; SampleProf is read here: InstructionPointer
  * (pointer), ThreadId (u32), Count (u16) (TraceEvent's SampledProfileTraceData). */
-#include "report_kernel.h"
+#include "src/report_kernel.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_bytes.h"
-#include "image_identity.h"
-#include "builtin_events.h"
-#include "payload_cursor.h"
-#include "payload_layout.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_bytes.h"
+#include "etw/image_identity.h"
+#include "etw/builtin_events.h"
+#include "etw/payload_cursor.h"
+#include "etw/payload_layout.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,9 +8,9 @@
 #ifndef ETWCAP_REPORT_KERNEL_H
 #define ETWCAP_REPORT_KERNEL_H
 
-#include "etw_event.h"
-#include "report_idmap.h"
-#include "report_images.h"
+#include "etw/etw_event.h"
+#include "src/report_idmap.h"
+#include "src/report_images.h"
 
 #include <stddef.h>
 #include <stdint.h>

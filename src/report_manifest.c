@@ -1,12 +1,12 @@
 /* See report_manifest.h.  Field names are those capture_manifest.c writes
  * (schema etwcap-capture/1, README.md). */
-#include "report_manifest.h"
+#include "src/report_manifest.h"
 
-#include "alloc.h"
-#include "capture_manifest.h"
-#include "error.h"
-#include "session_record_json.h"
-#include "zip_member_text.h"
+#include "src/base/alloc.h"
+#include "src/capture_manifest.h"
+#include "src/base/error.h"
+#include "src/session_record_json.h"
+#include "src/base/zip_member_text.h"
 
 #include <stdio.h>
 #include <string.h>

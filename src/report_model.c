@@ -1,11 +1,11 @@
 /* See report_model.h.  One etl_source pass; each event goes to the summary
  * (what `info` counts) and to the report's parts. */
-#include "report_model.h"
+#include "src/report_model.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_source.h"
-#include "builtin_events.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_source.h"
+#include "etw/builtin_events.h"
 
 #include <stdio.h>
 #include <string.h>

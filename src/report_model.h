@@ -9,12 +9,12 @@
 #ifndef ETWCAP_REPORT_MODEL_H
 #define ETWCAP_REPORT_MODEL_H
 
-#include "etl_summary.h"
-#include "report_exceptions.h"
-#include "report_gc.h"
-#include "report_kernel.h"
-#include "report_manifest.h"
-#include "report_timeline.h"
+#include "etw/etl_summary.h"
+#include "src/report_exceptions.h"
+#include "src/report_gc.h"
+#include "src/report_kernel.h"
+#include "src/report_manifest.h"
+#include "src/report_timeline.h"
 
 #include <stddef.h>
 #include <stdint.h>

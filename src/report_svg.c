@@ -1,8 +1,8 @@
 /* See report_svg.h.  Coordinates are in a fixed viewBox; the page scales the
  * SVG to its width.  Text comes from the trace only through rw_html. */
-#include "report_svg.h"
+#include "src/report_svg.h"
 
-#include "report_json.h"
+#include "src/report_json.h"
 
 #include <math.h>
 #include <stdio.h>

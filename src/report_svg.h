@@ -5,9 +5,9 @@
 #ifndef ETWCAP_REPORT_SVG_H
 #define ETWCAP_REPORT_SVG_H
 
-#include "report_gc.h"
-#include "report_model.h"
-#include "report_writer.h"
+#include "src/report_gc.h"
+#include "src/report_model.h"
+#include "src/report_writer.h"
 
 /* The timeline: all events, then the busiest providers, context switches
  * and CPU samples when the trace has them, each as events per second on a

@@ -1,5 +1,5 @@
 /* See report_timeline.h. */
-#include "report_timeline.h"
+#include "src/report_timeline.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* See report_writer.h. */
-#include "report_writer.h"
+#include "src/report_writer.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <math.h>
 #include <stdarg.h>

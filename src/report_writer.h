@@ -13,7 +13,7 @@
 #ifndef ETWCAP_REPORT_WRITER_H
 #define ETWCAP_REPORT_WRITER_H
 
-#include "log.h"
+#include "src/base/log.h"
 
 #include <stddef.h>
 #include <stdint.h>

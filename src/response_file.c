@@ -1,10 +1,10 @@
 /* @file expansion (format in response_file.h). */
-#include "response_file.h"
+#include "src/response_file.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "file_read.h"
-#include "os_file.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/file_read.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* Rundown at stop (see rundown.h). */
-#include "rundown.h"
+#include "src/rundown.h"
 
-#include "error.h"
-#include "log.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
 
 #include <string.h>
 

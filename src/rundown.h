@@ -14,8 +14,8 @@
 #ifndef ETWCAP_RUNDOWN_H
 #define ETWCAP_RUNDOWN_H
 
-#include "collection_env.h"
-#include "plan.h"
+#include "src/collection_env.h"
+#include "etw/plan.h"
 
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
 /* schedule_os.h off Windows: there is no Task Scheduler to register with;
  * `schedule create /WhatIf` still prints the task. */
-#include "schedule_os.h"
+#include "src/schedule_os.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 

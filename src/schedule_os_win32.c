@@ -1,14 +1,14 @@
 /* schedule_os.h with the system folder's schtasks.exe. */
-#include "compat_win32.h"
+#include "etw/compat_win32.h"
 
-#include "schedule_os.h"
+#include "src/schedule_os.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "os_file.h"
-#include "process_shell.h"
-#include "utf16_win32.h"
-#include "win32_error_win32.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
+#include "src/process_shell.h"
+#include "src/base/utf16_win32.h"
+#include "src/base/win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>

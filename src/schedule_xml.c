@@ -5,12 +5,12 @@
  * the capture, so sessions a killed run left do not make it fail.  Element
  * names and order follow the schema reference (taskType, settingsType,
  * principalType, execType). */
-#include "schedule_xml.h"
+#include "src/schedule_xml.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "strbuf.h"
-#include "utf8.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/strbuf.h"
+#include "src/base/utf8.h"
 
 #include <stdint.h>
 #include <string.h>

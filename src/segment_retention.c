@@ -1,5 +1,5 @@
 /* See segment_retention.h. */
-#include "segment_retention.h"
+#include "src/segment_retention.h"
 
 #define TICKS_PER_DAY (INT64_C(10000000) * 86400)
 

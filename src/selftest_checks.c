@@ -6,17 +6,17 @@
  * 32; StackKeyKernel 37 and StackKeyUser 38 with /StackCompression).  A
  * StackWalk event names the event it belongs to by its EventTimeStamp
  * (its first field) — TraceEvent pairs them the same way. */
-#include "selftest_checks.h"
+#include "src/selftest_checks.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_bytes.h"
-#include "etl_source.h"
-#include "image_identity.h"
-#include "log.h"
-#include "strutil.h"
-#include "builtin_events.h"
-#include "tracelogging.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_bytes.h"
+#include "etw/etl_source.h"
+#include "etw/image_identity.h"
+#include "src/base/log.h"
+#include "src/base/strutil.h"
+#include "etw/builtin_events.h"
+#include "etw/tracelogging.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
 #ifndef ETWCAP_SELFTEST_OS_H
 #define ETWCAP_SELFTEST_OS_H
 
-#include "guid.h"
-#include "selftest_tl.h"
+#include "etw/guid.h"
+#include "src/selftest_tl.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* The selftest's workload off Windows: nothing to do (selftest_os.h). */
-#include "selftest_os.h"
+#include "src/selftest_os.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 

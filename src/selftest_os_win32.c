@@ -5,12 +5,12 @@
  * they travel as EVENT_DATA_DESCRIPTORs: [0] the provider traits (Type
  * PROVIDER_METADATA), [1] the event metadata (Type EVENT_METADATA), [2] the
  * payload — the order TraceLoggingProvider.h's TraceLoggingWrite uses. */
-#include "selftest_os_win32.h"
+#include "src/selftest_os_win32.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "utf16_win32.h"
-#include "win32_error_win32.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/utf16_win32.h"
+#include "src/base/win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>

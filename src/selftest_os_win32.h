@@ -6,9 +6,9 @@
 #ifndef ETWCAP_SELFTEST_OS_WIN32_H
 #define ETWCAP_SELFTEST_OS_WIN32_H
 
-#include "compat_win32.h"
+#include "etw/compat_win32.h"
 
-#include "selftest_os.h"
+#include "src/selftest_os.h"
 
 struct selftest_eventapi {
   ULONG(WINAPI *event_register)(LPCGUID provider, PENABLECALLBACK callback, PVOID context,

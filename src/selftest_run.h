@@ -16,8 +16,8 @@
 #ifndef ETWCAP_SELFTEST_RUN_H
 #define ETWCAP_SELFTEST_RUN_H
 
-#include "collection_env.h"
-#include "selftest_os.h"
+#include "src/collection_env.h"
+#include "src/selftest_os.h"
 
 #include <stddef.h>
 #include <stdint.h>

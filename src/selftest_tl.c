@@ -1,9 +1,9 @@
 /* TraceLogging bytes of the selftest's events (see selftest_tl.h). */
-#include "selftest_tl.h"
+#include "src/selftest_tl.h"
 
-#include "error.h"
-#include "eventsource_guid.h"
-#include "tl_encode.h"
+#include "src/base/error.h"
+#include "etw/eventsource_guid.h"
+#include "etw/tl_encode.h"
 
 #include <string.h>
 

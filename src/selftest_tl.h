@@ -18,7 +18,7 @@
 #ifndef ETWCAP_SELFTEST_TL_H
 #define ETWCAP_SELFTEST_TL_H
 
-#include "guid.h"
+#include "etw/guid.h"
 
 #include <stddef.h>
 #include <stdint.h>

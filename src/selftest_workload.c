@@ -1,7 +1,7 @@
 /* The selftest's workload (see selftest_workload.h). */
-#include "selftest_workload.h"
+#include "src/selftest_workload.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

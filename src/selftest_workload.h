@@ -11,9 +11,9 @@
 #ifndef ETWCAP_SELFTEST_WORKLOAD_H
 #define ETWCAP_SELFTEST_WORKLOAD_H
 
-#include "collection_env.h"
-#include "os_thread.h"
-#include "selftest_os.h"
+#include "src/collection_env.h"
+#include "src/base/os_thread.h"
+#include "src/selftest_os.h"
 
 #include <stdint.h>
 

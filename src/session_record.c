@@ -1,16 +1,16 @@
 /* Writing and reading the session record and the request file (see
  * session_record.h; the format is documented in README.md). */
-#include "session_record.h"
+#include "src/session_record.h"
 
-#include "alloc.h"
-#include "file_read.h"
-#include "file_write.h"
-#include "error.h"
-#include "os_file.h"
-#include "os_time.h"
-#include "session_record_json.h"
-#include "strbuf.h"
-#include "version.h"
+#include "src/base/alloc.h"
+#include "src/base/file_read.h"
+#include "src/base/file_write.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
+#include "src/base/os_time.h"
+#include "src/session_record_json.h"
+#include "src/base/strbuf.h"
+#include "src/version.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -10,9 +10,9 @@
 #ifndef ETWCAP_SESSION_RECORD_H
 #define ETWCAP_SESSION_RECORD_H
 
-#include "controller.h"
-#include "heap_tracing_flag.h"
-#include "plan.h"
+#include "etw/controller.h"
+#include "etw/heap_tracing_flag.h"
+#include "etw/plan.h"
 
 #include <stddef.h>
 #include <stdint.h>

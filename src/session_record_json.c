@@ -1,9 +1,9 @@
 /* The small JSON reader (see session_record_json.h): recursive descent
  * with a depth limit, every allocation through alloc.h. */
-#include "session_record_json.h"
+#include "src/session_record_json.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>

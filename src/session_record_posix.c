@@ -2,7 +2,7 @@
  * pid alone; creation times are not compared. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "session_record.h"
+#include "src/session_record.h"
 
 #include <errno.h>
 #include <signal.h>

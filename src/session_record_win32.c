@@ -1,8 +1,8 @@
 /* session_record.h's process checks on Windows: a pid and its creation
  * time (GetProcessTimes) name one process, even after the pid is reused. */
-#include "compat_win32.h" /* windows.h without its provider_entry clash */
+#include "etw/compat_win32.h" /* windows.h without its provider_entry clash */
 
-#include "session_record.h"
+#include "src/session_record.h"
 
 static int64_t filetime_of(const FILETIME *ft)
 {

@@ -1,9 +1,9 @@
 /* See trigger_feed.h. */
-#include "trigger_feed.h"
+#include "src/trigger_feed.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "log.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
 
 #include <string.h>
 

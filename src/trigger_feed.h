@@ -8,10 +8,10 @@
 #ifndef ETWCAP_TRIGGER_FEED_H
 #define ETWCAP_TRIGGER_FEED_H
 
-#include "etw_event.h"
-#include "os_thread.h"
-#include "trigger_engine.h"
-#include "trigger_eventlog.h"
+#include "etw/etw_event.h"
+#include "src/base/os_thread.h"
+#include "triggers/trigger_engine.h"
+#include "triggers/trigger_eventlog.h"
 
 #include <stdint.h>
 

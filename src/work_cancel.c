@@ -1,8 +1,8 @@
 /* See work_cancel.h. */
-#include "work_cancel.h"
+#include "src/work_cancel.h"
 
-#include "cancel.h"
-#include "console.h"
+#include "src/base/cancel.h"
+#include "src/console.h"
 
 #include <stddef.h>
 

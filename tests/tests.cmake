@@ -14,14 +14,27 @@ endif()
 file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/test-tmp)
 
 # Fakes of the OS seams and test helpers, shared by the unit tests.
-file(GLOB FAKE_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/fakes/*.c)
+set(FAKE_SOURCES
+  tests/fakes/event_fingerprint.c
+  tests/fakes/fake_advapi32_win32.c
+  tests/fakes/fake_consumer.c
+  tests/fakes/fake_consumer_win32.c
+  tests/fakes/fake_controller.c
+  tests/fakes/fake_eventwrite_win32.c
+  tests/fakes/fake_netsh.c
+  tests/fakes/fake_registry.c
+  tests/fakes/fault_io.c
+  tests/fakes/log_capture.c
+  tests/fakes/plan_of.c
+  tests/fakes/test_dir_posix.c
+  tests/fakes/test_dir_win32.c
+  tests/fakes/test_support.c)
 if(WIN32)
   list(FILTER FAKE_SOURCES EXCLUDE REGEX "_posix\\.c$")
 else()
   list(FILTER FAKE_SOURCES EXCLUDE REGEX "_win32\\.c$")
 endif()
 add_library(etwcap_testlib STATIC ${FAKE_SOURCES})
-target_include_directories(etwcap_testlib PUBLIC tests/fakes)
 target_compile_options(etwcap_testlib PRIVATE ${ETWCAP_WARNINGS})
 target_link_libraries(etwcap_testlib PUBLIC etwcap_core)
 if(WIN32)

@@ -1,8 +1,8 @@
 /* See counter_monitor.h. */
-#include "counter_monitor.h"
+#include "triggers/counter_monitor.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,8 +9,8 @@
 #ifndef ETWCAP_COUNTER_MONITOR_H
 #define ETWCAP_COUNTER_MONITOR_H
 
-#include "trigger_engine.h"
-#include "trigger_spec.h"
+#include "triggers/trigger_engine.h"
+#include "triggers/trigger_spec.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
 #ifndef ETWCAP_COUNTERS_PDH_H
 #define ETWCAP_COUNTERS_PDH_H
 
-#include "trigger_engine.h"
+#include "triggers/trigger_engine.h"
 
 /* The system's counters.  The source holds a PDH query once a counter is
  * opened; counters_pdh_release frees it (safe on a source never used). */

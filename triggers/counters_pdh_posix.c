@@ -1,7 +1,7 @@
 /* counters_pdh.h off Windows: no PDH, so opening a counter says so. */
-#include "counters_pdh.h"
+#include "triggers/counters_pdh.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 

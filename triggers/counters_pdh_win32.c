@@ -6,12 +6,12 @@
  * first sample of a rate counter skipped (PDH needs two).  pdh.dll is
  * loaded at run time: it is missing on Nano Server, where counters are
  * then refused with a message and every other trigger still works. */
-#include "counters_pdh_win32.h"
+#include "triggers/counters_pdh_win32.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "log.h"
-#include "utf16_win32.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/utf16_win32.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,12 +5,12 @@
 #ifndef ETWCAP_COUNTERS_PDH_WIN32_H
 #define ETWCAP_COUNTERS_PDH_WIN32_H
 
-#include "compat_win32.h"
+#include "etw/compat_win32.h"
 
 #include <pdh.h>
 #include <pdhmsg.h>
 
-#include "counters_pdh.h"
+#include "triggers/counters_pdh.h"
 
 struct counters_pdh_api {
   PDH_STATUS(WINAPI *open_query)(LPCWSTR source, DWORD_PTR user, PDH_HQUERY *query);

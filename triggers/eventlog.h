@@ -7,7 +7,7 @@
 #ifndef ETWCAP_EVENTLOG_H
 #define ETWCAP_EVENTLOG_H
 
-#include "trigger_eventlog.h"
+#include "triggers/trigger_eventlog.h"
 
 #include <stddef.h>
 

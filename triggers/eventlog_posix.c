@@ -1,7 +1,7 @@
 /* eventlog.h off Windows: there is no event log to subscribe to. */
-#include "eventlog.h"
+#include "triggers/eventlog.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 

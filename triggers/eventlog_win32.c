@@ -3,12 +3,12 @@
  * rendered as XML for its id, level, time and provider, and its message
  * formatted by the publisher's message table (EvtFormatMessage), or the
  * EventData texts when there is none.  wevtapi.dll is loaded at run time. */
-#include "eventlog_win32.h"
+#include "triggers/eventlog_win32.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "utf16_win32.h"
-#include "win32_error_win32.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/utf16_win32.h"
+#include "src/base/win32_error_win32.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,11 +5,11 @@
 #ifndef ETWCAP_EVENTLOG_WIN32_H
 #define ETWCAP_EVENTLOG_WIN32_H
 
-#include "compat_win32.h"
+#include "etw/compat_win32.h"
 
 #include <winevt.h>
 
-#include "eventlog.h"
+#include "triggers/eventlog.h"
 
 struct eventlog_api {
   EVT_HANDLE(WINAPI *subscribe)(EVT_HANDLE session, HANDLE signal, LPCWSTR channel,

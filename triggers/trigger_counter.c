@@ -1,7 +1,7 @@
 /* See trigger_counter.h. */
-#include "trigger_counter.h"
+#include "triggers/trigger_counter.h"
 
-#include "log.h"
+#include "src/base/log.h"
 
 #include <stdio.h>
 

@@ -13,7 +13,7 @@
 #ifndef ETWCAP_TRIGGER_COUNTER_H
 #define ETWCAP_TRIGGER_COUNTER_H
 
-#include "trigger_spec.h"
+#include "triggers/trigger_spec.h"
 
 #include <stdint.h>
 

@@ -1,11 +1,11 @@
 /* See trigger_csv.h. */
-#include "trigger_csv.h"
+#include "triggers/trigger_csv.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "log.h"
-#include "os_file.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/os_file.h"
+#include "src/base/strutil.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -12,7 +12,7 @@
 #ifndef ETWCAP_TRIGGER_CSV_H
 #define ETWCAP_TRIGGER_CSV_H
 
-#include "trigger_engine.h"
+#include "triggers/trigger_engine.h"
 
 #include <stddef.h>
 #include <stdint.h>

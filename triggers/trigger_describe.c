@@ -1,14 +1,14 @@
 /* See trigger_describe.h.  The fields come from the engine's own triggers
  * (trigger_engine_trigger_at), never from parsing the specs again here. */
-#include "trigger_describe.h"
+#include "triggers/trigger_describe.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "guid.h"
-#include "keywords.h"
-#include "strbuf.h"
-#include "trigger_counter.h"
-#include "trigger_engine.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/guid.h"
+#include "etw/keywords.h"
+#include "src/base/strbuf.h"
+#include "triggers/trigger_counter.h"
+#include "triggers/trigger_engine.h"
 
 #include <math.h>
 #include <stdio.h>

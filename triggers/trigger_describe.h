@@ -12,8 +12,8 @@
 #ifndef ETWCAP_TRIGGER_DESCRIBE_H
 #define ETWCAP_TRIGGER_DESCRIBE_H
 
-#include "trigger_engine.h"
-#include "trigger_options.h"
+#include "triggers/trigger_engine.h"
+#include "triggers/trigger_options.h"
 
 #include <stddef.h>
 

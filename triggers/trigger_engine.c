@@ -2,12 +2,12 @@
  * PerfView's settings (Triggers.cs GCTooLong, BgcFinalPauseTooLong,
  * StopOnGen2GC, StopOnException; CommandLineArgs.cs for the suspend and IIS
  * specs), so they share one tested state machine. */
-#include "trigger_engine.h"
+#include "triggers/trigger_engine.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "log.h"
-#include "trigger_counter.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "triggers/trigger_counter.h"
 
 #include <stdio.h>
 #include <string.h>

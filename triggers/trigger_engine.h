@@ -16,11 +16,11 @@
 #ifndef ETWCAP_TRIGGER_ENGINE_H
 #define ETWCAP_TRIGGER_ENGINE_H
 
-#include "etw_event.h"
-#include "trigger_etw.h"
-#include "trigger_evcounter.h"
-#include "trigger_eventlog.h"
-#include "trigger_options.h"
+#include "etw/etw_event.h"
+#include "triggers/trigger_etw.h"
+#include "triggers/trigger_evcounter.h"
+#include "triggers/trigger_eventlog.h"
+#include "triggers/trigger_options.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
 /* See trigger_etw.h. */
-#include "trigger_etw.h"
+#include "triggers/trigger_etw.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "log.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/strutil.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -16,10 +16,10 @@
 #ifndef ETWCAP_TRIGGER_ETW_H
 #define ETWCAP_TRIGGER_ETW_H
 
-#include "manifests.h"
-#include "trigger_procmap.h"
-#include "trigger_spec.h"
-#include "tracelogging.h"
+#include "etw/manifests.h"
+#include "triggers/trigger_procmap.h"
+#include "triggers/trigger_spec.h"
+#include "etw/tracelogging.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* See trigger_evcounter.h. */
-#include "trigger_evcounter.h"
+#include "triggers/trigger_evcounter.h"
 
-#include "strutil.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

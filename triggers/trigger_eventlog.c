@@ -1,10 +1,10 @@
 /* See trigger_eventlog.h. */
-#include "trigger_eventlog.h"
+#include "triggers/trigger_eventlog.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "os_time.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os_time.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,8 +4,8 @@
 #ifndef ETWCAP_TRIGGER_EVENTLOG_H
 #define ETWCAP_TRIGGER_EVENTLOG_H
 
-#include "trigger_etw.h"
-#include "trigger_spec.h"
+#include "triggers/trigger_etw.h"
+#include "triggers/trigger_spec.h"
 
 #include <stdint.h>
 

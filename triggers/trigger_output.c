@@ -1,8 +1,8 @@
 /* See trigger_output.h. */
-#include "trigger_output.h"
+#include "triggers/trigger_output.h"
 
-#include "error.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

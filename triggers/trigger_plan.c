@@ -1,8 +1,8 @@
 /* See trigger_plan.h. */
-#include "trigger_plan.h"
+#include "triggers/trigger_plan.h"
 
-#include "error.h"
-#include "trigger_engine.h"
+#include "src/base/error.h"
+#include "triggers/trigger_engine.h"
 
 #include <string.h>
 

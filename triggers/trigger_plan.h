@@ -6,8 +6,8 @@
 #ifndef ETWCAP_TRIGGER_PLAN_H
 #define ETWCAP_TRIGGER_PLAN_H
 
-#include "session_need.h"
-#include "trigger_engine.h"
+#include "etw/session_need.h"
+#include "triggers/trigger_engine.h"
 
 #include <stddef.h>
 #include <stdint.h>

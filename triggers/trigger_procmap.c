@@ -1,9 +1,9 @@
 /* See trigger_procmap.h. */
-#include "trigger_procmap.h"
+#include "triggers/trigger_procmap.h"
 
-#include "log.h"
-#include "strutil.h"
-#include "builtin_events.h"
+#include "src/base/log.h"
+#include "src/base/strutil.h"
+#include "etw/builtin_events.h"
 
 #include <string.h>
 

@@ -9,8 +9,8 @@
 #ifndef ETWCAP_TRIGGER_PROCMAP_H
 #define ETWCAP_TRIGGER_PROCMAP_H
 
-#include "etw_event.h"
-#include "trigger_spec.h"
+#include "etw/etw_event.h"
+#include "triggers/trigger_spec.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* See trigger_regex.h. */
-#include "trigger_regex.h"
+#include "triggers/trigger_regex.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <pcre2.h>
 #include <stdio.h>

@@ -1,15 +1,15 @@
 /* See trigger_replay.h. */
-#include "trigger_replay.h"
+#include "triggers/trigger_replay.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "byte_source.h"
-#include "etl_reader.h"
-#include "etl_source.h"
-#include "etl_timeorder.h"
-#include "etl_zip.h"
-#include "log.h"
-#include "os_file.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/byte_source.h"
+#include "etw/etl_reader.h"
+#include "etw/etl_source.h"
+#include "etw/etl_timeorder.h"
+#include "etw/etl_zip.h"
+#include "src/base/log.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 #include <string.h>

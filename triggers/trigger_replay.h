@@ -9,8 +9,8 @@
 #ifndef ETWCAP_TRIGGER_REPLAY_H
 #define ETWCAP_TRIGGER_REPLAY_H
 
-#include "etl_clock.h"
-#include "trigger_engine.h"
+#include "etw/etl_clock.h"
+#include "triggers/trigger_engine.h"
 
 #include <stddef.h>
 #include <stdint.h>

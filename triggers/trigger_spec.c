@@ -1,12 +1,12 @@
 /* See trigger_spec.h.  The grammars follow PerfView's regular expressions
  * (Triggers.cs) but are parsed by hand so that an error can say where. */
-#include "trigger_spec.h"
+#include "triggers/trigger_spec.h"
 
-#include "error.h"
-#include "eventsource_guid.h"
-#include "keywords.h"
-#include "providers.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "etw/eventsource_guid.h"
+#include "etw/keywords.h"
+#include "etw/providers.h"
+#include "src/base/strutil.h"
 
 #include <ctype.h>
 #include <stdarg.h>

@@ -7,9 +7,9 @@
 #ifndef ETWCAP_TRIGGER_SPEC_H
 #define ETWCAP_TRIGGER_SPEC_H
 
-#include "etw_event.h"
-#include "builtin_events.h"
-#include "trigger_regex.h"
+#include "etw/etw_event.h"
+#include "etw/builtin_events.h"
+#include "triggers/trigger_regex.h"
 
 #include <stddef.h>
 #include <stdint.h>

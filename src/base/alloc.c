@@ -1,5 +1,5 @@
 /* Allocation through a replaceable table (see alloc.h). */
-#include "alloc.h"
+#include "src/base/alloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>

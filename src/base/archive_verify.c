@@ -1,13 +1,13 @@
 /* Verification of a freshly written zip (see archive_verify.h). */
-#include "archive_verify.h"
+#include "src/base/archive_verify.h"
 
-#include "alloc.h"
-#include "byte_source.h"
-#include "cancel.h"
-#include "deflate_seal.h"
-#include "error.h"
-#include "os_thread.h"
-#include "zip_directory.h"
+#include "src/base/alloc.h"
+#include "src/base/byte_source.h"
+#include "src/base/cancel.h"
+#include "src/base/deflate_seal.h"
+#include "src/base/error.h"
+#include "src/base/os_thread.h"
+#include "src/base/zip_directory.h"
 
 #include <libdeflate.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
 #ifndef ETWCAP_ARCHIVE_VERIFY_H
 #define ETWCAP_ARCHIVE_VERIFY_H
 
-#include "deflate_parallel.h"
+#include "src/base/deflate_parallel.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,15 +1,15 @@
 /* The zip writer: temporary file, parallel deflate, verify, rename. */
-#include "archive_writer.h"
+#include "src/base/archive_writer.h"
 
-#include "alloc.h"
-#include "archive_verify.h"
-#include "cancel.h"
-#include "deflate_sink.h"
-#include "error.h"
-#include "file_error.h"
-#include "os_file.h"
-#include "os_time.h"
-#include "utf8.h"
+#include "src/base/alloc.h"
+#include "src/base/archive_verify.h"
+#include "src/base/cancel.h"
+#include "src/base/deflate_sink.h"
+#include "src/base/error.h"
+#include "src/base/file_error.h"
+#include "src/base/os_file.h"
+#include "src/base/os_time.h"
+#include "src/base/utf8.h"
 
 #include <stdio.h>
 #include <string.h>

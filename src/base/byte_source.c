@@ -1,11 +1,11 @@
 /* The file and memory byte sources (see byte_source.h).  The file one goes
  * through os_fopen/os_fseek64 so UTF-8 paths and >2 GB files work on every
  * OS; it seeks only when a read is not where the last one ended. */
-#include "byte_source.h"
+#include "src/base/byte_source.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "os_file.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 #include <string.h>

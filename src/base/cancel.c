@@ -1,5 +1,5 @@
 /* See cancel.h. */
-#include "cancel.h"
+#include "src/base/cancel.h"
 
 #include <stddef.h>
 

@@ -4,13 +4,13 @@
  * worker threads compress filled slots.  One mutex guards the slot states
  * and two condition variables wake the workers (work to do) and the caller
  * (a slot finished). */
-#include "deflate_parallel.h"
+#include "src/base/deflate_parallel.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "os_thread.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os_thread.h"
 
-#include "deflate_seal.h"
+#include "src/base/deflate_seal.h"
 
 #include <libdeflate.h>
 #include <string.h>

@@ -2,9 +2,9 @@
  * deflate_seal.h).  The format is RFC 1951: block headers 3.2.3, stored
  * blocks 3.2.4, fixed codes 3.2.6, dynamic code lengths 3.2.7, canonical
  * codes 3.2.2, length and distance codes 3.2.5. */
-#include "deflate_seal.h"
+#include "src/base/deflate_seal.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

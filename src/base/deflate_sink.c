@@ -1,8 +1,8 @@
 /* The compressing file_io (contract in deflate_sink.h). */
-#include "deflate_sink.h"
+#include "src/base/deflate_sink.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -15,8 +15,8 @@
 #ifndef ETWCAP_DEFLATE_SINK_H
 #define ETWCAP_DEFLATE_SINK_H
 
-#include "deflate_parallel.h"
-#include "file_io.h"
+#include "src/base/deflate_parallel.h"
+#include "src/base/file_io.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* See dir_parents.h. */
-#include "dir_parents.h"
+#include "src/base/dir_parents.h"
 
-#include "error.h"
-#include "os_file.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /* Lookup functions generated from the ETWCAP_ERRORS list in error.h. */
-#include "error.h"
+#include "src/base/error.h"
 
 const char *etwcap_strerror(int err)
 {

@@ -1,7 +1,7 @@
 /* See file_error.h. */
-#include "file_error.h"
+#include "src/base/file_error.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

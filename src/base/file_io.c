@@ -1,9 +1,9 @@
 /* file_io on plain files, and the bridge to minizip's ioapi. */
-#include "file_io.h"
+#include "src/base/file_io.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "os_file.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
 
 #include <ioapi.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* Reading a small file whole (see file_read.h). */
-#include "file_read.h"
+#include "src/base/file_read.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "os_file.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 

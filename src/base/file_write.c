@@ -1,9 +1,9 @@
 /* See file_write.h. */
-#include "file_write.h"
+#include "src/base/file_write.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "os_file.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,12 +2,12 @@
  * to every sink under one lock, so a background snapshot's merge can log
  * beside the collection's main thread without interleaving.  The lock is
  * made with the first sink, before any thread that logs exists. */
-#include "log.h"
+#include "src/base/log.h"
 
-#include "error.h"
-#include "os_thread.h"
-#include "os_time.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "src/base/os_thread.h"
+#include "src/base/os_time.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* In-memory log lines (see log_memory.h). */
-#include "log_memory.h"
+#include "src/base/log_memory.h"
 
-#include "alloc.h"
-#include "os_time.h"
+#include "src/base/alloc.h"
+#include "src/base/os_time.h"
 
 #include <stdio.h>
 #include <string.h>

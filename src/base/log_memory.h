@@ -5,7 +5,7 @@
 #ifndef ETWCAP_LOG_MEMORY_H
 #define ETWCAP_LOG_MEMORY_H
 
-#include "log.h"
+#include "src/base/log.h"
 
 #include <stddef.h>
 

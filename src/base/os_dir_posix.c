@@ -1,8 +1,8 @@
 /* os_dir.h on POSIX. */
 #define _POSIX_C_SOURCE 200809L
-#include "os_dir.h"
+#include "src/base/os_dir.h"
 
-#include "os_file.h"
+#include "src/base/os_file.h"
 
 #include <dirent.h>
 #include <string.h>

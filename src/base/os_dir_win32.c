@@ -1,13 +1,13 @@
 /* os_dir.h on Windows (FindFirstFileW with a UTF-16 pattern). */
 #include <windows.h>
 
-#include "os_dir.h"
+#include "src/base/os_dir.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "path_name.h"
-#include "utf16_win32.h"
-#include "win32_error_win32.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/path_name.h"
+#include "src/base/utf16_win32.h"
+#include "src/base/win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,9 +2,9 @@
 #define _FILE_OFFSET_BITS 64
 #define _DEFAULT_SOURCE 1 /* O_NOFOLLOW, getrandom */
 #define _POSIX_C_SOURCE 200809L
-#include "os_file.h"
+#include "src/base/os_file.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,12 +2,12 @@
 #define _CRT_RAND_S /* rand_s */
 #include <windows.h>
 
-#include "os_file.h"
+#include "src/base/os_file.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "utf16_win32.h"
-#include "win32_error_win32.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/utf16_win32.h"
+#include "src/base/win32_error_win32.h"
 
 #include <errno.h>
 #include <fcntl.h>

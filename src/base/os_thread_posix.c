@@ -1,9 +1,9 @@
 /* os_thread.h on POSIX (pthreads). */
 #define _GNU_SOURCE
-#include "os_thread.h"
+#include "src/base/os_thread.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <pthread.h>
 #include <sched.h>

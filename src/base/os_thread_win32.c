@@ -2,10 +2,10 @@
 #include <windows.h>
 #include <process.h>
 
-#include "os_thread.h"
+#include "src/base/os_thread.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 _Static_assert(sizeof(SRWLOCK) <= sizeof(((os_mutex *)0)->storage), "os_mutex too small");
 _Static_assert(sizeof(CONDITION_VARIABLE) <= sizeof(((os_cond *)0)->storage), "os_cond too small");

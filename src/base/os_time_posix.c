@@ -1,6 +1,6 @@
 /* os_time.h on POSIX systems. */
 #define _POSIX_C_SOURCE 200809L
-#include "os_time.h"
+#include "src/base/os_time.h"
 
 #include <errno.h>
 #include <time.h>

@@ -1,7 +1,7 @@
 /* os_time.h on Windows. */
 #include <windows.h>
 
-#include "os_time.h"
+#include "src/base/os_time.h"
 
 int64_t os_time_now_utc_filetime(void)
 {

@@ -1,5 +1,5 @@
 /* Path parts (see path_name.h). */
-#include "path_name.h"
+#include "src/base/path_name.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /* A growable string with printf and JSON-string appends (see strbuf.h). */
-#include "strbuf.h"
+#include "src/base/strbuf.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "utf8.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #ifndef ETWCAP_STRBUF_H
 #define ETWCAP_STRBUF_H
 
-#include "log.h"
+#include "src/base/log.h"
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /* Locale-independent string helpers (see strutil.h). */
-#include "strutil.h"
+#include "src/base/strutil.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,9 +1,9 @@
 /* UTF-8 <-> UTF-16 through the Win32 converters (see utf16_win32.h). */
 #include <windows.h>
 
-#include "utf16_win32.h"
+#include "src/base/utf16_win32.h"
 
-#include "alloc.h"
+#include "src/base/alloc.h"
 
 wchar_t *utf8_to_utf16(const char *s)
 {

@@ -1,5 +1,5 @@
 /* See utf8.h. */
-#include "utf8.h"
+#include "src/base/utf8.h"
 
 size_t utf8_sequence_length(const uint8_t *s, size_t n)
 {

@@ -1,5 +1,5 @@
 /* See win32_error_win32.h. */
-#include "win32_error_win32.h"
+#include "src/base/win32_error_win32.h"
 
 #include <stddef.h>
 

@@ -7,7 +7,7 @@
 #ifndef ETWCAP_WIN32_ERROR_WIN32_H
 #define ETWCAP_WIN32_ERROR_WIN32_H
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <windows.h>
 

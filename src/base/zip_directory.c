@@ -6,11 +6,11 @@
  * directory is the bytes just before the end records, whatever its offset
  * field says: a stub before the archive moves every offset by the same
  * amount) and refuses what `unzip -t` refuses (members sharing bytes). */
-#include "zip_directory.h"
+#include "src/base/zip_directory.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "utf8.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -22,7 +22,7 @@
 #ifndef ETWCAP_ZIP_DIRECTORY_H
 #define ETWCAP_ZIP_DIRECTORY_H
 
-#include "byte_source.h"
+#include "src/base/byte_source.h"
 
 #include <stddef.h>
 #include <stdint.h>

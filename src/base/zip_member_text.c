@@ -1,9 +1,9 @@
 /* See zip_member_text.h. */
-#include "zip_member_text.h"
+#include "src/base/zip_member_text.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "zip_directory.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/zip_directory.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,9 +5,9 @@
  * by the caller with /usr/bin/time -v.
  *
  * Usage: bench_read FILE.etl */
-#include "etl_reader.h"
-#include "etl_timeorder.h"
-#include "os_time.h"
+#include "etw/etl_reader.h"
+#include "etw/etl_timeorder.h"
+#include "src/base/os_time.h"
 
 #include <stdio.h>
 #include <stdlib.h>

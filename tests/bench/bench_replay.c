@@ -6,12 +6,12 @@
  * the best of three alternating runs of each.
  *
  * Usage: bench_replay FILE.etl [GC_MSEC] [EXCEPTION_REGEX] */
-#include "etl_reader.h"
-#include "etl_timeorder.h"
-#include "os_file.h"
-#include "os_time.h"
-#include "trigger_engine.h"
-#include "trigger_replay.h"
+#include "etw/etl_reader.h"
+#include "etw/etl_timeorder.h"
+#include "src/base/os_file.h"
+#include "src/base/os_time.h"
+#include "triggers/trigger_engine.h"
+#include "triggers/trigger_replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,14 +8,14 @@
  *   cc -O2 -Isrc -Ietw -I/usr/include/minizip tests/bench/bench_xca.c \
  *      etw/xca_plain_lz77.c src/os_time_posix.c -lminizip -lz -o /tmp/bench_xca
  *   /tmp/bench_xca [SAMPLES_DIR]        (default $ETWCAP_SAMPLES or ../shared/samples) */
-#include "os_time.h"
-#include "xca.h"
+#include "src/base/os_time.h"
+#include "etw/xca.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "unzip.h"
+#include <unzip.h>
 #include <zlib.h>
 
 #define SAMPLE_ZIP "ms-perfview__net.4.5.2.x64.etl.zip"

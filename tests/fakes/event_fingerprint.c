@@ -1,5 +1,5 @@
 /* Event fingerprints for tests (see event_fingerprint.h). */
-#include "event_fingerprint.h"
+#include "tests/fakes/event_fingerprint.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* The recording fake of advapi32's ETW controller calls (see
  * fake_advapi32_win32.h).  The contract checks cite the documented rules
  * they enforce. */
-#include "fake_advapi32_win32.h"
+#include "tests/fakes/fake_advapi32_win32.h"
 
-#include "alloc.h"
-#include "fake_controller.h"
-#include "utf16_win32.h"
+#include "src/base/alloc.h"
+#include "tests/fakes/fake_controller.h"
+#include "src/base/utf16_win32.h"
 
 #include <stdarg.h>
 #include <stdio.h>

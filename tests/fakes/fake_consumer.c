@@ -1,9 +1,9 @@
 /* See fake_consumer.h. */
-#include "fake_consumer.h"
+#include "tests/fakes/fake_consumer.h"
 
-#include "error.h"
-#include "etl_source.h"
-#include "etl_timeorder.h"
+#include "src/base/error.h"
+#include "etw/etl_source.h"
+#include "etw/etl_timeorder.h"
 
 #include <stdio.h>
 #include <string.h>

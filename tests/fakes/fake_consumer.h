@@ -12,11 +12,11 @@
 #ifndef ETWCAP_FAKE_CONSUMER_H
 #define ETWCAP_FAKE_CONSUMER_H
 
-#include "collection_env.h"
-#include "consumer.h"
-#include "etl_reader.h"
-#include "etw_event_record.h"
-#include "plan.h"
+#include "src/collection_env.h"
+#include "etw/consumer.h"
+#include "etw/etl_reader.h"
+#include "etw/etw_event_record.h"
+#include "etw/plan.h"
 
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
 /* See fake_consumer_win32.h. */
-#include "fake_consumer_win32.h"
+#include "tests/fakes/fake_consumer_win32.h"
 
-#include "etw_event_record.h"
-#include "fake_consumer.h"
+#include "etw/etw_event_record.h"
+#include "tests/fakes/fake_consumer.h"
 
 #include <string.h>
 #include <wchar.h>

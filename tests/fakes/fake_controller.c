@@ -1,10 +1,10 @@
 /* The fake controller and virtual clock (see fake_controller.h). */
-#include "fake_controller.h"
+#include "tests/fakes/fake_controller.h"
 
-#include "error.h"
-#include "etl_writer.h"
-#include "os_file.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "etw/etl_writer.h"
+#include "src/base/os_file.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,8 +9,8 @@
 #ifndef ETWCAP_FAKE_CONTROLLER_H
 #define ETWCAP_FAKE_CONTROLLER_H
 
-#include "collection_env.h"
-#include "controller.h"
+#include "src/collection_env.h"
+#include "etw/controller.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* The model of advapi32's event-provider calls (see
  * fake_eventwrite_win32.h).  Each rule names its source; the table in
  * tests/fakes/README.md lists them. */
-#include "fake_eventwrite_win32.h"
+#include "tests/fakes/fake_eventwrite_win32.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* See fake_netsh.h; the rules' sources are in tests/fakes/README.md. */
-#include "fake_netsh.h"
+#include "tests/fakes/fake_netsh.h"
 
-#include "error.h"
-#include "os_file.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* The in-memory registry (see fake_registry.h).  Keys compare without case,
  * as the registry's do. */
-#include "fake_registry.h"
+#include "tests/fakes/fake_registry.h"
 
-#include "error.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

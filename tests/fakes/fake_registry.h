@@ -5,7 +5,7 @@
 #ifndef ETWCAP_FAKE_REGISTRY_H
 #define ETWCAP_FAKE_REGISTRY_H
 
-#include "registry.h"
+#include "etw/registry.h"
 
 #include <stddef.h>
 

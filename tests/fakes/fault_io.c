@@ -1,8 +1,8 @@
 /* Fault injection over file_io_plain (see fault_io.h). */
-#include "fault_io.h"
+#include "tests/fakes/fault_io.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #ifndef ETWCAP_FAULT_IO_H
 #define ETWCAP_FAULT_IO_H
 
-#include "file_io.h"
+#include "src/base/file_io.h"
 
 struct fault_io {
   struct file_io io; /* pass &f.io; its opaque is the fault_io */

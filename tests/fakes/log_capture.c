@@ -1,5 +1,5 @@
 /* See log_capture.h. */
-#include "log_capture.h"
+#include "tests/fakes/log_capture.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef ETWCAP_LOG_CAPTURE_H
 #define ETWCAP_LOG_CAPTURE_H
 
-#include "log.h"
+#include "src/base/log.h"
 
 #include <stddef.h>
 

@@ -1,11 +1,11 @@
 /* See plan_of.h. */
-#include "plan_of.h"
+#include "tests/fakes/plan_of.h"
 
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "cli.h"
-#include "plan_cli.h"
-#include "trigger_engine.h"
+#include "src/cli.h"
+#include "src/plan_cli.h"
+#include "triggers/trigger_engine.h"
 
 int test_plan_of(const char *first, const char *const *args, struct plan *plan)
 {

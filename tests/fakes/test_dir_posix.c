@@ -1,5 +1,5 @@
 /* test_mkdir on POSIX (test_support.h). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
 #include <errno.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 /* test_mkdir on Windows (test_support.h); test paths are ASCII. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
 #include <windows.h>
 

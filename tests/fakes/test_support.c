@@ -1,9 +1,9 @@
 /* Shared test helpers (see test_support.h). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "capture_manifest.h"
-#include "os_time.h"
+#include "src/base/alloc.h"
+#include "src/capture_manifest.h"
+#include "src/base/os_time.h"
 
 #include <stdio.h>
 #include <stdlib.h>

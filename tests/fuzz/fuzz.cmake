@@ -19,7 +19,7 @@ set(FUZZ_TIMEOUT_fuzz_tracelogging 10)
 set(FUZZ_FLAGS -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer -g -O1)
 add_library(etwcap_core_fuzz STATIC ${CORE_SOURCES})
-target_include_directories(etwcap_core_fuzz PUBLIC src/base src etw triggers)
+target_include_directories(etwcap_core_fuzz PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_definitions(etwcap_core_fuzz PUBLIC ETWCAP_VERSION="${PROJECT_VERSION}"
                            ETWCAP_TARGET="${ETWCAP_TARGET}" ${PCRE2_DEFINES}
                            _FILE_OFFSET_BITS=64)

@@ -1,7 +1,7 @@
 /* libFuzzer target: the typeperf CSV counter log of `replay /CounterLog`
  * (triggers/trigger_csv.c), from arbitrary bytes, and a few reads of what
  * it accepted through the engine's counter seam. */
-#include "trigger_csv.h"
+#include "triggers/trigger_csv.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -5,10 +5,10 @@
  * chooser reads (first byte: the kind and the pointer size, then the
  * payload), so payloads reach it without a valid file around them.  Any
  * crash, leak or sanitizer report is a bug. */
-#include "builtin_events.h"
-#include "etl_source.h"
-#include "ngen_modules.h"
-#include "ngen_pdb.h"
+#include "etw/builtin_events.h"
+#include "etw/etl_source.h"
+#include "etw/ngen_modules.h"
+#include "src/ngen_pdb.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,10 +3,10 @@
  * a spec or an error message, never a crash, a leak or undefined behaviour.
  * A parsed spec is also turned into filter descriptors, so the wire-format
  * builder sees fuzzed filters too. */
-#include "error.h"
-#include "keywords.h"
-#include "plan.h"
-#include "providers_spec.h"
+#include "src/base/error.h"
+#include "etw/keywords.h"
+#include "etw/plan.h"
+#include "etw/providers_spec.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -8,8 +8,8 @@
  * is the extended item's UINT16 size, a tag byte, the name "E", then the S
  * bytes of field metadata R times (up to the item's 65,535 bytes), so a
  * small input can describe thousands of fields. */
-#include "error.h"
-#include "tracelogging.h"
+#include "src/base/error.h"
+#include "etw/tracelogging.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
  * must give a parse or an error message naming a position, never a crash,
  * a leak or undefined behaviour.  The first byte picks the parser (and for
  * ETW specs a provider prefix, so the fuzzer reaches the key=value part). */
-#include "error.h"
-#include "trigger_engine.h"
-#include "trigger_spec.h"
+#include "src/base/error.h"
+#include "triggers/trigger_engine.h"
+#include "triggers/trigger_spec.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -9,8 +9,8 @@
 #ifndef ETWCAP_FUZZ_XCA_HARNESS_H
 #define ETWCAP_FUZZ_XCA_HARNESS_H
 
-#include "error.h"
-#include "xca.h"
+#include "src/base/error.h"
+#include "etw/xca.h"
 
 #include <stdint.h>
 #include <stdlib.h>

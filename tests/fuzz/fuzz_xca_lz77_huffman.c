@@ -2,7 +2,7 @@
  * through the shared harness (fuzz_xca_harness.h).  No differential run: for
  * this format the capacity decides where a stream without an end-of-data
  * symbol stops. */
-#include "fuzz_xca_harness.h"
+#include "tests/fuzz/fuzz_xca_harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

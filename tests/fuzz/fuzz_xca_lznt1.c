@@ -1,7 +1,7 @@
 /* libFuzzer target: the [MS-XCA] LZNT1 decompressor, through the shared
  * harness (fuzz_xca_harness.h), with the differential run: a success must
  * decode to the same bytes with more room. */
-#include "fuzz_xca_harness.h"
+#include "tests/fuzz/fuzz_xca_harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,8 +11,8 @@
  * and the directory's bounds checks, and never to a 60 KiB name; this mode
  * starts every input there.  An archive the builder made without a
  * deliberate flaw must be read back whole, with its sizes and CRC-32s. */
-#include "byte_source.h"
-#include "zip_directory.h"
+#include "src/base/byte_source.h"
+#include "src/base/zip_directory.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -14,11 +14,11 @@
  *   ContentionStart_V1 81 (Contention), ContentionStop_V1 91,
  *   ThreadPoolWorkerThreadStart 50 (ThreadPoolWorkerThread),
  *   ThreadPoolWorkerThreadAdjustmentSample 54 / Adjustment 55. */
-#include "demo_script.h"
-#include "demo_tables.h"
+#include "tests/tools/demo_script.h"
+#include "tests/tools/demo_tables.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>

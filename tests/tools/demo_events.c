@@ -1,10 +1,10 @@
 /* See demo_events.h. */
-#include "demo_events.h"
+#include "tests/tools/demo_events.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_encode.h"
-#include "etl_writer.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_encode.h"
+#include "etw/etl_writer.h"
 
 #include <stdlib.h>
 #include <string.h>

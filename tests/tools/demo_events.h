@@ -6,8 +6,8 @@
 #ifndef ETWCAP_DEMO_EVENTS_H
 #define ETWCAP_DEMO_EVENTS_H
 
-#include "etl_format.h"
-#include "guid.h"
+#include "etw/etl_format.h"
+#include "etw/guid.h"
 
 #include <stddef.h>
 #include <stdint.h>

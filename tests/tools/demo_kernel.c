@@ -9,8 +9,8 @@
  * are the ones a Windows 10 kernel logger writes in the samples: SYSTEM64
  * for starts, loads and thread events, PERFINFO64 for the process and image
  * rundown and the samples. */
-#include "demo_script.h"
-#include "demo_tables.h"
+#include "tests/tools/demo_script.h"
+#include "tests/tools/demo_tables.h"
 
 #include <string.h>
 

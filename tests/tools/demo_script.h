@@ -5,7 +5,7 @@
 #ifndef ETWCAP_DEMO_SCRIPT_H
 #define ETWCAP_DEMO_SCRIPT_H
 
-#include "demo_events.h"
+#include "tests/tools/demo_events.h"
 
 #include <stdint.h>
 

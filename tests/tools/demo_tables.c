@@ -1,7 +1,7 @@
 /* See demo_tables.h. */
-#include "demo_tables.h"
+#include "tests/tools/demo_tables.h"
 
-#include "demo_script.h"
+#include "tests/tools/demo_script.h"
 
 void demo_rng_init(struct demo_rng *r, uint64_t seed)
 {

@@ -31,10 +31,10 @@
  *
  * Usage: make_demo_trace DIR       writes DIR/DEMO.etl and DIR/DEMO.kernel.etl
  *        make_demo_trace --describe  prints the script's instants (key=value) */
-#include "demo_events.h"
-#include "demo_script.h"
+#include "tests/tools/demo_events.h"
+#include "tests/tools/demo_script.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,12 +4,12 @@
  * Each case runs twice: the big member read from a file, and produced by a
  * writer that rewrites its first write at the end (as the merge writes the
  * ETL header buffer), compressed as it is written. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "archive_writer.h"
-#include "error.h"
-#include "fault_io.h"
-#include "os_file.h"
+#include "src/base/archive_writer.h"
+#include "src/base/error.h"
+#include "tests/fakes/fault_io.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,14 +1,14 @@
 /* The end of a capture (capture_finish.h): what it reports and leaves behind
  * when the merge cannot even start, and that the one-pass zip holds exactly
  * the merged ETL a merge without /Zip writes, with nothing else left. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "capture_finish.h"
-#include "error.h"
-#include "file_read.h"
-#include "os_dir.h"
-#include "os_file.h"
+#include "src/base/alloc.h"
+#include "src/capture_finish.h"
+#include "src/base/error.h"
+#include "src/base/file_read.h"
+#include "src/base/os_dir.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

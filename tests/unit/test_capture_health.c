@@ -3,19 +3,19 @@
  * by collection_wait against the fake controller (whose query answers the
  * tests script), and the manifest's `health` section read back with a JSON
  * parser.  Runs natively and under Wine. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "capture_health.h"
-#include "capture_manifest.h"
-#include "collection.h"
-#include "fake_controller.h"
-#include "keywords.h"
-#include "log.h"
-#include "log_capture.h"
-#include "os_file.h"
-#include "plan.h"
-#include "session_record_json.h"
+#include "src/base/alloc.h"
+#include "src/capture_health.h"
+#include "src/capture_manifest.h"
+#include "src/collection.h"
+#include "tests/fakes/fake_controller.h"
+#include "etw/keywords.h"
+#include "src/base/log.h"
+#include "tests/fakes/log_capture.h"
+#include "src/base/os_file.h"
+#include "etw/plan.h"
+#include "src/session_record_json.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* The qualifier parser: every form PerfView's parser accepts
  * (perfview-collect.md §2), the command table, and bad input. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "cli.h"
-#include "error.h"
+#include "src/cli.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

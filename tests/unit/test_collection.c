@@ -3,23 +3,23 @@
  * and every scripted failure — each with its exit code, its message, and
  * proof that every session we started was stopped and another tool's never
  * touched.  Runs natively and under Wine. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "plan_of.h"
+#include "tests/fakes/plan_of.h"
 
-#include "cli.h"
-#include "collection.h"
-#include "collection_cmd.h"
-#include "console.h"
-#include "error.h"
-#include "fake_controller.h"
-#include "fake_registry.h"
-#include "log.h"
-#include "log_capture.h"
-#include "os_file.h"
-#include "plan.h"
-#include "session_record.h"
-#include "strutil.h"
+#include "src/cli.h"
+#include "src/collection.h"
+#include "src/collection_cmd.h"
+#include "src/console.h"
+#include "src/base/error.h"
+#include "tests/fakes/fake_controller.h"
+#include "tests/fakes/fake_registry.h"
+#include "src/base/log.h"
+#include "tests/fakes/log_capture.h"
+#include "src/base/os_file.h"
+#include "etw/plan.h"
+#include "src/session_record.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

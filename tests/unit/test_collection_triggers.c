@@ -7,25 +7,25 @@
  * restarts and names its outputs, /StopCommand runs with the output's
  * name, and 'etwcap stop' ends a CollectMultiple run.  Runs natively and
  * under Wine. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "cli.h"
-#include "collection_cmd.h"
-#include "console.h"
-#include "error.h"
-#include "fake_consumer.h"
-#include "fake_controller.h"
-#include "guid.h"
-#include "log.h"
-#include "log_capture.h"
-#include "os_dir.h"
-#include "os_file.h"
-#include "os_time.h"
-#include "path_name.h"
-#include "os_version.h"
-#include "session_record.h"
-#include "strutil.h"
-#include "tracelogging.h"
+#include "src/cli.h"
+#include "src/collection_cmd.h"
+#include "src/console.h"
+#include "src/base/error.h"
+#include "tests/fakes/fake_consumer.h"
+#include "tests/fakes/fake_controller.h"
+#include "etw/guid.h"
+#include "src/base/log.h"
+#include "tests/fakes/log_capture.h"
+#include "src/base/os_dir.h"
+#include "src/base/os_file.h"
+#include "src/base/os_time.h"
+#include "src/base/path_name.h"
+#include "etw/os_version.h"
+#include "src/session_record.h"
+#include "src/base/strutil.h"
+#include "etw/tracelogging.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,20 +7,20 @@
  * real-time session with a 1 s flush timer and exactly the CLR GC keyword
  * at Informational, that the fire is at the recorded GC, and that the
  * trigger session is stopped with the others before the merge. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "cli.h"
-#include "collection_cmd.h"
-#include "console.h"
-#include "controller.h"
-#include "fake_advapi32_win32.h"
-#include "fake_consumer.h"
-#include "fake_consumer_win32.h"
-#include "fake_controller.h"
-#include "log.h"
-#include "log_capture.h"
-#include "os_file.h"
-#include "session_record.h"
+#include "src/cli.h"
+#include "src/collection_cmd.h"
+#include "src/console.h"
+#include "etw/controller.h"
+#include "tests/fakes/fake_advapi32_win32.h"
+#include "tests/fakes/fake_consumer.h"
+#include "tests/fakes/fake_consumer_win32.h"
+#include "tests/fakes/fake_controller.h"
+#include "src/base/log.h"
+#include "tests/fakes/log_capture.h"
+#include "src/base/os_file.h"
+#include "src/session_record.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,12 +6,12 @@
  * used" (the last one calls ExitProcess); "CTRL_LOGOFF_EVENT ... Note that
  * this signal is received only by services" — a SYSTEM task or service
  * must return TRUE for it (contract-review.md finding 3). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
 #include <windows.h>
 
-#include "console.h"
-#include "console_win32.h"
+#include "src/console.h"
+#include "src/console_win32.h"
 
 static int setup(void **state)
 {

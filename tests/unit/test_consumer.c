@@ -3,14 +3,14 @@
  * (etw_record_filetime), against values set by hand from the EVENT_HEADER
  * layout (evntcons.h) and against every event of a real sample, whose
  * reader-decoded events must come out of the round trip unchanged. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "etw_event_record.h"
-#include "fake_consumer.h"
-#include "guid.h"
-#include "builtin_events.h"
-#include "trigger_procmap.h"
+#include "src/base/error.h"
+#include "etw/etw_event_record.h"
+#include "tests/fakes/fake_consumer.h"
+#include "etw/guid.h"
+#include "etw/builtin_events.h"
+#include "triggers/trigger_procmap.h"
 
 #include <string.h>
 

@@ -10,18 +10,18 @@
  *   missing instance, an unknown counter) and /StopOnPerfCounter arming;
  * - eventlog_win32.c: a scripted EvtSubscribe/EvtRender delivering one
  *   entry that fires /StopOnEventLogMessage. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "consumer_win32.h"
-#include "fake_consumer_win32.h"
-#include "counters_pdh_win32.h"
-#include "eventlog_win32.h"
+#include "etw/consumer_win32.h"
+#include "tests/fakes/fake_consumer_win32.h"
+#include "triggers/counters_pdh_win32.h"
+#include "triggers/eventlog_win32.h"
 
-#include "error.h"
-#include "etw_event_record.h"
-#include "fake_consumer.h"
-#include "guid.h"
-#include "trigger_engine.h"
+#include "src/base/error.h"
+#include "etw/etw_event_record.h"
+#include "tests/fakes/fake_consumer.h"
+#include "etw/guid.h"
+#include "triggers/trigger_engine.h"
 
 #include <stdio.h>
 #include <string.h>

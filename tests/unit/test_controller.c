@@ -1,10 +1,10 @@
 /* The portable part of the controller seam: error texts, a failed enable
  * in words, and the kernel events switched on by their route. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "controller.h"
-#include "error.h"
-#include "fake_controller.h"
+#include "etw/controller.h"
+#include "src/base/error.h"
+#include "tests/fakes/fake_controller.h"
 
 #include <stdio.h>
 #include <string.h>

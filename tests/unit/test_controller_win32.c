@@ -9,28 +9,28 @@
  * seam, and `start` then `stop` in two processes sharing the fake's state
  * file.  In every case the fake proves every session we started was
  * stopped. */
-#include "compat_win32.h" /* first: windows.h */
+#include "etw/compat_win32.h" /* first: windows.h */
 
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "cli.h"
-#include "collection.h"
-#include "collection_cmd.h"
-#include "console.h"
-#include "error.h"
-#include "fake_advapi32_win32.h"
-#include "fake_controller.h"
-#include "log.h"
-#include "optional_call_win32.h"
-#include "os_file.h"
-#include "plan.h"
-#include "plan_cli.h"
-#include "registry.h"
-#include "rundown.h"
-#include "session_record.h"
-#include "strutil.h"
-#include "utf16_win32.h"
+#include "src/base/alloc.h"
+#include "src/cli.h"
+#include "src/collection.h"
+#include "src/collection_cmd.h"
+#include "src/console.h"
+#include "src/base/error.h"
+#include "tests/fakes/fake_advapi32_win32.h"
+#include "tests/fakes/fake_controller.h"
+#include "src/base/log.h"
+#include "etw/optional_call_win32.h"
+#include "src/base/os_file.h"
+#include "etw/plan.h"
+#include "src/plan_cli.h"
+#include "etw/registry.h"
+#include "src/rundown.h"
+#include "src/session_record.h"
+#include "src/base/strutil.h"
+#include "src/base/utf16_win32.h"
 
 #include <stdio.h>
 #include <string.h>

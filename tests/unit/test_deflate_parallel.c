@@ -3,11 +3,11 @@
  * sizes around the chunk edges; errors stop the work.  The chunk map tiles
  * the output and each chunk inflates on its own; stored bytes can be
  * overwritten in place. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "deflate_parallel.h"
-#include "error.h"
+#include "src/base/alloc.h"
+#include "src/base/deflate_parallel.h"
+#include "src/base/error.h"
 
 #include <stdlib.h>
 #include <string.h>

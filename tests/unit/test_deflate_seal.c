@@ -4,10 +4,10 @@
  * stored block, 3.2.5 codes, 3.2.6 fixed codes); streams of every block kind
  * come from zlib, an independent encoder, and zlib's inflate judges the
  * joined result. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "deflate_seal.h"
-#include "error.h"
+#include "src/base/deflate_seal.h"
+#include "src/base/error.h"
 
 #include <libdeflate.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The error list: every code has a unique value, name, message and exit code. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

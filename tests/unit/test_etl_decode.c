@@ -4,10 +4,10 @@
  * an EVENT_HEADER64 event with an extended item; the 8-byte alignment of
  * the next record; the end marker; and the malformed sizes, refused with a
  * reason and never read past. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "etl_decode.h"
+#include "src/base/error.h"
+#include "etw/etl_decode.h"
 
 #include <string.h>
 

@@ -3,14 +3,14 @@
  * valid file, every single-byte corruption, impossible sizes, bad
  * compressed data, and failed allocations.  (ASan/UBSan make "no crash"
  * mean something.) */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "test_etl_bytes.h"
+#include "tests/unit/test_etl_bytes.h"
 
-#include "error.h"
-#include "byte_source.h"
-#include "etl_reader.h"
-#include "etl_timeorder.h"
+#include "src/base/error.h"
+#include "src/base/byte_source.h"
+#include "etw/etl_reader.h"
+#include "etw/etl_timeorder.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,15 +1,15 @@
 /* Merging session files: every input event exactly once, per-CPU time
  * order, one consistent header; refusals for files that do not share a clock
  * and for broken inputs, with nothing left under the output name. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "etl_merge.h"
-#include "etl_reader.h"
-#include "etl_source.h"
-#include "etl_writer.h"
-#include "event_fingerprint.h"
-#include "os_file.h"
+#include "src/base/error.h"
+#include "etw/etl_merge.h"
+#include "etw/etl_reader.h"
+#include "etw/etl_source.h"
+#include "etw/etl_writer.h"
+#include "tests/fakes/event_fingerprint.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,15 +3,15 @@
  * has (MESSAGE/WPP, INSTANCE, COMPACT, PMC-extended PERFINFO), the 32-bit
  * logfile header, pre-Windows 8 CPU numbers, SavedOffset < Offset, the
  * golden listings' line format and UTC arithmetic. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "test_etl_bytes.h"
+#include "tests/unit/test_etl_bytes.h"
 
-#include "error.h"
-#include "etl_dump.h"
-#include "byte_source.h"
-#include "etl_reader.h"
-#include "os_time.h"
+#include "src/base/error.h"
+#include "etw/etl_dump.h"
+#include "src/base/byte_source.h"
+#include "etw/etl_reader.h"
+#include "src/base/os_time.h"
 
 #include <stdio.h>
 #include <string.h>

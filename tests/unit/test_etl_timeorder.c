@@ -2,15 +2,15 @@
  * that wrapped (buffers in the file out of SequenceNumber order), per-CPU
  * streams interleaved, ties, a MESSAGE without a timestamp, and compressed
  * buffers that would expand to far more memory than the file holds. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "test_etl_bytes.h"
+#include "tests/unit/test_etl_bytes.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "byte_source.h"
-#include "etl_reader.h"
-#include "etl_timeorder.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/byte_source.h"
+#include "etw/etl_reader.h"
+#include "etw/etl_timeorder.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -2,16 +2,16 @@
  * write -> read round trip of every real sample keeps every event (all but
  * the header-buffer events, which the writer regenerates) and the header's
  * clock. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_bytes.h"
-#include "etl_source.h"
-#include "etl_writer.h"
-#include "event_fingerprint.h"
-#include "fault_io.h"
-#include "os_file.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_bytes.h"
+#include "etw/etl_source.h"
+#include "etw/etl_writer.h"
+#include "tests/fakes/event_fingerprint.h"
+#include "tests/fakes/fault_io.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,15 +3,15 @@
  * with stored and deflated (zlib, raw deflate) members; member names are
  * sanitised; archives without ETL, damaged archives and short members are
  * clear errors; the real PerfView .etl.zip samples read. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "test_etl_bytes.h"
+#include "tests/unit/test_etl_bytes.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_source.h"
-#include "etl_timeorder.h"
-#include "etl_zip.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_source.h"
+#include "etw/etl_timeorder.h"
+#include "etw/etl_zip.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* EventSource GUIDs against the check values of perfview-collect.md §4.5
  * and the hashed GUIDs of PerfView's default provider table (§4.7). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "eventsource_guid.h"
+#include "src/base/error.h"
+#include "etw/eventsource_guid.h"
 
 #include <string.h>
 

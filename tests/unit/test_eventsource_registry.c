@@ -10,11 +10,11 @@
  * SendManifest; the value is deleted at stop and an emptied provider key
  * with it ("Hygiene").  The EventSource side (TryReadRegistryFilterData in
  * dotnet/runtime) reads the same key and value name. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "eventsource_registry.h"
-#include "fake_registry.h"
+#include "src/base/error.h"
+#include "etw/eventsource_registry.h"
+#include "tests/fakes/fake_registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>

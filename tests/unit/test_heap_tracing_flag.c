@@ -5,13 +5,13 @@
  * before put back, a value etwcap did not set left alone, and the state
  * carried through the session record to a later process (a killed capture
  * cleaned up by abort). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "fake_registry.h"
-#include "heap_tracing_flag.h"
-#include "os_file.h"
-#include "session_record.h"
+#include "src/base/error.h"
+#include "tests/fakes/fake_registry.h"
+#include "etw/heap_tracing_flag.h"
+#include "src/base/os_file.h"
+#include "src/session_record.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,15 +4,15 @@
  * rule are identified and each gets its identity events, images that are
  * not are counted unreadable; a trace merged before is not identified
  * twice. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "etl_merge.h"
-#include "etl_source.h"
-#include "etl_writer.h"
-#include "identity_inject.h"
-#include "image_identity.h"
-#include "os_file.h"
+#include "src/base/error.h"
+#include "etw/etl_merge.h"
+#include "etw/etl_source.h"
+#include "etw/etl_writer.h"
+#include "etw/identity_inject.h"
+#include "etw/image_identity.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,13 +5,13 @@
  * (header included), and match the golden listing's size and CRC-32 (cols 8
  * and 10).  Then a PE the build makes is encoded and every field is checked
  * against the PE itself. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_source.h"
-#include "image_identity.h"
-#include "pe_image.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_source.h"
+#include "etw/image_identity.h"
+#include "etw/pe_image.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* Keyword names <-> values both ways, with the values of
  * perfview-collect.md §4.1, §4.3, §4.4 typed in, and PerfView's composite
  * syntax (commandLine.cs ParseCompositeEnumValue). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "keywords.h"
+#include "src/base/error.h"
+#include "etw/keywords.h"
 
 #include <string.h>
 

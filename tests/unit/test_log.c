@@ -1,8 +1,8 @@
 /* Log fan-out: levels, several sinks, removal, the file sink's line format. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "log.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
 
 #include <stdio.h>
 #include <string.h>

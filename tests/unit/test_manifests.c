@@ -1,11 +1,11 @@
 /* EventSource manifests read from a trace (etw/manifests.c): the work and
  * memory a hostile manifest can cost, names compared whole, and the
  * version an event is looked up by. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "manifests.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/manifests.h"
 
 #include <stdio.h>
 #include <stdlib.h>

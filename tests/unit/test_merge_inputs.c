@@ -1,8 +1,8 @@
 /* A collection's files by PerfView's naming (perfview-collect.md §8.1). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "merge_inputs.h"
+#include "src/base/error.h"
+#include "etw/merge_inputs.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,13 +5,13 @@
  * ClrTraceEventParser.cs: ClrStackWalkTraceData) and the choice is
  * PerfView's rule (ETWTraceEventSource.GetModulesNeedingSymbols): a *.ni.*
  * image with an address of its own process in one of its 64 KB pages. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "builtin_events.h"
-#include "error.h"
-#include "etl_source.h"
-#include "etl_timeorder.h"
-#include "ngen_modules.h"
+#include "etw/builtin_events.h"
+#include "src/base/error.h"
+#include "etw/etl_source.h"
+#include "etw/etl_timeorder.h"
+#include "etw/ngen_modules.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,18 +7,18 @@
  * reader.  The image is tests/pe's mscorlib.ni.dll, a small DLL whose RSDS
  * record names mscorlib.ni.pdb, in a folder laid out as the machine's native
  * image cache. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "capture_finish.h"
-#include "error.h"
-#include "etl_bytes.h"
-#include "etl_reader.h"
-#include "etl_writer.h"
-#include "image_ids_only.h"
-#include "log.h"
-#include "ngen_pdb.h"
-#include "os_dir.h"
-#include "os_file.h"
+#include "src/capture_finish.h"
+#include "src/base/error.h"
+#include "etw/etl_bytes.h"
+#include "etw/etl_reader.h"
+#include "etw/etl_writer.h"
+#include "src/image_ids_only.h"
+#include "src/base/log.h"
+#include "src/ngen_pdb.h"
+#include "src/base/os_dir.h"
+#include "src/base/os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

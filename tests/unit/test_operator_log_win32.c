@@ -2,9 +2,9 @@
  * and ReportEventW take the entry.  Wine keeps no Application log to read
  * back (its ReportEventW only traces the strings), so this checks the calls
  * succeed with what etwcap passes, not what Event Viewer would show. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "operator_log.h"
+#include "src/operator_log.h"
 
 static void every_id_is_written(void **state)
 {

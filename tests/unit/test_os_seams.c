@@ -1,12 +1,12 @@
 /* The small OS seams (time, threads, files) behave the same on each OS:
  * this test runs natively and, as etwcap.exe's twin, under Wine. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "os_file.h"
-#include "os_thread.h"
-#include "os_time.h"
-#include "strutil.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
+#include "src/base/os_thread.h"
+#include "src/base/os_time.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,11 +3,11 @@
  * TraceEvent's algorithm: SHA-1 of the namespace bytes and the upper-cased
  * name in UTF-16BE, version nibble 5), and its events decode with the
  * fields they promise. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "guid.h"
-#include "own_provider.h"
-#include "tracelogging.h"
+#include "etw/guid.h"
+#include "src/own_provider.h"
+#include "etw/tracelogging.h"
 
 #include <string.h>
 

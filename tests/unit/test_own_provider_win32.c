@@ -4,11 +4,11 @@
  * listening session records (decoded by etwcap's own TraceLogging reader),
  * that nothing is recorded without a session, and a failed registration.
  * Checked only against that model, never against a real Windows. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "fake_eventwrite_win32.h"
-#include "tracelogging.h"
+#include "src/base/error.h"
+#include "tests/fakes/fake_eventwrite_win32.h"
+#include "etw/tracelogging.h"
 
 #include <string.h>
 

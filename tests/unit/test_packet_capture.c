@@ -5,25 +5,25 @@
  * netsh (tests/fakes/fake_netsh.c) — including a capture killed before it
  * could stop netsh.  Wine has no 'netsh trace': the model is all this is
  * checked against. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "plan_of.h"
+#include "tests/fakes/plan_of.h"
 
-#include "alloc.h"
-#include "cli.h"
-#include "collection_cmd.h"
-#include "console.h"
-#include "error.h"
-#include "fake_controller.h"
-#include "fake_netsh.h"
-#include "log.h"
-#include "log_capture.h"
-#include "os_file.h"
-#include "path_name.h"
-#include "plan.h"
-#include "plan_describe.h"
-#include "session_record.h"
-#include "strutil.h"
+#include "src/base/alloc.h"
+#include "src/cli.h"
+#include "src/collection_cmd.h"
+#include "src/console.h"
+#include "src/base/error.h"
+#include "tests/fakes/fake_controller.h"
+#include "tests/fakes/fake_netsh.h"
+#include "src/base/log.h"
+#include "tests/fakes/log_capture.h"
+#include "src/base/os_file.h"
+#include "src/base/path_name.h"
+#include "etw/plan.h"
+#include "etw/plan_describe.h"
+#include "src/session_record.h"
+#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

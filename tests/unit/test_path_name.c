@@ -1,9 +1,9 @@
 /* Path parts with both separators, and PerfView's DataFile naming rule. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "data_file.h"
-#include "path_name.h"
+#include "src/base/alloc.h"
+#include "etw/data_file.h"
+#include "src/base/path_name.h"
 
 static void base_name_and_folder(void **state)
 {

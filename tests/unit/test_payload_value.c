@@ -2,10 +2,10 @@
  * from bytes laid out by hand, and the text a trigger compares, as
  * PerfView's PayloadString shows it: decimal numbers, True/False for a
  * BOOL, GUIDs in registry form, strings as they are. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "payload_layout.h"
-#include "payload_value.h"
+#include "etw/payload_layout.h"
+#include "etw/payload_value.h"
 
 #include <string.h>
 

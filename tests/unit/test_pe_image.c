@@ -3,11 +3,11 @@
  * same file and against the values in fixture_version.rc), Wine's own PE
  * DLLs (no debug directory), and truncated or damaged copies (errors, never
  * crashes). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "os_file.h"
-#include "pe_image.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
+#include "etw/pe_image.h"
 
 #include <dirent.h>
 #include <stdio.h>

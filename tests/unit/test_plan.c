@@ -3,15 +3,15 @@
  * property rules) or from the EventSource GUIDs dotnet/runtime's own tests
  * assert, never captured from etwcap's output.  /TargetOS pins the Windows
  * version so the same plan comes out natively and under Wine. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "cli.h"
-#include "error.h"
-#include "plan.h"
-#include "plan_cli.h"
-#include "alloc.h"
-#include "plan_describe.h"
-#include "trigger_engine.h"
+#include "src/cli.h"
+#include "src/base/error.h"
+#include "etw/plan.h"
+#include "src/plan_cli.h"
+#include "src/base/alloc.h"
+#include "etw/plan_describe.h"
+#include "triggers/trigger_engine.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,12 +9,12 @@
  * ETW_EXT_PIDS 2, ETW_EXT_STACKWALK_FILTER 3; hooks 0x1021, 0x1022) from
  * ETWKernelControl.StartWindowsHeapSession and SaveExtensions; VirtualAlloc
  * 0x4000 (KernelTraceEventParser.Keywords). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "plan.h"
-#include "plan_describe.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/plan.h"
+#include "etw/plan_describe.h"
 
 #include <string.h>
 

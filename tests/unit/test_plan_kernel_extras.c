@@ -5,10 +5,10 @@
  * krabsetw (PERF_PMC_PROFILE 0x20000400) and the System Provider keyword from
  * evntrace.h (SYSTEM_PROFILE_KW_PMC_PROFILE 0x2).  The machine's sources are
  * given, as plan_cli gives those Windows lists. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "plan.h"
+#include "src/base/error.h"
+#include "etw/plan.h"
 
 #include <string.h>
 

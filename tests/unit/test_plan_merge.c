@@ -1,10 +1,10 @@
 /* The per-GUID merge on its own (plan_merge_providers): union of keywords,
  * highest level, disable by level 0 + keywords 0, filters widened. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "plan.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/plan.h"
 
 #include <string.h>
 

@@ -4,11 +4,11 @@
  * work; run's command starts as a program or through cmd /c call, and its
  * exit is seen while the capture polls; schedule's tool of the system
  * folder runs directly. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "os_file.h"
-#include "process_shell.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
+#include "src/process_shell.h"
 
 #include <stdio.h>
 #include <windows.h>

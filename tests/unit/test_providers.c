@@ -2,10 +2,10 @@
  * built-in table (names and PerfView's aliases), the OS (none off Windows),
  * otherwise an error naming the text.  GUIDs typed from
  * perfview-collect.md §4.3, §4.5, §4.7. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "providers.h"
+#include "src/base/error.h"
+#include "etw/providers.h"
 
 #include <stdio.h>
 #include <string.h>

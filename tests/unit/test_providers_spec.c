@@ -1,9 +1,9 @@
 /* The /Providers item grammar (perfview-collect.md §4.5), and bad specs
  * whose error names the token. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "providers_spec.h"
+#include "src/base/error.h"
+#include "etw/providers_spec.h"
 
 #include <string.h>
 

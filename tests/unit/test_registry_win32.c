@@ -3,13 +3,13 @@
  * a real Windows would), through the hand-off's own functions: TraceEvent's
  * key and value names (TraceEventSession.cs SetFilterDataForEtwSession, see
  * test_eventsource_registry.c) go in as REG_BINARY and come out again. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
 #include <windows.h>
 
-#include "error.h"
-#include "eventsource_registry.h"
-#include "registry.h"
+#include "src/base/error.h"
+#include "etw/eventsource_registry.h"
+#include "etw/registry.h"
 
 #include <stdio.h>
 #include <string.h>

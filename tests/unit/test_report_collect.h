@@ -4,8 +4,8 @@
 #ifndef ETWCAP_TEST_REPORT_COLLECT_H
 #define ETWCAP_TEST_REPORT_COLLECT_H
 
-#include "report_model.h"
-#include "test_support.h"
+#include "src/report_model.h"
+#include "tests/fakes/test_support.h"
 
 static inline void collect(const char *sample, struct report *r)
 {

@@ -2,10 +2,10 @@
  * hand-made CLR Exception/Start v1 events (ClrEtwAll.man ExceptionThrown_V1:
  * ExceptionType and ExceptionMessage, UTF-16 and NUL-terminated, then
  * EIP (pointer), HRESULT (u32), Flags (u16), ClrInstanceID (u16)). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "report_exceptions.h"
-#include "builtin_events.h"
+#include "src/report_exceptions.h"
+#include "etw/builtin_events.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,13 +6,13 @@
  * golden listing of net.4.5.2.x64 (samples/golden, an independent parser):
  * 264 GCStart v1, 264 GCStart v2 and 264 GCStop events, 526 GCStarts in pid
  * 3676 and 2 in pid 3988.  Hand-made events test the state machine's rules. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "report_gc.h"
-#include "report_model.h"
-#include "test_report_collect.h"
-#include "builtin_events.h"
+#include "src/base/error.h"
+#include "src/report_gc.h"
+#include "src/report_model.h"
+#include "tests/unit/test_report_collect.h"
+#include "etw/builtin_events.h"
 
 #include <string.h>
 

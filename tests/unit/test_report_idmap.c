@@ -1,8 +1,8 @@
 /* The id map of `etwcap report` (src/report_idmap.c): one value per id
  * (report_idmap_put), several per hash (report_idmap_add), bounded size. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "report_idmap.h"
+#include "src/report_idmap.h"
 
 #include <string.h>
 

@@ -6,10 +6,10 @@
  * before the name) and KernelTraceControl's identity events (the ImageID
  * task's classic events, their payload starting with the ImageBase:
  * SymbolTraceEventParser's ImageIDTraceData and DbgIDRSDSTraceData). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "image_identity.h"
-#include "report_kernel.h"
+#include "etw/image_identity.h"
+#include "src/report_kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

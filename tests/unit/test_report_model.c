@@ -8,10 +8,10 @@
  * (0x030A, 0x1402-0x1404) and 3590 KernelTraceControl ImageID Info events
  * (b3e675d7-..., opcode 0).  The exception's type is the one the issue names
  * and PerfView shows for this trace: System.IO.FileNotFoundException. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "report_model.h"
-#include "test_report_collect.h"
+#include "src/report_model.h"
+#include "tests/unit/test_report_collect.h"
 
 #include <string.h>
 

@@ -6,9 +6,9 @@
  * and attribute values "<", "&" and the quote must be written as character
  * references); RFC 3629 §3-4 (overlong forms, surrogates and bytes C0, C1,
  * F5-FF are invalid UTF-8). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "report_writer.h"
+#include "src/report_writer.h"
 
 #include <stdio.h>
 #include <string.h>

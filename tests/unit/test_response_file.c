@@ -1,9 +1,9 @@
 /* @file response files and Windows command-line splitting. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "cmdline_windows.h"
-#include "error.h"
-#include "response_file.h"
+#include "src/cmdline_windows.h"
+#include "src/base/error.h"
+#include "src/response_file.h"
 
 #include <stdio.h>
 #include <string.h>

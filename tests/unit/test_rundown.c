@@ -3,13 +3,13 @@
  * method pass 0x1080060111; minimal 0x1000000101), and the wait until the
  * file stops growing, bounded by /MinRundownTime and /RundownTimeout
  * (§7 step 4). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "fake_controller.h"
-#include "log.h"
-#include "plan.h"
-#include "rundown.h"
+#include "src/base/error.h"
+#include "tests/fakes/fake_controller.h"
+#include "src/base/log.h"
+#include "etw/plan.h"
+#include "src/rundown.h"
 
 #include <stdio.h>
 #include <string.h>

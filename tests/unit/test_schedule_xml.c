@@ -5,14 +5,14 @@
  * whole; XML text that a parser reads back unchanged; the settings the issue
  * asks for, by the element names of Microsoft's Task Scheduler schema
  * reference.  e2e.test_schedule parses the whole document with Python. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "cmdline_windows.h"
-#include "error.h"
-#include "response_file.h"
-#include "schedule_xml.h"
-#include "strbuf.h"
+#include "src/base/alloc.h"
+#include "src/cmdline_windows.h"
+#include "src/base/error.h"
+#include "src/response_file.h"
+#include "src/schedule_xml.h"
+#include "src/base/strbuf.h"
 
 #include <string.h>
 

@@ -3,9 +3,9 @@
  * applied after every rotation as the capture applies it.  The expected
  * counts follow from the rules in segment_retention.h and the numbers the
  * test chooses. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "segment_retention.h"
+#include "src/segment_retention.h"
 
 #include <string.h>
 

@@ -4,14 +4,14 @@
  * TraceLoggingProvider.h), each check shown to pass on a trace that has
  * what it needs and to fail on one that lacks it.  Also the TraceLogging
  * bytes the selftest writes, decoded by etwcap's own decoder. */
-#include "test_support.h"
-#include "test_etl_bytes.h"
+#include "tests/fakes/test_support.h"
+#include "tests/unit/test_etl_bytes.h"
 
-#include "error.h"
-#include "image_identity.h"
-#include "selftest_checks.h"
-#include "selftest_tl.h"
-#include "tracelogging.h"
+#include "src/base/error.h"
+#include "etw/image_identity.h"
+#include "src/selftest_checks.h"
+#include "src/selftest_tl.h"
+#include "etw/tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,10 +4,10 @@
  * TraceLoggingProvider.h's order and types, decoded by etwcap's own
  * TraceLogging reader), the child process, the DLL by full path, the
  * thread switches. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "selftest_os_win32.h"
-#include "tracelogging.h"
+#include "src/selftest_os_win32.h"
+#include "etw/tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,20 +3,20 @@
  * virtual clocks: it must end with FAIL lines for what cannot hold and
  * its closing line, never claim success; its session names and `abort`'s
  * respect for a running selftest; and the workload's order of steps. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "cli.h"
-#include "collection_cmd.h"
-#include "error.h"
-#include "fake_consumer.h"
-#include "fake_controller.h"
-#include "log.h"
-#include "os_file.h"
-#include "selftest_checks.h"
-#include "selftest_run.h"
-#include "selftest_workload.h"
-#include "session_record.h"
-#include "tracelogging.h"
+#include "src/cli.h"
+#include "src/collection_cmd.h"
+#include "src/base/error.h"
+#include "tests/fakes/fake_consumer.h"
+#include "tests/fakes/fake_controller.h"
+#include "src/base/log.h"
+#include "src/base/os_file.h"
+#include "src/selftest_checks.h"
+#include "src/selftest_run.h"
+#include "src/selftest_workload.h"
+#include "src/session_record.h"
+#include "etw/tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

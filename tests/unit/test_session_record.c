@@ -2,15 +2,15 @@
  * second process uses to stop a running collect: written, read back field
  * by field, and refused when damaged.  Also the small JSON reader under
  * it. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "os_file.h"
-#include "session_record.h"
-#include "session_record_json.h"
-#include "file_read.h"
-#include "utf8.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os_file.h"
+#include "src/session_record.h"
+#include "src/session_record_json.h"
+#include "src/base/file_read.h"
+#include "src/base/utf8.h"
 
 #include <stdio.h>
 #include <string.h>

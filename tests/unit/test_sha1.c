@@ -1,8 +1,8 @@
 /* SHA-1 against the FIPS 180 example vectors (and their NIST/RFC 3174
  * companions: the empty string and one million 'a'). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "sha1.h"
+#include "etw/sha1.h"
 
 #include <stdio.h>
 #include <string.h>

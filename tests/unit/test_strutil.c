@@ -1,7 +1,7 @@
 /* Locale-independent string parsing used by the qualifier parser. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "strutil.h"
+#include "src/base/strutil.h"
 
 #include <stdint.h>
 

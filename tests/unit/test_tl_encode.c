@@ -1,11 +1,11 @@
 /* TraceLogging bytes (etw/tl_encode.h): against bytes assembled by hand
  * from TraceLoggingProvider.h's layout, and read back by etwcap's own
  * decoder (etw/tracelogging.h). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "tl_encode.h"
-#include "tracelogging.h"
+#include "src/base/error.h"
+#include "etw/tl_encode.h"
+#include "etw/tracelogging.h"
 
 #include <string.h>
 

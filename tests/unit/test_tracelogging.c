@@ -2,10 +2,10 @@
  * field by field (TraceLoggingProvider.h's layout: NUL-terminated name,
  * InType, OutType when InType has 0x80, a UINT16 count when InType has
  * 0x20): the work per event is bounded by the event's bytes. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "tracelogging.h"
+#include "src/base/error.h"
+#include "etw/tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

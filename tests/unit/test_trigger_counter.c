@@ -4,13 +4,13 @@
  * DecayToZeroHours, /TriggerPollMSec, /StartOnPerfCounter gating the stop
  * triggers, a missing instance reading 0, the collection cycle after a
  * fire (DelayAfterTriggerSec, CollectMultiple) and the typeperf CSV source. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "trigger_counter.h"
-#include "trigger_csv.h"
-#include "trigger_engine.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "triggers/trigger_counter.h"
+#include "triggers/trigger_csv.h"
+#include "triggers/trigger_engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>

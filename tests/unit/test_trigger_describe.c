@@ -2,11 +2,11 @@
  * qualifiers applied as the engine applies them, a malformed spec failing
  * with the engine's message, and the table and the JSON carrying the same
  * fields. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "trigger_describe.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "triggers/trigger_describe.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,10 +7,10 @@
  * the options the test gives and PerfView's cycle (perfview-collect.md
  * §6.4: DelayAfterTriggerSec after a stop fire, MaxCollectSec and a manual
  * stop with no delay, CollectMultiple cycles). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "trigger_engine.h"
+#include "src/base/error.h"
+#include "triggers/trigger_engine.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,15 +4,15 @@
  * filters by name from kernel Process events, field filter operators, the
  * GC and exception predicates, System.Net.Http status codes, and
  * EventCounters payloads in TraceLogging form (TraceLoggingProvider.h). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "eventsource_guid.h"
-#include "builtin_events.h"
-#include "trigger_engine.h"
-#include "manifests.h"
-#include "tracelogging.h"
-#include "tl_encode.h"
+#include "src/base/error.h"
+#include "etw/eventsource_guid.h"
+#include "etw/builtin_events.h"
+#include "triggers/trigger_engine.h"
+#include "etw/manifests.h"
+#include "etw/tracelogging.h"
+#include "etw/tl_encode.h"
 
 #include <stdio.h>
 #include <string.h>

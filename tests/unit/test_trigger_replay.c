@@ -3,12 +3,12 @@
  * a huge timestamp.  Each must be refused with a message naming the file,
  * never overflow (the unit tests run under UBSan) nor replay at a garbage
  * time; a sane clock next to them still replays. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "etl_writer.h"
-#include "trigger_engine.h"
-#include "trigger_replay.h"
+#include "src/base/error.h"
+#include "etw/etl_writer.h"
+#include "triggers/trigger_engine.h"
+#include "triggers/trigger_replay.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,14 +4,14 @@
  * TraceLogging payloads are decoded by hand from their documented layouts
  * (ClrEtwAll.man GCStart_V1/V2, GCEnd_V1, GCSuspendEE_V1, ExceptionThrown_V1;
  * the kernel Process_V4 class; TraceLoggingProvider.h event metadata). */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "etl_source.h"
-#include "etl_timeorder.h"
-#include "trigger_engine.h"
-#include "trigger_replay.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl_source.h"
+#include "etw/etl_timeorder.h"
+#include "triggers/trigger_engine.h"
+#include "triggers/trigger_replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,16 +2,16 @@
  * etwcap's), and that every bad spec is an error naming the position and
  * what was expected; regex edge cases; /CollectMultiple file names;
  * /StopCommand substitution; the providers the trigger session needs. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "error.h"
-#include "qualifiers.h"
-#include "strutil.h"
-#include "trigger_engine.h"
-#include "trigger_output.h"
-#include "trigger_plan.h"
-#include "replay_window.h"
-#include "trigger_spec.h"
+#include "src/base/error.h"
+#include "src/qualifiers.h"
+#include "src/base/strutil.h"
+#include "triggers/trigger_engine.h"
+#include "triggers/trigger_output.h"
+#include "triggers/trigger_plan.h"
+#include "src/replay_window.h"
+#include "triggers/trigger_spec.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,17 +3,17 @@
  * 2.3-2.5), WIM chunks compressed by wimlib (an independent LZ77+Huffman
  * encoder, tests/data/xca/README), the XPRESS buffers of real ETL files
  * (etl-format.md section 6), and bad, truncated or oversized input. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "xca.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/xca.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "unzip.h"
+#include <unzip.h>
 
 typedef int (*decompress_fn)(const uint8_t *, size_t, uint8_t *, size_t, size_t *);
 

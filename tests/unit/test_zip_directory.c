@@ -1,13 +1,13 @@
 /* Our zip reader: Zip64 sizes (which Debian's minizip 1.1 reader
  * misses on 64-bit Linux), member checks, and damaged archives.  Archives
  * are written here by minizip's writer, an independent implementation. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "byte_source.h"
-#include "error.h"
-#include "file_read.h"
-#include "zip_directory.h"
+#include "src/base/alloc.h"
+#include "src/base/byte_source.h"
+#include "src/base/error.h"
+#include "src/base/file_read.h"
+#include "src/base/zip_directory.h"
 
 #include <stdio.h>
 #include <stdlib.h>

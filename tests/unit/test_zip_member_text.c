@@ -2,11 +2,11 @@
  * assembled here byte by byte from PKWARE's APPNOTE (4.3.7 local header,
  * 4.3.12 central header, 4.3.16 end of central directory), stored members
  * with zlib's CRC-32, so nothing of etwcap's writer is involved. */
-#include "test_support.h"
+#include "tests/fakes/test_support.h"
 
-#include "alloc.h"
-#include "error.h"
-#include "zip_member_text.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/zip_member_text.h"
 
 #include <stdio.h>
 #include <string.h>
