@@ -8,9 +8,9 @@
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "etw/etw_event_record.h"
-#include "src/base/os_thread.h"
-#include "src/base/utf16_win32.h"
-#include "src/base/win32_error_win32.h"
+#include "src/base/os/os_thread.h"
+#include "src/base/os/utf16_win32.h"
+#include "src/base/os/win32_error_win32.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #ifndef ETWCAP_CONSUMER_WIN32_H
 #define ETWCAP_CONSUMER_WIN32_H
 
-#include "etw/compat_win32.h"
+#include "src/base/os/compat_win32.h"
 
 #include <evntcons.h>
 

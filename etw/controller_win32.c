@@ -7,16 +7,16 @@
  * (toolchain.md §2.2). */
 #include "etw/controller_win32.h"
 
-#include "etw/optional_call_win32.h"
+#include "src/base/os/optional_call_win32.h"
 
 #include <bcrypt.h>
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/base/os_file.h"
-#include "src/base/utf16_win32.h"
-#include "src/base/win32_error_win32.h"
+#include "src/base/os/os_file.h"
+#include "src/base/os/utf16_win32.h"
+#include "src/base/os/win32_error_win32.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -6,7 +6,8 @@
 #include "etw/etl_decompress.h"
 #include "etw/etl_dump.h"
 #include "etw/etl_names.h"
-#include "src/base/os_time.h"
+#include "src/base/civil_time.h"
+#include "src/base/os/os_time.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #include "src/base/byte_source.h"
 #include "src/base/error.h"
 #include "src/base/strutil.h"
-#include "src/base/zip_directory.h"
+#include "src/base/zip/zip_directory.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include "etw/eventsource_guid.h"
 
 #include "src/base/error.h"
-#include "etw/sha1.h"
+#include "src/base/sha1.h"
 
 #include <string.h>
 

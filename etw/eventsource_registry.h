@@ -15,7 +15,7 @@
 #define ETWCAP_EVENTSOURCE_REGISTRY_H
 
 #include "etw/plan.h"
-#include "etw/registry.h"
+#include "src/base/os/registry.h"
 
 #include <stddef.h>
 #include <stdint.h>

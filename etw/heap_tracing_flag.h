@@ -12,7 +12,7 @@
 #define ETWCAP_HEAP_TRACING_FLAG_H
 
 #include "etw/plan.h"
-#include "etw/registry.h"
+#include "src/base/os/registry.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 #include "src/base/error.h"
 #include "etw/etl_format.h"
 #include "etw/image_identity.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "etw/pe_image.h"
 #include "src/base/strutil.h"
 

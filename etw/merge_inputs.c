@@ -3,8 +3,8 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "src/base/os_dir.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_dir.h"
+#include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
 
 #include <stdlib.h>

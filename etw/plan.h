@@ -8,7 +8,7 @@
 #ifndef ETWCAP_PLAN_H
 #define ETWCAP_PLAN_H
 
-#include "etw/os_version.h"
+#include "src/base/os/os_version.h"
 #include "etw/guid.h"
 #include "etw/providers_spec.h"
 #include "etw/session_need.h"

@@ -6,7 +6,7 @@
 #include "etw/plan_internal.h"
 
 #include "src/base/error.h"
-#include "etw/os_version.h"
+#include "src/base/os/os_version.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

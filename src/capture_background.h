@@ -14,7 +14,7 @@
 #include "src/capture_manifest.h"
 #include "etw/controller.h"
 #include "src/base/log_memory.h"
-#include "src/base/os_thread.h"
+#include "src/base/os/os_thread.h"
 
 struct background_job {
   os_thread thread;

@@ -2,17 +2,17 @@
 #include "src/capture_finish.h"
 
 #include "src/base/alloc.h"
-#include "src/base/archive_writer.h"
+#include "src/base/zip/archive_writer.h"
 #include "src/base/dir_parents.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
 #include "etw/merge_hooks.h"
 #include "etw/merge_inputs.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/os_proc.h"
-#include "src/base/os_time.h"
+#include "src/base/os/os_time.h"
 #include "src/base/path_name.h"
-#include "src/progress.h"
+#include "src/base/progress.h"
 #include "src/base/utf8.h"
 
 #include <stdio.h>

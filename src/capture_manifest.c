@@ -1,7 +1,8 @@
 /* Rendering the capture manifest (schema in README.md). */
 #include "src/capture_manifest.h"
 
-#include "src/base/os_time.h"
+#include "src/base/civil_time.h"
+#include "src/base/os/os_time.h"
 #include "src/base/strbuf.h"
 #include "src/version.h"
 

@@ -12,11 +12,11 @@
 #include "src/command.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/base/path_name.h"
 #include "src/qualifiers.h"
 #include "src/base/strutil.h"
-#include "src/base/zip_directory.h"
+#include "src/base/zip/zip_directory.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,14 +8,15 @@
 #include "src/base/error.h"
 #include "src/base/log.h"
 #include "src/operator_log.h"
-#include "src/base/os_dir.h"
-#include "src/base/os_file.h"
-#include "src/base/os_time.h"
+#include "src/base/os/os_dir.h"
+#include "src/base/os/os_file.h"
+#include "src/base/civil_time.h"
+#include "src/base/os/os_time.h"
 #include "src/base/path_name.h"
 #include "src/segment_retention.h"
 #include "src/base/strutil.h"
 #include "triggers/trigger_output.h"
-#include "src/base/zip_member_text.h"
+#include "src/base/zip/zip_member_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

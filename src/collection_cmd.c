@@ -9,7 +9,7 @@
 #include "src/base/error.h"
 #include "src/base/log.h"
 #include "etw/merge_inputs.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/os_proc.h"
 #include "src/plan_cli.h"
 #include "etw/plan_describe.h"

@@ -8,7 +8,7 @@
 #include "src/cli.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/packet_capture.h"
 #include "src/selftest_run.h"
 #include "src/session_record.h"

@@ -5,7 +5,7 @@
 #include "src/cli.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/session_record.h"
 #include "etw/plan_describe.h"
 #include "src/base/strutil.h"

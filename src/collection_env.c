@@ -3,8 +3,8 @@
 
 #include "src/base/error.h"
 #include "src/operator_log.h"
-#include "src/base/os_file.h"
-#include "src/base/os_time.h"
+#include "src/base/os/os_file.h"
+#include "src/base/os/os_time.h"
 #include "src/base/path_name.h"
 
 #include <stdarg.h>

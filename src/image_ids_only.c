@@ -2,7 +2,7 @@
 #include "src/image_ids_only.h"
 
 #include "src/base/alloc.h"
-#include "src/base/archive_writer.h"
+#include "src/base/zip/archive_writer.h"
 #include "src/base/cancel.h"
 #include "src/base/error.h"
 #include "src/base/byte_source.h"
@@ -10,10 +10,10 @@
 #include "src/base/file_error.h"
 #include "src/base/log.h"
 #include "etw/merge_hooks.h"
-#include "src/base/os_file.h"
-#include "src/progress.h"
+#include "src/base/os/os_file.h"
+#include "src/base/progress.h"
 #include "src/base/strutil.h"
-#include "src/base/zip_directory.h"
+#include "src/base/zip/zip_directory.h"
 
 #include <stdio.h>
 #include <string.h>

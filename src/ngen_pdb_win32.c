@@ -4,14 +4,14 @@
  * run as `ngen.exe createPDB "IMAGE" "DIR"` with COMPLUS_NGenEnableCreatePdb=1
  * in its environment, as PerfView runs it.  Wine has no ngen.exe: there
  * this answers ETWCAP_E_NOENT and the merge goes on without the PDBs. */
-#include "etw/compat_win32.h"
+#include "src/base/os/compat_win32.h"
 
 #include "src/ngen_pdb.h"
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/process_shell.h"
-#include "src/base/utf16_win32.h"
+#include "src/base/os/utf16_win32.h"
 
 #include <stdio.h>
 #include <wchar.h>

@@ -1,12 +1,12 @@
 /* operator_log.h with advapi32's event-log calls. */
-#include "etw/compat_win32.h"
+#include "src/base/os/compat_win32.h"
 
 #include "src/operator_log.h"
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "src/base/utf16_win32.h"
-#include "src/base/win32_error_win32.h"
+#include "src/base/os/utf16_win32.h"
+#include "src/base/os/win32_error_win32.h"
 
 static WORD type_of(enum operator_event id)
 {

@@ -6,7 +6,7 @@
 #include "src/base/alloc.h"
 #include "src/cmdline_windows.h"
 #include "src/base/error.h"
-#include "src/base/utf16_win32.h"
+#include "src/base/os/utf16_win32.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -16,8 +16,8 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/optional_call_win32.h"
-#include "src/base/win32_error_win32.h"
+#include "src/base/os/optional_call_win32.h"
+#include "src/base/os/win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #ifndef ETWCAP_OWN_PROVIDER_WIN32_H
 #define ETWCAP_OWN_PROVIDER_WIN32_H
 
-#include "etw/compat_win32.h"
+#include "src/base/os/compat_win32.h"
 
 #include "src/own_provider.h"
 

@@ -3,7 +3,7 @@
 
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/process_shell.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include "src/cli.h"
 #include "etw/controller.h"
 #include "src/base/error.h"
-#include "etw/os_version.h"
+#include "src/base/os/os_version.h"
 #include "src/base/strutil.h"
 #include "triggers/trigger_plan.h"
 

@@ -3,15 +3,15 @@
  * one), else System32, as PerfView runs /StopCommand and wraps `run`'s
  * commands that are not programs.  Command lines are passed as typed; the
  * console and environment are inherited. */
-#include "etw/compat_win32.h"
+#include "src/base/os/compat_win32.h"
 
 #include "src/process_shell.h"
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/strutil.h"
-#include "src/base/utf16_win32.h"
-#include "src/base/win32_error_win32.h"
+#include "src/base/os/utf16_win32.h"
+#include "src/base/os/win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>

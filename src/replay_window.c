@@ -11,7 +11,7 @@
 #include "etw/etl_writer.h"
 #include "src/base/file_error.h"
 #include "etw/merge_inputs.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

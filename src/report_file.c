@@ -4,7 +4,7 @@
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/report_html.h"
 #include "src/report_model.h"
 #include "src/base/strutil.h"

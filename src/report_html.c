@@ -2,7 +2,8 @@
 #include "src/report_html.h"
 
 #include "src/base/alloc.h"
-#include "src/base/os_time.h"
+#include "src/base/civil_time.h"
+#include "src/base/os/os_time.h"
 #include "src/base/path_name.h"
 #include "src/report_json.h"
 #include "src/report_svg.h"

@@ -2,7 +2,8 @@
  * StartTime (PerfView's "relative msec"), with 3 decimals. */
 #include "src/report_json.h"
 
-#include "src/base/os_time.h"
+#include "src/base/civil_time.h"
+#include "src/base/os/os_time.h"
 #include "src/version.h"
 
 #include <stdio.h>

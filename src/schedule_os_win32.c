@@ -1,14 +1,14 @@
 /* schedule_os.h with the system folder's schtasks.exe. */
-#include "etw/compat_win32.h"
+#include "src/base/os/compat_win32.h"
 
 #include "src/schedule_os.h"
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/process_shell.h"
-#include "src/base/utf16_win32.h"
-#include "src/base/win32_error_win32.h"
+#include "src/base/os/utf16_win32.h"
+#include "src/base/os/win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,8 +9,8 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "src/base/utf16_win32.h"
-#include "src/base/win32_error_win32.h"
+#include "src/base/os/utf16_win32.h"
+#include "src/base/os/win32_error_win32.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #ifndef ETWCAP_SELFTEST_OS_WIN32_H
 #define ETWCAP_SELFTEST_OS_WIN32_H
 
-#include "etw/compat_win32.h"
+#include "src/base/os/compat_win32.h"
 
 #include "src/selftest_os.h"
 

@@ -9,16 +9,17 @@
 #include "src/base/file_write.h"
 #include "src/base/log.h"
 #include "src/base/log_memory.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/os_proc.h"
-#include "src/base/os_time.h"
+#include "src/base/civil_time.h"
+#include "src/base/os/os_time.h"
 #include "src/selftest_checks.h"
 #include "src/selftest_workload.h"
 #include "src/session_record_json.h"
 #include "src/base/strbuf.h"
 #include "src/base/strutil.h"
 #include "src/version.h"
-#include "src/base/zip_member_text.h"
+#include "src/base/zip/zip_member_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 #define ETWCAP_SELFTEST_WORKLOAD_H
 
 #include "src/collection_env.h"
-#include "src/base/os_thread.h"
+#include "src/base/os/os_thread.h"
 #include "src/selftest_os.h"
 
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* session_record.h's process checks on Windows: a pid and its creation
  * time (GetProcessTimes) name one process, even after the pid is reused. */
-#include "etw/compat_win32.h" /* windows.h without its provider_entry clash */
+#include "src/base/os/compat_win32.h" /* windows.h without its provider_entry clash */
 
 #include "src/session_record.h"
 

@@ -9,7 +9,7 @@
 #define ETWCAP_TRIGGER_FEED_H
 
 #include "etw/etw_event.h"
-#include "src/base/os_thread.h"
+#include "src/base/os/os_thread.h"
 #include "triggers/trigger_engine.h"
 #include "triggers/trigger_eventlog.h"
 

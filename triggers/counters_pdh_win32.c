@@ -11,7 +11,7 @@
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/base/utf16_win32.h"
+#include "src/base/os/utf16_win32.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #ifndef ETWCAP_EVENTLOG_WIN32_H
 #define ETWCAP_EVENTLOG_WIN32_H
 
-#include "etw/compat_win32.h"
+#include "src/base/os/compat_win32.h"
 
 #include <winevt.h>
 

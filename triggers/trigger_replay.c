@@ -9,7 +9,7 @@
 #include "etw/etl_timeorder.h"
 #include "etw/etl_zip.h"
 #include "src/base/log.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,8 +5,9 @@
 #include "src/base/log.h"
 
 #include "src/base/error.h"
-#include "src/base/os_thread.h"
-#include "src/base/os_time.h"
+#include "src/base/os/os_thread.h"
+#include "src/base/civil_time.h"
+#include "src/base/os/os_time.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

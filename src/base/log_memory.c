@@ -2,7 +2,8 @@
 #include "src/base/log_memory.h"
 
 #include "src/base/alloc.h"
-#include "src/base/os_time.h"
+#include "src/base/civil_time.h"
+#include "src/base/os/os_time.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * Usage: bench_read FILE.etl */
 #include "etw/etl_reader.h"
 #include "etw/etl_timeorder.h"
-#include "src/base/os_time.h"
+#include "src/base/os/os_time.h"
 
 #include <stdio.h>
 #include <stdlib.h>

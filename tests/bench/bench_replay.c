@@ -8,8 +8,8 @@
  * Usage: bench_replay FILE.etl [GC_MSEC] [EXCEPTION_REGEX] */
 #include "etw/etl_reader.h"
 #include "etw/etl_timeorder.h"
-#include "src/base/os_file.h"
-#include "src/base/os_time.h"
+#include "src/base/os/os_file.h"
+#include "src/base/os/os_time.h"
 #include "triggers/trigger_engine.h"
 #include "triggers/trigger_replay.h"
 

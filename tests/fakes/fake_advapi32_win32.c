@@ -5,7 +5,7 @@
 
 #include "src/base/alloc.h"
 #include "tests/fakes/fake_controller.h"
-#include "src/base/utf16_win32.h"
+#include "src/base/os/utf16_win32.h"
 
 #include <stdarg.h>
 #include <stdio.h>

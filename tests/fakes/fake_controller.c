@@ -3,7 +3,7 @@
 
 #include "src/base/error.h"
 #include "etw/etl_writer.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #include "tests/fakes/fake_netsh.h"
 
 #include "src/base/error.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 
 #include <stdio.h>
 #include <string.h>

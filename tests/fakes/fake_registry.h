@@ -5,7 +5,7 @@
 #ifndef ETWCAP_FAKE_REGISTRY_H
 #define ETWCAP_FAKE_REGISTRY_H
 
-#include "etw/registry.h"
+#include "src/base/os/registry.h"
 
 #include <stddef.h>
 

@@ -3,7 +3,8 @@
 
 #include "src/base/alloc.h"
 #include "src/capture_manifest.h"
-#include "src/base/os_time.h"
+#include "src/base/civil_time.h"
+#include "src/base/os/os_time.h"
 
 #include <stdio.h>
 #include <stdlib.h>

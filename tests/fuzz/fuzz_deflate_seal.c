@@ -3,7 +3,7 @@
  * decoder: the walk accepts a stream exactly when zlib decodes it to its end
  * in the same bytes, and then to the same length; a sealed stream followed
  * by an empty final block decodes to the same bytes again. */
-#include "src/base/deflate_seal.h"
+#include "src/base/zip/deflate_seal.h"
 
 #include <stdint.h>
 #include <stdlib.h>

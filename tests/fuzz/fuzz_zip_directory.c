@@ -12,7 +12,7 @@
  * starts every input there.  An archive the builder made without a
  * deliberate flaw must be read back whole, with its sizes and CRC-32s. */
 #include "src/base/byte_source.h"
-#include "src/base/zip_directory.h"
+#include "src/base/zip/zip_directory.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@
 #include "src/capture_finish.h"
 #include "src/base/error.h"
 #include "src/base/file_read.h"
-#include "src/base/os_dir.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_dir.h"
+#include "src/base/os/os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

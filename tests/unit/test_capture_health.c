@@ -13,7 +13,7 @@
 #include "etw/keywords.h"
 #include "src/base/log.h"
 #include "tests/fakes/log_capture.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "etw/plan.h"
 #include "src/session_record_json.h"
 

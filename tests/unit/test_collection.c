@@ -16,7 +16,7 @@
 #include "tests/fakes/fake_registry.h"
 #include "src/base/log.h"
 #include "tests/fakes/log_capture.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "etw/plan.h"
 #include "src/session_record.h"
 #include "src/base/strutil.h"

@@ -19,7 +19,7 @@
 #include "tests/fakes/fake_controller.h"
 #include "src/base/log.h"
 #include "tests/fakes/log_capture.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/session_record.h"
 
 #include <stdio.h>

@@ -9,7 +9,7 @@
  * seam, and `start` then `stop` in two processes sharing the fake's state
  * file.  In every case the fake proves every session we started was
  * stopped. */
-#include "etw/compat_win32.h" /* first: windows.h */
+#include "src/base/os/compat_win32.h" /* first: windows.h */
 
 #include "tests/fakes/test_support.h"
 
@@ -22,15 +22,15 @@
 #include "tests/fakes/fake_advapi32_win32.h"
 #include "tests/fakes/fake_controller.h"
 #include "src/base/log.h"
-#include "etw/optional_call_win32.h"
-#include "src/base/os_file.h"
+#include "src/base/os/optional_call_win32.h"
+#include "src/base/os/os_file.h"
 #include "etw/plan.h"
 #include "src/plan_cli.h"
-#include "etw/registry.h"
+#include "src/base/os/registry.h"
 #include "src/rundown.h"
 #include "src/session_record.h"
 #include "src/base/strutil.h"
-#include "src/base/utf16_win32.h"
+#include "src/base/os/utf16_win32.h"
 
 #include <stdio.h>
 #include <string.h>

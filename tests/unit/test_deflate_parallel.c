@@ -6,7 +6,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/alloc.h"
-#include "src/base/deflate_parallel.h"
+#include "src/base/zip/deflate_parallel.h"
 #include "src/base/error.h"
 
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * joined result. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/deflate_seal.h"
+#include "src/base/zip/deflate_seal.h"
 #include "src/base/error.h"
 
 #include <libdeflate.h>

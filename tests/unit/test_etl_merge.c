@@ -9,7 +9,7 @@
 #include "etw/etl_source.h"
 #include "etw/etl_writer.h"
 #include "tests/fakes/event_fingerprint.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

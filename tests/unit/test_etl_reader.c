@@ -11,7 +11,8 @@
 #include "etw/etl_dump.h"
 #include "src/base/byte_source.h"
 #include "etw/etl_reader.h"
-#include "src/base/os_time.h"
+#include "src/base/civil_time.h"
+#include "src/base/os/os_time.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include "etw/etl_writer.h"
 #include "tests/fakes/event_fingerprint.h"
 #include "tests/fakes/fault_io.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

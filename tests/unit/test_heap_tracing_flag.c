@@ -10,7 +10,7 @@
 #include "src/base/error.h"
 #include "tests/fakes/fake_registry.h"
 #include "etw/heap_tracing_flag.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/session_record.h"
 
 #include <stdio.h>

@@ -12,7 +12,7 @@
 #include "etw/etl_writer.h"
 #include "etw/identity_inject.h"
 #include "etw/image_identity.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 
 #include <stdio.h>
 #include <string.h>

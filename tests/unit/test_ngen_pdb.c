@@ -17,8 +17,8 @@
 #include "src/image_ids_only.h"
 #include "src/base/log.h"
 #include "src/ngen_pdb.h"
-#include "src/base/os_dir.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_dir.h"
+#include "src/base/os/os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

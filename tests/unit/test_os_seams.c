@@ -3,9 +3,10 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "src/base/os_file.h"
-#include "src/base/os_thread.h"
-#include "src/base/os_time.h"
+#include "src/base/os/os_file.h"
+#include "src/base/os/os_thread.h"
+#include "src/base/civil_time.h"
+#include "src/base/os/os_time.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

@@ -18,7 +18,7 @@
 #include "tests/fakes/fake_netsh.h"
 #include "src/base/log.h"
 #include "tests/fakes/log_capture.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/base/path_name.h"
 #include "etw/plan.h"
 #include "etw/plan_describe.h"

@@ -6,7 +6,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "etw/pe_image.h"
 
 #include <dirent.h>

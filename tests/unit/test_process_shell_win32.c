@@ -7,7 +7,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/process_shell.h"
 
 #include <stdio.h>

@@ -9,7 +9,7 @@
 
 #include "src/base/error.h"
 #include "etw/eventsource_registry.h"
-#include "etw/registry.h"
+#include "src/base/os/registry.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include "tests/fakes/fake_consumer.h"
 #include "tests/fakes/fake_controller.h"
 #include "src/base/log.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/selftest_checks.h"
 #include "src/selftest_run.h"
 #include "src/selftest_workload.h"

@@ -6,7 +6,7 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "src/base/os_file.h"
+#include "src/base/os/os_file.h"
 #include "src/session_record.h"
 #include "src/session_record_json.h"
 #include "src/base/file_read.h"

@@ -2,7 +2,7 @@
  * companions: the empty string and one million 'a'). */
 #include "tests/fakes/test_support.h"
 
-#include "etw/sha1.h"
+#include "src/base/sha1.h"
 
 #include <stdio.h>
 #include <string.h>

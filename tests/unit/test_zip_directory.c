@@ -7,7 +7,7 @@
 #include "src/base/byte_source.h"
 #include "src/base/error.h"
 #include "src/base/file_read.h"
-#include "src/base/zip_directory.h"
+#include "src/base/zip/zip_directory.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "src/base/zip_member_text.h"
+#include "src/base/zip/zip_member_text.h"
 
 #include <stdio.h>
 #include <string.h>
