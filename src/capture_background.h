@@ -12,7 +12,7 @@
 
 #include "src/capture_finish.h"
 #include "src/capture_manifest.h"
-#include "etw/controller.h"
+#include "etw/session/controller.h"
 #include "src/base/log_memory.h"
 #include "src/base/os/os_thread.h"
 

@@ -12,10 +12,10 @@
 #define ETWCAP_CAPTURE_FINISH_H
 
 #include "src/capture_manifest.h"
-#include "etw/etl_merge.h"
-#include "etw/identity_inject.h"
+#include "etw/merge/etl_merge.h"
+#include "etw/merge/identity_inject.h"
 #include "src/base/log_memory.h"
-#include "etw/merge_inputs.h"
+#include "etw/merge/merge_inputs.h"
 #include "src/ngen_pdb.h"
 
 #include <stddef.h>

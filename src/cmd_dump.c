@@ -4,8 +4,8 @@
 #include "src/cli.h"
 #include "src/command.h"
 #include "src/base/error.h"
-#include "etw/etl_dump.h"
-#include "etw/etl_source.h"
+#include "etw/etl/etl_dump.h"
+#include "etw/etl/etl_source.h"
 #include "src/base/log.h"
 #include "src/qualifiers.h"
 

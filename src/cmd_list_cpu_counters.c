@@ -4,7 +4,7 @@
  * interval, minimum and maximum.  The reading is the controller's. */
 #include "src/cli.h"
 #include "src/command.h"
-#include "etw/controller.h"
+#include "etw/session/controller.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
 

@@ -6,7 +6,7 @@
 #include "src/cli.h"
 #include "src/command.h"
 #include "src/base/error.h"
-#include "etw/guid.h"
+#include "etw/event/guid.h"
 #include "src/base/log.h"
 #include "src/own_provider.h"
 

@@ -5,7 +5,7 @@
 #include "src/collection_cmd.h"
 #include "src/collection_env.h"
 #include "src/command.h"
-#include "etw/controller.h"
+#include "etw/session/controller.h"
 #include "src/qualifiers.h"
 
 /* No trigger qualifiers: the command's exit is the trigger (PerfView's Run

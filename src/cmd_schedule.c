@@ -14,7 +14,7 @@
 #include "src/base/error.h"
 #include "src/base/log.h"
 #include "src/os_proc.h"
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 #include "src/schedule_os.h"
 #include "src/schedule_xml.h"
 #include "src/base/strutil.h"

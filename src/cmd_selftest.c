@@ -5,7 +5,7 @@
 #include "src/cli.h"
 #include "src/collection_env.h"
 #include "src/command.h"
-#include "etw/controller.h"
+#include "etw/session/controller.h"
 #include "src/selftest_os.h"
 #include "src/selftest_run.h"
 #include "src/session_record.h"

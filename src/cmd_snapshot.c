@@ -4,7 +4,7 @@
 #include "src/collection_cmd.h"
 #include "src/collection_env.h"
 #include "src/command.h"
-#include "etw/controller.h"
+#include "etw/session/controller.h"
 #include "src/qualifiers.h"
 
 static const struct opt_group *const groups[] = { &opt_group_output, NULL };

@@ -3,7 +3,7 @@
 #include "src/collection.h"
 
 #include "src/base/error.h"
-#include "etw/eventsource_registry.h"
+#include "etw/session/eventsource_registry.h"
 #include "src/base/log.h"
 #include "src/base/strutil.h"
 

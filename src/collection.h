@@ -22,10 +22,10 @@
 #include "src/capture_manifest.h"
 #include "src/collection_env.h"
 #include "src/console.h"
-#include "etw/controller.h"
+#include "etw/session/controller.h"
 #include "src/packet_capture.h"
-#include "etw/heap_tracing_flag.h"
-#include "etw/plan.h"
+#include "etw/session/heap_tracing_flag.h"
+#include "etw/plan/plan.h"
 
 #include <stddef.h>
 #include <stdint.h>

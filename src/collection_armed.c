@@ -2,7 +2,7 @@
 #include "src/collection_armed.h"
 
 #include "src/base/alloc.h"
-#include "etw/builtin_events.h"
+#include "etw/event/builtin_events.h"
 #include "src/cli.h"
 #include "src/collection_cmd_internal.h"
 #include "src/base/error.h"

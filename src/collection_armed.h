@@ -16,7 +16,7 @@
 #include "src/capture_manifest.h"
 #include "src/collection.h"
 #include "src/base/log_memory.h"
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 #include "triggers/trigger_engine.h"
 
 struct cli;

@@ -7,7 +7,7 @@
 #include "src/collection.h"
 #include "src/collection_cmd.h"
 #include "src/base/log_memory.h"
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
 #include "src/session_record.h"
-#include "etw/plan_describe.h"
+#include "etw/plan/plan_describe.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

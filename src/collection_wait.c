@@ -3,7 +3,7 @@
 #include "src/collection.h"
 
 #include "src/base/error.h"
-#include "etw/keywords.h"
+#include "etw/event/keywords.h"
 #include "src/base/log.h"
 #include "src/operator_log.h"
 #include "src/session_record.h"

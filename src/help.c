@@ -1,6 +1,6 @@
 /* `/?` help, generated from the command and qualifier tables. */
 #include "src/cli.h"
-#include "etw/keywords.h"
+#include "etw/event/keywords.h"
 #include "src/qualifiers.h"
 
 #include "src/version.h"

@@ -15,7 +15,7 @@
 #ifndef ETWCAP_IMAGE_IDS_ONLY_H
 #define ETWCAP_IMAGE_IDS_ONLY_H
 
-#include "etw/identity_inject.h"
+#include "etw/merge/identity_inject.h"
 #include "src/ngen_pdb.h"
 
 #include <stddef.h>

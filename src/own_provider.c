@@ -2,7 +2,7 @@
  * own_provider.h); the OS side is own_provider_win32.c. */
 #include "src/own_provider.h"
 
-#include "etw/eventsource_guid.h"
+#include "etw/event/eventsource_guid.h"
 
 int own_provider_guid(struct etw_guid *out)
 {

@@ -14,8 +14,8 @@
 #ifndef ETWCAP_OWN_PROVIDER_H
 #define ETWCAP_OWN_PROVIDER_H
 
-#include "etw/guid.h"
-#include "etw/tl_encode.h"
+#include "etw/event/guid.h"
+#include "etw/event/tl_encode.h"
 
 #include <stddef.h>
 

@@ -10,8 +10,8 @@
 #define ETWCAP_PACKET_CAPTURE_H
 
 #include "src/collection_env.h"
-#include "etw/controller.h"
-#include "etw/plan.h"
+#include "etw/session/controller.h"
+#include "etw/plan/plan.h"
 
 /* etwcap's limits (PerfView waits as long as netsh takes): starting is
  * quick; stopping a /NetMonCapture makes netsh write its report, which

@@ -2,7 +2,7 @@
 #include "src/plan_cli.h"
 
 #include "src/cli.h"
-#include "etw/controller.h"
+#include "etw/session/controller.h"
 #include "src/base/error.h"
 #include "src/base/os/os_version.h"
 #include "src/base/strutil.h"

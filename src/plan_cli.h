@@ -3,7 +3,7 @@
 #ifndef ETWCAP_PLAN_CLI_H
 #define ETWCAP_PLAN_CLI_H
 
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 
 #include <stddef.h>
 

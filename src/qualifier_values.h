@@ -12,7 +12,7 @@
 #ifndef ETWCAP_QUALIFIER_VALUES_H
 #define ETWCAP_QUALIFIER_VALUES_H
 
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 #include "triggers/trigger_options.h"
 
 #include <stddef.h>

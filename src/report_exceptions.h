@@ -6,7 +6,7 @@
 #ifndef ETWCAP_REPORT_EXCEPTIONS_H
 #define ETWCAP_REPORT_EXCEPTIONS_H
 
-#include "etw/etw_event.h"
+#include "etw/event/etw_event.h"
 #include "src/report_idmap.h"
 
 #include <stddef.h>

@@ -4,8 +4,8 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/builtin_events.h"
-#include "etw/payload_layout.h"
+#include "etw/event/builtin_events.h"
+#include "etw/event/payload_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,8 +15,8 @@
 #ifndef ETWCAP_REPORT_GC_H
 #define ETWCAP_REPORT_GC_H
 
-#include "etw/builtin_events.h"
-#include "etw/etw_event.h"
+#include "etw/event/builtin_events.h"
+#include "etw/event/etw_event.h"
 
 #include <stddef.h>
 #include <stdint.h>

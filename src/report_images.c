@@ -6,7 +6,7 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/payload_cursor.h"
+#include "etw/event/payload_cursor.h"
 
 #include <stdlib.h>
 #include <string.h>

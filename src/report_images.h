@@ -7,7 +7,7 @@
 #ifndef ETWCAP_REPORT_IMAGES_H
 #define ETWCAP_REPORT_IMAGES_H
 
-#include "etw/image_identity.h"
+#include "etw/image/image_identity.h"
 #include "src/report_idmap.h"
 
 #include <stddef.h>

@@ -6,11 +6,11 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl_bytes.h"
-#include "etw/image_identity.h"
-#include "etw/builtin_events.h"
-#include "etw/payload_cursor.h"
-#include "etw/payload_layout.h"
+#include "etw/etl/etl_bytes.h"
+#include "etw/image/image_identity.h"
+#include "etw/event/builtin_events.h"
+#include "etw/event/payload_cursor.h"
+#include "etw/event/payload_layout.h"
 
 #include <stdlib.h>
 #include <string.h>

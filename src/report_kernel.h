@@ -8,7 +8,7 @@
 #ifndef ETWCAP_REPORT_KERNEL_H
 #define ETWCAP_REPORT_KERNEL_H
 
-#include "etw/etw_event.h"
+#include "etw/event/etw_event.h"
 #include "src/report_idmap.h"
 #include "src/report_images.h"
 

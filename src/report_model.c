@@ -4,8 +4,8 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl_source.h"
-#include "etw/builtin_events.h"
+#include "etw/etl/etl_source.h"
+#include "etw/event/builtin_events.h"
 
 #include <stdio.h>
 #include <string.h>

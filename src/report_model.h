@@ -9,7 +9,7 @@
 #ifndef ETWCAP_REPORT_MODEL_H
 #define ETWCAP_REPORT_MODEL_H
 
-#include "etw/etl_summary.h"
+#include "etw/etl/etl_summary.h"
 #include "src/report_exceptions.h"
 #include "src/report_gc.h"
 #include "src/report_kernel.h"

@@ -15,7 +15,7 @@
 #define ETWCAP_RUNDOWN_H
 
 #include "src/collection_env.h"
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 
 #include <stdint.h>
 

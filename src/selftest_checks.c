@@ -10,13 +10,13 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl_bytes.h"
-#include "etw/etl_source.h"
-#include "etw/image_identity.h"
+#include "etw/etl/etl_bytes.h"
+#include "etw/etl/etl_source.h"
+#include "etw/image/image_identity.h"
 #include "src/base/log.h"
 #include "src/base/strutil.h"
-#include "etw/builtin_events.h"
-#include "etw/tracelogging.h"
+#include "etw/event/builtin_events.h"
+#include "etw/event/tracelogging.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -12,8 +12,8 @@
 #ifndef ETWCAP_SELFTEST_CHECKS_H
 #define ETWCAP_SELFTEST_CHECKS_H
 
-#include "etw/etw_event.h"
-#include "etw/guid.h"
+#include "etw/event/etw_event.h"
+#include "etw/event/guid.h"
 
 #include <stddef.h>
 #include <stdint.h>

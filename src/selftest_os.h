@@ -8,7 +8,7 @@
 #ifndef ETWCAP_SELFTEST_OS_H
 #define ETWCAP_SELFTEST_OS_H
 
-#include "etw/guid.h"
+#include "etw/event/guid.h"
 #include "src/selftest_tl.h"
 
 #include <stddef.h>

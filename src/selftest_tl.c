@@ -2,8 +2,8 @@
 #include "src/selftest_tl.h"
 
 #include "src/base/error.h"
-#include "etw/eventsource_guid.h"
-#include "etw/tl_encode.h"
+#include "etw/event/eventsource_guid.h"
+#include "etw/event/tl_encode.h"
 
 #include <string.h>
 

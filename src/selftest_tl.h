@@ -18,7 +18,7 @@
 #ifndef ETWCAP_SELFTEST_TL_H
 #define ETWCAP_SELFTEST_TL_H
 
-#include "etw/guid.h"
+#include "etw/event/guid.h"
 
 #include <stddef.h>
 #include <stdint.h>

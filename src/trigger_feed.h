@@ -8,7 +8,7 @@
 #ifndef ETWCAP_TRIGGER_FEED_H
 #define ETWCAP_TRIGGER_FEED_H
 
-#include "etw/etw_event.h"
+#include "etw/event/etw_event.h"
 #include "src/base/os/os_thread.h"
 #include "triggers/trigger_engine.h"
 #include "triggers/trigger_eventlog.h"

@@ -4,8 +4,8 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/guid.h"
-#include "etw/keywords.h"
+#include "etw/event/guid.h"
+#include "etw/event/keywords.h"
 #include "src/base/strbuf.h"
 #include "triggers/trigger_counter.h"
 #include "triggers/trigger_engine.h"

@@ -16,7 +16,7 @@
 #ifndef ETWCAP_TRIGGER_ENGINE_H
 #define ETWCAP_TRIGGER_ENGINE_H
 
-#include "etw/etw_event.h"
+#include "etw/event/etw_event.h"
 #include "triggers/trigger_etw.h"
 #include "triggers/trigger_evcounter.h"
 #include "triggers/trigger_eventlog.h"

@@ -16,10 +16,10 @@
 #ifndef ETWCAP_TRIGGER_ETW_H
 #define ETWCAP_TRIGGER_ETW_H
 
-#include "etw/manifests.h"
+#include "etw/event/manifests.h"
 #include "triggers/trigger_procmap.h"
 #include "triggers/trigger_spec.h"
-#include "etw/tracelogging.h"
+#include "etw/event/tracelogging.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
 #ifndef ETWCAP_TRIGGER_PLAN_H
 #define ETWCAP_TRIGGER_PLAN_H
 
-#include "etw/session_need.h"
+#include "etw/plan/session_need.h"
 #include "triggers/trigger_engine.h"
 
 #include <stddef.h>

@@ -3,7 +3,7 @@
 
 #include "src/base/log.h"
 #include "src/base/strutil.h"
-#include "etw/builtin_events.h"
+#include "etw/event/builtin_events.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
 #ifndef ETWCAP_TRIGGER_PROCMAP_H
 #define ETWCAP_TRIGGER_PROCMAP_H
 
-#include "etw/etw_event.h"
+#include "etw/event/etw_event.h"
 #include "triggers/trigger_spec.h"
 
 #include <stddef.h>

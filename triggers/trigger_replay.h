@@ -9,7 +9,7 @@
 #ifndef ETWCAP_TRIGGER_REPLAY_H
 #define ETWCAP_TRIGGER_REPLAY_H
 
-#include "etw/etl_clock.h"
+#include "etw/etl/etl_clock.h"
 #include "triggers/trigger_engine.h"
 
 #include <stddef.h>

@@ -3,9 +3,9 @@
 #include "triggers/trigger_spec.h"
 
 #include "src/base/error.h"
-#include "etw/eventsource_guid.h"
-#include "etw/keywords.h"
-#include "etw/providers.h"
+#include "etw/event/eventsource_guid.h"
+#include "etw/event/keywords.h"
+#include "etw/event/providers.h"
 #include "src/base/strutil.h"
 
 #include <ctype.h>

@@ -5,8 +5,8 @@
  * by the caller with /usr/bin/time -v.
  *
  * Usage: bench_read FILE.etl */
-#include "etw/etl_reader.h"
-#include "etw/etl_timeorder.h"
+#include "etw/etl/etl_reader.h"
+#include "etw/etl/etl_timeorder.h"
 #include "src/base/os/os_time.h"
 
 #include <stdio.h>

@@ -6,8 +6,8 @@
  * the best of three alternating runs of each.
  *
  * Usage: bench_replay FILE.etl [GC_MSEC] [EXCEPTION_REGEX] */
-#include "etw/etl_reader.h"
-#include "etw/etl_timeorder.h"
+#include "etw/etl/etl_reader.h"
+#include "etw/etl/etl_timeorder.h"
 #include "src/base/os/os_file.h"
 #include "src/base/os/os_time.h"
 #include "triggers/trigger_engine.h"

@@ -8,11 +8,11 @@
  * DLLs: each (process, base) is then new, and only the names repeat.
  *
  * Usage: make_trace [--image-pids] OUT.etl COPIES SHIFT IN [MEMBER_SUFFIX] */
-#include "etw/etl_bytes.h"
-#include "etw/etl_encode.h"
-#include "etw/etl_source.h"
-#include "etw/etl_writer.h"
-#include "etw/image_identity.h"
+#include "etw/etl/etl_bytes.h"
+#include "etw/etl/etl_encode.h"
+#include "etw/etl/etl_source.h"
+#include "etw/etl/etl_writer.h"
+#include "etw/image/image_identity.h"
 
 #include <stdio.h>
 #include <stdlib.h>

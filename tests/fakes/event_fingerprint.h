@@ -4,7 +4,7 @@
 #ifndef ETWCAP_EVENT_FINGERPRINT_H
 #define ETWCAP_EVENT_FINGERPRINT_H
 
-#include "etw/etw_event.h"
+#include "etw/event/etw_event.h"
 
 #include <stddef.h>
 #include <stdint.h>

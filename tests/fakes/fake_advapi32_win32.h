@@ -22,7 +22,7 @@
 #ifndef ETWCAP_FAKE_ADVAPI32_WIN32_H
 #define ETWCAP_FAKE_ADVAPI32_WIN32_H
 
-#include "etw/controller_win32.h"
+#include "etw/session/controller_win32.h"
 
 #include <stddef.h>
 

@@ -2,8 +2,8 @@
 #include "tests/fakes/fake_consumer.h"
 
 #include "src/base/error.h"
-#include "etw/etl_source.h"
-#include "etw/etl_timeorder.h"
+#include "etw/etl/etl_source.h"
+#include "etw/etl/etl_timeorder.h"
 
 #include <stdio.h>
 #include <string.h>

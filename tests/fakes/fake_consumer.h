@@ -13,10 +13,10 @@
 #define ETWCAP_FAKE_CONSUMER_H
 
 #include "src/collection_env.h"
-#include "etw/consumer.h"
-#include "etw/etl_reader.h"
-#include "etw/etw_event_record.h"
-#include "etw/plan.h"
+#include "etw/session/consumer.h"
+#include "etw/etl/etl_reader.h"
+#include "etw/event/etw_event_record.h"
+#include "etw/plan/plan.h"
 
 #include <stdint.h>
 

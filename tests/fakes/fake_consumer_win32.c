@@ -1,7 +1,7 @@
 /* See fake_consumer_win32.h. */
 #include "tests/fakes/fake_consumer_win32.h"
 
-#include "etw/etw_event_record.h"
+#include "etw/event/etw_event_record.h"
 #include "tests/fakes/fake_consumer.h"
 
 #include <string.h>

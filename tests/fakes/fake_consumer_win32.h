@@ -10,7 +10,7 @@
 #ifndef ETWCAP_FAKE_CONSUMER_WIN32_H
 #define ETWCAP_FAKE_CONSUMER_WIN32_H
 
-#include "etw/consumer_win32.h"
+#include "etw/session/consumer_win32.h"
 
 #include <stdint.h>
 

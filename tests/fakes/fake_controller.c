@@ -2,7 +2,7 @@
 #include "tests/fakes/fake_controller.h"
 
 #include "src/base/error.h"
-#include "etw/etl_writer.h"
+#include "etw/etl/etl_writer.h"
 #include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
 

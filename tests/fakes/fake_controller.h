@@ -10,7 +10,7 @@
 #define ETWCAP_FAKE_CONTROLLER_H
 
 #include "src/collection_env.h"
-#include "etw/controller.h"
+#include "etw/session/controller.h"
 
 #include <stddef.h>
 #include <stdint.h>

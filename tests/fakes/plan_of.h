@@ -4,7 +4,7 @@
 #ifndef ETWCAP_PLAN_OF_H
 #define ETWCAP_PLAN_OF_H
 
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 
 /* args: the words after "etwcap" (NULL-terminated), after `first` when it
  * is not NULL ("plan", so that plan's own qualifiers parse).  The command

@@ -1,10 +1,10 @@
 /* libFuzzer target: the input is a whole ETL file in memory.  Reads every
  * event in file order (formatting each as a dump line) and again in time
  * order.  Any crash, leak or sanitizer report is a bug in the reader. */
-#include "etw/etl_dump.h"
+#include "etw/etl/etl_dump.h"
 #include "src/base/byte_source.h"
-#include "etw/etl_reader.h"
-#include "etw/etl_timeorder.h"
+#include "etw/etl/etl_reader.h"
+#include "etw/etl/etl_timeorder.h"
 
 #include <stddef.h>
 #include <stdint.h>

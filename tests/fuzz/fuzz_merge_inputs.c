@@ -10,7 +10,7 @@
  * once and in name order; and every sibling made is found. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 
-#include "etw/merge_inputs.h"
+#include "etw/merge/merge_inputs.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,8 +1,8 @@
 /* libFuzzer target: the PE reader (headers, sections, debug directory,
  * version resource) on arbitrary bytes, and, for what it accepts, the image
  * identity events built from it, written out as records. */
-#include "etw/image_identity.h"
-#include "etw/pe_image.h"
+#include "etw/image/image_identity.h"
+#include "etw/image/pe_image.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -4,9 +4,9 @@
  * A parsed spec is also turned into filter descriptors, so the wire-format
  * builder sees fuzzed filters too. */
 #include "src/base/error.h"
-#include "etw/keywords.h"
-#include "etw/plan.h"
-#include "etw/providers_spec.h"
+#include "etw/event/keywords.h"
+#include "etw/plan/plan.h"
+#include "etw/event/providers_spec.h"
 
 #include <stdint.h>
 #include <stdlib.h>

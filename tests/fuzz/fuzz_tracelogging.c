@@ -9,7 +9,7 @@
  * bytes of field metadata R times (up to the item's 65,535 bytes), so a
  * small input can describe thousands of fields. */
 #include "src/base/error.h"
-#include "etw/tracelogging.h"
+#include "etw/event/tracelogging.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -5,12 +5,12 @@
  * Input: 2 bytes schema length, the schema, then the payload; the whole
  * input is also offered as a CSV file, as an EventSource manifest (XML, and
  * as ManifestData chunks through the engine). */
-#include "etw/builtin_events.h"
-#include "etw/eventsource_guid.h"
+#include "etw/event/builtin_events.h"
+#include "etw/event/eventsource_guid.h"
 #include "triggers/trigger_csv.h"
 #include "triggers/trigger_engine.h"
-#include "etw/manifests.h"
-#include "etw/tracelogging.h"
+#include "etw/event/manifests.h"
+#include "etw/event/tracelogging.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #define ETWCAP_FUZZ_XCA_HARNESS_H
 
 #include "src/base/error.h"
-#include "etw/xca.h"
+#include "etw/etl/xca/xca.h"
 
 #include <stdint.h>
 #include <stdlib.h>

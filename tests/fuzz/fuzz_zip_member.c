@@ -1,10 +1,10 @@
 /* libFuzzer target: the input is a zip archive in memory.  Every .etl
  * member is streamed through minizip into the ETL reader and read in file
  * order and in time order (which restarts members to read backwards). */
-#include "etw/etl_reader.h"
-#include "etw/etl_source.h"
-#include "etw/etl_timeorder.h"
-#include "etw/etl_zip.h"
+#include "etw/etl/etl_reader.h"
+#include "etw/etl/etl_source.h"
+#include "etw/etl/etl_timeorder.h"
+#include "etw/etl/etl_zip.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl_encode.h"
-#include "etw/etl_writer.h"
+#include "etw/etl/etl_encode.h"
+#include "etw/etl/etl_writer.h"
 
 #include <stdlib.h>
 #include <string.h>

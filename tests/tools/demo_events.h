@@ -6,8 +6,8 @@
 #ifndef ETWCAP_DEMO_EVENTS_H
 #define ETWCAP_DEMO_EVENTS_H
 
-#include "etw/etl_format.h"
-#include "etw/guid.h"
+#include "etw/etl/etl_format.h"
+#include "etw/event/guid.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -10,11 +10,11 @@
 #include "src/capture_manifest.h"
 #include "src/collection.h"
 #include "tests/fakes/fake_controller.h"
-#include "etw/keywords.h"
+#include "etw/event/keywords.h"
 #include "src/base/log.h"
 #include "tests/fakes/log_capture.h"
 #include "src/base/os/os_file.h"
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 #include "src/session_record_json.h"
 
 #include <stdio.h>

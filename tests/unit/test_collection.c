@@ -17,7 +17,7 @@
 #include "src/base/log.h"
 #include "tests/fakes/log_capture.h"
 #include "src/base/os/os_file.h"
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 #include "src/session_record.h"
 #include "src/base/strutil.h"
 

@@ -15,7 +15,7 @@
 #include "src/base/error.h"
 #include "tests/fakes/fake_consumer.h"
 #include "tests/fakes/fake_controller.h"
-#include "etw/guid.h"
+#include "etw/event/guid.h"
 #include "src/base/log.h"
 #include "tests/fakes/log_capture.h"
 #include "src/base/os/os_dir.h"
@@ -26,7 +26,7 @@
 #include "src/base/os/os_version.h"
 #include "src/session_record.h"
 #include "src/base/strutil.h"
-#include "etw/tracelogging.h"
+#include "etw/event/tracelogging.h"
 
 #include <stdio.h>
 #include <stdlib.h>

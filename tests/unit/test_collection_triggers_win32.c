@@ -12,7 +12,7 @@
 #include "src/cli.h"
 #include "src/collection_cmd.h"
 #include "src/console.h"
-#include "etw/controller.h"
+#include "etw/session/controller.h"
 #include "tests/fakes/fake_advapi32_win32.h"
 #include "tests/fakes/fake_consumer.h"
 #include "tests/fakes/fake_consumer_win32.h"

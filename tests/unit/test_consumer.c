@@ -6,10 +6,10 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/etw_event_record.h"
+#include "etw/event/etw_event_record.h"
 #include "tests/fakes/fake_consumer.h"
-#include "etw/guid.h"
-#include "etw/builtin_events.h"
+#include "etw/event/guid.h"
+#include "etw/event/builtin_events.h"
 #include "triggers/trigger_procmap.h"
 
 #include <string.h>

@@ -12,15 +12,15 @@
  *   entry that fires /StopOnEventLogMessage. */
 #include "tests/fakes/test_support.h"
 
-#include "etw/consumer_win32.h"
+#include "etw/session/consumer_win32.h"
 #include "tests/fakes/fake_consumer_win32.h"
 #include "triggers/counters_pdh_win32.h"
 #include "triggers/eventlog_win32.h"
 
 #include "src/base/error.h"
-#include "etw/etw_event_record.h"
+#include "etw/event/etw_event_record.h"
 #include "tests/fakes/fake_consumer.h"
-#include "etw/guid.h"
+#include "etw/event/guid.h"
 #include "triggers/trigger_engine.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * in words, and the kernel events switched on by their route. */
 #include "tests/fakes/test_support.h"
 
-#include "etw/controller.h"
+#include "etw/session/controller.h"
 #include "src/base/error.h"
 #include "tests/fakes/fake_controller.h"
 

@@ -24,7 +24,7 @@
 #include "src/base/log.h"
 #include "src/base/os/optional_call_win32.h"
 #include "src/base/os/os_file.h"
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 #include "src/plan_cli.h"
 #include "src/base/os/registry.h"
 #include "src/rundown.h"

@@ -7,7 +7,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/etl_decode.h"
+#include "etw/etl/etl_decode.h"
 
 #include <string.h>
 

@@ -4,10 +4,10 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/etl_merge.h"
-#include "etw/etl_reader.h"
-#include "etw/etl_source.h"
-#include "etw/etl_writer.h"
+#include "etw/merge/etl_merge.h"
+#include "etw/etl/etl_reader.h"
+#include "etw/etl/etl_source.h"
+#include "etw/etl/etl_writer.h"
 #include "tests/fakes/event_fingerprint.h"
 #include "src/base/os/os_file.h"
 

@@ -8,9 +8,9 @@
 #include "tests/unit/test_etl_bytes.h"
 
 #include "src/base/error.h"
-#include "etw/etl_dump.h"
+#include "etw/etl/etl_dump.h"
 #include "src/base/byte_source.h"
-#include "etw/etl_reader.h"
+#include "etw/etl/etl_reader.h"
 #include "src/base/civil_time.h"
 #include "src/base/os/os_time.h"
 

@@ -9,8 +9,8 @@
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/byte_source.h"
-#include "etw/etl_reader.h"
-#include "etw/etl_timeorder.h"
+#include "etw/etl/etl_reader.h"
+#include "etw/etl/etl_timeorder.h"
 
 #include <stddef.h>
 #include <stdio.h>

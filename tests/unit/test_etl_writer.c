@@ -6,9 +6,9 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl_bytes.h"
-#include "etw/etl_source.h"
-#include "etw/etl_writer.h"
+#include "etw/etl/etl_bytes.h"
+#include "etw/etl/etl_source.h"
+#include "etw/etl/etl_writer.h"
 #include "tests/fakes/event_fingerprint.h"
 #include "tests/fakes/fault_io.h"
 #include "src/base/os/os_file.h"

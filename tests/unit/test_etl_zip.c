@@ -9,9 +9,9 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl_source.h"
-#include "etw/etl_timeorder.h"
-#include "etw/etl_zip.h"
+#include "etw/etl/etl_source.h"
+#include "etw/etl/etl_timeorder.h"
+#include "etw/etl/etl_zip.h"
 
 #include <stdio.h>
 #include <stdlib.h>

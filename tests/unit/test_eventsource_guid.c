@@ -3,7 +3,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/eventsource_guid.h"
+#include "etw/event/eventsource_guid.h"
 
 #include <string.h>
 

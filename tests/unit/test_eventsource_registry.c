@@ -13,7 +13,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/eventsource_registry.h"
+#include "etw/session/eventsource_registry.h"
 #include "tests/fakes/fake_registry.h"
 
 #include <stdio.h>

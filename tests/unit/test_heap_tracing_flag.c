@@ -9,7 +9,7 @@
 
 #include "src/base/error.h"
 #include "tests/fakes/fake_registry.h"
-#include "etw/heap_tracing_flag.h"
+#include "etw/session/heap_tracing_flag.h"
 #include "src/base/os/os_file.h"
 #include "src/session_record.h"
 

@@ -7,11 +7,11 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/etl_merge.h"
-#include "etw/etl_source.h"
-#include "etw/etl_writer.h"
-#include "etw/identity_inject.h"
-#include "etw/image_identity.h"
+#include "etw/merge/etl_merge.h"
+#include "etw/etl/etl_source.h"
+#include "etw/etl/etl_writer.h"
+#include "etw/merge/identity_inject.h"
+#include "etw/image/image_identity.h"
 #include "src/base/os/os_file.h"
 
 #include <stdio.h>

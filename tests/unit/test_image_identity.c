@@ -9,9 +9,9 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl_source.h"
-#include "etw/image_identity.h"
-#include "etw/pe_image.h"
+#include "etw/etl/etl_source.h"
+#include "etw/image/image_identity.h"
+#include "etw/image/pe_image.h"
 
 #include <stdlib.h>
 #include <string.h>

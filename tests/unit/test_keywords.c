@@ -4,7 +4,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/keywords.h"
+#include "etw/event/keywords.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/manifests.h"
+#include "etw/event/manifests.h"
 
 #include <stdio.h>
 #include <stdlib.h>

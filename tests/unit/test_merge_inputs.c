@@ -2,7 +2,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/merge_inputs.h"
+#include "etw/merge/merge_inputs.h"
 
 #include <stdio.h>
 #include <string.h>

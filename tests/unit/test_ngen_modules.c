@@ -7,11 +7,11 @@
  * image with an address of its own process in one of its 64 KB pages. */
 #include "tests/fakes/test_support.h"
 
-#include "etw/builtin_events.h"
+#include "etw/event/builtin_events.h"
 #include "src/base/error.h"
-#include "etw/etl_source.h"
-#include "etw/etl_timeorder.h"
-#include "etw/ngen_modules.h"
+#include "etw/etl/etl_source.h"
+#include "etw/etl/etl_timeorder.h"
+#include "etw/image/ngen_modules.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,9 +11,9 @@
 
 #include "src/capture_finish.h"
 #include "src/base/error.h"
-#include "etw/etl_bytes.h"
-#include "etw/etl_reader.h"
-#include "etw/etl_writer.h"
+#include "etw/etl/etl_bytes.h"
+#include "etw/etl/etl_reader.h"
+#include "etw/etl/etl_writer.h"
 #include "src/image_ids_only.h"
 #include "src/base/log.h"
 #include "src/ngen_pdb.h"

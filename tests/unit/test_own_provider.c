@@ -5,9 +5,9 @@
  * fields they promise. */
 #include "tests/fakes/test_support.h"
 
-#include "etw/guid.h"
+#include "etw/event/guid.h"
 #include "src/own_provider.h"
-#include "etw/tracelogging.h"
+#include "etw/event/tracelogging.h"
 
 #include <string.h>
 

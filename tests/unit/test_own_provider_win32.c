@@ -8,7 +8,7 @@
 
 #include "src/base/error.h"
 #include "tests/fakes/fake_eventwrite_win32.h"
-#include "etw/tracelogging.h"
+#include "etw/event/tracelogging.h"
 
 #include <string.h>
 

@@ -20,8 +20,8 @@
 #include "tests/fakes/log_capture.h"
 #include "src/base/os/os_file.h"
 #include "src/base/path_name.h"
-#include "etw/plan.h"
-#include "etw/plan_describe.h"
+#include "etw/plan/plan.h"
+#include "etw/plan/plan_describe.h"
 #include "src/session_record.h"
 #include "src/base/strutil.h"
 

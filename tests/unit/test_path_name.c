@@ -2,7 +2,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/alloc.h"
-#include "etw/data_file.h"
+#include "etw/plan/data_file.h"
 #include "src/base/path_name.h"
 
 static void base_name_and_folder(void **state)

@@ -4,8 +4,8 @@
  * BOOL, GUIDs in registry form, strings as they are. */
 #include "tests/fakes/test_support.h"
 
-#include "etw/payload_layout.h"
-#include "etw/payload_value.h"
+#include "etw/event/payload_layout.h"
+#include "etw/event/payload_value.h"
 
 #include <string.h>
 

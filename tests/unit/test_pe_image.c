@@ -7,7 +7,7 @@
 
 #include "src/base/error.h"
 #include "src/base/os/os_file.h"
-#include "etw/pe_image.h"
+#include "etw/image/pe_image.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -7,10 +7,10 @@
 
 #include "src/cli.h"
 #include "src/base/error.h"
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 #include "src/plan_cli.h"
 #include "src/base/alloc.h"
-#include "etw/plan_describe.h"
+#include "etw/plan/plan_describe.h"
 #include "triggers/trigger_engine.h"
 
 #include <stdio.h>

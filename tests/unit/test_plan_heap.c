@@ -13,8 +13,8 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/plan.h"
-#include "etw/plan_describe.h"
+#include "etw/plan/plan.h"
+#include "etw/plan/plan_describe.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 
 #include <string.h>
 

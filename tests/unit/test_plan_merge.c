@@ -4,7 +4,7 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 
 #include <string.h>
 

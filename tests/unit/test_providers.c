@@ -5,7 +5,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/providers.h"
+#include "etw/event/providers.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/providers_spec.h"
+#include "etw/event/providers_spec.h"
 
 #include <string.h>
 

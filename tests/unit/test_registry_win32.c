@@ -8,7 +8,7 @@
 #include <windows.h>
 
 #include "src/base/error.h"
-#include "etw/eventsource_registry.h"
+#include "etw/session/eventsource_registry.h"
 #include "src/base/os/registry.h"
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/report_exceptions.h"
-#include "etw/builtin_events.h"
+#include "etw/event/builtin_events.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 #include "src/report_gc.h"
 #include "src/report_model.h"
 #include "tests/unit/test_report_collect.h"
-#include "etw/builtin_events.h"
+#include "etw/event/builtin_events.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
  * SymbolTraceEventParser's ImageIDTraceData and DbgIDRSDSTraceData). */
 #include "tests/fakes/test_support.h"
 
-#include "etw/image_identity.h"
+#include "etw/image/image_identity.h"
 #include "src/report_kernel.h"
 
 #include <stdio.h>

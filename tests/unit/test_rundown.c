@@ -8,7 +8,7 @@
 #include "src/base/error.h"
 #include "tests/fakes/fake_controller.h"
 #include "src/base/log.h"
-#include "etw/plan.h"
+#include "etw/plan/plan.h"
 #include "src/rundown.h"
 
 #include <stdio.h>

@@ -8,10 +8,10 @@
 #include "tests/unit/test_etl_bytes.h"
 
 #include "src/base/error.h"
-#include "etw/image_identity.h"
+#include "etw/image/image_identity.h"
 #include "src/selftest_checks.h"
 #include "src/selftest_tl.h"
-#include "etw/tracelogging.h"
+#include "etw/event/tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

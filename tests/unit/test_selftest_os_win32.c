@@ -7,7 +7,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/selftest_os_win32.h"
-#include "etw/tracelogging.h"
+#include "etw/event/tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

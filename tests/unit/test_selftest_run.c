@@ -16,7 +16,7 @@
 #include "src/selftest_run.h"
 #include "src/selftest_workload.h"
 #include "src/session_record.h"
-#include "etw/tracelogging.h"
+#include "etw/event/tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,8 +4,8 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/tl_encode.h"
-#include "etw/tracelogging.h"
+#include "etw/event/tl_encode.h"
+#include "etw/event/tracelogging.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/tracelogging.h"
+#include "etw/event/tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,12 +7,12 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/eventsource_guid.h"
-#include "etw/builtin_events.h"
+#include "etw/event/eventsource_guid.h"
+#include "etw/event/builtin_events.h"
 #include "triggers/trigger_engine.h"
-#include "etw/manifests.h"
-#include "etw/tracelogging.h"
-#include "etw/tl_encode.h"
+#include "etw/event/manifests.h"
+#include "etw/event/tracelogging.h"
+#include "etw/event/tl_encode.h"
 
 #include <stdio.h>
 #include <string.h>

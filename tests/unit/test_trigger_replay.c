@@ -6,7 +6,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "etw/etl_writer.h"
+#include "etw/etl/etl_writer.h"
 #include "triggers/trigger_engine.h"
 #include "triggers/trigger_replay.h"
 

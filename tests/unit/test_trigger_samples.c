@@ -8,8 +8,8 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl_source.h"
-#include "etw/etl_timeorder.h"
+#include "etw/etl/etl_source.h"
+#include "etw/etl/etl_timeorder.h"
 #include "triggers/trigger_engine.h"
 #include "triggers/trigger_replay.h"
 

@@ -7,7 +7,7 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/xca.h"
+#include "etw/etl/xca/xca.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,56 @@
+/* Image identity while merging: for each kernel image event the merge meets,
+ * find the image file (the event's NT path through /PathMap rules, else the
+ * running system's drive table), read its PE headers and write
+ * KernelTraceControl's ImageID events just before the image event
+ * (image_identity.h says what and why).  This is how a trace names the exact
+ * PDBs its modules need, so symbols resolve on another machine.
+ *
+ * PE results are cached per path, so an image loaded by many processes is
+ * read once.  Images that cannot be read get no identity events and are
+ * counted. */
+#ifndef ETWCAP_IDENTITY_INJECT_H
+#define ETWCAP_IDENTITY_INJECT_H
+
+#include "etw/etl/etl_writer.h"
+#include "etw/event/etw_event.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A path prefix rule: a path starting with `from` (case-insensitive) has it
+ * replaced by `to` ("\Device\HarddiskVolume3" -> "C:", or a folder holding a
+ * copy of the images on another machine). */
+struct identity_path_map {
+  const char *from;
+  const char *to;
+};
+
+struct identity_options {
+  const struct identity_path_map *maps;
+  size_t map_count;
+  int use_os_mapping; /* also ask the running Windows' drive table */
+};
+
+struct identity_counts {
+  uint64_t image_events; /* kernel image events seen */
+  uint64_t identified;   /* of those, given identity events */
+  uint64_t unreadable;   /* of those, whose file could not be read as a PE, or whose
+                          * name is too long to be opened whole */
+  uint64_t already;      /* of those, identified in the input already */
+  uint64_t events_written;
+};
+
+struct identity_injector;
+
+int identity_injector_new(struct identity_injector **out, const struct identity_options *o);
+/* An etl_merge_inject_fn: ctx is the injector. */
+int identity_inject(void *ctx, const struct etw_event *ev, struct etl_writer *w);
+void identity_injector_counts(const struct identity_injector *ij, struct identity_counts *c);
+void identity_injector_free(struct identity_injector *ij);
+
+/* Parses "FROM=TO" (a /PathMap item) into *map, pointing into `item`, whose
+ * '=' is replaced by a NUL.  ETWCAP_E_USAGE when there is no '=' or FROM is
+ * empty. */
+int identity_parse_path_map(char *item, struct identity_path_map *map);
+
+#endif
