@@ -9,7 +9,7 @@
 #ifndef ETWCAP_FAKE_CONTROLLER_H
 #define ETWCAP_FAKE_CONTROLLER_H
 
-#include "src/collection_env.h"
+#include "src/capture/collection_env.h"
 #include "etw/session/controller.h"
 
 #include <stddef.h>

@@ -7,7 +7,7 @@
 #ifndef ETWCAP_FAKE_EVENTWRITE_WIN32_H
 #define ETWCAP_FAKE_EVENTWRITE_WIN32_H
 
-#include "src/own_provider_win32.h"
+#include "src/os/own_provider_win32.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
 
 #include "tests/fakes/test_support.h"
 
-#include "src/cli.h"
-#include "src/plan_cli.h"
+#include "src/cli/cli.h"
+#include "src/cli/plan_cli.h"
 #include "triggers/trigger_engine.h"
 
 int test_plan_of(const char *first, const char *const *args, struct plan *plan)

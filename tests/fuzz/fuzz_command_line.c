@@ -1,9 +1,9 @@
 /* libFuzzer target: response-file text and the qualifier parser.  The bytes
  * are read as a response file's contents, split into tokens and parsed as a
  * command line, then as a Windows command line. */
-#include "src/cli.h"
-#include "src/cmdline_windows.h"
-#include "src/response_file.h"
+#include "src/cli/cli.h"
+#include "src/cli/cmdline_windows.h"
+#include "src/cli/response_file.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #include "etw/event/builtin_events.h"
 #include "etw/etl/etl_source.h"
 #include "etw/image/ngen_modules.h"
-#include "src/ngen_pdb.h"
+#include "src/finish/ngen_pdb.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,9 +3,9 @@
  * written, hostile strings and all; the same bytes are also read as a
  * capture manifest (report_manifest.c, on the session record's JSON
  * reader).  Any crash, leak or sanitizer report is a bug. */
-#include "src/report_html.h"
-#include "src/report_manifest.h"
-#include "src/report_model.h"
+#include "src/report/report_html.h"
+#include "src/report/report_manifest.h"
+#include "src/report/report_model.h"
 
 #include <stddef.h>
 #include <stdint.h>

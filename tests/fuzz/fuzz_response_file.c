@@ -1,6 +1,6 @@
 /* libFuzzer target: the tokenizer of `@file` response files
  * (src/response_file.c), from arbitrary bytes. */
-#include "src/response_file.h"
+#include "src/cli/response_file.h"
 
 #include <stdint.h>
 

@@ -3,8 +3,8 @@
  * the checks' facts (process ids, image names, stack timestamps,
  * TraceLogging schemas), then every check judged.  Any crash, leak or
  * sanitizer report is a bug in the selftest's reading of a trace. */
-#include "src/selftest_checks.h"
-#include "src/selftest_tl.h"
+#include "src/selftest/selftest_checks.h"
+#include "src/selftest/selftest_tl.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * (perfview-collect.md §2), the command table, and bad input. */
 #include "tests/fakes/test_support.h"
 
-#include "src/cli.h"
+#include "src/cli/cli.h"
 #include "src/base/error.h"
 
 #include <stdio.h>

@@ -7,10 +7,10 @@
 
 #include "tests/fakes/plan_of.h"
 
-#include "src/cli.h"
-#include "src/collection.h"
-#include "src/collection_cmd.h"
-#include "src/console.h"
+#include "src/cli/cli.h"
+#include "src/capture/collection.h"
+#include "src/capture/collection_cmd.h"
+#include "src/os/console.h"
 #include "src/base/error.h"
 #include "tests/fakes/fake_controller.h"
 #include "tests/fakes/fake_registry.h"
@@ -18,7 +18,7 @@
 #include "tests/fakes/log_capture.h"
 #include "src/base/os/os_file.h"
 #include "etw/plan/plan.h"
-#include "src/session_record.h"
+#include "src/capture/session_record.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

@@ -9,9 +9,9 @@
  * under Wine. */
 #include "tests/fakes/test_support.h"
 
-#include "src/cli.h"
-#include "src/collection_cmd.h"
-#include "src/console.h"
+#include "src/cli/cli.h"
+#include "src/capture/collection_cmd.h"
+#include "src/os/console.h"
 #include "src/base/error.h"
 #include "tests/fakes/fake_consumer.h"
 #include "tests/fakes/fake_controller.h"
@@ -24,7 +24,7 @@
 #include "src/base/os/os_time.h"
 #include "src/base/path_name.h"
 #include "src/base/os/os_version.h"
-#include "src/session_record.h"
+#include "src/capture/session_record.h"
 #include "src/base/strutil.h"
 #include "etw/event/tracelogging.h"
 

@@ -9,9 +9,9 @@
  * trigger session is stopped with the others before the merge. */
 #include "tests/fakes/test_support.h"
 
-#include "src/cli.h"
-#include "src/collection_cmd.h"
-#include "src/console.h"
+#include "src/cli/cli.h"
+#include "src/capture/collection_cmd.h"
+#include "src/os/console.h"
 #include "etw/session/controller.h"
 #include "tests/fakes/fake_advapi32_win32.h"
 #include "tests/fakes/fake_consumer.h"
@@ -20,7 +20,7 @@
 #include "src/base/log.h"
 #include "tests/fakes/log_capture.h"
 #include "src/base/os/os_file.h"
-#include "src/session_record.h"
+#include "src/capture/session_record.h"
 
 #include <stdio.h>
 #include <stdlib.h>

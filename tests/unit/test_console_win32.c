@@ -10,8 +10,8 @@
 
 #include <windows.h>
 
-#include "src/console.h"
-#include "src/console_win32.h"
+#include "src/os/console.h"
+#include "src/os/console_win32.h"
 
 static int setup(void **state)
 {

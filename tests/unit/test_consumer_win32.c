@@ -14,8 +14,8 @@
 
 #include "etw/session/consumer_win32.h"
 #include "tests/fakes/fake_consumer_win32.h"
-#include "triggers/counters_pdh_win32.h"
-#include "triggers/eventlog_win32.h"
+#include "triggers/os/counters_pdh_win32.h"
+#include "triggers/os/eventlog_win32.h"
 
 #include "src/base/error.h"
 #include "etw/event/etw_event_record.h"

@@ -11,7 +11,7 @@
 #include "tests/fakes/fake_registry.h"
 #include "etw/session/heap_tracing_flag.h"
 #include "src/base/os/os_file.h"
-#include "src/session_record.h"
+#include "src/capture/session_record.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,14 +9,14 @@
  * image cache. */
 #include "tests/fakes/test_support.h"
 
-#include "src/capture_finish.h"
+#include "src/finish/capture_finish.h"
 #include "src/base/error.h"
 #include "etw/etl/etl_bytes.h"
 #include "etw/etl/etl_reader.h"
 #include "etw/etl/etl_writer.h"
-#include "src/image_ids_only.h"
+#include "src/finish/image_ids_only.h"
 #include "src/base/log.h"
-#include "src/ngen_pdb.h"
+#include "src/finish/ngen_pdb.h"
 #include "src/base/os/os_dir.h"
 #include "src/base/os/os_file.h"
 

@@ -4,7 +4,7 @@
  * succeed with what etwcap passes, not what Event Viewer would show. */
 #include "tests/fakes/test_support.h"
 
-#include "src/operator_log.h"
+#include "src/os/operator_log.h"
 
 static void every_id_is_written(void **state)
 {

@@ -6,7 +6,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "etw/event/guid.h"
-#include "src/own_provider.h"
+#include "src/os/own_provider.h"
 #include "etw/event/tracelogging.h"
 
 #include <string.h>

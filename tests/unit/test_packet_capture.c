@@ -10,9 +10,9 @@
 #include "tests/fakes/plan_of.h"
 
 #include "src/base/alloc.h"
-#include "src/cli.h"
-#include "src/collection_cmd.h"
-#include "src/console.h"
+#include "src/cli/cli.h"
+#include "src/capture/collection_cmd.h"
+#include "src/os/console.h"
 #include "src/base/error.h"
 #include "tests/fakes/fake_controller.h"
 #include "tests/fakes/fake_netsh.h"
@@ -22,7 +22,7 @@
 #include "src/base/path_name.h"
 #include "etw/plan/plan.h"
 #include "etw/plan/plan_describe.h"
-#include "src/session_record.h"
+#include "src/capture/session_record.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

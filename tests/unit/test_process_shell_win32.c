@@ -8,7 +8,7 @@
 
 #include "src/base/error.h"
 #include "src/base/os/os_file.h"
-#include "src/process_shell.h"
+#include "src/os/process_shell.h"
 
 #include <stdio.h>
 #include <windows.h>

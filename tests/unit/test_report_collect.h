@@ -4,7 +4,7 @@
 #ifndef ETWCAP_TEST_REPORT_COLLECT_H
 #define ETWCAP_TEST_REPORT_COLLECT_H
 
-#include "src/report_model.h"
+#include "src/report/report_model.h"
 #include "tests/fakes/test_support.h"
 
 static inline void collect(const char *sample, struct report *r)

@@ -4,7 +4,7 @@
  * EIP (pointer), HRESULT (u32), Flags (u16), ClrInstanceID (u16)). */
 #include "tests/fakes/test_support.h"
 
-#include "src/report_exceptions.h"
+#include "src/report/report_exceptions.h"
 #include "etw/event/builtin_events.h"
 
 #include <stdio.h>

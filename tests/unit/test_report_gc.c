@@ -9,8 +9,8 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "src/report_gc.h"
-#include "src/report_model.h"
+#include "src/report/report_gc.h"
+#include "src/report/report_model.h"
 #include "tests/unit/test_report_collect.h"
 #include "etw/event/builtin_events.h"
 

@@ -2,7 +2,7 @@
  * (report_idmap_put), several per hash (report_idmap_add), bounded size. */
 #include "tests/fakes/test_support.h"
 
-#include "src/report_idmap.h"
+#include "src/report/report_idmap.h"
 
 #include <string.h>
 

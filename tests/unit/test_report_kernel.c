@@ -9,7 +9,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "etw/image/image_identity.h"
-#include "src/report_kernel.h"
+#include "src/report/report_kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * and PerfView shows for this trace: System.IO.FileNotFoundException. */
 #include "tests/fakes/test_support.h"
 
-#include "src/report_model.h"
+#include "src/report/report_model.h"
 #include "tests/unit/test_report_collect.h"
 
 #include <string.h>

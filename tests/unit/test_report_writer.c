@@ -8,7 +8,7 @@
  * F5-FF are invalid UTF-8). */
 #include "tests/fakes/test_support.h"
 
-#include "src/report_writer.h"
+#include "src/report/report_writer.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #include "tests/fakes/fake_controller.h"
 #include "src/base/log.h"
 #include "etw/plan/plan.h"
-#include "src/rundown.h"
+#include "src/capture/rundown.h"
 
 #include <stdio.h>
 #include <string.h>

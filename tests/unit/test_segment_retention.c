@@ -5,7 +5,7 @@
  * test chooses. */
 #include "tests/fakes/test_support.h"
 
-#include "src/segment_retention.h"
+#include "src/capture/segment_retention.h"
 
 #include <string.h>
 

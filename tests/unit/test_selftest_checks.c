@@ -9,8 +9,8 @@
 
 #include "src/base/error.h"
 #include "etw/image/image_identity.h"
-#include "src/selftest_checks.h"
-#include "src/selftest_tl.h"
+#include "src/selftest/selftest_checks.h"
+#include "src/selftest/selftest_tl.h"
 #include "etw/event/tracelogging.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * thread switches. */
 #include "tests/fakes/test_support.h"
 
-#include "src/selftest_os_win32.h"
+#include "src/selftest/selftest_os_win32.h"
 #include "etw/event/tracelogging.h"
 
 #include <stdio.h>

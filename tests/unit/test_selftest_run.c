@@ -5,17 +5,17 @@
  * respect for a running selftest; and the workload's order of steps. */
 #include "tests/fakes/test_support.h"
 
-#include "src/cli.h"
-#include "src/collection_cmd.h"
+#include "src/cli/cli.h"
+#include "src/capture/collection_cmd.h"
 #include "src/base/error.h"
 #include "tests/fakes/fake_consumer.h"
 #include "tests/fakes/fake_controller.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
-#include "src/selftest_checks.h"
-#include "src/selftest_run.h"
-#include "src/selftest_workload.h"
-#include "src/session_record.h"
+#include "src/selftest/selftest_checks.h"
+#include "src/selftest/selftest_run.h"
+#include "src/selftest/selftest_workload.h"
+#include "src/capture/session_record.h"
 #include "etw/event/tracelogging.h"
 
 #include <stdio.h>

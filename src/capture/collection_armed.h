@@ -1,0 +1,87 @@
+/* A collect that stays armed after a fire (collection_cmd_collect.c's
+ * helper): snapshots of the in-memory rings (/SnapshotOnTrigger, `etwcap
+ * snapshot`) and a capture that rotates its files into segments with
+ * retention (/SegmentSec, /SegmentMB, /KeepSegments, /KeepDays,
+ * /MaxDiskMB).  Either way the sessions never stop for a fire: a snapshot
+ * writes the rings and goes on, a fire marks the segment that holds it.
+ * What each writes is merged and zipped in the background
+ * (capture_background.h).
+ *
+ * The two do not combine: snapshots come from in-memory rings, segments
+ * from files, and a session is one or the other. */
+#ifndef ETWCAP_COLLECTION_ARMED_H
+#define ETWCAP_COLLECTION_ARMED_H
+
+#include "src/capture/capture_background.h"
+#include "src/finish/capture_manifest.h"
+#include "src/capture/collection.h"
+#include "src/base/log_memory.h"
+#include "etw/plan/plan.h"
+#include "triggers/trigger_engine.h"
+
+struct cli;
+struct qualifier_values;
+
+struct armed {
+  const struct cli *cli;
+  const struct collection_env *env;
+  const struct trigger_engine *engine;
+  const char *base;             /* the DataFile, as the plan normalises it */
+  struct collection *c;         /* while the collection runs */
+  const struct log_memory *log;
+  struct background_job job;
+  /* snapshots */
+  int snapshots_on_fire, ring;
+  unsigned snapshots, snapshot_next, snapshot_max;
+  uint64_t snapshot_ms, cooldown_ms;
+  /* segments */
+  int segments;
+  int64_t segment_sec, segment_mb;
+  struct plan *plan;            /* the segment being written (capture's plan) */
+  uint64_t segment_ms;          /* when it began (env's monotonic clock) */
+  struct manifest_trigger_copy segment_fire;
+  int segment_fired;
+  /* /RundownPeriodSec */
+  uint64_t rundown_period_ms, rundown_ms;
+};
+
+/* Do the qualifiers combine?  0, or ETWCAP_E_USAGE with the reason
+ * logged (collect and plan refuse the same lines). */
+int armed_check(const struct qualifier_values *q);
+/* Checks the qualifiers and sets `a` up; the engine's options are changed
+ * to fire without end (snapshots and segments count the fires).  0, or
+ * ETWCAP_E_USAGE with the reason logged. */
+int armed_setup(struct armed *a, const struct cli *cli, const struct collection_env *env,
+                struct trigger_options *engine_options);
+/* The least time between two snapshots: /SnapshotCooldownSec, else
+ * DelayAfterTriggerSec. */
+int64_t armed_cooldown_sec(const struct qualifier_values *q);
+/* Can the plan's Windows do /RundownPeriodSec?  0, or
+ * ETWCAP_E_UNSUPPORTED with the reason logged. */
+int armed_check_plan(const struct qualifier_values *q, const struct plan *plan);
+/* Stays the capture armed after a stop fire? */
+int armed_active(const struct armed *a);
+
+/* The first segment's DataFile (X.<UTC start>.etl) into out.  0 or
+ * ETWCAP_E_RANGE. */
+int armed_first_segment(struct armed *a, char *out, size_t cap);
+
+/* A stop fire: a snapshot (outside the cooldown), or the mark of the
+ * segment being written.  Returns 1 when the capture should end now
+ * (/CollectMultiple snapshots written). */
+int armed_fire(struct armed *a, const struct manifest_trigger *fired);
+/* Each turn of the wait: the periodic rundown when it is due, and the next
+ * segment when this one is due. */
+void armed_turn(struct armed *a);
+/* 'etwcap snapshot' (a collection_wait_options.snapshot callback). */
+void armed_snapshot_request(void *ctx);
+/* The collection is ending: waits for the background merge (its log goes
+ * into the capture's LogFile.txt, written next). */
+void armed_finish(struct armed *a);
+/* After the last segment is written: the retention once more. */
+void armed_retain(struct armed *a);
+/* The fire that marks the segment being written, for the final zip's
+ * manifest, or NULL. */
+const struct manifest_trigger *armed_segment_fire(const struct armed *a);
+
+#endif

@@ -1,0 +1,35 @@
+/* The live-collection commands, one function each: what cmd_collect.c,
+ * cmd_start.c, cmd_stop.c, cmd_abort.c and cmd_list_sessions.c run, given
+ * the parsed command line and the surroundings (collection_env.h).  The
+ * command files pass the system's controller and clock; tests pass fakes,
+ * so the same code runs in both.
+ *
+ * Process model (README.md, "Live collection"): `start` leaves the sessions
+ * running, writes the session record next to the data file and exits;
+ * `stop` (any process, any user, any time later) reads the record, stops
+ * the sessions, runs the rundown, merges and zips; `collect` is start, wait
+ * and stop in one process; `abort` stops every etwcap session without
+ * merging. */
+#ifndef ETWCAP_COLLECTION_CMD_H
+#define ETWCAP_COLLECTION_CMD_H
+
+#include "src/capture/collection.h"
+#include "src/capture/collection_env.h"
+
+struct cli;
+
+/* collect: the trigger engine's cycle (collection_cmd_collect.c), a plain
+ * collect being one collection with no trigger. */
+int collection_cmd_collect(const struct cli *cli, const struct collection_env *env);
+/* run: collect around a command (its positionals), from just before it
+ * starts until it exits, /MaxCollectSec or S; a command still running
+ * then is ended (PerfView's Run). */
+int collection_cmd_run(const struct cli *cli, const struct collection_env *env);
+int collection_cmd_start(const struct cli *cli, const struct collection_env *env);
+/* snapshot: asks the running collect of the DataFile for a snapshot. */
+int collection_cmd_snapshot(const struct cli *cli, const struct collection_env *env);
+int collection_cmd_stop(const struct cli *cli, const struct collection_env *env);
+int collection_cmd_abort(const struct cli *cli, const struct collection_env *env);
+int collection_cmd_list(const struct cli *cli, const struct collection_env *env);
+
+#endif

@@ -1,0 +1,28 @@
+/* `etwcap abort`: stop every etwcap session at once, without merging.  The
+ * work is in collection_cmd_admin.c. */
+#include "src/cli/cli.h"
+#include "src/capture/collection_cmd.h"
+#include "src/capture/collection_env.h"
+#include "src/cli/command.h"
+#include "etw/session/controller.h"
+#include "src/cli/qualifiers.h"
+
+static const struct opt_group *const groups[] = { &opt_group_output, NULL };
+
+static int run_abort(const struct cli *cli)
+{
+  struct controller ctl;
+  struct collection_env env;
+  controller_system(&ctl);
+  collection_env_system(&env, &ctl);
+  return collection_cmd_abort(cli, &env);
+}
+
+const struct command cmd_abort = {
+  "abort", run_abort, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, NULL, 0, 0,
+  "Stop every etwcap session at once, without merging.",
+    "Stops every session whose name starts with etwcap's prefix (or /SessionName's), "
+    "keeping whatever files they wrote. Never touches other tools' sessions. Use it after a "
+    "capture was killed.",
+  groups,
+};

@@ -1,0 +1,29 @@
+/* `etwcap collect`: start the sessions, wait until stopped (S, /MaxCollectSec,
+ * 'etwcap stop', Ctrl+C, console close, shutdown), then stop, run rundown,
+ * merge and zip.  The work is in collection_cmd.c. */
+#include "src/cli/cli.h"
+#include "src/capture/collection_cmd.h"
+#include "src/capture/collection_env.h"
+#include "src/cli/command.h"
+#include "etw/session/controller.h"
+#include "src/cli/qualifiers.h"
+
+static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, &opt_group_triggers, &opt_group_snapshots, &opt_group_segments, &opt_group_rundown_period, &opt_group_operators, &opt_group_report, NULL };
+
+static int run_collect(const struct cli *cli)
+{
+  struct controller ctl;
+  struct collection_env env;
+  controller_system(&ctl);
+  collection_env_system(&env, &ctl);
+  return collection_cmd_collect(cli, &env);
+}
+
+const struct command cmd_collect = {
+  "collect", run_collect, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, "[DataFile]", 0, 1,
+  "Collect a trace until stopped or a trigger fires, then merge and zip it.",
+    "Starts the kernel and user sessions (circular files of /CircularMB, 500 MB by "
+    "default), waits until you press S, a trigger fires, /MaxCollectSec passes or 'etwcap "
+    "stop' is run, then stops, runs the CLR rundown and writes one merged DataFile.zip.",
+  groups,
+};

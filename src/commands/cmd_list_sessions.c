@@ -1,0 +1,27 @@
+/* `etwcap listSessions`: list the ETW sessions running on this machine,
+ * marking etwcap's.  The work is in collection_cmd_admin.c. */
+#include "src/cli/cli.h"
+#include "src/capture/collection_cmd.h"
+#include "src/capture/collection_env.h"
+#include "src/cli/command.h"
+#include "etw/session/controller.h"
+#include "src/cli/qualifiers.h"
+
+static const struct opt_group *const groups[] = { NULL };
+
+static int run_list_sessions(const struct cli *cli)
+{
+  struct controller ctl;
+  struct collection_env env;
+  controller_system(&ctl);
+  collection_env_system(&env, &ctl);
+  return collection_cmd_list(cli, &env);
+}
+
+const struct command cmd_list_sessions = {
+  "listSessions", run_list_sessions, CMD_NEEDS_WINDOWS, NULL, 0, 0,
+  "List the ETW sessions running on this machine.",
+    "Lists every running ETW session with its buffers, events lost and file, marking "
+    "etwcap's own.",
+  groups,
+};

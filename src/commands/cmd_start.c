@@ -1,0 +1,29 @@
+/* `etwcap start`: start sessions that keep running after etwcap exits and
+ * leave the session record for 'etwcap stop'.  The work is in
+ * collection_cmd.c. */
+#include "src/cli/cli.h"
+#include "src/capture/collection_cmd.h"
+#include "src/capture/collection_env.h"
+#include "src/cli/command.h"
+#include "etw/session/controller.h"
+#include "src/cli/qualifiers.h"
+
+static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, NULL };
+
+static int run_start(const struct cli *cli)
+{
+  struct controller ctl;
+  struct collection_env env;
+  controller_system(&ctl);
+  collection_env_system(&env, &ctl);
+  return collection_cmd_start(cli, &env);
+}
+
+const struct command cmd_start = {
+  "start", run_start, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, "[DataFile]", 0, 1,
+  "Start sessions that keep running after etwcap exits.",
+    "Starts the sessions as 'collect' would and exits, leaving them running; 'etwcap stop' "
+    "(later, from any process or user) stops them, runs rundown and writes the merged "
+    "capture.",
+  groups,
+};

@@ -1,0 +1,27 @@
+/* `etwcap stop`: stop the sessions 'start' left (or ask a running collect to
+ * stop), run rundown, merge and zip.  The work is in collection_cmd_stop.c. */
+#include "src/cli/cli.h"
+#include "src/capture/collection_cmd.h"
+#include "src/capture/collection_env.h"
+#include "src/cli/command.h"
+#include "etw/session/controller.h"
+#include "src/cli/qualifiers.h"
+
+static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, NULL };
+
+static int run_stop(const struct cli *cli)
+{
+  struct controller ctl;
+  struct collection_env env;
+  controller_system(&ctl);
+  collection_env_system(&env, &ctl);
+  return collection_cmd_stop(cli, &env);
+}
+
+const struct command cmd_stop = {
+  "stop", run_stop, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, "[DataFile]", 0, 1,
+  "Stop sessions left by 'start', run rundown, merge and zip.",
+    "Stops the sessions that 'etwcap start' left running for DataFile, runs the CLR "
+    "rundown, merges the session files and writes DataFile.zip.",
+  groups,
+};

@@ -1,0 +1,282 @@
+/* See report_kernel.h.  Process and thread layouts come from
+ * trigger_builtin's kernel table (the MOF classes TraceEvent decodes), the
+ * Image layout from image_identity; SampleProf is read here: InstructionPointer
+ * (pointer), ThreadId (u32), Count (u16) (TraceEvent's SampledProfileTraceData). */
+#include "src/report/report_kernel.h"
+
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "etw/etl/etl_bytes.h"
+#include "etw/image/image_identity.h"
+#include "etw/event/builtin_events.h"
+#include "etw/event/payload_cursor.h"
+#include "etw/event/payload_layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TID_SLOTS (1u << 18)
+#define PID_SLOTS (1u << 17)
+/* The first block of processes: a rundown names thousands.
+ * Above the C library's threshold for mapping (glibc: 128 KiB), they are
+ * mapped: a page is only touched when an entry reaches it, and growing
+ * remaps rather than copies (each page first touched is a fault, the cost
+ * that counts most when the entries are few bytes each). */
+#define FIRST_PROCESSES 2048
+
+int report_kernel_init(struct report_kernel *k)
+{
+  int rc;
+  memset(k, 0, sizeof(*k));
+  k->maps_version = 1;
+  rc = report_idmap_init(&k->tid_to_pid, TID_SLOTS);
+  if (!rc)
+    rc = report_idmap_init(&k->pid_to_process, PID_SLOTS);
+  if (!rc)
+    rc = report_images_init(&k->images);
+  if (rc)
+    report_kernel_release(k);
+  return rc;
+}
+
+void report_kernel_release(struct report_kernel *k)
+{
+  size_t i;
+  for (i = 0; i < k->process_count; i++)
+    etwcap_free(k->processes[i].command_line);
+  report_images_release(&k->images);
+  etwcap_free(k->processes);
+  report_idmap_release(&k->tid_to_pid);
+  report_idmap_release(&k->pid_to_process);
+  memset(k, 0, sizeof(*k));
+}
+
+/* The layout of a Process or Thread event and where its fields are.
+ * bi_lookup scans the whole table of built-in events and tf_find compares
+ * field names: a rundown logs thousands of these events, all of a few
+ * (group, opcode, version). */
+static const struct report_kernel_row *kernel_row(struct report_kernel *k,
+                                                  const struct etw_event *ev, unsigned group)
+{
+  struct report_kernel_row *m = &k->rows[(group * 8 + ev->opcode) % REPORT_ROW_MEMO];
+  if (!m->known || m->group != group || m->opcode != ev->opcode || m->version != ev->version) {
+    const struct bi_event *row = bi_lookup(BI_KERNEL, ev);
+    m->known = 1;
+    m->group = (uint8_t)group;
+    m->opcode = ev->opcode;
+    m->version = ev->version;
+    m->row = row;
+    if (row) {
+      m->pid_at = tf_index(&row->layout, "ProcessID");
+      m->tid_at = tf_index(&row->layout, "ThreadID");
+      m->name_at = tf_index(&row->layout, "ImageFileName");
+      m->command_at = tf_index(&row->layout, "CommandLine");
+    }
+  }
+  return m->row ? m : NULL;
+}
+
+/* Field `at` of the row (-1: the layout has none): 1 with *v, or 0. */
+static int field(const struct report_kernel_row *m, const struct etw_event *ev, int at,
+                 struct tv_value *v)
+{
+  return at >= 0 && tf_at(&m->row->layout, ev->user_data, ev->user_len, ev->pointer_size,
+                          (size_t)at, v) == 1;
+}
+
+static int field_text(const struct report_kernel_row *m, const struct etw_event *ev, int at,
+                      char *out, size_t cap)
+{
+  struct tv_value v;
+  if (!field(m, ev, at, &v) || v.type != TV_TEXT)
+    return 0;
+  tv_copy(out, cap, v.text);
+  return 1;
+}
+
+static int field_u32(const struct report_kernel_row *m, const struct etw_event *ev, int at,
+                     uint32_t *out)
+{
+  struct tv_value v;
+  if (!field(m, ev, at, &v))
+    return 0;
+  *out = (uint32_t)(v.type == TV_INT ? (uint64_t)v.i : v.u);
+  return 1;
+}
+
+static int process_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
+{
+  const struct report_kernel_row *row = kernel_row(k, ev, KERNEL_GROUP_PROCESS);
+  uint32_t pid, index;
+  struct report_process *p;
+  char cmd[REPORT_COMMAND_LINE_MAX];
+  if (!row || !field_u32(row, ev, row->pid_at, &pid))
+    return 0;
+  if (ev->opcode == 2) { /* Stop */
+    if (report_idmap_get(&k->pid_to_process, pid, &index))
+      k->processes[index].end_filetime = filetime;
+    return 0;
+  }
+  if (report_idmap_get(&k->pid_to_process, pid, &index) && ev->opcode == 3 &&
+      k->processes[index].end_filetime == 0)
+    return 0; /* the rundown repeats a process already known */
+  if (k->process_count >= REPORT_MAX_PROCESSES) {
+    k->processes_dropped++;
+    return 0;
+  }
+  if (etwcap_grow((void **)&k->processes, &k->process_cap, k->process_count,
+                  sizeof(*k->processes), FIRST_PROCESSES) != 0)
+    return ETWCAP_E_NOMEM;
+  p = &k->processes[k->process_count];
+  memset(p, 0, sizeof(*p));
+  p->pid = pid;
+  field_text(row, ev, row->name_at, p->name, sizeof(p->name));
+  if (field_text(row, ev, row->command_at, cmd, sizeof(cmd)) && cmd[0]) {
+    p->command_line = etwcap_strdup(cmd);
+    if (!p->command_line)
+      return ETWCAP_E_NOMEM;
+  }
+  if (ev->opcode == 1)
+    p->start_filetime = filetime;
+  k->maps_version++;
+  if (report_idmap_put(&k->pid_to_process, pid, (uint32_t)k->process_count) != 0) {
+    etwcap_free(p->command_line);
+    k->processes_dropped++;
+    return 0;
+  }
+  k->process_count++;
+  return 0;
+}
+
+static void thread_event(struct report_kernel *k, const struct etw_event *ev)
+{
+  const struct report_kernel_row *row;
+  uint32_t pid, tid;
+  if (ev->opcode != 1 && ev->opcode != 3)
+    return;
+  row = kernel_row(k, ev, KERNEL_GROUP_THREAD);
+  if (!row || !field_u32(row, ev, row->pid_at, &pid) || !field_u32(row, ev, row->tid_at, &tid))
+    return;
+  k->maps_version++;
+  if (report_idmap_put(&k->tid_to_pid, tid, pid) != 0)
+    k->threads_dropped++;
+}
+
+/* The process (index + 1) a sample on thread tid is charged to, or 0. */
+static uint32_t sample_process(struct report_kernel *k, unsigned cpu, uint32_t tid)
+{
+  struct report_sample_memo *m = &k->last_sample[cpu];
+  uint32_t pid, index;
+  if (m->maps_version == k->maps_version && m->tid == tid)
+    return m->process;
+  m->maps_version = k->maps_version;
+  m->tid = tid;
+  m->process = report_idmap_get(&k->tid_to_pid, tid, &pid) &&
+                       report_idmap_get(&k->pid_to_process, pid, &index)
+                   ? index + 1
+                   : 0;
+  return m->process;
+}
+
+static void sample_event(struct report_kernel *k, const struct etw_event *ev)
+{
+  unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
+  unsigned ptr = ev->pointer_size == 4 ? 4 : 8;
+  uint32_t process = 0;
+  k->cpu_samples++;
+  if (ev->user_data && ev->user_len >= ptr + 4)
+    process = sample_process(k, cpu, etl_le32(ev->user_data + ptr));
+  if (process)
+    k->processes[process - 1].cpu_samples++;
+  else
+    k->samples_unattributed++;
+}
+
+static int image_event(struct report_kernel *k, const struct etw_event *ev)
+{
+  struct image_event img;
+  unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
+  int with_id, with_pdb;
+  if (image_identity_parse_image_fields(ev, &img) != 0)
+    return 0;
+  with_id = k->pending_id_base[cpu] == img.image_base && img.image_base;
+  with_pdb = k->pending_pdb_base[cpu] == img.image_base && img.image_base;
+  k->pending_id_base[cpu] = k->pending_pdb_base[cpu] = 0;
+  return report_images_count(&k->images, &img, with_id, with_pdb);
+}
+
+/* ImageID (Info) and DbgID_RSDS/ILRSDS start with the ImageBase they
+ * describe (pointer-sized; SymbolTraceEventParser's layouts). */
+static void identity_event(struct report_kernel *k, const struct etw_event *ev)
+{
+  struct pl_cursor c;
+  unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
+  uint64_t base;
+  k->identity_events++;
+  if (ev->opcode != IMAGE_ID_INFO && ev->opcode != IMAGE_ID_DBG_RSDS &&
+      ev->opcode != IMAGE_ID_DBG_ILRSDS)
+    return;
+  pl_init(&c, ev->user_data, ev->user_len, ev->pointer_size);
+  base = pl_ptr(&c);
+  if (c.bad)
+    return;
+  if (ev->opcode == IMAGE_ID_INFO)
+    k->pending_id_base[cpu] = base;
+  else
+    k->pending_pdb_base[cpu] = base;
+}
+
+/* bi_kernel_group(ev), remembered for the last provider: the events of
+ * one provider come in runs. */
+static unsigned kernel_group(struct report_kernel *k, const struct etw_event *ev)
+{
+  if (ev->is_kernel || !(ev->has & ETW_HAS_PROVIDER))
+    return bi_kernel_group(ev);
+  if (!k->last_provider_known || !guid_equal(&ev->provider, &k->last_provider)) {
+    k->last_provider_known = 1;
+    k->last_provider = ev->provider;
+    k->last_provider_group = bi_kernel_group(ev);
+  }
+  return k->last_provider_group;
+}
+
+int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
+{
+  unsigned group;
+  if (!ev->is_kernel && (ev->has & ETW_HAS_PROVIDER) &&
+      guid_equal(&ev->provider, &image_identity_guid)) {
+    identity_event(k, ev);
+    return 0;
+  }
+  if (image_identity_is_image_event(ev))
+    return image_event(k, ev);
+  group = kernel_group(k, ev);
+  if (!group)
+    return 0;
+  if (group == REPORT_GROUP_THREAD && ev->opcode == REPORT_OPCODE_CSWITCH) {
+    k->context_switches++;
+    return REPORT_SAW_CSWITCH;
+  }
+  if (group == REPORT_GROUP_PERFINFO && ev->opcode == REPORT_OPCODE_SAMPLE) {
+    sample_event(k, ev);
+    return REPORT_SAW_CPU_SAMPLE;
+  }
+  /* Start, Stop, DCStart.  A DCStop (4) changes nothing, and decoding its
+   * ProcessID is not free: a rundown has one per process. */
+  if (group == KERNEL_GROUP_PROCESS && ev->opcode >= 1 && ev->opcode <= 3)
+    return process_event(k, ev, filetime);
+  if (group == KERNEL_GROUP_THREAD)
+    thread_event(k, ev);
+  return REPORT_SAW_OTHER;
+}
+
+const struct report_process *report_kernel_process(const struct report_kernel *k, uint32_t pid)
+{
+  uint32_t index;
+  return report_idmap_get(&k->pid_to_process, pid, &index) ? &k->processes[index] : NULL;
+}
+
+int report_kernel_finish(struct report_kernel *k)
+{
+  return report_images_finish(&k->images);
+}

@@ -1,0 +1,98 @@
+/* What `etwcap report` learns from kernel events: the processes (Process
+ * Start/DCStart/Stop/DCStop: pid, image name, command line, lifetime), CPU
+ * samples per process (PerfInfo SampleProf, attributed through the thread
+ * ids of Thread Start/DCStart), context switches, and the images seen with
+ * whether KernelTraceControl's identity events (ImageID, DbgID_RSDS) came
+ * with them, i.e. whether their symbols can be found on another machine.
+ * Memory is bounded by the caps below; what does not fit is counted. */
+#ifndef ETWCAP_REPORT_KERNEL_H
+#define ETWCAP_REPORT_KERNEL_H
+
+#include "etw/event/etw_event.h"
+#include "src/report/report_idmap.h"
+#include "src/report/report_images.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define REPORT_MAX_PROCESSES 65536
+#define REPORT_MAX_CPUS 256
+#define REPORT_PROCESS_NAME_MAX 64
+#define REPORT_COMMAND_LINE_MAX 1024
+
+/* Kernel groups and opcodes (hook ids) of the events counted on the
+ * timeline (TraceEvent's KernelTraceEventParser: CSwitch 0x0524,
+ * SampleProf 0x0F2E). */
+#define REPORT_GROUP_THREAD 0x05
+#define REPORT_OPCODE_CSWITCH 36
+#define REPORT_GROUP_PERFINFO 0x0F
+#define REPORT_OPCODE_SAMPLE 46
+
+struct report_process {
+  uint32_t pid;
+  char name[REPORT_PROCESS_NAME_MAX];
+  char *command_line;       /* allocated, may be NULL */
+  int64_t start_filetime;   /* Process/Start; 0 when it ran before the trace (DCStart) */
+  int64_t end_filetime;     /* Process/Stop; 0 when still running at the end */
+  uint64_t cpu_samples;
+};
+
+struct bi_event;
+
+/* A Process or Thread event's layout and the indexes of the fields read
+ * (-1: absent), remembered by (group, opcode, version). */
+struct report_kernel_row {
+  int known;
+  uint8_t group, opcode, version;
+  const struct bi_event *row; /* NULL: no layout */
+  int pid_at, tid_at, name_at, command_at;
+};
+#define REPORT_ROW_MEMO 16
+
+/* The thread of a CPU's last sample and the process it was charged to:
+ * a CPU's samples mostly fall on one thread in a row (often its idle
+ * thread), and finding the process takes two lookups.  Valid while the
+ * maps have not changed since (maps_version). */
+struct report_sample_memo {
+  uint64_t maps_version; /* 0: nothing remembered */
+  uint32_t tid;
+  uint32_t process;      /* index in processes + 1, or 0: unattributed */
+};
+
+struct report_kernel {
+  struct report_process *processes; /* in order of appearance */
+  size_t process_count, process_cap;
+  uint64_t processes_dropped;
+  struct report_kernel_row rows[REPORT_ROW_MEMO]; /* by (group * 8 + opcode) % REPORT_ROW_MEMO */
+  struct report_idmap pid_to_process; /* pid -> latest index in processes */
+  struct report_idmap tid_to_pid;
+  uint64_t maps_version; /* counts changes to either map, from 1 */
+  struct report_sample_memo last_sample[REPORT_MAX_CPUS];
+  /* The kernel group of the provider of the last event not logged by the
+   * kernel itself (bi_kernel_group compares it with every kernel task). */
+  int last_provider_known;
+  struct etw_guid last_provider;
+  unsigned last_provider_group;
+  uint64_t threads_dropped;
+  uint64_t cpu_samples, samples_unattributed, context_switches;
+  struct report_images images;
+  uint64_t identity_events;
+  /* The identity events KernelTraceControl writes just before an image
+   * event, on the same CPU: the ImageBase they named. */
+  uint64_t pending_id_base[REPORT_MAX_CPUS], pending_pdb_base[REPORT_MAX_CPUS];
+};
+
+int report_kernel_init(struct report_kernel *k);
+void report_kernel_release(struct report_kernel *k);
+/* What report_kernel_event saw, for the timeline. */
+enum report_kernel_seen { REPORT_SAW_OTHER, REPORT_SAW_CSWITCH, REPORT_SAW_CPU_SAMPLE };
+/* Looks at one event (not one of the CLR's).  A report_kernel_seen, or
+ * ETWCAP_E_NOMEM. */
+int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime);
+/* The latest process with this pid, or NULL. */
+const struct report_process *report_kernel_process(const struct report_kernel *k, uint32_t pid);
+/* Names the images in UTF-8 and sorts them by name, for the report: 0, or
+ * ETWCAP_E_NOMEM.  No more events after it. */
+int report_kernel_finish(struct report_kernel *k);
+
+#endif

@@ -1,0 +1,220 @@
+/* The selftest's workload on Windows (selftest_os.h): a hidden child
+ * process of etwcap itself, a system DLL loaded by full path, two threads
+ * handing a token back and forth, and TraceLogging events written with
+ * EventWriteTransfer.  The TraceLogging bytes come from selftest_tl.c; here
+ * they travel as EVENT_DATA_DESCRIPTORs: [0] the provider traits (Type
+ * PROVIDER_METADATA), [1] the event metadata (Type EVENT_METADATA), [2] the
+ * payload — the order TraceLoggingProvider.h's TraceLoggingWrite uses. */
+#include "src/selftest/selftest_os_win32.h"
+
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os/utf16_win32.h"
+#include "src/base/os/win32_error_win32.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+/* A narrow string literal as a wide one, without a %hs conversion. */
+#define WIDE2(s) L##s
+#define WIDE(s) WIDE2(s)
+
+static const struct selftest_eventapi real_eventapi = {
+  EventRegister,
+  EventWriteTransfer,
+  EventUnregister,
+};
+
+static const struct selftest_eventapi *eventapi = &real_eventapi;
+
+void selftest_os_win32_set_eventapi(const struct selftest_eventapi *api)
+{
+  eventapi = api ? api : &real_eventapi;
+}
+
+struct win_ctx {
+  REGHANDLE provider;
+  uint8_t traits[64];
+  size_t traits_len;
+};
+
+static int os_fail(char *why, size_t why_size, const char *api, DWORD code)
+{
+  snprintf(why, why_size, "%s failed (Win32 error %lu)", api, (unsigned long)code);
+  return win32_error(code, ETWCAP_E_SYSTEM);
+}
+
+static int run_child(void *ctx, uint32_t *pid, int *exit_code, char *why, size_t why_size)
+{
+  wchar_t exe[MAX_PATH], line[MAX_PATH + 64];
+  STARTUPINFOW si;
+  PROCESS_INFORMATION pi;
+  DWORD n, code = 0, waited;
+  (void)ctx;
+  *pid = 0;
+  *exit_code = -1;
+  n = GetModuleFileNameW(NULL, exe, MAX_PATH);
+  if (!n || n >= MAX_PATH)
+    return os_fail(why, why_size, "GetModuleFileNameW", GetLastError());
+  _snwprintf(line, sizeof(line) / sizeof(line[0]), L"\"%ls\" " WIDE(SELFTEST_CHILD_COMMAND), exe);
+  line[sizeof(line) / sizeof(line[0]) - 1] = 0;
+  memset(&si, 0, sizeof(si));
+  si.cb = sizeof(si);
+  if (!CreateProcessW(exe, line, NULL, NULL, FALSE, CREATE_NO_WINDOW, NULL, NULL, &si, &pi))
+    return os_fail(why, why_size, "CreateProcessW", GetLastError());
+  *pid = pi.dwProcessId;
+  waited = WaitForSingleObject(pi.hProcess, SELFTEST_CHILD_WAIT_MS);
+  if (waited == WAIT_OBJECT_0 && GetExitCodeProcess(pi.hProcess, &code))
+    *exit_code = (int)code;
+  CloseHandle(pi.hThread);
+  CloseHandle(pi.hProcess);
+  if (waited != WAIT_OBJECT_0) {
+    snprintf(why, why_size, "the child process %lu did not end within %u s",
+             (unsigned long)*pid, SELFTEST_CHILD_WAIT_MS / 1000);
+    return ETWCAP_E_TIMEOUT;
+  }
+  return 0;
+}
+
+static int load_dll(void *ctx, char *path, size_t path_size, char *why, size_t why_size)
+{
+  wchar_t dir[MAX_PATH], full[MAX_PATH + 32];
+  char *utf8;
+  HMODULE m;
+  UINT n = GetSystemDirectoryW(dir, MAX_PATH);
+  (void)ctx;
+  if (path_size)
+    path[0] = '\0';
+  if (!n || n >= MAX_PATH)
+    return os_fail(why, why_size, "GetSystemDirectoryW", GetLastError());
+  _snwprintf(full, sizeof(full) / sizeof(full[0]), L"%ls\\" WIDE(SELFTEST_DLL), dir);
+  full[sizeof(full) / sizeof(full[0]) - 1] = 0;
+  if ((utf8 = utf16_to_utf8(full)) != NULL) {
+    snprintf(path, path_size, "%s", utf8);
+    etwcap_free(utf8);
+  }
+  /* A full path: never a DLL of the same name from the current folder. */
+  m = LoadLibraryExW(full, NULL, 0);
+  if (!m)
+    return os_fail(why, why_size, "LoadLibraryExW", GetLastError());
+  FreeLibrary(m);
+  return 0;
+}
+
+struct ping {
+  HANDLE go[2];
+  unsigned rounds;
+};
+
+static DWORD WINAPI pong(LPVOID arg)
+{
+  struct ping *p = arg;
+  unsigned i;
+  for (i = 0; i < p->rounds; i++) {
+    if (WaitForSingleObject(p->go[1], 5000) != WAIT_OBJECT_0)
+      break;
+    SetEvent(p->go[0]);
+  }
+  return 0;
+}
+
+static int switch_threads(void *ctx, unsigned rounds, unsigned spin_ms)
+{
+  struct ping p;
+  HANDLE t;
+  DWORD start;
+  unsigned i;
+  volatile unsigned long spin = 0;
+  int rc = 0;
+  (void)ctx;
+  p.rounds = rounds;
+  p.go[0] = CreateEventW(NULL, FALSE, FALSE, NULL);
+  p.go[1] = CreateEventW(NULL, FALSE, FALSE, NULL);
+  t = p.go[0] && p.go[1] ? CreateThread(NULL, 0, pong, &p, 0, NULL) : NULL;
+  if (!t) {
+    rc = ETWCAP_E_SYSTEM;
+  } else {
+    for (i = 0; i < rounds; i++) {
+      SetEvent(p.go[1]);
+      if (WaitForSingleObject(p.go[0], 5000) != WAIT_OBJECT_0) {
+        rc = ETWCAP_E_TIMEOUT;
+        break;
+      }
+    }
+    WaitForSingleObject(t, 5000);
+    CloseHandle(t);
+  }
+  if (p.go[0])
+    CloseHandle(p.go[0]);
+  if (p.go[1])
+    CloseHandle(p.go[1]);
+  start = GetTickCount();
+  while (GetTickCount() - start < spin_ms)
+    spin++;
+  return rc;
+}
+
+static int tl_register(void *ctx, const struct etw_guid *provider)
+{
+  struct win_ctx *w = ctx;
+  GUID g;
+  ULONG rc;
+  g.Data1 = provider->data1;
+  g.Data2 = provider->data2;
+  g.Data3 = provider->data3;
+  memcpy(g.Data4, provider->data4, sizeof(g.Data4));
+  w->traits_len = selftest_tl_provider_traits(w->traits, sizeof(w->traits));
+  rc = eventapi->event_register(&g, NULL, NULL, &w->provider);
+  if (rc != ERROR_SUCCESS) {
+    w->provider = 0;
+    return win32_error(rc, ETWCAP_E_SYSTEM);
+  }
+  return 0;
+}
+
+static void describe(EVENT_DATA_DESCRIPTOR *d, const void *data, size_t size, unsigned type)
+{
+  d->Ptr = (ULONGLONG)(ULONG_PTR)data;
+  d->Size = (ULONG)size;
+  d->Reserved = type;
+}
+
+static int tl_write(void *ctx, const struct selftest_tl_event *e)
+{
+  struct win_ctx *w = ctx;
+  EVENT_DESCRIPTOR desc;
+  EVENT_DATA_DESCRIPTOR data[3];
+  ULONG rc;
+  if (!w->provider)
+    return ETWCAP_E_SYSTEM;
+  memset(&desc, 0, sizeof(desc));
+  desc.Channel = SELFTEST_TL_CHANNEL;
+  desc.Level = 4; /* Informational */
+  describe(&data[0], w->traits, w->traits_len, SELFTEST_DESCRIPTOR_TYPE_PROVIDER_METADATA);
+  describe(&data[1], e->meta, e->meta_len, SELFTEST_DESCRIPTOR_TYPE_EVENT_METADATA);
+  describe(&data[2], e->payload, e->payload_len, 0);
+  rc = eventapi->event_write_transfer(w->provider, &desc, NULL, NULL, 3, data);
+  return win32_error(rc, ETWCAP_E_SYSTEM);
+}
+
+static void tl_unregister(void *ctx)
+{
+  struct win_ctx *w = ctx;
+  if (w->provider)
+    eventapi->event_unregister(w->provider);
+  w->provider = 0;
+}
+
+void selftest_os_system(struct selftest_os *os)
+{
+  static struct win_ctx ctx; /* one workload per process */
+  memset(&ctx, 0, sizeof(ctx));
+  os->ctx = &ctx;
+  os->run_child = run_child;
+  os->load_dll = load_dll;
+  os->switch_threads = switch_threads;
+  os->tl_register = tl_register;
+  os->tl_write = tl_write;
+  os->tl_unregister = tl_unregister;
+}
