@@ -5,7 +5,7 @@
  * Windows"; the portable tests use tests/fakes/fake_consumer.c.
  *
  * The callback runs on the consumer's thread, never on the caller's: what
- * it touches must be locked by the caller (collection_cmd_collect.c holds a
+ * it touches must be locked by the caller (capture_cmd_collect.c holds a
  * mutex around the trigger engine).  It is never called after close
  * returns.
  *

@@ -28,7 +28,7 @@ struct collection_env {
   int (*file_size)(void *ctx, const char *path, int64_t *size);
   /* Free bytes on the volume holding `path` (a file that may not exist yet). */
   int (*free_disk)(void *ctx, const char *path, uint64_t *bytes);
-  /* Live triggers (collection_cmd_collect.c).  NULL members: the system's
+  /* Live triggers (capture_cmd_collect.c).  NULL members: the system's
    * (the real-time consumer, PDH, the event log, cmd.exe); tests put
    * fakes here. */
   struct consumer *consumer;

@@ -1,4 +1,4 @@
-/* Qualifiers that keep a capture armed after a fire (collection_armed.h):
+/* Qualifiers that keep a capture armed after a fire (capture_armed.h):
  * snapshots of the in-memory rings, or segments with retention.  etwcap's
  * own; PerfView stops at a fire. */
 #include "src/cli/qualifiers.h"

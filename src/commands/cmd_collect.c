@@ -1,8 +1,8 @@
 /* `etwcap collect`: start the sessions, wait until stopped (S, /MaxCollectSec,
  * 'etwcap stop', Ctrl+C, console close, shutdown), then stop, run rundown,
- * merge and zip.  The work is in collection_cmd.c. */
+ * merge and zip.  The work is in capture_cmd.c. */
 #include "src/cli/cli.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/capture/collection_env.h"
 #include "src/cli/command.h"
 #include "etw/session/controller.h"
@@ -16,7 +16,7 @@ static int run_collect(const struct cli *cli)
   struct collection_env env;
   controller_system(&ctl);
   collection_env_system(&env, &ctl);
-  return collection_cmd_collect(cli, &env);
+  return capture_cmd_collect(cli, &env);
 }
 
 const struct command cmd_collect = {

@@ -1,7 +1,7 @@
 /* `etwcap listSessions`: list the ETW sessions running on this machine,
- * marking etwcap's.  The work is in collection_cmd_admin.c. */
+ * marking etwcap's.  The work is in capture_cmd_admin.c. */
 #include "src/cli/cli.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/capture/collection_env.h"
 #include "src/cli/command.h"
 #include "etw/session/controller.h"
@@ -15,7 +15,7 @@ static int run_list_sessions(const struct cli *cli)
   struct collection_env env;
   controller_system(&ctl);
   collection_env_system(&env, &ctl);
-  return collection_cmd_list(cli, &env);
+  return capture_cmd_list(cli, &env);
 }
 
 const struct command cmd_list_sessions = {

@@ -5,7 +5,7 @@
  * JSON document described in docs/plan-json.md: etw/ cannot know about
  * triggers, so the "triggers" member is added here. */
 #include "src/base/alloc.h"
-#include "src/capture/collection_armed.h"
+#include "src/capture/capture_armed.h"
 #include "src/cli/cli.h"
 #include "src/cli/command.h"
 #include "triggers/counter_monitor.h"
@@ -40,7 +40,7 @@ static const struct opt_group *const groups[] = { &opt_group_plan,     &opt_grou
                                                   &opt_group_rundown_period, &opt_group_operators,
                                                   NULL };
 
-/* How a collect stays armed after a fire (collection_armed.h), as JSON
+/* How a collect stays armed after a fire (capture_armed.h), as JSON
  * members: "snapshots", "segments", "rundownPeriodSec". */
 static void armed_json(struct strbuf *b, const struct qualifier_values *q)
 {
@@ -50,7 +50,7 @@ static void armed_json(struct strbuf *b, const struct qualifier_values *q)
                 (long long)(q->snapshot_on_trigger && q->triggers.collect_multiple > 0
                                 ? q->triggers.collect_multiple
                                 : 0),
-                (long long)armed_cooldown_sec(q));
+                (long long)capture_armed_cooldown_sec(q));
   strbuf_printf(b,
                 ",\n  \"segments\": {\"seconds\": %lld, \"megabytes\": %lld, \"keep\": %lld, "
                 "\"keepDays\": %lld, \"maxDiskMB\": %lld}",
@@ -65,7 +65,7 @@ static void armed_text(struct strbuf *b, const struct qualifier_values *q)
   if (q->snapshot_on_trigger)
     strbuf_printf(b, "\nStays armed: each fire writes a snapshot of the rings, at least %lld s "
                      "apart; %s\n",
-                  (long long)armed_cooldown_sec(q),
+                  (long long)capture_armed_cooldown_sec(q),
                   q->triggers.collect_multiple > 0 ? "/CollectMultiple caps them"
                                                    : "no cap (/CollectMultiple sets one)");
   if (q->segment_sec || q->segment_mb)
@@ -165,7 +165,7 @@ static int run_plan(const struct cli *cli)
   int built = 0;
   /* The triggers parsed once, as collect parses them: the plan's trigger
    * session and the triggers' description both come from this engine. */
-  int rc = armed_check(&cli->q);
+  int rc = capture_armed_check(&cli->q);
   if (rc)
     return rc;
   rc = trigger_engine_create(&engine, &cli->q.triggers, err, sizeof(err));
@@ -187,7 +187,7 @@ static int run_plan(const struct cli *cli)
     log_error("%s", plan.error[0] ? plan.error : etwcap_strerror(rc));
     goto done;
   }
-  if ((rc = armed_check_plan(&cli->q, &plan)) != 0)
+  if ((rc = capture_armed_check_plan(&cli->q, &plan)) != 0)
     goto done;
   rc = cli->q.json ? plan_to_json(&plan, &text) : plan_to_text(&plan, &text);
   if (rc == 0)

@@ -1,8 +1,8 @@
 /* `etwcap run COMMAND [ARGS...]`: PerfView's run — start the sessions, run
  * the command, stop when it exits, merge and zip.  The work is in
- * collection_cmd_collect.c. */
+ * capture_cmd_collect.c. */
 #include "src/cli/cli.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/capture/collection_env.h"
 #include "src/cli/command.h"
 #include "etw/session/controller.h"
@@ -20,7 +20,7 @@ static int run_run(const struct cli *cli)
   struct collection_env env;
   controller_system(&ctl);
   collection_env_system(&env, &ctl);
-  return collection_cmd_run(cli, &env);
+  return capture_cmd_run(cli, &env);
 }
 
 const struct command cmd_run = {

@@ -9,7 +9,7 @@
  * before anything is registered. */
 #include "src/base/alloc.h"
 #include "src/cli/cli.h"
-#include "src/capture/collection_armed.h"
+#include "src/capture/capture_armed.h"
 #include "src/cli/command.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
@@ -67,7 +67,7 @@ static int check_capture(char *const *tokens, size_t count, struct cli *capture)
                 i);
       return ETWCAP_E_USAGE;
     }
-  return armed_check(&capture->q);
+  return capture_armed_check(&capture->q);
 }
 
 /* /WhatIf[:true|:false] or /Exe:PATH (or with -), schedule create's own

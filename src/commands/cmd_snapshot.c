@@ -1,7 +1,7 @@
 /* `etwcap snapshot [DataFile]`: a snapshot of a running collect's rings, on
- * demand.  The work is in collection_cmd_snapshot.c. */
+ * demand.  The work is in capture_cmd_snapshot.c. */
 #include "src/cli/cli.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/capture/collection_env.h"
 #include "src/cli/command.h"
 #include "etw/session/controller.h"
@@ -15,7 +15,7 @@ static int run_snapshot(const struct cli *cli)
   struct collection_env env;
   controller_system(&ctl);
   collection_env_system(&env, &ctl);
-  return collection_cmd_snapshot(cli, &env);
+  return capture_cmd_snapshot(cli, &env);
 }
 
 const struct command cmd_snapshot = {

@@ -1,8 +1,8 @@
 /* `etwcap start`: start sessions that keep running after etwcap exits and
  * leave the session record for 'etwcap stop'.  The work is in
- * collection_cmd.c. */
+ * capture_cmd.c. */
 #include "src/cli/cli.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/capture/collection_env.h"
 #include "src/cli/command.h"
 #include "etw/session/controller.h"
@@ -16,7 +16,7 @@ static int run_start(const struct cli *cli)
   struct collection_env env;
   controller_system(&ctl);
   collection_env_system(&env, &ctl);
-  return collection_cmd_start(cli, &env);
+  return capture_cmd_start(cli, &env);
 }
 
 const struct command cmd_start = {

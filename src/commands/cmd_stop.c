@@ -1,7 +1,7 @@
 /* `etwcap stop`: stop the sessions 'start' left (or ask a running collect to
- * stop), run rundown, merge and zip.  The work is in collection_cmd_stop.c. */
+ * stop), run rundown, merge and zip.  The work is in capture_cmd_stop.c. */
 #include "src/cli/cli.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/capture/collection_env.h"
 #include "src/cli/command.h"
 #include "etw/session/controller.h"
@@ -15,7 +15,7 @@ static int run_stop(const struct cli *cli)
   struct collection_env env;
   controller_system(&ctl);
   collection_env_system(&env, &ctl);
-  return collection_cmd_stop(cli, &env);
+  return capture_cmd_stop(cli, &env);
 }
 
 const struct command cmd_stop = {

@@ -4,7 +4,7 @@
 #include "src/base/alloc.h"
 #include "src/finish/capture_manifest.h"
 #include "src/cli/cli.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/base/error.h"
 #include "src/base/file_write.h"
 #include "src/base/log.h"
@@ -104,7 +104,7 @@ static int capture(const struct selftest_config *cfg, const char *prefix, const 
     cli_release(&cli);
     return ETWCAP_E_INTERNAL;
   }
-  rc = collection_cmd_collect(&cli, cfg->env);
+  rc = capture_cmd_collect(&cli, cfg->env);
   cli_release(&cli);
   return rc;
 }

@@ -8,7 +8,7 @@
  * `selftest: N passed, M failed`, and written with the log to
  * etwcap-selftest.txt for a bug report.
  *
- * The capture runs through the same code as `collect` (collection_cmd.h)
+ * The capture runs through the same code as `collect` (capture_cmd.h)
  * under its own session names, etwcapSelftest_<pid>..., so it never touches
  * a capture that is running; `abort` leaves them alone while that pid runs
  * (selftest_session_owner).  Portable: the surroundings come in as a

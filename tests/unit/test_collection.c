@@ -9,7 +9,7 @@
 
 #include "src/cli/cli.h"
 #include "src/capture/collection.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/os/console.h"
 #include "src/base/error.h"
 #include "tests/fakes/fake_controller.h"
@@ -202,17 +202,17 @@ static int run(struct world *w, const char *const *args)
     argv[argc] = (char *)args[argc - 1], argc++;
   assert_int_equal(cli_parse(&cli, argc, argv), 0);
   if (str_caseeq(cli.cmd->name, "collect"))
-    rc = collection_cmd_collect(&cli, &w->env);
+    rc = capture_cmd_collect(&cli, &w->env);
   else if (str_caseeq(cli.cmd->name, "run"))
-    rc = collection_cmd_run(&cli, &w->env);
+    rc = capture_cmd_run(&cli, &w->env);
   else if (str_caseeq(cli.cmd->name, "start"))
-    rc = collection_cmd_start(&cli, &w->env);
+    rc = capture_cmd_start(&cli, &w->env);
   else if (str_caseeq(cli.cmd->name, "stop"))
-    rc = collection_cmd_stop(&cli, &w->env);
+    rc = capture_cmd_stop(&cli, &w->env);
   else if (str_caseeq(cli.cmd->name, "abort"))
-    rc = collection_cmd_abort(&cli, &w->env);
+    rc = capture_cmd_abort(&cli, &w->env);
   else
-    rc = collection_cmd_list(&cli, &w->env);
+    rc = capture_cmd_list(&cli, &w->env);
   cli_release(&cli);
   return rc;
 }

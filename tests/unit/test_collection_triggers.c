@@ -10,7 +10,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/cli/cli.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/os/console.h"
 #include "src/base/error.h"
 #include "tests/fakes/fake_consumer.h"
@@ -308,7 +308,7 @@ static int run(struct world *w, const char *const *args)
   while (args[argc - 1])
     argv[argc] = (char *)args[argc - 1], argc++;
   assert_int_equal(cli_parse(&cli, argc, argv), 0);
-  rc = collection_cmd_collect(&cli, &w->env);
+  rc = capture_cmd_collect(&cli, &w->env);
   cli_release(&cli);
   return rc;
 }

@@ -10,7 +10,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/cli/cli.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/os/console.h"
 #include "etw/session/controller.h"
 #include "tests/fakes/fake_advapi32_win32.h"
@@ -132,7 +132,7 @@ static void gen2_collect_through_advapi32(void **state)
   console_close();
 
   assert_int_equal(cli_parse(&cli, 5, argv), 0);
-  rc = collection_cmd_collect(&cli, &env);
+  rc = capture_cmd_collect(&cli, &env);
   cli_release(&cli);
   log_remove_sink(log_capture_sink, &logged);
   if (rc)

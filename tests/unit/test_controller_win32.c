@@ -16,7 +16,7 @@
 #include "src/base/alloc.h"
 #include "src/cli/cli.h"
 #include "src/capture/collection.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/os/console.h"
 #include "src/base/error.h"
 #include "tests/fakes/fake_advapi32_win32.h"
@@ -1146,15 +1146,15 @@ static int command(const char *const *args)
   memset(&captured_log, 0, sizeof(captured_log));
   log_add_sink(capture, &captured_log, LOG_DEBUG);
   if (str_caseeq(cli.cmd->name, "collect"))
-    rc = collection_cmd_collect(&cli, &env);
+    rc = capture_cmd_collect(&cli, &env);
   else if (str_caseeq(cli.cmd->name, "start"))
-    rc = collection_cmd_start(&cli, &env);
+    rc = capture_cmd_start(&cli, &env);
   else if (str_caseeq(cli.cmd->name, "stop"))
-    rc = collection_cmd_stop(&cli, &env);
+    rc = capture_cmd_stop(&cli, &env);
   else if (str_caseeq(cli.cmd->name, "abort"))
-    rc = collection_cmd_abort(&cli, &env);
+    rc = capture_cmd_abort(&cli, &env);
   else
-    rc = collection_cmd_list(&cli, &env);
+    rc = capture_cmd_list(&cli, &env);
   log_remove_sink(capture, &captured_log);
   cli_release(&cli);
   return rc;

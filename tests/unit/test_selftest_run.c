@@ -6,7 +6,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/cli/cli.h"
-#include "src/capture/collection_cmd.h"
+#include "src/capture/capture_cmd.h"
 #include "src/base/error.h"
 #include "tests/fakes/fake_consumer.h"
 #include "tests/fakes/fake_controller.h"
@@ -204,7 +204,7 @@ static int run_abort(struct clocked *k, const char *session_name)
   int rc;
   snprintf(qualifier, sizeof(qualifier), "/SessionName:%s", session_name ? session_name : "");
   assert_int_equal(cli_parse(&cli, session_name ? 3 : 2, argv), 0);
-  rc = collection_cmd_abort(&cli, &k->env);
+  rc = capture_cmd_abort(&cli, &k->env);
   cli_release(&cli);
   return rc;
 }

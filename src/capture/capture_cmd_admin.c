@@ -1,9 +1,9 @@
 /* `abort` (stop every etwcap session, merge nothing) and `listSessions`
- * (see collection_cmd.h).  Ours are recognised by name: the /SessionName
+ * (see capture_cmd.h).  Ours are recognised by name: the /SessionName
  * prefix ("etwcap" by default), plus whatever a session record names (the
  * shared "NT Kernel Logger" on Windows 7).  Another tool's session is never
  * touched, nor a session of an `etwcap selftest` that still runs. */
-#include "src/capture/collection_cmd_internal.h"
+#include "src/capture/capture_cmd_internal.h"
 
 #include "src/cli/cli.h"
 #include "src/base/error.h"
@@ -64,11 +64,11 @@ static int gather_ours(void *ctx, const struct controller_status *s)
   return 0;
 }
 
-int collection_cmd_abort(const struct cli *cli, const struct collection_env *env)
+int capture_cmd_abort(const struct cli *cli, const struct collection_env *env)
 {
   static struct names names; /* large; abort runs once per process */
   struct controller *ctl = env->ctl;
-  const char *prefix = collection_cmd_prefix(cli);
+  const char *prefix = capture_cmd_prefix(cli);
   struct session_record r;
   struct gather g;
   struct plan plan;
@@ -82,7 +82,7 @@ int collection_cmd_abort(const struct cli *cli, const struct collection_env *env
   record[0] = request[0] = '\0';
   /* The record of the DataFile (default etwcapData.etl) names sessions the
    * prefix does not cover. */
-  if (collection_cmd_plan(cli, "collect", NULL, NULL, &plan) == 0 &&
+  if (capture_cmd_plan(cli, "collect", NULL, NULL, &plan) == 0 &&
       session_record_path(plan.data_file, record, sizeof(record)) == 0 &&
       session_request_path(plan.data_file, request, sizeof(request)) == 0 &&
       session_record_read(record, &r, why, sizeof(why)) == 0) {
@@ -203,13 +203,13 @@ static int print_one(void *ctx, const struct controller_status *s)
   return 0;
 }
 
-int collection_cmd_list(const struct cli *cli, const struct collection_env *env)
+int capture_cmd_list(const struct cli *cli, const struct collection_env *env)
 {
   struct controller *ctl = env->ctl;
   struct lister l;
   char detail[160];
   int rc;
-  l.prefix = collection_cmd_prefix(cli);
+  l.prefix = capture_cmd_prefix(cli);
   l.count = 0;
   rc = ctl->ops->list(ctl, print_one, &l);
   if (rc) {

@@ -1,4 +1,4 @@
-/* A collect that stays armed after a fire (collection_cmd_collect.c's
+/* A collect that stays armed after a fire (capture_cmd_collect.c's
  * helper): snapshots of the in-memory rings (/SnapshotOnTrigger, `etwcap
  * snapshot`) and a capture that rotates its files into segments with
  * retention (/SegmentSec, /SegmentMB, /KeepSegments, /KeepDays,
@@ -22,7 +22,7 @@
 struct cli;
 struct qualifier_values;
 
-struct armed {
+struct capture_armed {
   const struct cli *cli;
   const struct collection_env *env;
   const struct trigger_engine *engine;
@@ -47,41 +47,41 @@ struct armed {
 
 /* Do the qualifiers combine?  0, or ETWCAP_E_USAGE with the reason
  * logged (collect and plan refuse the same lines). */
-int armed_check(const struct qualifier_values *q);
+int capture_armed_check(const struct qualifier_values *q);
 /* Checks the qualifiers and sets `a` up; the engine's options are changed
  * to fire without end (snapshots and segments count the fires).  0, or
  * ETWCAP_E_USAGE with the reason logged. */
-int armed_setup(struct armed *a, const struct cli *cli, const struct collection_env *env,
-                struct trigger_options *engine_options);
+int capture_armed_setup(struct capture_armed *a, const struct cli *cli,
+                        const struct collection_env *env, struct trigger_options *engine_options);
 /* The least time between two snapshots: /SnapshotCooldownSec, else
  * DelayAfterTriggerSec. */
-int64_t armed_cooldown_sec(const struct qualifier_values *q);
+int64_t capture_armed_cooldown_sec(const struct qualifier_values *q);
 /* Can the plan's Windows do /RundownPeriodSec?  0, or
  * ETWCAP_E_UNSUPPORTED with the reason logged. */
-int armed_check_plan(const struct qualifier_values *q, const struct plan *plan);
+int capture_armed_check_plan(const struct qualifier_values *q, const struct plan *plan);
 /* Stays the capture armed after a stop fire? */
-int armed_active(const struct armed *a);
+int capture_armed_active(const struct capture_armed *a);
 
 /* The first segment's DataFile (X.<UTC start>.etl) into out.  0 or
  * ETWCAP_E_RANGE. */
-int armed_first_segment(struct armed *a, char *out, size_t cap);
+int capture_armed_first_segment(struct capture_armed *a, char *out, size_t cap);
 
 /* A stop fire: a snapshot (outside the cooldown), or the mark of the
  * segment being written.  Returns 1 when the capture should end now
  * (/CollectMultiple snapshots written). */
-int armed_fire(struct armed *a, const struct manifest_trigger *fired);
+int capture_armed_fire(struct capture_armed *a, const struct manifest_trigger *fired);
 /* Each turn of the wait: the periodic rundown when it is due, and the next
  * segment when this one is due. */
-void armed_turn(struct armed *a);
+void capture_armed_turn(struct capture_armed *a);
 /* 'etwcap snapshot' (a collection_wait_options.snapshot callback). */
-void armed_snapshot_request(void *ctx);
+void capture_armed_snapshot_request(void *ctx);
 /* The collection is ending: waits for the background merge (its log goes
  * into the capture's LogFile.txt, written next). */
-void armed_finish(struct armed *a);
+void capture_armed_finish(struct capture_armed *a);
 /* After the last segment is written: the retention once more. */
-void armed_retain(struct armed *a);
+void capture_armed_retain(struct capture_armed *a);
 /* The fire that marks the segment being written, for the final zip's
  * manifest, or NULL. */
-const struct manifest_trigger *armed_segment_fire(const struct armed *a);
+const struct manifest_trigger *capture_armed_segment_fire(const struct capture_armed *a);
 
 #endif

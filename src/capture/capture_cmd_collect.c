@@ -3,23 +3,23 @@
  * /MaxCollectSec, S or 'etwcap stop', go on for DelayAfterTriggerSec, stop;
  * N times with /CollectMultiple:N — and a plain collect is one collection
  * with no trigger; `run` is collect around a command (capture_command.h),
- * and a capture that stays armed after a fire is collection_armed.h's.
+ * and a capture that stays armed after a fire is capture_armed.h's.
  * This file connects the engine to a capture: the live threads' events and
  * messages reach it through trigger_feed.h at each turn of the wait (every
  * 200 ms, main thread), then the clock, which polls the performance
  * counters (PDH).  Each collection ends on the common stop path
- * (collection_cmd_finish: rundown, merge, zip) with the fire in the
+ * (capture_cmd_finish: rundown, merge, zip) with the fire in the
  * capture manifest, then /StopCommand runs.
  *
  * `etwcap stop` from another process, S, A and Ctrl+C end the whole run,
  * not just one collection (PerfView's stop cannot end a CollectMultiple
  * run at all, perfview#709). */
-#include "src/capture/collection_cmd_internal.h"
+#include "src/capture/capture_cmd_internal.h"
 
 #include "src/base/alloc.h"
 #include "src/cli/cli.h"
 #include "src/capture/capture_command.h"
-#include "src/capture/collection_armed.h"
+#include "src/capture/capture_armed.h"
 #include "triggers/counter_monitor.h"
 #include "triggers/os/counters_pdh.h"
 #include "src/base/error.h"
@@ -46,8 +46,8 @@ struct live {
   /* The last stop or limit fire, for the log and the capture manifest. */
   struct trigger_fire fire;
   int has_fire;
-  /* Stay armed: snapshots or segments (collection_armed.h). */
-  struct armed armed;
+  /* Stay armed: snapshots or segments (capture_armed.h). */
+  struct capture_armed armed;
   int64_t started;              /* FILETIME the engine started at */
   int64_t max_collect_sec;      /* /MaxCollectSec of the whole armed capture */
   char limit_detail[64];
@@ -136,7 +136,7 @@ static void log_counter(void *ctx, const struct counter_monitor *m, double value
 
 /* The wait loop's hook (main thread): the clock moves the engine; the
  * collection ends when the engine has moved past it, or run's command
- * has exited.  When it stays armed (collection_armed.h) a stop fire
+ * has exited.  When it stays armed (capture_armed.h) a stop fire
  * writes a snapshot or marks the segment instead, the collection goes on,
  * and /MaxCollectSec counts the whole capture. */
 static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *fired)
@@ -160,7 +160,7 @@ static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *
     fired->detail = "";
     fired->filetime = l->feed.last;
   }
-  if (armed_active(&l->armed) && l->max_collect_sec &&
+  if (capture_armed_active(&l->armed) && l->max_collect_sec &&
       l->feed.last >= l->started + l->max_collect_sec * TRIGGER_TICKS_PER_SEC) {
     snprintf(l->limit_detail, sizeof(l->limit_detail), "collected for %lld s",
              (long long)l->max_collect_sec);
@@ -170,14 +170,14 @@ static int should_stop(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *
     log_info("/MaxCollectSec: %s; the capture ends", l->limit_detail);
     return 1;
   }
-  if (stop && armed_active(&l->armed) && trigger_engine_phase(l->e) != TRIGGER_DONE) {
-    int end = armed_fire(&l->armed, fired);
+  if (stop && capture_armed_active(&l->armed) && trigger_engine_phase(l->e) != TRIGGER_DONE) {
+    int end = capture_armed_fire(&l->armed, fired);
     l->collection = trigger_engine_collection(l->e);
     l->has_fire = 0;
     return end;
   }
   if (!stop)
-    armed_turn(&l->armed);
+    capture_armed_turn(&l->armed);
   return stop;
 }
 
@@ -247,7 +247,7 @@ static int wait_for_start(struct live *l, const char *request, struct collection
   wo.request_file = request;
   wo.should_stop = should_start;
   wo.should_stop_ctx = l;
-  wo.console = collection_cmd_console();
+  wo.console = capture_cmd_console();
   wo.keyboard = 1;
   log_info("waiting for the start trigger (collection %u)", l->collection);
   collection_wait(&c, &wo, wr);
@@ -336,8 +336,8 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   int rc = 0;
 
   *end = RUN_END;
-  collection_cmd_log_begin(&log, cli);
-  collection_cmd_open_console(); /* again for each collection: the merge closes it */
+  capture_cmd_log_begin(&log, cli);
+  capture_cmd_open_console(); /* again for each collection: the merge closes it */
   if (session_record_path(plan->data_file, record, sizeof(record)) ||
       session_request_path(plan->data_file, request, sizeof(request))) {
     log_error("the data file name '%s' is too long", plan->data_file);
@@ -350,11 +350,11 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
     log_info("ended before the start trigger fired: nothing was collected");
     goto done;
   }
-  rc = collection_cmd_prepare(env, plan);
+  rc = capture_cmd_prepare(env, plan);
   if (!rc) {
     collection_init(&c, env);
     rc = collection_start(&c, plan);
-    collection_cmd_cancelled_message(rc);
+    capture_cmd_cancelled_message(rc);
   }
   if (!rc && (rc = open_trigger_session(l, plan, &sys_consumer, &consumer)) != 0)
     collection_stop(&c);
@@ -365,7 +365,7 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   if (rc)
     goto done;
 
-  collection_cmd_write_record(&c, plan, cli, "collect", &log);
+  capture_cmd_write_record(&c, plan, cli, "collect", &log);
   counter_monitors_restart(&l->monitors, env->utc_now(env->ctx));
   if (cli->q.event_log)
     collection_env_report(env, OPERATOR_CAPTURE_STARTED, "etwcap started capturing %s (%s)",
@@ -376,7 +376,7 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
      * this collection's request file. */
     struct plan alias = *plan;
     alias.data_file = (char *)base_record;
-    collection_cmd_write_record(&c, &alias, cli, "collect", &log);
+    capture_cmd_write_record(&c, &alias, cli, "collect", &log);
   }
   memset(&wo, 0, sizeof(wo));
   wo.ends_also = ends_also(l, cli);
@@ -384,10 +384,10 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   wo.should_stop = should_stop;
   wo.should_stop_ctx = l;
   if (l->armed.ring) {
-    wo.snapshot = armed_snapshot_request;
+    wo.snapshot = capture_armed_snapshot_request;
     wo.snapshot_ctx = &l->armed;
   }
-  wo.console = collection_cmd_console();
+  wo.console = capture_cmd_console();
   wo.keyboard = 1; /* keys come from the console, or from tests through console_push_key */
   wo.disk_path = plan->data_file;
   wo.report_health = cli->q.event_log;
@@ -397,17 +397,18 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   l->armed.log = &log;
   collection_wait(&c, &wo, &wr);
   close_trigger_session(l, consumer);
-  armed_finish(&l->armed); /* its merge logs into this log, which is about to be zipped */
+  capture_armed_finish(&l->armed); /* its merge logs into this log, which is about to be zipped */
   l->armed.c = NULL;
 
   if (wr.end == COLLECTION_END_KEY_ABORT || wr.end == COLLECTION_END_ABORT_REQUEST)
     rc = abort_capture(&c, plan);
   else
-    rc = collection_cmd_finish(&c, plan, cli, &log,
-                               wr.end == COLLECTION_END_TRIGGER ? &wr.trigger
-                                                                : armed_segment_fire(&l->armed),
-                               record);
-  armed_retain(&l->armed);
+    rc = capture_cmd_finish(&c, plan, cli, &log,
+                            wr.end == COLLECTION_END_TRIGGER
+                                ? &wr.trigger
+                                : capture_armed_segment_fire(&l->armed),
+                            record);
+  capture_armed_retain(&l->armed);
   if (cli->q.event_log)
     collection_env_report(env, OPERATOR_CAPTURE_ENDED, "etwcap ended the capture of %s: %s",
                           plan->data_file, rc ? etwcap_strerror(rc) : "written");
@@ -416,7 +417,8 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
   if (base_record && session_record_path(base_record, base_rec, sizeof(base_rec)) == 0)
     os_remove(base_rec);
   os_remove(record);
-  if (wr.end == COLLECTION_END_TRIGGER && rc == 0 && !l->run_line && !armed_active(&l->armed)) {
+  if (wr.end == COLLECTION_END_TRIGGER && rc == 0 && !l->run_line &&
+      !capture_armed_active(&l->armed)) {
     capture_stop_command(env, cli->q.triggers.stop_command,
                          plan->zip ? plan->zip_file : plan->data_file);
     if (trigger_engine_phase(l->e) != TRIGGER_DONE)
@@ -426,7 +428,7 @@ done:
   if (request[0])
     os_remove(request);
   console_close();
-  collection_cmd_log_end(&log);
+  capture_cmd_log_end(&log);
   return rc;
 }
 
@@ -531,9 +533,9 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
   memset(&l, 0, sizeof(l));
   l.env = env;
   l.run_line = run_line;
-  if ((rc = armed_setup(&l.armed, cli, env, &eopt)) != 0)
+  if ((rc = capture_armed_setup(&l.armed, cli, env, &eopt)) != 0)
     return rc;
-  if (armed_active(&l.armed)) {
+  if (capture_armed_active(&l.armed)) {
     whole_capture_limit(&l, &eopt);
     count = 1; /* one collection, its snapshots or segments within it */
   }
@@ -544,13 +546,13 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
   }
   /* The first collection's plan; its DataFile, as the plan normalises it
    * (extension, default name), is the base of the others' names. */
-  rc = collection_cmd_plan(cli, command, NULL, l.e, &plan);
+  rc = capture_cmd_plan(cli, command, NULL, l.e, &plan);
   if (rc) {
     plan_release(&plan);
     trigger_engine_free(l.e);
     return rc;
   }
-  if (armed_check_plan(&cli->q, &plan) != 0) {
+  if (capture_armed_check_plan(&cli->q, &plan) != 0) {
     plan_release(&plan);
     trigger_engine_free(l.e);
     return ETWCAP_E_UNSUPPORTED;
@@ -562,11 +564,11 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
   if (l.armed.segments) {
     /* The first segment's plan: X.<UTC start>.etl. */
     plan_release(&plan);
-    rc = armed_first_segment(&l.armed, name, sizeof(name));
+    rc = capture_armed_first_segment(&l.armed, name, sizeof(name));
     if (rc)
       log_error("the data file name '%s' is too long", base);
     else
-      rc = collection_cmd_plan(cli, command, name, l.e, &plan);
+      rc = capture_cmd_plan(cli, command, name, l.e, &plan);
     if (rc) {
       plan_release(&plan);
       trigger_engine_free(l.e);
@@ -599,7 +601,7 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
       n = next;
       log_info("collection %u of %u: %s", l.collection, count, name);
       plan_release(&plan);
-      if ((rc = collection_cmd_plan(cli, command, name, l.e, &plan)) != 0)
+      if ((rc = capture_cmd_plan(cli, command, name, l.e, &plan)) != 0)
         break;
     }
     rc = run_one(&l, cli, &plan, count > 1 || l.armed.segments ? base : NULL, &end);
@@ -616,12 +618,12 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
   return rc;
 }
 
-int collection_cmd_collect(const struct cli *cli, const struct collection_env *env)
+int capture_cmd_collect(const struct cli *cli, const struct collection_env *env)
 {
   return capture(cli, env, "collect", NULL);
 }
 
-int collection_cmd_run(const struct cli *cli, const struct collection_env *env)
+int capture_cmd_run(const struct cli *cli, const struct collection_env *env)
 {
   struct strbuf b = { NULL, 0, 0, 0 };
   char *line;

@@ -1,7 +1,7 @@
 /* `snapshot`: ask a running collect with in-memory rings for a snapshot
  * (collection_snapshot.h), through its request file, as `stop` asks it to
  * stop.  The collect writes NAME.N.etl.zip and goes on. */
-#include "src/capture/collection_cmd_internal.h"
+#include "src/capture/capture_cmd_internal.h"
 
 #include "src/cli/cli.h"
 #include "src/base/error.h"
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int collection_cmd_snapshot(const struct cli *cli, const struct collection_env *env)
+int capture_cmd_snapshot(const struct cli *cli, const struct collection_env *env)
 {
   struct session_record r;
   struct plan plan;
@@ -21,7 +21,7 @@ int collection_cmd_snapshot(const struct cli *cli, const struct collection_env *
 
   (void)env;
   memset(&r, 0, sizeof(r));
-  rc = collection_cmd_plan(cli, "collect", NULL, NULL, &plan);
+  rc = capture_cmd_plan(cli, "collect", NULL, NULL, &plan);
   if (!rc && (session_record_path(plan.data_file, record, sizeof(record)) ||
               session_request_path(plan.data_file, request, sizeof(request)))) {
     log_error("the data file name '%s' is too long", plan.data_file);

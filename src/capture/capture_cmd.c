@@ -1,6 +1,6 @@
 /* `collect` and `start`, and the helpers every live-collection command
- * shares (see collection_cmd.h). */
-#include "src/capture/collection_cmd_internal.h"
+ * shares (see capture_cmd.h). */
+#include "src/capture/capture_cmd_internal.h"
 
 #include "src/base/alloc.h"
 #include "src/finish/capture_finish.h"
@@ -22,8 +22,8 @@
 
 /* --- shared helpers -------------------------------------------------------- */
 
-int collection_cmd_plan(const struct cli *cli, const char *command, const char *data_file,
-                        const struct trigger_engine *triggers, struct plan *plan)
+int capture_cmd_plan(const struct cli *cli, const char *command, const char *data_file,
+                     const struct trigger_engine *triggers, struct plan *plan)
 {
   struct plan_options o;
   char err[512];
@@ -54,7 +54,7 @@ int collection_cmd_plan(const struct cli *cli, const char *command, const char *
   return 0;
 }
 
-void collection_cmd_log_begin(struct log_memory *log, const struct cli *cli)
+void capture_cmd_log_begin(struct log_memory *log, const struct cli *cli)
 {
   char os[128], machine[256];
   memset(log, 0, sizeof(*log));
@@ -65,13 +65,13 @@ void collection_cmd_log_begin(struct log_memory *log, const struct cli *cli)
            os_describe(os, sizeof(os)));
 }
 
-void collection_cmd_log_end(struct log_memory *log)
+void capture_cmd_log_end(struct log_memory *log)
 {
   log_remove_sink(log_memory_sink, log);
   log_memory_release(log);
 }
 
-void collection_cmd_log_prepend(struct log_memory *log, const char *text)
+void capture_cmd_log_prepend(struct log_memory *log, const char *text)
 {
   size_t n = text ? strlen(text) : 0;
   char *joined;
@@ -90,20 +90,20 @@ void collection_cmd_log_prepend(struct log_memory *log, const char *text)
   log->cap = log->len + 1;
 }
 
-FILE *collection_cmd_console(void)
+FILE *capture_cmd_console(void)
 {
   return os_stderr_is_terminal() ? stderr : NULL;
 }
 
-const char *collection_cmd_prefix(const struct cli *cli)
+const char *capture_cmd_prefix(const struct cli *cli)
 {
   const char *p = cli->q.plan.session_name;
   return p && *p ? p : "etwcap";
 }
 
-int collection_cmd_write_record(const struct collection *c, const struct plan *plan,
-                                const struct cli *cli, const char *mode,
-                                const struct log_memory *log)
+int capture_cmd_write_record(const struct collection *c, const struct plan *plan,
+                             const struct cli *cli, const char *mode,
+                             const struct log_memory *log)
 {
   struct session_record r;
   char path[CONTROLLER_PATH_MAX];
@@ -185,7 +185,7 @@ static void log_losses(const struct collection *c)
   }
 }
 
-void collection_cmd_rundown(struct collection *c, const struct plan *plan)
+void capture_cmd_rundown(struct collection *c, const struct plan *plan)
 {
   struct cut_ctx cut = { console_signal_count() };
   enum console_signal sig = console_signal_pending();
@@ -210,9 +210,9 @@ void collection_cmd_rundown(struct collection *c, const struct plan *plan)
   }
 }
 
-int collection_cmd_finish(struct collection *c, const struct plan *plan, const struct cli *cli,
-                          struct log_memory *log, const struct manifest_trigger *trigger,
-                          const char *record)
+int capture_cmd_finish(struct collection *c, const struct plan *plan, const struct cli *cli,
+                       struct log_memory *log, const struct manifest_trigger *trigger,
+                       const char *record)
 {
   struct capture_finish_params p;
   struct capture_finish_result r;
@@ -221,7 +221,7 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
   int rc = collection_stop(c), frc;
 
   log_losses(c);
-  collection_cmd_rundown(c, plan);
+  capture_cmd_rundown(c, plan);
   /* Every session, rundown included, is stopped: a console handler holding
    * the process for a close may let it go. */
   console_stop_done();
@@ -249,7 +249,7 @@ int collection_cmd_finish(struct collection *c, const struct plan *plan, const s
   p.trigger = trigger;
   p.health = c->health.count ? &c->health : NULL; /* `stop` saw none of it */
   p.log = log;
-  p.console = collection_cmd_console();
+  p.console = capture_cmd_console();
   /* PerfView makes none with /NoRundown either (perfview-collect.md §8.1). */
   p.ngen = (p.zip || cli->q.plan.wpr) && !cli->q.no_ngen_pdbs && !cli->q.plan.no_rundown
                ? &ngen_runner_os
@@ -300,7 +300,7 @@ static void delete_stale(const struct collection_env *env, const struct plan *pl
 }
 
 /* Checks and cleaning shared by start and collect. */
-int collection_cmd_prepare(const struct collection_env *env, const struct plan *plan)
+int capture_cmd_prepare(const struct collection_env *env, const struct plan *plan)
 {
   char why[700];
   int rc = collection_check_free(env, plan, why, sizeof(why));
@@ -314,7 +314,7 @@ int collection_cmd_prepare(const struct collection_env *env, const struct plan *
   return 0;
 }
 
-void collection_cmd_open_console(void)
+void capture_cmd_open_console(void)
 {
   int rc = console_open();
   if (rc)
@@ -323,7 +323,7 @@ void collection_cmd_open_console(void)
              etwcap_strerror(rc));
 }
 
-void collection_cmd_cancelled_message(int rc)
+void capture_cmd_cancelled_message(int rc)
 {
   if (rc == ETWCAP_E_CANCELLED)
     log_error("cancelled before the capture started: every session started was stopped and "
@@ -332,7 +332,7 @@ void collection_cmd_cancelled_message(int rc)
 
 /* --- start ------------------------------------------------------------------- */
 
-int collection_cmd_start(const struct cli *cli, const struct collection_env *env)
+int capture_cmd_start(const struct cli *cli, const struct collection_env *env)
 {
   struct log_memory log;
   struct collection c;
@@ -340,20 +340,20 @@ int collection_cmd_start(const struct cli *cli, const struct collection_env *env
   size_t i;
   int rc;
 
-  collection_cmd_log_begin(&log, cli);
-  rc = collection_cmd_plan(cli, "start", NULL, NULL, &plan);
+  capture_cmd_log_begin(&log, cli);
+  rc = capture_cmd_plan(cli, "start", NULL, NULL, &plan);
   if (!rc)
-    collection_cmd_open_console();
+    capture_cmd_open_console();
   if (!rc)
-    rc = collection_cmd_prepare(env, &plan);
+    rc = capture_cmd_prepare(env, &plan);
   if (!rc) {
     collection_init(&c, env);
     rc = collection_start(&c, &plan);
-    collection_cmd_cancelled_message(rc);
+    capture_cmd_cancelled_message(rc);
   }
   if (!rc) {
     log_info("started; 'etwcap stop' finishes the capture");
-    rc = collection_cmd_write_record(&c, &plan, cli, "start", &log);
+    rc = capture_cmd_write_record(&c, &plan, cli, "start", &log);
     if (rc) {
       /* Without the record a later stop could still find the sessions by
        * name, but not this log nor a renamed kernel session: stop now. */
@@ -374,6 +374,6 @@ int collection_cmd_start(const struct cli *cli, const struct collection_env *env
   }
   console_close();
   plan_release(&plan);
-  collection_cmd_log_end(&log);
+  capture_cmd_log_end(&log);
   return rc;
 }

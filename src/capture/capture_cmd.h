@@ -18,18 +18,18 @@
 
 struct cli;
 
-/* collect: the trigger engine's cycle (collection_cmd_collect.c), a plain
+/* collect: the trigger engine's cycle (capture_cmd_collect.c), a plain
  * collect being one collection with no trigger. */
-int collection_cmd_collect(const struct cli *cli, const struct collection_env *env);
+int capture_cmd_collect(const struct cli *cli, const struct collection_env *env);
 /* run: collect around a command (its positionals), from just before it
  * starts until it exits, /MaxCollectSec or S; a command still running
  * then is ended (PerfView's Run). */
-int collection_cmd_run(const struct cli *cli, const struct collection_env *env);
-int collection_cmd_start(const struct cli *cli, const struct collection_env *env);
+int capture_cmd_run(const struct cli *cli, const struct collection_env *env);
+int capture_cmd_start(const struct cli *cli, const struct collection_env *env);
 /* snapshot: asks the running collect of the DataFile for a snapshot. */
-int collection_cmd_snapshot(const struct cli *cli, const struct collection_env *env);
-int collection_cmd_stop(const struct cli *cli, const struct collection_env *env);
-int collection_cmd_abort(const struct cli *cli, const struct collection_env *env);
-int collection_cmd_list(const struct cli *cli, const struct collection_env *env);
+int capture_cmd_snapshot(const struct cli *cli, const struct collection_env *env);
+int capture_cmd_stop(const struct cli *cli, const struct collection_env *env);
+int capture_cmd_abort(const struct cli *cli, const struct collection_env *env);
+int capture_cmd_list(const struct cli *cli, const struct collection_env *env);
 
 #endif

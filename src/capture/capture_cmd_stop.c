@@ -1,6 +1,6 @@
 /* `stop`: finish a capture left running by `start` — or ask a running
- * `collect` to finish — from any process (see collection_cmd.h). */
-#include "src/capture/collection_cmd_internal.h"
+ * `collect` to finish — from any process (see capture_cmd.h). */
+#include "src/capture/capture_cmd_internal.h"
 
 #include "src/cli/cli.h"
 #include "src/base/error.h"
@@ -69,7 +69,7 @@ static size_t adopt_by_name(struct collection *c, const struct plan *plan)
   return c->count;
 }
 
-int collection_cmd_stop(const struct cli *cli, const struct collection_env *env)
+int capture_cmd_stop(const struct cli *cli, const struct collection_env *env)
 {
   struct session_record r;
   struct log_memory log;
@@ -79,9 +79,9 @@ int collection_cmd_stop(const struct cli *cli, const struct collection_env *env)
   int have_record = 0, rc;
   size_t i;
 
-  collection_cmd_log_begin(&log, cli);
+  capture_cmd_log_begin(&log, cli);
   memset(&r, 0, sizeof(r));
-  rc = collection_cmd_plan(cli, "collect", NULL, NULL, &plan);
+  rc = capture_cmd_plan(cli, "collect", NULL, NULL, &plan);
   if (!rc && session_record_path(plan.data_file, record, sizeof(record)) != 0)
     rc = ETWCAP_E_RANGE;
   if (!rc) {
@@ -97,7 +97,7 @@ int collection_cmd_stop(const struct cli *cli, const struct collection_env *env)
     /* The record names the files as `start` saw them: use its name so the
      * rundown file and the merge land beside them. */
     plan_release(&plan);
-    rc = collection_cmd_plan(cli, "collect", r.data_file, NULL, &plan);
+    rc = capture_cmd_plan(cli, "collect", r.data_file, NULL, &plan);
   }
   if (!rc && have_record && str_caseeq(r.mode, "collect") &&
       session_record_owner_alive(r.pid, r.pid_created)) {
@@ -110,11 +110,11 @@ int collection_cmd_stop(const struct cli *cli, const struct collection_env *env)
   }
   if (rc)
     goto done;
-  collection_cmd_open_console();
+  capture_cmd_open_console();
 
   collection_init(&c, env);
   if (have_record) {
-    collection_cmd_log_prepend(&log, r.start_log);
+    capture_cmd_log_prepend(&log, r.start_log);
     log_info("stopping the capture started %s by process %lu on %s", r.mode, r.pid,
              r.machine);
     for (i = 0; i < r.session_count; i++)
@@ -142,11 +142,11 @@ int collection_cmd_stop(const struct cli *cli, const struct collection_env *env)
       packet_capture_adopt(&c.packet, plan.packet_capture.trace_file, plan.packet_capture.netmon);
   }
 
-  rc = collection_cmd_finish(&c, &plan, cli, &log, NULL, have_record ? record : NULL);
+  rc = capture_cmd_finish(&c, &plan, cli, &log, NULL, have_record ? record : NULL);
   console_close();
 done:
   session_record_release(&r);
   plan_release(&plan);
-  collection_cmd_log_end(&log);
+  capture_cmd_log_end(&log);
   return rc;
 }

@@ -1,10 +1,10 @@
-/* See collection_armed.h. */
-#include "src/capture/collection_armed.h"
+/* See capture_armed.h. */
+#include "src/capture/capture_armed.h"
 
 #include "src/base/alloc.h"
 #include "etw/event/builtin_events.h"
 #include "src/cli/cli.h"
-#include "src/capture/collection_cmd_internal.h"
+#include "src/capture/capture_cmd_internal.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
 #include "src/os/operator_log.h"
@@ -24,14 +24,14 @@
 
 #define SEGMENTS_MAX 4096 /* a week of 3-minute segments, and more */
 
-static int64_t elapsed_ms(const struct armed *a, uint64_t since)
+static int64_t elapsed_ms(const struct capture_armed *a, uint64_t since)
 {
   return (int64_t)(a->env->now_ms(a->env->ctx) - since);
 }
 
 /* --- setup ----------------------------------------------------------------- */
 
-int armed_check(const struct qualifier_values *q)
+int capture_armed_check(const struct qualifier_values *q)
 {
   int snapshots = q->snapshot_on_trigger, segments = q->segment_sec > 0 || q->segment_mb > 0;
   if (!snapshots && !segments && (q->keep_segments || q->keep_days || q->max_disk_mb)) {
@@ -67,11 +67,11 @@ int armed_check(const struct qualifier_values *q)
   return 0;
 }
 
-int armed_setup(struct armed *a, const struct cli *cli, const struct collection_env *env,
-                struct trigger_options *eopt)
+int capture_armed_setup(struct capture_armed *a, const struct cli *cli,
+                        const struct collection_env *env, struct trigger_options *eopt)
 {
   const struct qualifier_values *q = &cli->q;
-  int rc = armed_check(q);
+  int rc = capture_armed_check(q);
   memset(a, 0, sizeof(*a));
   a->cli = cli;
   a->env = env;
@@ -83,23 +83,23 @@ int armed_setup(struct armed *a, const struct cli *cli, const struct collection_
   a->snapshots_on_fire = q->snapshot_on_trigger;
   a->rundown_period_ms = (uint64_t)q->rundown_period_sec * 1000u;
   a->rundown_ms = env->now_ms(env->ctx);
-  if (!armed_active(a))
+  if (!capture_armed_active(a))
     return 0;
   a->snapshot_max = eopt->collect_multiple > 0 ? (unsigned)eopt->collect_multiple : 0;
-  a->cooldown_ms = (uint64_t)armed_cooldown_sec(q) * 1000u;
+  a->cooldown_ms = (uint64_t)capture_armed_cooldown_sec(q) * 1000u;
   a->segment_sec = q->segment_sec;
   a->segment_mb = q->segment_mb;
   eopt->collect_multiple = INT32_MAX;
   return 0;
 }
 
-int64_t armed_cooldown_sec(const struct qualifier_values *q)
+int64_t capture_armed_cooldown_sec(const struct qualifier_values *q)
 {
   return q->snapshot_cooldown_sec >= 0 ? q->snapshot_cooldown_sec
                                        : q->triggers.delay_after_trigger_sec;
 }
 
-int armed_active(const struct armed *a)
+int capture_armed_active(const struct capture_armed *a)
 {
   return a->snapshots_on_fire || a->segments;
 }
@@ -110,7 +110,7 @@ static void written(void *ctx, const char *zip);
 
 /* Snapshot X.<n>.etl of the running collection, named for `fired`: the
  * rings written, X.<n>'s own rundown, then the background merge. */
-static void take_snapshot(struct armed *a, const struct manifest_trigger *fired)
+static void take_snapshot(struct capture_armed *a, const struct manifest_trigger *fired)
 {
   char name[CONTROLLER_PATH_MAX], probe[CONTROLLER_PATH_MAX];
   struct plan plan;
@@ -125,7 +125,7 @@ static void take_snapshot(struct armed *a, const struct manifest_trigger *fired)
   }
   background_wait(&a->job);
   /* A plan for X.<n>: its rundown sessions write X.<n>'s files. */
-  rc = collection_cmd_plan(a->cli, "collect", name, a->engine, &plan);
+  rc = capture_cmd_plan(a->cli, "collect", name, a->engine, &plan);
   if (!rc) {
     log_info("snapshot %s for %s: writing the rings, the sessions go on", name, fired->name);
     rc = collection_flush_to(a->c, &plan);
@@ -136,7 +136,7 @@ static void take_snapshot(struct armed *a, const struct manifest_trigger *fired)
                 etwcap_strerror(rc));
   }
   if (rc > 0) {
-    collection_cmd_rundown(a->c, &plan);
+    capture_cmd_rundown(a->c, &plan);
     a->job.written = written;
     a->job.written_ctx = a;
     if (background_finish(&a->job, name, fired, a->log, a->cli->command_line) == 0) {
@@ -148,9 +148,9 @@ static void take_snapshot(struct armed *a, const struct manifest_trigger *fired)
   plan_release(&plan);
 }
 
-void armed_snapshot_request(void *ctx)
+void capture_armed_snapshot_request(void *ctx)
 {
-  struct armed *a = ctx;
+  struct capture_armed *a = ctx;
   struct manifest_trigger asked;
   asked.name = "snapshot";
   asked.detail = "asked for by 'etwcap snapshot'";
@@ -160,7 +160,7 @@ void armed_snapshot_request(void *ctx)
 
 /* --- rundown into the capture (/RundownPeriodSec) ------------------------- */
 
-int armed_check_plan(const struct qualifier_values *q, const struct plan *plan)
+int capture_armed_check_plan(const struct qualifier_values *q, const struct plan *plan)
 {
   size_t i;
   if (!q->rundown_period_sec)
@@ -196,7 +196,7 @@ static const struct plan_provider *clr_rundown(const struct plan *plan)
  * again in the user session (each enable starts the runtime's rundown, as
  * PerfView's rundown session relies on), and a capture-state request to
  * the kernel session's System Providers. */
-static void rundown_now(struct armed *a)
+static void rundown_now(struct capture_armed *a)
 {
   struct controller *ctl = a->env->ctl;
   const struct plan_provider *clr = clr_rundown(a->plan);
@@ -222,7 +222,7 @@ static void rundown_now(struct armed *a)
 
 /* X.etl -> X.<YYYYMMDDTHHMMSSZ>.etl for the segment that begins at `ft`;
  * a name taken already (two segments in one second) gets -2, -3, ... */
-static int segment_name(const struct armed *a, int64_t ft, char *out, size_t cap)
+static int segment_name(const struct capture_armed *a, int64_t ft, char *out, size_t cap)
 {
   struct civil_time t;
   size_t len = strlen(a->base);
@@ -248,7 +248,7 @@ static int segment_name(const struct armed *a, int64_t ft, char *out, size_t cap
   return ETWCAP_E_EXIST;
 }
 
-int armed_first_segment(struct armed *a, char *out, size_t cap)
+int capture_armed_first_segment(struct capture_armed *a, char *out, size_t cap)
 {
   a->segment_ms = a->env->now_ms(a->env->ctx);
   return segment_name(a, a->env->utc_now(a->env->ctx), out, cap);
@@ -343,7 +343,7 @@ static int by_start(const void *x, const void *y)
 
 /* The retention limits over every segment of X in its folder, this
  * capture's and earlier ones'. */
-static void apply_retention(struct armed *a)
+static void apply_retention(struct capture_armed *a)
 {
   static struct found_segments f; /* large; main thread only */
   const struct qualifier_values *q = &a->cli->q;
@@ -392,7 +392,7 @@ static void apply_retention(struct armed *a)
  * rotating capture applies its retention. */
 static void written(void *ctx, const char *zip)
 {
-  struct armed *a = ctx;
+  struct capture_armed *a = ctx;
   if (a->cli->q.event_log)
     collection_env_report(a->env,
                           a->segments ? OPERATOR_SEGMENT_WRITTEN : OPERATOR_SNAPSHOT_WRITTEN,
@@ -404,7 +404,7 @@ static void written(void *ctx, const char *zip)
 /* Closes the segment being written and goes on in the next: each session's
  * file switched (ControlTrace UPDATE), the closed one's rundown, its merge
  * in the background. */
-static void rotate(struct armed *a)
+static void rotate(struct capture_armed *a)
 {
   char name[CONTROLLER_PATH_MAX];
   struct controller *ctl = a->env->ctl;
@@ -412,7 +412,7 @@ static void rotate(struct armed *a)
   size_t i, j;
   background_wait(&a->job);
   if (segment_name(a, a->env->utc_now(a->env->ctx), name, sizeof(name)) != 0 ||
-      collection_cmd_plan(a->cli, "collect", name, a->engine, &next) != 0) {
+      capture_cmd_plan(a->cli, "collect", name, a->engine, &next) != 0) {
     log_error("cannot name the next segment after '%s'; the capture goes on in it",
               a->plan->data_file);
     a->segment_ms = a->env->now_ms(a->env->ctx);
@@ -442,7 +442,7 @@ static void rotate(struct armed *a)
   }
   log_info("segment '%s' closed; the capture goes on in '%s'", closed.data_file,
            a->plan->data_file);
-  collection_cmd_rundown(a->c, &closed);
+  capture_cmd_rundown(a->c, &closed);
   a->job.written = written;
   a->job.written_ctx = a;
   background_finish(&a->job, closed.data_file, a->segment_fired ? &a->segment_fire.t : NULL,
@@ -452,7 +452,7 @@ static void rotate(struct armed *a)
   plan_release(&closed);
 }
 
-void armed_turn(struct armed *a)
+void capture_armed_turn(struct capture_armed *a)
 {
   int64_t size;
   if (!a->c)
@@ -472,7 +472,7 @@ void armed_turn(struct armed *a)
 
 /* --- fires ----------------------------------------------------------------- */
 
-int armed_fire(struct armed *a, const struct manifest_trigger *fired)
+int capture_armed_fire(struct capture_armed *a, const struct manifest_trigger *fired)
 {
   if (a->segments) {
     manifest_trigger_keep(&a->segment_fire, fired);
@@ -491,17 +491,17 @@ int armed_fire(struct armed *a, const struct manifest_trigger *fired)
   return a->snapshot_max && a->snapshots >= a->snapshot_max;
 }
 
-const struct manifest_trigger *armed_segment_fire(const struct armed *a)
+const struct manifest_trigger *capture_armed_segment_fire(const struct capture_armed *a)
 {
   return a->segments && a->segment_fired ? &a->segment_fire.t : NULL;
 }
 
-void armed_finish(struct armed *a)
+void capture_armed_finish(struct capture_armed *a)
 {
   background_wait(&a->job);
 }
 
-void armed_retain(struct armed *a)
+void capture_armed_retain(struct capture_armed *a)
 {
   if (a->segments)
     apply_retention(a);
