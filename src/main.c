@@ -1,11 +1,11 @@
 /* etwcap's entry point: parse, dispatch to the command's run function, turn
  * its error code into a message and an exit code.  Everything a command does
  * lives in its own cmd_*.c file. */
+#include "src/base/error.h"
+#include "src/base/log.h"
 #include "src/cli/cli.h"
 #include "src/cli/cli_log_file.h"
 #include "src/cli/command.h"
-#include "src/base/error.h"
-#include "src/base/log.h"
 #include "src/os/os_proc.h"
 
 #include <stdio.h>

@@ -2,10 +2,10 @@
  * (trigger_engine_trigger_at), never from parsing the specs again here. */
 #include "triggers/trigger_describe.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/event/guid.h"
 #include "etw/event/keywords.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 #include "src/base/strbuf.h"
 #include "triggers/trigger_counter.h"
 #include "triggers/trigger_engine.h"

@@ -17,9 +17,9 @@
 #define ETWCAP_TRIGGER_ETW_H
 
 #include "etw/event/manifests.h"
+#include "etw/event/tracelogging.h"
 #include "triggers/trigger_procmap.h"
 #include "triggers/trigger_spec.h"
-#include "etw/event/tracelogging.h"
 
 #include <stddef.h>
 #include <stdint.h>

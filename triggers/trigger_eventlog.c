@@ -2,8 +2,8 @@
 #include "triggers/trigger_eventlog.h"
 
 #include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "src/base/civil_time.h"
+#include "src/base/error.h"
 #include "src/base/os/os_time.h"
 #include "src/base/strutil.h"
 

@@ -1,9 +1,9 @@
 /* See trigger_procmap.h. */
 #include "triggers/trigger_procmap.h"
 
+#include "etw/event/builtin_events.h"
 #include "src/base/log.h"
 #include "src/base/strutil.h"
-#include "etw/event/builtin_events.h"
 
 #include <string.h>
 

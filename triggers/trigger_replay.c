@@ -1,13 +1,13 @@
 /* See trigger_replay.h. */
 #include "triggers/trigger_replay.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
-#include "src/base/byte_source.h"
 #include "etw/etl/etl_reader.h"
 #include "etw/etl/etl_source.h"
 #include "etw/etl/etl_timeorder.h"
 #include "etw/etl/etl_zip.h"
+#include "src/base/alloc.h"
+#include "src/base/byte_source.h"
+#include "src/base/error.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
 

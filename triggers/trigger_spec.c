@@ -2,10 +2,10 @@
  * (Triggers.cs) but are parsed by hand so that an error can say where. */
 #include "triggers/trigger_spec.h"
 
-#include "src/base/error.h"
 #include "etw/event/eventsource_guid.h"
 #include "etw/event/keywords.h"
 #include "etw/event/providers.h"
+#include "src/base/error.h"
 #include "src/base/strutil.h"
 
 #include <ctype.h>

@@ -7,8 +7,8 @@
 #ifndef ETWCAP_TRIGGER_SPEC_H
 #define ETWCAP_TRIGGER_SPEC_H
 
-#include "etw/event/etw_event.h"
 #include "etw/event/builtin_events.h"
+#include "etw/event/etw_event.h"
 #include "triggers/trigger_regex.h"
 
 #include <stddef.h>

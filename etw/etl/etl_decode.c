@@ -3,8 +3,8 @@
  * the buffer's filled end before a byte is read. */
 #include "etw/etl/etl_decode.h"
 
-#include "src/base/error.h"
 #include "etw/etl/etl_bytes.h"
+#include "src/base/error.h"
 
 #include <stddef.h>
 #include <string.h>

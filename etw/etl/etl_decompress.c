@@ -1,8 +1,8 @@
 /* Format dispatch for compressed buffers (see etl_decompress.h). */
 #include "etw/etl/etl_decompress.h"
 
-#include "src/base/error.h"
 #include "etw/etl/etl_format.h"
+#include "src/base/error.h"
 
 #include "etw/etl/xca/xca.h"
 

@@ -2,8 +2,8 @@
  * little-endian loads; offsets are from etl-format.md §2 and §3. */
 #include "etw/etl/etl_format.h"
 
-#include "src/base/error.h"
 #include "etw/etl/etl_bytes.h"
+#include "src/base/error.h"
 #include "src/base/strutil.h"
 
 #include <string.h>

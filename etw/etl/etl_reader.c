@@ -4,11 +4,11 @@
  * end at Offset (not SavedOffset), then 0xFF padding. */
 #include "etw/etl/etl_reader.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_bytes.h"
 #include "etw/etl/etl_decode.h"
 #include "etw/etl/etl_decompress.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 #include "src/base/log.h"
 
 #include <stdarg.h>

@@ -15,8 +15,8 @@
 
 #include "etw/etl/etl_clock.h"
 #include "etw/etl/etl_format.h"
-#include "src/base/byte_source.h"
 #include "etw/event/etw_event.h"
+#include "src/base/byte_source.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,9 +2,9 @@
  * a renamed file is still read correctly. */
 #include "etw/etl/etl_source.h"
 
+#include "etw/etl/etl_zip.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl/etl_zip.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* Statistics and the human report behind `etwcap info` (see etl_summary.h). */
 #include "etw/etl/etl_summary.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_decompress.h"
 #include "etw/etl/etl_dump.h"
 #include "etw/etl/etl_names.h"
+#include "src/base/alloc.h"
 #include "src/base/civil_time.h"
+#include "src/base/error.h"
 #include "src/base/os/os_time.h"
 
 #include <stdarg.h>

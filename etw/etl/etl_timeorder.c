@@ -3,9 +3,9 @@
  * event timestamp. */
 #include "etw/etl/etl_timeorder.h"
 
+#include "etw/etl/etl_decode.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl/etl_decode.h"
 
 #include <stdlib.h>
 #include <string.h>

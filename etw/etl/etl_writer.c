@@ -1,9 +1,9 @@
 /* The ETL writer (layout in etl_writer.h). */
 #include "etw/etl/etl_writer.h"
 
+#include "etw/etl/etl_encode.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl/etl_encode.h"
 
 #include <stdio.h>
 #include <string.h>

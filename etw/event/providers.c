@@ -4,9 +4,9 @@
  * hashes against the GUIDs the reference lists). */
 #include "etw/event/providers.h"
 
-#include "src/base/error.h"
 #include "etw/event/eventsource_guid.h"
 #include "etw/event/providers_os.h"
+#include "src/base/error.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

@@ -7,8 +7,8 @@
 #ifndef ETWCAP_PROVIDERS_H
 #define ETWCAP_PROVIDERS_H
 
-#include "etw/event/keywords.h"
 #include "etw/event/guid.h"
+#include "etw/event/keywords.h"
 
 #include <stddef.h>
 

@@ -3,9 +3,9 @@
  * is caught before anything starts. */
 #include "etw/event/providers_spec.h"
 
+#include "etw/event/keywords.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/event/keywords.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

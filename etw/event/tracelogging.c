@@ -4,8 +4,8 @@
  * custom, 0x80 "OutType follows". */
 #include "etw/event/tracelogging.h"
 
-#include "src/base/error.h"
 #include "etw/event/payload_cursor.h"
+#include "src/base/error.h"
 #include "src/base/strutil.h"
 
 #include <string.h>

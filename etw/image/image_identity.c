@@ -100,9 +100,9 @@
  * write the RSDS record the file holds. */
 #include "etw/image/image_identity.h"
 
+#include "etw/etl/etl_bytes.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl/etl_bytes.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* The native images that need NGEN PDBs (see ngen_modules.h). */
 #include "etw/image/ngen_modules.h"
 
-#include "src/base/alloc.h"
-#include "etw/event/builtin_events.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_bytes.h"
 #include "etw/etl/etl_format.h"
+#include "etw/event/builtin_events.h"
 #include "etw/image/image_identity.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

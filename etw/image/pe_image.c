@@ -5,9 +5,9 @@
  * against the section table and the file before it is read. */
 #include "etw/image/pe_image.h"
 
+#include "etw/etl/etl_bytes.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl/etl_bytes.h"
 
 #include <string.h>
 

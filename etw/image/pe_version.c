@@ -6,9 +6,9 @@
  * identity events carry are kept.  A damaged resource reads as absent. */
 #include "etw/image/pe_image.h"
 
+#include "etw/etl/etl_bytes.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl/etl_bytes.h"
 
 #include <stddef.h>
 #include <stdio.h>

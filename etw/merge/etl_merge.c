@@ -1,12 +1,12 @@
 /* The k-way merge of session files (see etl_merge.h). */
 #include "etw/merge/etl_merge.h"
 
+#include "etw/etl/etl_reader.h"
+#include "etw/etl/etl_timeorder.h"
 #include "src/base/alloc.h"
 #include "src/base/cancel.h"
 #include "src/base/error.h"
 #include "src/base/file_error.h"
-#include "etw/etl/etl_reader.h"
-#include "etw/etl/etl_timeorder.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -17,9 +17,9 @@
 #define ETWCAP_ETL_MERGE_H
 
 #include "etw/etl/etl_format.h"
-#include "src/base/byte_source.h"
 #include "etw/etl/etl_writer.h"
 #include "etw/event/etw_event.h"
+#include "src/base/byte_source.h"
 #include "src/base/file_io.h"
 
 #include <stddef.h>

@@ -1,12 +1,12 @@
 /* Injecting image identity during a merge (see identity_inject.h). */
 #include "etw/merge/identity_inject.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_format.h"
 #include "etw/image/image_identity.h"
-#include "src/base/os/os_file.h"
 #include "etw/image/pe_image.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

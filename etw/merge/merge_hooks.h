@@ -7,8 +7,8 @@
 
 #include "etw/etl/etl_writer.h"
 #include "etw/event/etw_event.h"
-#include "etw/merge/identity_inject.h"
 #include "etw/image/ngen_modules.h"
+#include "etw/merge/identity_inject.h"
 
 struct merge_hooks {
   struct ngen_modules *ngen;

@@ -5,8 +5,8 @@
  * default provider set, §4.7).  Pure: no OS calls, no printing. */
 #include "etw/plan/plan_internal.h"
 
-#include "src/base/alloc.h"
 #include "etw/plan/data_file.h"
+#include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/path_name.h"
 #include "src/base/strutil.h"

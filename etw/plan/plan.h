@@ -8,10 +8,10 @@
 #ifndef ETWCAP_PLAN_H
 #define ETWCAP_PLAN_H
 
-#include "src/base/os/os_version.h"
 #include "etw/event/guid.h"
 #include "etw/event/providers_spec.h"
 #include "etw/plan/session_need.h"
+#include "src/base/os/os_version.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,9 +3,9 @@
  * stacks, in the same order. */
 #include "etw/plan/plan_internal.h"
 
+#include "etw/event/keywords.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/event/keywords.h"
 
 #include <string.h>
 

@@ -4,9 +4,9 @@
  * them (perfview-collect.md §2), /FocusProcess, and the parsed /Providers. */
 #include "etw/plan/plan_internal.h"
 
+#include "etw/event/keywords.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/event/keywords.h"
 #include "src/base/strutil.h"
 
 #include <string.h>

@@ -4,8 +4,8 @@
 #ifndef ETWCAP_PLAN_INTERNAL_H
 #define ETWCAP_PLAN_INTERNAL_H
 
-#include "src/base/log.h"
 #include "etw/plan/plan.h"
+#include "src/base/log.h"
 
 #include <stdint.h>
 

@@ -6,8 +6,8 @@
  * machine's profile sources come in plan_options, read by the program. */
 #include "etw/plan/plan_internal.h"
 
-#include "src/base/error.h"
 #include "etw/event/keywords.h"
+#include "src/base/error.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

@@ -4,10 +4,10 @@
  * (perfview-collect.md §3.1, §4.4, §4.6). */
 #include "etw/plan/plan_internal.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/event/eventsource_guid.h"
 #include "etw/event/keywords.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -12,8 +12,8 @@
  * note (a machine that has them can add them with /Providers). */
 #include "etw/plan/plan_internal.h"
 
-#include "src/base/error.h"
 #include "etw/event/guid.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

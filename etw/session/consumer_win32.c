@@ -5,9 +5,9 @@
  * itself).  Nothing here knows about triggers. */
 #include "etw/session/consumer_win32.h"
 
+#include "etw/event/etw_event_record.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/event/etw_event_record.h"
 #include "src/base/os/os_thread.h"
 #include "src/base/os/utf16_win32.h"
 #include "src/base/os/win32_error_win32.h"

@@ -4,9 +4,9 @@
  * made with the first sink, before any thread that logs exists. */
 #include "src/base/log.h"
 
+#include "src/base/civil_time.h"
 #include "src/base/error.h"
 #include "src/base/os/os_thread.h"
-#include "src/base/civil_time.h"
 #include "src/base/os/os_time.h"
 #include "src/base/strutil.h"
 

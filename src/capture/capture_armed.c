@@ -1,22 +1,22 @@
 /* See capture_armed.h. */
 #include "src/capture/capture_armed.h"
 
-#include "src/base/alloc.h"
 #include "etw/event/builtin_events.h"
-#include "src/cli/cli.h"
-#include "src/capture/capture_cmd_internal.h"
+#include "src/base/alloc.h"
+#include "src/base/civil_time.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/os/operator_log.h"
 #include "src/base/os/os_dir.h"
 #include "src/base/os/os_file.h"
-#include "src/base/civil_time.h"
 #include "src/base/os/os_time.h"
 #include "src/base/path_name.h"
-#include "src/capture/segment_retention.h"
 #include "src/base/strutil.h"
-#include "triggers/trigger_output.h"
 #include "src/base/zip/zip_member_text.h"
+#include "src/capture/capture_cmd_internal.h"
+#include "src/capture/segment_retention.h"
+#include "src/cli/cli.h"
+#include "src/os/operator_log.h"
+#include "triggers/trigger_output.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,11 +12,11 @@
 #ifndef ETWCAP_COLLECTION_ARMED_H
 #define ETWCAP_COLLECTION_ARMED_H
 
-#include "src/capture/capture_background.h"
-#include "src/finish/capture_manifest.h"
-#include "src/capture/collection.h"
-#include "src/base/log_memory.h"
 #include "etw/plan/plan.h"
+#include "src/base/log_memory.h"
+#include "src/capture/capture_background.h"
+#include "src/capture/collection.h"
+#include "src/finish/capture_manifest.h"
 #include "triggers/trigger_engine.h"
 
 struct cli;

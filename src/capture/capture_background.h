@@ -10,11 +10,11 @@
 #ifndef ETWCAP_CAPTURE_BACKGROUND_H
 #define ETWCAP_CAPTURE_BACKGROUND_H
 
-#include "src/finish/capture_finish.h"
-#include "src/finish/capture_manifest.h"
 #include "etw/session/controller.h"
 #include "src/base/log_memory.h"
 #include "src/base/os/os_thread.h"
+#include "src/finish/capture_finish.h"
+#include "src/finish/capture_manifest.h"
 
 struct background_job {
   os_thread thread;

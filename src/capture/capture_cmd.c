@@ -2,20 +2,20 @@
  * shares (see capture_cmd.h). */
 #include "src/capture/capture_cmd_internal.h"
 
+#include "etw/merge/merge_inputs.h"
+#include "etw/plan/plan_describe.h"
 #include "src/base/alloc.h"
-#include "src/finish/capture_finish.h"
-#include "src/cli/cli.h"
-#include "src/cli/command.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "etw/merge/merge_inputs.h"
 #include "src/base/os/os_file.h"
-#include "src/os/os_proc.h"
-#include "src/cli/plan_cli.h"
-#include "etw/plan/plan_describe.h"
-#include "src/report/report_file.h"
 #include "src/capture/rundown.h"
 #include "src/capture/session_record.h"
+#include "src/cli/cli.h"
+#include "src/cli/command.h"
+#include "src/cli/plan_cli.h"
+#include "src/finish/capture_finish.h"
+#include "src/os/os_proc.h"
+#include "src/report/report_file.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,14 +5,14 @@
  * touched, nor a session of an `etwcap selftest` that still runs. */
 #include "src/capture/capture_cmd_internal.h"
 
-#include "src/cli/cli.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
-#include "src/capture/packet_capture.h"
-#include "src/selftest/selftest_run.h"
-#include "src/capture/session_record.h"
 #include "src/base/strutil.h"
+#include "src/capture/packet_capture.h"
+#include "src/capture/session_record.h"
+#include "src/cli/cli.h"
+#include "src/selftest/selftest_run.h"
 
 #include <stdio.h>
 #include <string.h>

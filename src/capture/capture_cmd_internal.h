@@ -4,10 +4,10 @@
 #ifndef ETWCAP_COLLECTION_CMD_INTERNAL_H
 #define ETWCAP_COLLECTION_CMD_INTERNAL_H
 
-#include "src/capture/collection.h"
-#include "src/capture/capture_cmd.h"
-#include "src/base/log_memory.h"
 #include "etw/plan/plan.h"
+#include "src/base/log_memory.h"
+#include "src/capture/capture_cmd.h"
+#include "src/capture/collection.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -3,11 +3,11 @@
  * stop.  The collect writes NAME.N.etl.zip and goes on. */
 #include "src/capture/capture_cmd_internal.h"
 
-#include "src/cli/cli.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/capture/session_record.h"
 #include "src/base/strutil.h"
+#include "src/capture/session_record.h"
+#include "src/cli/cli.h"
 
 #include <stdio.h>
 #include <string.h>

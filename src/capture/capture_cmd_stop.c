@@ -2,13 +2,13 @@
  * `collect` to finish — from any process (see capture_cmd.h). */
 #include "src/capture/capture_cmd_internal.h"
 
-#include "src/cli/cli.h"
+#include "etw/plan/plan_describe.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
-#include "src/capture/session_record.h"
-#include "etw/plan/plan_describe.h"
 #include "src/base/strutil.h"
+#include "src/capture/session_record.h"
+#include "src/cli/cli.h"
 
 #include <stdio.h>
 #include <string.h>

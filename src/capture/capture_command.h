@@ -6,8 +6,8 @@
 #ifndef ETWCAP_CAPTURE_COMMAND_H
 #define ETWCAP_CAPTURE_COMMAND_H
 
-#include "src/finish/capture_manifest.h"
 #include "src/capture/collection_env.h"
+#include "src/finish/capture_manifest.h"
 
 struct capture_command {
   const struct collection_env *env;

@@ -26,8 +26,8 @@
 #ifndef ETWCAP_CAPTURE_HEALTH_H
 #define ETWCAP_CAPTURE_HEALTH_H
 
-#include "etw/session/controller.h"
 #include "etw/plan/plan.h"
+#include "etw/session/controller.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * loop is in collection_wait.c. */
 #include "src/capture/collection.h"
 
-#include "src/base/error.h"
 #include "etw/session/eventsource_registry.h"
+#include "src/base/error.h"
 #include "src/base/log.h"
 #include "src/base/strutil.h"
 

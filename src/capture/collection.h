@@ -18,14 +18,14 @@
 #ifndef ETWCAP_COLLECTION_H
 #define ETWCAP_COLLECTION_H
 
-#include "src/capture/capture_health.h"
-#include "src/finish/capture_manifest.h"
-#include "src/capture/collection_env.h"
-#include "src/os/console.h"
-#include "etw/session/controller.h"
-#include "src/capture/packet_capture.h"
-#include "etw/session/heap_tracing_flag.h"
 #include "etw/plan/plan.h"
+#include "etw/session/controller.h"
+#include "etw/session/heap_tracing_flag.h"
+#include "src/capture/capture_health.h"
+#include "src/capture/collection_env.h"
+#include "src/capture/packet_capture.h"
+#include "src/finish/capture_manifest.h"
+#include "src/os/console.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,10 +2,10 @@
 #include "src/capture/collection_env.h"
 
 #include "src/base/error.h"
-#include "src/os/operator_log.h"
 #include "src/base/os/os_file.h"
 #include "src/base/os/os_time.h"
 #include "src/base/path_name.h"
+#include "src/os/operator_log.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,11 +6,11 @@
 #ifndef ETWCAP_COLLECTION_ENV_H
 #define ETWCAP_COLLECTION_ENV_H
 
+#include "etw/event/tl_encode.h"
 #include "etw/session/consumer.h"
 #include "etw/session/controller.h"
-#include "triggers/os/eventlog.h"
 #include "src/base/log.h"
-#include "etw/event/tl_encode.h"
+#include "triggers/os/eventlog.h"
 #include "triggers/trigger_engine.h"
 
 #include <stddef.h>

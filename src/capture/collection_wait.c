@@ -2,12 +2,12 @@
  * every way a capture can end, and the status line. */
 #include "src/capture/collection.h"
 
-#include "src/base/error.h"
 #include "etw/event/keywords.h"
+#include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/os/operator_log.h"
-#include "src/capture/session_record.h"
 #include "src/base/strutil.h"
+#include "src/capture/session_record.h"
+#include "src/os/operator_log.h"
 
 #include <stdio.h>
 #include <string.h>

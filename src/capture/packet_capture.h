@@ -9,9 +9,9 @@
 #ifndef ETWCAP_PACKET_CAPTURE_H
 #define ETWCAP_PACKET_CAPTURE_H
 
-#include "src/capture/collection_env.h"
-#include "etw/session/controller.h"
 #include "etw/plan/plan.h"
+#include "etw/session/controller.h"
+#include "src/capture/collection_env.h"
 
 /* etwcap's limits (PerfView waits as long as netsh takes): starting is
  * quick; stopping a /NetMonCapture makes netsh write its report, which

@@ -14,8 +14,8 @@
 #ifndef ETWCAP_RUNDOWN_H
 #define ETWCAP_RUNDOWN_H
 
-#include "src/capture/collection_env.h"
 #include "etw/plan/plan.h"
+#include "src/capture/collection_env.h"
 
 #include <stdint.h>
 

@@ -3,14 +3,14 @@
 #include "src/capture/session_record.h"
 
 #include "src/base/alloc.h"
+#include "src/base/civil_time.h"
+#include "src/base/error.h"
 #include "src/base/file_read.h"
 #include "src/base/file_write.h"
-#include "src/base/error.h"
 #include "src/base/os/os_file.h"
-#include "src/base/civil_time.h"
 #include "src/base/os/os_time.h"
-#include "src/capture/session_record_json.h"
 #include "src/base/strbuf.h"
+#include "src/capture/session_record_json.h"
 #include "src/version.h"
 
 #include <inttypes.h>

@@ -10,9 +10,9 @@
 #ifndef ETWCAP_SESSION_RECORD_H
 #define ETWCAP_SESSION_RECORD_H
 
+#include "etw/plan/plan.h"
 #include "etw/session/controller.h"
 #include "etw/session/heap_tracing_flag.h"
-#include "etw/plan/plan.h"
 
 #include <stddef.h>
 #include <stdint.h>

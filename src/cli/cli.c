@@ -3,9 +3,9 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "src/cli/response_file.h"
 #include "src/base/log.h"
 #include "src/base/strutil.h"
+#include "src/cli/response_file.h"
 
 #include <ctype.h>
 #include <errno.h>

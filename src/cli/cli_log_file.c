@@ -1,9 +1,9 @@
 /* See cli_log_file.h. */
 #include "src/cli/cli_log_file.h"
 
-#include "src/cli/command.h"
 #include "src/base/error.h"
 #include "src/base/os/os_file.h"
+#include "src/cli/command.h"
 #include "src/cli/qualifier_values.h"
 
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* `/?` help, generated from the command and qualifier tables. */
-#include "src/cli/cli.h"
 #include "etw/event/keywords.h"
+#include "src/cli/cli.h"
 #include "src/cli/qualifiers.h"
 
 #include "src/version.h"

@@ -1,11 +1,11 @@
 /* Command line -> plan_options (see plan_cli.h). */
 #include "src/cli/plan_cli.h"
 
-#include "src/cli/cli.h"
 #include "etw/session/controller.h"
 #include "src/base/error.h"
 #include "src/base/os/os_version.h"
 #include "src/base/strutil.h"
+#include "src/cli/cli.h"
 #include "triggers/trigger_plan.h"
 
 #include <stdio.h>

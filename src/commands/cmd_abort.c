@@ -1,10 +1,10 @@
 /* `etwcap abort`: stop every etwcap session at once, without merging.  The
  * work is in capture_cmd_admin.c. */
-#include "src/cli/cli.h"
+#include "etw/session/controller.h"
 #include "src/capture/capture_cmd.h"
 #include "src/capture/collection_env.h"
+#include "src/cli/cli.h"
 #include "src/cli/command.h"
-#include "etw/session/controller.h"
 #include "src/cli/qualifiers.h"
 
 static const struct opt_group *const groups[] = { &opt_group_output, NULL };

@@ -1,11 +1,11 @@
 /* `etwcap collect`: start the sessions, wait until stopped (S, /MaxCollectSec,
  * 'etwcap stop', Ctrl+C, console close, shutdown), then stop, run rundown,
  * merge and zip.  The work is in capture_cmd.c. */
-#include "src/cli/cli.h"
+#include "etw/session/controller.h"
 #include "src/capture/capture_cmd.h"
 #include "src/capture/collection_env.h"
+#include "src/cli/cli.h"
 #include "src/cli/command.h"
-#include "etw/session/controller.h"
 #include "src/cli/qualifiers.h"
 
 static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, &opt_group_triggers, &opt_group_snapshots, &opt_group_segments, &opt_group_rundown_period, &opt_group_operators, &opt_group_report, NULL };

@@ -1,12 +1,12 @@
 /* `etwcap dump`: print every event of .etl files and of every .etl member
  * of zip archives, one tab-separated line each, in the golden listings'
  * format (etw/etl_dump.h).  Thin: reading and formatting live in etw/. */
-#include "src/cli/cli.h"
-#include "src/cli/command.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_dump.h"
 #include "etw/etl/etl_source.h"
+#include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/cli/cli.h"
+#include "src/cli/command.h"
 #include "src/cli/qualifiers.h"
 
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* `etwcap info`: summarise a trace: time range, OS, CPUs, clock, logger,
  * events and bytes per provider, extended items, events lost, compression.
  * Thin: the statistics and the report live in etw/etl_summary.c. */
-#include "src/cli/cli.h"
-#include "src/cli/command.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_source.h"
 #include "etw/etl/etl_summary.h"
+#include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/cli/cli.h"
+#include "src/cli/command.h"
 #include "src/cli/qualifiers.h"
 
 #include <stdio.h>

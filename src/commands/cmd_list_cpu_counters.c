@@ -2,11 +2,11 @@
  * sources, the names /CpuCounters takes, as PerfView's ListCpuCounters
  * prints them (CommandProcessor.ListCpuCounters): name, id, current
  * interval, minimum and maximum.  The reading is the controller's. */
-#include "src/cli/cli.h"
-#include "src/cli/command.h"
 #include "etw/session/controller.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/cli/cli.h"
+#include "src/cli/command.h"
 
 #include <stdio.h>
 

@@ -3,11 +3,11 @@
  * capture's user session enables, so the moment shows in the trace.  ETW
  * drops an event nobody records, so mark asks first (EventEnabled) and says
  * plainly when no session would record it. */
+#include "etw/event/guid.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
 #include "src/cli/cli.h"
 #include "src/cli/command.h"
-#include "src/base/error.h"
-#include "etw/event/guid.h"
-#include "src/base/log.h"
 #include "src/os/own_provider.h"
 
 #include <stdio.h>

@@ -1,19 +1,19 @@
 /* `etwcap merge DataFile`: merge a collection's session files into one ETL
  * and zip it (PerfView's merge command; capture_finish.c does the work). */
-#include "src/finish/capture_finish.h"
-#include "src/base/alloc.h"
-#include "src/cli/cli.h"
-#include "src/cli/command.h"
-#include "etw/plan/data_file.h"
-#include "src/base/error.h"
 #include "etw/merge/identity_inject.h"
-#include "src/finish/image_ids_only.h"
+#include "etw/plan/data_file.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 #include "src/base/log.h"
 #include "src/base/log_memory.h"
-#include "src/os/os_proc.h"
-#include "src/cli/qualifiers.h"
 #include "src/base/strutil.h"
 #include "src/capture/work_cancel.h"
+#include "src/cli/cli.h"
+#include "src/cli/command.h"
+#include "src/cli/qualifiers.h"
+#include "src/finish/capture_finish.h"
+#include "src/finish/image_ids_only.h"
+#include "src/os/os_proc.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,18 +4,18 @@
  * trigger_describe.h), and prints them as a table or, with /Json, as the
  * JSON document described in docs/plan-json.md: etw/ cannot know about
  * triggers, so the "triggers" member is added here. */
+#include "etw/plan/plan.h"
+#include "etw/plan/plan_describe.h"
 #include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/strbuf.h"
 #include "src/capture/capture_armed.h"
 #include "src/cli/cli.h"
 #include "src/cli/command.h"
-#include "triggers/counter_monitor.h"
-#include "src/base/error.h"
-#include "src/base/log.h"
-#include "etw/plan/plan.h"
 #include "src/cli/plan_cli.h"
-#include "etw/plan/plan_describe.h"
 #include "src/cli/qualifiers.h"
-#include "src/base/strbuf.h"
+#include "triggers/counter_monitor.h"
 #include "triggers/trigger_describe.h"
 
 #include <stdio.h>

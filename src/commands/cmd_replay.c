@@ -4,23 +4,23 @@
  * Exit 0 when something fired, ETWCAP_E_NOT_FIRED (exit code 9) when
  * nothing did.  Thin: the engine and the replay loop live in triggers/. */
 #include "src/base/alloc.h"
-#include "src/finish/capture_finish.h"
-#include "src/cli/cli.h"
-#include "src/cli/command.h"
+#include "src/base/civil_time.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
-#include "src/base/civil_time.h"
 #include "src/base/os/os_time.h"
-#include "src/cli/qualifiers.h"
-#include "src/report/report_file.h"
 #include "src/base/strutil.h"
+#include "src/capture/work_cancel.h"
+#include "src/cli/cli.h"
+#include "src/cli/command.h"
+#include "src/cli/qualifiers.h"
+#include "src/finish/capture_finish.h"
+#include "src/finish/replay_window.h"
+#include "src/report/report_file.h"
 #include "triggers/trigger_csv.h"
 #include "triggers/trigger_engine.h"
 #include "triggers/trigger_output.h"
 #include "triggers/trigger_replay.h"
-#include "src/finish/replay_window.h"
-#include "src/capture/work_cancel.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* `etwcap report TRACE [/Out:FILE.html]`: one self-contained HTML page that
  * shows what a capture caught.  Thin: the work is in report_file.c and the
  * report_* files it calls. */
-#include "src/cli/cli.h"
-#include "src/cli/command.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/cli/cli.h"
+#include "src/cli/command.h"
 #include "src/cli/qualifiers.h"
 #include "src/report/report_file.h"
 

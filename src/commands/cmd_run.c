@@ -1,11 +1,11 @@
 /* `etwcap run COMMAND [ARGS...]`: PerfView's run — start the sessions, run
  * the command, stop when it exits, merge and zip.  The work is in
  * capture_cmd_collect.c. */
-#include "src/cli/cli.h"
+#include "etw/session/controller.h"
 #include "src/capture/capture_cmd.h"
 #include "src/capture/collection_env.h"
+#include "src/cli/cli.h"
 #include "src/cli/command.h"
-#include "etw/session/controller.h"
 #include "src/cli/qualifiers.h"
 
 /* No trigger qualifiers: the command's exit is the trigger (PerfView's Run

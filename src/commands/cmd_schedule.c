@@ -7,17 +7,17 @@
  * so everything after `schedule` is a positional (CMD_REST_IS_ARGS) and the
  * capture's qualifiers are checked here by the parser `collect` uses,
  * before anything is registered. */
+#include "etw/plan/plan.h"
 #include "src/base/alloc.h"
-#include "src/cli/cli.h"
-#include "src/capture/capture_armed.h"
-#include "src/cli/command.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/base/strutil.h"
+#include "src/capture/capture_armed.h"
+#include "src/cli/cli.h"
+#include "src/cli/command.h"
 #include "src/os/os_proc.h"
-#include "etw/plan/plan.h"
 #include "src/os/schedule_os.h"
 #include "src/os/schedule_xml.h"
-#include "src/base/strutil.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -2,13 +2,13 @@
  * uses records what it should, with a workload etwcap makes itself; and
  * `etwcap selftestChild`, the hidden command its child process runs.  The
  * work is in selftest_run.c. */
-#include "src/cli/cli.h"
-#include "src/capture/collection_env.h"
-#include "src/cli/command.h"
 #include "etw/session/controller.h"
+#include "src/capture/collection_env.h"
+#include "src/capture/session_record.h"
+#include "src/cli/cli.h"
+#include "src/cli/command.h"
 #include "src/selftest/selftest_os.h"
 #include "src/selftest/selftest_run.h"
-#include "src/capture/session_record.h"
 
 #include <stdio.h>
 

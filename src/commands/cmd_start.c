@@ -1,11 +1,11 @@
 /* `etwcap start`: start sessions that keep running after etwcap exits and
  * leave the session record for 'etwcap stop'.  The work is in
  * capture_cmd.c. */
-#include "src/cli/cli.h"
+#include "etw/session/controller.h"
 #include "src/capture/capture_cmd.h"
 #include "src/capture/collection_env.h"
+#include "src/cli/cli.h"
 #include "src/cli/command.h"
-#include "etw/session/controller.h"
 #include "src/cli/qualifiers.h"
 
 static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, NULL };

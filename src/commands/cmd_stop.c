@@ -1,10 +1,10 @@
 /* `etwcap stop`: stop the sessions 'start' left (or ask a running collect to
  * stop), run rundown, merge and zip.  The work is in capture_cmd_stop.c. */
-#include "src/cli/cli.h"
+#include "etw/session/controller.h"
 #include "src/capture/capture_cmd.h"
 #include "src/capture/collection_env.h"
+#include "src/cli/cli.h"
 #include "src/cli/command.h"
-#include "etw/session/controller.h"
 #include "src/cli/qualifiers.h"
 
 static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, NULL };

@@ -7,16 +7,16 @@
  * a link. */
 #include "src/base/alloc.h"
 #include "src/base/byte_source.h"
-#include "src/cli/cli.h"
 #include "src/base/dir_parents.h"
-#include "src/cli/command.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
 #include "src/base/path_name.h"
-#include "src/cli/qualifiers.h"
 #include "src/base/strutil.h"
 #include "src/base/zip/zip_directory.h"
+#include "src/cli/cli.h"
+#include "src/cli/command.h"
+#include "src/cli/qualifiers.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* The command table and the qualifiers every command accepts. */
 #include "src/cli/command.h"
 
-#include "src/cli/cli.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/cli/qualifiers.h"
 #include "src/base/strutil.h"
+#include "src/cli/cli.h"
+#include "src/cli/qualifiers.h"
 
 #include <stddef.h>
 

@@ -1,19 +1,19 @@
 /* Merge, zip, verify, clean up (see capture_finish.h). */
 #include "src/finish/capture_finish.h"
 
+#include "etw/merge/merge_hooks.h"
+#include "etw/merge/merge_inputs.h"
 #include "src/base/alloc.h"
-#include "src/base/zip/archive_writer.h"
 #include "src/base/dir_parents.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
-#include "etw/merge/merge_hooks.h"
-#include "etw/merge/merge_inputs.h"
 #include "src/base/os/os_file.h"
-#include "src/os/os_proc.h"
 #include "src/base/os/os_time.h"
 #include "src/base/path_name.h"
 #include "src/base/progress.h"
 #include "src/base/utf8.h"
+#include "src/base/zip/archive_writer.h"
+#include "src/os/os_proc.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,11 +11,11 @@
 #ifndef ETWCAP_CAPTURE_FINISH_H
 #define ETWCAP_CAPTURE_FINISH_H
 
-#include "src/finish/capture_manifest.h"
 #include "etw/merge/etl_merge.h"
 #include "etw/merge/identity_inject.h"
-#include "src/base/log_memory.h"
 #include "etw/merge/merge_inputs.h"
+#include "src/base/log_memory.h"
+#include "src/finish/capture_manifest.h"
 #include "src/finish/ngen_pdb.h"
 
 #include <stddef.h>

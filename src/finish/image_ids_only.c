@@ -1,18 +1,18 @@
 /* /ImageIDsOnly on an existing .etl.zip (see image_ids_only.h). */
 #include "src/finish/image_ids_only.h"
 
+#include "etw/merge/etl_merge.h"
+#include "etw/merge/merge_hooks.h"
 #include "src/base/alloc.h"
-#include "src/base/zip/archive_writer.h"
+#include "src/base/byte_source.h"
 #include "src/base/cancel.h"
 #include "src/base/error.h"
-#include "src/base/byte_source.h"
-#include "etw/merge/etl_merge.h"
 #include "src/base/file_error.h"
 #include "src/base/log.h"
-#include "etw/merge/merge_hooks.h"
 #include "src/base/os/os_file.h"
 #include "src/base/progress.h"
 #include "src/base/strutil.h"
+#include "src/base/zip/archive_writer.h"
 #include "src/base/zip/zip_directory.h"
 
 #include <stdio.h>

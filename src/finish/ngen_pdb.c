@@ -1,16 +1,16 @@
 /* NGEN PDBs for the zip (see ngen_pdb.h). */
 #include "src/finish/ngen_pdb.h"
 
+#include "etw/event/guid.h"
+#include "etw/image/pe_image.h"
 #include "src/base/alloc.h"
 #include "src/base/byte_source.h"
 #include "src/base/cancel.h"
 #include "src/base/error.h"
-#include "etw/event/guid.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
 #include "src/base/os/os_time.h"
 #include "src/base/path_name.h"
-#include "etw/image/pe_image.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>

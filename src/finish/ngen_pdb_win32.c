@@ -10,8 +10,8 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "src/os/process_shell.h"
 #include "src/base/os/utf16_win32.h"
+#include "src/os/process_shell.h"
 
 #include <stdio.h>
 #include <wchar.h>

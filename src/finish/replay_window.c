@@ -1,16 +1,16 @@
 /* See replay_window.h. */
 #include "src/finish/replay_window.h"
 
-#include "src/base/alloc.h"
-#include "src/base/cancel.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_reader.h"
-#include "etw/merge/etl_merge.h"
 #include "etw/etl/etl_source.h"
 #include "etw/etl/etl_timeorder.h"
 #include "etw/etl/etl_writer.h"
-#include "src/base/file_error.h"
+#include "etw/merge/etl_merge.h"
 #include "etw/merge/merge_inputs.h"
+#include "src/base/alloc.h"
+#include "src/base/cancel.h"
+#include "src/base/error.h"
+#include "src/base/file_error.h"
 #include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
 

@@ -4,9 +4,9 @@
 #include "src/os/os_proc.h"
 
 #include "src/base/alloc.h"
-#include "src/cli/cmdline_windows.h"
 #include "src/base/error.h"
 #include "src/base/os/utf16_win32.h"
+#include "src/cli/cmdline_windows.h"
 
 #include <stdio.h>
 #include <string.h>

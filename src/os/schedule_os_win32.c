@@ -6,9 +6,9 @@
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/os/os_file.h"
-#include "src/os/process_shell.h"
 #include "src/base/os/utf16_win32.h"
 #include "src/base/os/win32_error_win32.h"
+#include "src/os/process_shell.h"
 
 #include <stdio.h>
 #include <string.h>

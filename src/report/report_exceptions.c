@@ -2,10 +2,10 @@
  * Exception/Start row (ClrEtwAll.man ExceptionThrown_V1). */
 #include "src/report/report_exceptions.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/event/builtin_events.h"
 #include "etw/event/payload_layout.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,9 +5,9 @@
 #include "src/base/error.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
+#include "src/base/strutil.h"
 #include "src/report/report_html.h"
 #include "src/report/report_model.h"
-#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

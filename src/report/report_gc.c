@@ -2,10 +2,10 @@
  * (ClrEtwAll.man templates), read with its field decoder. */
 #include "src/report/report_gc.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/event/builtin_events.h"
 #include "etw/event/payload_layout.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>

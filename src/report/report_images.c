@@ -4,9 +4,9 @@
  * fields before the name), and only then looked for by a hash of it. */
 #include "src/report/report_images.h"
 
+#include "etw/event/payload_cursor.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/event/payload_cursor.h"
 
 #include <stdlib.h>
 #include <string.h>

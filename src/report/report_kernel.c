@@ -4,13 +4,13 @@
  * (pointer), ThreadId (u32), Count (u16) (TraceEvent's SampledProfileTraceData). */
 #include "src/report/report_kernel.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_bytes.h"
-#include "etw/image/image_identity.h"
 #include "etw/event/builtin_events.h"
 #include "etw/event/payload_cursor.h"
 #include "etw/event/payload_layout.h"
+#include "etw/image/image_identity.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdlib.h>
 #include <string.h>

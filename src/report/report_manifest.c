@@ -3,10 +3,10 @@
 #include "src/report/report_manifest.h"
 
 #include "src/base/alloc.h"
-#include "src/finish/capture_manifest.h"
 #include "src/base/error.h"
-#include "src/capture/session_record_json.h"
 #include "src/base/zip/zip_member_text.h"
+#include "src/capture/session_record_json.h"
+#include "src/finish/capture_manifest.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,10 +2,10 @@
  * (what `info` counts) and to the report's parts. */
 #include "src/report/report_model.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_source.h"
 #include "etw/event/builtin_events.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,15 +8,15 @@
  * (its first field) — TraceEvent pairs them the same way. */
 #include "src/selftest/selftest_checks.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_bytes.h"
 #include "etw/etl/etl_source.h"
-#include "etw/image/image_identity.h"
-#include "src/base/log.h"
-#include "src/base/strutil.h"
 #include "etw/event/builtin_events.h"
 #include "etw/event/tracelogging.h"
+#include "etw/image/image_identity.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/strutil.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* TraceLogging bytes of the selftest's events (see selftest_tl.h). */
 #include "src/selftest/selftest_tl.h"
 
-#include "src/base/error.h"
 #include "etw/event/eventsource_guid.h"
 #include "etw/event/tl_encode.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

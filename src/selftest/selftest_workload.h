@@ -11,8 +11,8 @@
 #ifndef ETWCAP_SELFTEST_WORKLOAD_H
 #define ETWCAP_SELFTEST_WORKLOAD_H
 
-#include "src/capture/collection_env.h"
 #include "src/base/os/os_thread.h"
+#include "src/capture/collection_env.h"
 #include "src/selftest/selftest_os.h"
 
 #include <stdint.h>

@@ -4,8 +4,8 @@
 #include "tests/fakes/fake_advapi32_win32.h"
 
 #include "src/base/alloc.h"
-#include "tests/fakes/fake_controller.h"
 #include "src/base/os/utf16_win32.h"
+#include "tests/fakes/fake_controller.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* See fake_consumer.h. */
 #include "tests/fakes/fake_consumer.h"
 
-#include "src/base/error.h"
 #include "etw/etl/etl_source.h"
 #include "etw/etl/etl_timeorder.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

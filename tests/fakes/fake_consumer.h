@@ -12,11 +12,11 @@
 #ifndef ETWCAP_FAKE_CONSUMER_H
 #define ETWCAP_FAKE_CONSUMER_H
 
-#include "src/capture/collection_env.h"
-#include "etw/session/consumer.h"
 #include "etw/etl/etl_reader.h"
 #include "etw/event/etw_event_record.h"
 #include "etw/plan/plan.h"
+#include "etw/session/consumer.h"
+#include "src/capture/collection_env.h"
 
 #include <stdint.h>
 

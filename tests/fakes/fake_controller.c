@@ -1,8 +1,8 @@
 /* The fake controller and virtual clock (see fake_controller.h). */
 #include "tests/fakes/fake_controller.h"
 
-#include "src/base/error.h"
 #include "etw/etl/etl_writer.h"
+#include "src/base/error.h"
 #include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
 

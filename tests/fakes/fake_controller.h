@@ -9,8 +9,8 @@
 #ifndef ETWCAP_FAKE_CONTROLLER_H
 #define ETWCAP_FAKE_CONTROLLER_H
 
-#include "src/capture/collection_env.h"
 #include "etw/session/controller.h"
+#include "src/capture/collection_env.h"
 
 #include <stddef.h>
 #include <stdint.h>

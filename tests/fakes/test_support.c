@@ -2,9 +2,9 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/alloc.h"
-#include "src/finish/capture_manifest.h"
 #include "src/base/civil_time.h"
 #include "src/base/os/os_time.h"
+#include "src/finish/capture_manifest.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,9 +2,9 @@
  * event in file order (formatting each as a dump line) and again in time
  * order.  Any crash, leak or sanitizer report is a bug in the reader. */
 #include "etw/etl/etl_dump.h"
-#include "src/base/byte_source.h"
 #include "etw/etl/etl_reader.h"
 #include "etw/etl/etl_timeorder.h"
+#include "src/base/byte_source.h"
 
 #include <stddef.h>
 #include <stdint.h>

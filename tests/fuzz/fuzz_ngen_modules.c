@@ -5,8 +5,8 @@
  * chooser reads (first byte: the kind and the pointer size, then the
  * payload), so payloads reach it without a valid file around them.  Any
  * crash, leak or sanitizer report is a bug. */
-#include "etw/event/builtin_events.h"
 #include "etw/etl/etl_source.h"
+#include "etw/event/builtin_events.h"
 #include "etw/image/ngen_modules.h"
 #include "src/finish/ngen_pdb.h"
 

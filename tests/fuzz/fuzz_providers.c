@@ -3,10 +3,10 @@
  * a spec or an error message, never a crash, a leak or undefined behaviour.
  * A parsed spec is also turned into filter descriptors, so the wire-format
  * builder sees fuzzed filters too. */
-#include "src/base/error.h"
 #include "etw/event/keywords.h"
-#include "etw/plan/plan.h"
 #include "etw/event/providers_spec.h"
+#include "etw/plan/plan.h"
+#include "src/base/error.h"
 
 #include <stdint.h>
 #include <stdlib.h>

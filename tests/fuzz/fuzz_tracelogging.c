@@ -8,8 +8,8 @@
  * is the extended item's UINT16 size, a tag byte, the name "E", then the S
  * bytes of field metadata R times (up to the item's 65,535 bytes), so a
  * small input can describe thousands of fields. */
-#include "src/base/error.h"
 #include "etw/event/tracelogging.h"
+#include "src/base/error.h"
 
 #include <stdint.h>
 #include <stdlib.h>

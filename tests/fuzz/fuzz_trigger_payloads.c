@@ -7,10 +7,10 @@
  * as ManifestData chunks through the engine). */
 #include "etw/event/builtin_events.h"
 #include "etw/event/eventsource_guid.h"
-#include "triggers/trigger_csv.h"
-#include "triggers/trigger_engine.h"
 #include "etw/event/manifests.h"
 #include "etw/event/tracelogging.h"
+#include "triggers/trigger_csv.h"
+#include "triggers/trigger_engine.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -9,8 +9,8 @@
 #ifndef ETWCAP_FUZZ_XCA_HARNESS_H
 #define ETWCAP_FUZZ_XCA_HARNESS_H
 
-#include "src/base/error.h"
 #include "etw/etl/xca/xca.h"
+#include "src/base/error.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* See demo_events.h. */
 #include "tests/tools/demo_events.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_encode.h"
 #include "etw/etl/etl_writer.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdlib.h>
 #include <string.h>

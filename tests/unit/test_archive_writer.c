@@ -6,10 +6,10 @@
  * ETL header buffer), compressed as it is written. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/zip/archive_writer.h"
 #include "src/base/error.h"
-#include "tests/fakes/fault_io.h"
 #include "src/base/os/os_file.h"
+#include "src/base/zip/archive_writer.h"
+#include "tests/fakes/fault_io.h"
 
 #include <stdio.h>
 #include <stdlib.h>

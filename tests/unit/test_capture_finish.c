@@ -4,11 +4,11 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/alloc.h"
-#include "src/finish/capture_finish.h"
 #include "src/base/error.h"
 #include "src/base/file_read.h"
 #include "src/base/os/os_dir.h"
 #include "src/base/os/os_file.h"
+#include "src/finish/capture_finish.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,17 +5,17 @@
  * parser.  Runs natively and under Wine. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/alloc.h"
-#include "src/capture/capture_health.h"
-#include "src/finish/capture_manifest.h"
-#include "src/capture/collection.h"
-#include "tests/fakes/fake_controller.h"
 #include "etw/event/keywords.h"
-#include "src/base/log.h"
-#include "tests/fakes/log_capture.h"
-#include "src/base/os/os_file.h"
 #include "etw/plan/plan.h"
+#include "src/base/alloc.h"
+#include "src/base/log.h"
+#include "src/base/os/os_file.h"
+#include "src/capture/capture_health.h"
+#include "src/capture/collection.h"
 #include "src/capture/session_record_json.h"
+#include "src/finish/capture_manifest.h"
+#include "tests/fakes/fake_controller.h"
+#include "tests/fakes/log_capture.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * (perfview-collect.md §2), the command table, and bad input. */
 #include "tests/fakes/test_support.h"
 
-#include "src/cli/cli.h"
 #include "src/base/error.h"
+#include "src/cli/cli.h"
 
 #include <stdio.h>
 #include <string.h>

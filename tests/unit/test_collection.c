@@ -7,19 +7,19 @@
 
 #include "tests/fakes/plan_of.h"
 
-#include "src/cli/cli.h"
-#include "src/capture/collection.h"
-#include "src/capture/capture_cmd.h"
-#include "src/os/console.h"
+#include "etw/plan/plan.h"
 #include "src/base/error.h"
+#include "src/base/log.h"
+#include "src/base/os/os_file.h"
+#include "src/base/strutil.h"
+#include "src/capture/capture_cmd.h"
+#include "src/capture/collection.h"
+#include "src/capture/session_record.h"
+#include "src/cli/cli.h"
+#include "src/os/console.h"
 #include "tests/fakes/fake_controller.h"
 #include "tests/fakes/fake_registry.h"
-#include "src/base/log.h"
 #include "tests/fakes/log_capture.h"
-#include "src/base/os/os_file.h"
-#include "etw/plan/plan.h"
-#include "src/capture/session_record.h"
-#include "src/base/strutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,18 +9,18 @@
  * trigger session is stopped with the others before the merge. */
 #include "tests/fakes/test_support.h"
 
-#include "src/cli/cli.h"
-#include "src/capture/capture_cmd.h"
-#include "src/os/console.h"
 #include "etw/session/controller.h"
+#include "src/base/log.h"
+#include "src/base/os/os_file.h"
+#include "src/capture/capture_cmd.h"
+#include "src/capture/session_record.h"
+#include "src/cli/cli.h"
+#include "src/os/console.h"
 #include "tests/fakes/fake_advapi32_win32.h"
 #include "tests/fakes/fake_consumer.h"
 #include "tests/fakes/fake_consumer_win32.h"
 #include "tests/fakes/fake_controller.h"
-#include "src/base/log.h"
 #include "tests/fakes/log_capture.h"
-#include "src/base/os/os_file.h"
-#include "src/capture/session_record.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,11 +5,11 @@
  * reader-decoded events must come out of the round trip unchanged. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
-#include "etw/event/etw_event_record.h"
-#include "tests/fakes/fake_consumer.h"
-#include "etw/event/guid.h"
 #include "etw/event/builtin_events.h"
+#include "etw/event/etw_event_record.h"
+#include "etw/event/guid.h"
+#include "src/base/error.h"
+#include "tests/fakes/fake_consumer.h"
 #include "triggers/trigger_procmap.h"
 
 #include <string.h>

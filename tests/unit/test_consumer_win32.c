@@ -17,10 +17,10 @@
 #include "triggers/os/counters_pdh_win32.h"
 #include "triggers/os/eventlog_win32.h"
 
-#include "src/base/error.h"
 #include "etw/event/etw_event_record.h"
-#include "tests/fakes/fake_consumer.h"
 #include "etw/event/guid.h"
+#include "src/base/error.h"
+#include "tests/fakes/fake_consumer.h"
 #include "triggers/trigger_engine.h"
 
 #include <stdio.h>

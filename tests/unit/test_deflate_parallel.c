@@ -6,8 +6,8 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/alloc.h"
-#include "src/base/zip/deflate_parallel.h"
 #include "src/base/error.h"
+#include "src/base/zip/deflate_parallel.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,8 +6,8 @@
  * joined result. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/zip/deflate_seal.h"
 #include "src/base/error.h"
+#include "src/base/zip/deflate_seal.h"
 
 #include <libdeflate.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
  * reason and never read past. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
 #include "etw/etl/etl_decode.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

@@ -7,10 +7,10 @@
 
 #include "tests/unit/test_etl_bytes.h"
 
-#include "src/base/error.h"
-#include "src/base/byte_source.h"
 #include "etw/etl/etl_reader.h"
 #include "etw/etl/etl_timeorder.h"
+#include "src/base/byte_source.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,13 +3,13 @@
  * and for broken inputs, with nothing left under the output name. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
-#include "etw/merge/etl_merge.h"
 #include "etw/etl/etl_reader.h"
 #include "etw/etl/etl_source.h"
 #include "etw/etl/etl_writer.h"
-#include "tests/fakes/event_fingerprint.h"
+#include "etw/merge/etl_merge.h"
+#include "src/base/error.h"
 #include "src/base/os/os_file.h"
+#include "tests/fakes/event_fingerprint.h"
 
 #include <stdio.h>
 #include <stdlib.h>

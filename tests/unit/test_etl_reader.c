@@ -7,11 +7,11 @@
 
 #include "tests/unit/test_etl_bytes.h"
 
-#include "src/base/error.h"
 #include "etw/etl/etl_dump.h"
-#include "src/base/byte_source.h"
 #include "etw/etl/etl_reader.h"
+#include "src/base/byte_source.h"
 #include "src/base/civil_time.h"
+#include "src/base/error.h"
 #include "src/base/os/os_time.h"
 
 #include <stdio.h>

@@ -4,14 +4,14 @@
  * clock. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_bytes.h"
 #include "etw/etl/etl_source.h"
 #include "etw/etl/etl_writer.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/base/os/os_file.h"
 #include "tests/fakes/event_fingerprint.h"
 #include "tests/fakes/fault_io.h"
-#include "src/base/os/os_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,11 +7,11 @@
 
 #include "tests/unit/test_etl_bytes.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_source.h"
 #include "etw/etl/etl_timeorder.h"
 #include "etw/etl/etl_zip.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>

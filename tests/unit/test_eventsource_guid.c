@@ -2,8 +2,8 @@
  * and the hashed GUIDs of PerfView's default provider table (§4.7). */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
 #include "etw/event/eventsource_guid.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

@@ -12,8 +12,8 @@
  * dotnet/runtime) reads the same key and value name. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
 #include "etw/session/eventsource_registry.h"
+#include "src/base/error.h"
 #include "tests/fakes/fake_registry.h"
 
 #include <stdio.h>

@@ -7,11 +7,11 @@
  * cleaned up by abort). */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
-#include "tests/fakes/fake_registry.h"
 #include "etw/session/heap_tracing_flag.h"
+#include "src/base/error.h"
 #include "src/base/os/os_file.h"
 #include "src/capture/session_record.h"
+#include "tests/fakes/fake_registry.h"
 
 #include <stdio.h>
 #include <string.h>

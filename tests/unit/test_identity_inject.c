@@ -6,12 +6,12 @@
  * twice. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
-#include "etw/merge/etl_merge.h"
 #include "etw/etl/etl_source.h"
 #include "etw/etl/etl_writer.h"
-#include "etw/merge/identity_inject.h"
 #include "etw/image/image_identity.h"
+#include "etw/merge/etl_merge.h"
+#include "etw/merge/identity_inject.h"
+#include "src/base/error.h"
 #include "src/base/os/os_file.h"
 
 #include <stdio.h>

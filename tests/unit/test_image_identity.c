@@ -7,11 +7,11 @@
  * against the PE itself. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_source.h"
 #include "etw/image/image_identity.h"
 #include "etw/image/pe_image.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * syntax (commandLine.cs ParseCompositeEnumValue). */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
 #include "etw/event/keywords.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

@@ -3,9 +3,9 @@
  * version an event is looked up by. */
 #include "tests/fakes/test_support.h"
 
+#include "etw/event/manifests.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/event/manifests.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* A collection's files by PerfView's naming (perfview-collect.md §8.1). */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
 #include "etw/merge/merge_inputs.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,11 +7,11 @@
  * image with an address of its own process in one of its 64 KB pages. */
 #include "tests/fakes/test_support.h"
 
-#include "etw/event/builtin_events.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_source.h"
 #include "etw/etl/etl_timeorder.h"
+#include "etw/event/builtin_events.h"
 #include "etw/image/ngen_modules.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

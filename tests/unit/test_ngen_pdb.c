@@ -9,16 +9,16 @@
  * image cache. */
 #include "tests/fakes/test_support.h"
 
-#include "src/finish/capture_finish.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_bytes.h"
 #include "etw/etl/etl_reader.h"
 #include "etw/etl/etl_writer.h"
-#include "src/finish/image_ids_only.h"
+#include "src/base/error.h"
 #include "src/base/log.h"
-#include "src/finish/ngen_pdb.h"
 #include "src/base/os/os_dir.h"
 #include "src/base/os/os_file.h"
+#include "src/finish/capture_finish.h"
+#include "src/finish/image_ids_only.h"
+#include "src/finish/ngen_pdb.h"
 
 #include <stdio.h>
 #include <stdlib.h>

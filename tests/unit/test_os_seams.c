@@ -2,10 +2,10 @@
  * this test runs natively and, as etwcap.exe's twin, under Wine. */
 #include "tests/fakes/test_support.h"
 
+#include "src/base/civil_time.h"
 #include "src/base/error.h"
 #include "src/base/os/os_file.h"
 #include "src/base/os/os_thread.h"
-#include "src/base/civil_time.h"
 #include "src/base/os/os_time.h"
 #include "src/base/strutil.h"
 

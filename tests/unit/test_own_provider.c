@@ -6,8 +6,8 @@
 #include "tests/fakes/test_support.h"
 
 #include "etw/event/guid.h"
-#include "src/os/own_provider.h"
 #include "etw/event/tracelogging.h"
+#include "src/os/own_provider.h"
 
 #include <string.h>
 

@@ -6,9 +6,9 @@
  * Checked only against that model, never against a real Windows. */
 #include "tests/fakes/test_support.h"
 
+#include "etw/event/tracelogging.h"
 #include "src/base/error.h"
 #include "tests/fakes/fake_eventwrite_win32.h"
-#include "etw/event/tracelogging.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* Path parts with both separators, and PerfView's DataFile naming rule. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/alloc.h"
 #include "etw/plan/data_file.h"
+#include "src/base/alloc.h"
 #include "src/base/path_name.h"
 
 static void base_name_and_folder(void **state)

@@ -5,9 +5,9 @@
  * crashes). */
 #include "tests/fakes/test_support.h"
 
+#include "etw/image/pe_image.h"
 #include "src/base/error.h"
 #include "src/base/os/os_file.h"
-#include "etw/image/pe_image.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -5,12 +5,12 @@
  * version so the same plan comes out natively and under Wine. */
 #include "tests/fakes/test_support.h"
 
-#include "src/cli/cli.h"
-#include "src/base/error.h"
 #include "etw/plan/plan.h"
-#include "src/cli/plan_cli.h"
-#include "src/base/alloc.h"
 #include "etw/plan/plan_describe.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+#include "src/cli/cli.h"
+#include "src/cli/plan_cli.h"
 #include "triggers/trigger_engine.h"
 
 #include <stdio.h>

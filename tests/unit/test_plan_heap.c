@@ -11,10 +11,10 @@
  * 0x4000 (KernelTraceEventParser.Keywords). */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/plan/plan.h"
 #include "etw/plan/plan_describe.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

@@ -7,8 +7,8 @@
  * given, as plan_cli gives those Windows lists. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
 #include "etw/plan/plan.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

@@ -2,9 +2,9 @@
  * highest level, disable by level 0 + keywords 0, filters widened. */
 #include "tests/fakes/test_support.h"
 
+#include "etw/plan/plan.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/plan/plan.h"
 
 #include <string.h>
 

@@ -4,8 +4,8 @@
  * perfview-collect.md §4.3, §4.5, §4.7. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
 #include "etw/event/providers.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

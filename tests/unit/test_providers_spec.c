@@ -2,8 +2,8 @@
  * whose error names the token. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
 #include "etw/event/providers_spec.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

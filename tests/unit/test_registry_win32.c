@@ -7,8 +7,8 @@
 
 #include <windows.h>
 
-#include "src/base/error.h"
 #include "etw/session/eventsource_registry.h"
+#include "src/base/error.h"
 #include "src/base/os/registry.h"
 
 #include <stdio.h>

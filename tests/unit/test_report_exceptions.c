@@ -4,8 +4,8 @@
  * EIP (pointer), HRESULT (u32), Flags (u16), ClrInstanceID (u16)). */
 #include "tests/fakes/test_support.h"
 
-#include "src/report/report_exceptions.h"
 #include "etw/event/builtin_events.h"
+#include "src/report/report_exceptions.h"
 
 #include <stdio.h>
 #include <stdlib.h>

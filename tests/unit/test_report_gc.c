@@ -8,11 +8,11 @@
  * 3676 and 2 in pid 3988.  Hand-made events test the state machine's rules. */
 #include "tests/fakes/test_support.h"
 
+#include "etw/event/builtin_events.h"
 #include "src/base/error.h"
 #include "src/report/report_gc.h"
 #include "src/report/report_model.h"
 #include "tests/unit/test_report_collect.h"
-#include "etw/event/builtin_events.h"
 
 #include <string.h>
 

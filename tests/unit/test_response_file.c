@@ -1,8 +1,8 @@
 /* @file response files and Windows command-line splitting. */
 #include "tests/fakes/test_support.h"
 
-#include "src/cli/cmdline_windows.h"
 #include "src/base/error.h"
+#include "src/cli/cmdline_windows.h"
 #include "src/cli/response_file.h"
 
 #include <stdio.h>

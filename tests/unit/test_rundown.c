@@ -5,11 +5,11 @@
  * (§7 step 4). */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
-#include "tests/fakes/fake_controller.h"
-#include "src/base/log.h"
 #include "etw/plan/plan.h"
+#include "src/base/error.h"
+#include "src/base/log.h"
 #include "src/capture/rundown.h"
+#include "tests/fakes/fake_controller.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,11 +8,11 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/alloc.h"
-#include "src/cli/cmdline_windows.h"
 #include "src/base/error.h"
+#include "src/base/strbuf.h"
+#include "src/cli/cmdline_windows.h"
 #include "src/cli/response_file.h"
 #include "src/os/schedule_xml.h"
-#include "src/base/strbuf.h"
 
 #include <string.h>
 

@@ -7,11 +7,11 @@
 #include "tests/fakes/test_support.h"
 #include "tests/unit/test_etl_bytes.h"
 
-#include "src/base/error.h"
+#include "etw/event/tracelogging.h"
 #include "etw/image/image_identity.h"
+#include "src/base/error.h"
 #include "src/selftest/selftest_checks.h"
 #include "src/selftest/selftest_tl.h"
-#include "etw/event/tracelogging.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,8 +6,8 @@
  * thread switches. */
 #include "tests/fakes/test_support.h"
 
-#include "src/selftest/selftest_os_win32.h"
 #include "etw/event/tracelogging.h"
+#include "src/selftest/selftest_os_win32.h"
 
 #include <stdio.h>
 #include <string.h>

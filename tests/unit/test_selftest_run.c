@@ -5,18 +5,18 @@
  * respect for a running selftest; and the workload's order of steps. */
 #include "tests/fakes/test_support.h"
 
-#include "src/cli/cli.h"
-#include "src/capture/capture_cmd.h"
+#include "etw/event/tracelogging.h"
 #include "src/base/error.h"
-#include "tests/fakes/fake_consumer.h"
-#include "tests/fakes/fake_controller.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
+#include "src/capture/capture_cmd.h"
+#include "src/capture/session_record.h"
+#include "src/cli/cli.h"
 #include "src/selftest/selftest_checks.h"
 #include "src/selftest/selftest_run.h"
 #include "src/selftest/selftest_workload.h"
-#include "src/capture/session_record.h"
-#include "etw/event/tracelogging.h"
+#include "tests/fakes/fake_consumer.h"
+#include "tests/fakes/fake_controller.h"
 
 #include <stdio.h>
 #include <string.h>

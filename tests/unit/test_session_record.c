@@ -6,11 +6,11 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
+#include "src/base/file_read.h"
 #include "src/base/os/os_file.h"
+#include "src/base/utf8.h"
 #include "src/capture/session_record.h"
 #include "src/capture/session_record_json.h"
-#include "src/base/file_read.h"
-#include "src/base/utf8.h"
 
 #include <stdio.h>
 #include <string.h>

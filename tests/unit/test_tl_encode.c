@@ -3,9 +3,9 @@
  * decoder (etw/tracelogging.h). */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
 #include "etw/event/tl_encode.h"
 #include "etw/event/tracelogging.h"
+#include "src/base/error.h"
 
 #include <string.h>
 

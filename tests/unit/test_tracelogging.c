@@ -4,8 +4,8 @@
  * 0x20): the work per event is bounded by the event's bytes. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
 #include "etw/event/tracelogging.h"
+#include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

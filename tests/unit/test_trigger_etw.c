@@ -6,13 +6,13 @@
  * EventCounters payloads in TraceLogging form (TraceLoggingProvider.h). */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
-#include "etw/event/eventsource_guid.h"
 #include "etw/event/builtin_events.h"
-#include "triggers/trigger_engine.h"
+#include "etw/event/eventsource_guid.h"
 #include "etw/event/manifests.h"
-#include "etw/event/tracelogging.h"
 #include "etw/event/tl_encode.h"
+#include "etw/event/tracelogging.h"
+#include "src/base/error.h"
+#include "triggers/trigger_engine.h"
 
 #include <stdio.h>
 #include <string.h>

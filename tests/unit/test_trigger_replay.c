@@ -5,8 +5,8 @@
  * time; a sane clock next to them still replays. */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/error.h"
 #include "etw/etl/etl_writer.h"
+#include "src/base/error.h"
 #include "triggers/trigger_engine.h"
 #include "triggers/trigger_replay.h"
 

@@ -6,10 +6,10 @@
  * the kernel Process_V4 class; TraceLoggingProvider.h event metadata). */
 #include "tests/fakes/test_support.h"
 
-#include "src/base/alloc.h"
-#include "src/base/error.h"
 #include "etw/etl/etl_source.h"
 #include "etw/etl/etl_timeorder.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
 #include "triggers/trigger_engine.h"
 #include "triggers/trigger_replay.h"
 

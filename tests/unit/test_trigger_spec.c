@@ -5,12 +5,12 @@
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
-#include "src/cli/qualifiers.h"
 #include "src/base/strutil.h"
+#include "src/cli/qualifiers.h"
+#include "src/finish/replay_window.h"
 #include "triggers/trigger_engine.h"
 #include "triggers/trigger_output.h"
 #include "triggers/trigger_plan.h"
-#include "src/finish/replay_window.h"
 #include "triggers/trigger_spec.h"
 
 #include <stdio.h>

@@ -5,9 +5,9 @@
  * (etl-format.md section 6), and bad, truncated or oversized input. */
 #include "tests/fakes/test_support.h"
 
+#include "etw/etl/xca/xca.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
-#include "etw/etl/xca/xca.h"
 
 #include <stdio.h>
 #include <stdlib.h>

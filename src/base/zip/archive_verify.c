@@ -4,9 +4,9 @@
 #include "src/base/alloc.h"
 #include "src/base/byte_source.h"
 #include "src/base/cancel.h"
-#include "src/base/zip/deflate_seal.h"
 #include "src/base/error.h"
 #include "src/base/os/os_thread.h"
+#include "src/base/zip/deflate_seal.h"
 #include "src/base/zip/zip_directory.h"
 
 #include <libdeflate.h>

@@ -2,15 +2,15 @@
 #include "src/base/zip/archive_writer.h"
 
 #include "src/base/alloc.h"
-#include "src/base/zip/archive_verify.h"
 #include "src/base/cancel.h"
-#include "src/base/zip/deflate_sink.h"
+#include "src/base/civil_time.h"
 #include "src/base/error.h"
 #include "src/base/file_error.h"
 #include "src/base/os/os_file.h"
-#include "src/base/civil_time.h"
 #include "src/base/os/os_time.h"
 #include "src/base/utf8.h"
+#include "src/base/zip/archive_verify.h"
+#include "src/base/zip/deflate_sink.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -12,8 +12,8 @@
 #ifndef ETWCAP_ARCHIVE_WRITER_H
 #define ETWCAP_ARCHIVE_WRITER_H
 
-#include "src/base/zip/deflate_parallel.h"
 #include "src/base/file_io.h"
+#include "src/base/zip/deflate_parallel.h"
 
 #include <stddef.h>
 #include <stdint.h>

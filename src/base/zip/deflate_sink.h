@@ -15,8 +15,8 @@
 #ifndef ETWCAP_DEFLATE_SINK_H
 #define ETWCAP_DEFLATE_SINK_H
 
-#include "src/base/zip/deflate_parallel.h"
 #include "src/base/file_io.h"
+#include "src/base/zip/deflate_parallel.h"
 
 #include <stddef.h>
 #include <stdint.h>
