@@ -9,8 +9,8 @@
  *
  * The two do not combine: snapshots come from in-memory rings, segments
  * from files, and a session is one or the other. */
-#ifndef ETWCAP_COLLECTION_ARMED_H
-#define ETWCAP_COLLECTION_ARMED_H
+#ifndef ETWCAP_CAPTURE_ARMED_H
+#define ETWCAP_CAPTURE_ARMED_H
 
 #include "etw/plan/plan.h"
 #include "src/base/log_memory.h"

@@ -377,3 +377,12 @@ int capture_cmd_start(const struct cli *cli, const struct collection_env *env)
   capture_cmd_log_end(&log);
   return rc;
 }
+
+int capture_cmd_on_system(const struct cli *cli, capture_cmd_fn fn)
+{
+  struct controller ctl;
+  struct collection_env env;
+  controller_system(&ctl);
+  collection_env_system(&env, &ctl);
+  return fn(cli, &env);
+}

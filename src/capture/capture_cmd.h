@@ -10,8 +10,8 @@
  * the sessions, runs the rundown, merges and zips; `collect` is start, wait
  * and stop in one process; `abort` stops every etwcap session without
  * merging. */
-#ifndef ETWCAP_COLLECTION_CMD_H
-#define ETWCAP_COLLECTION_CMD_H
+#ifndef ETWCAP_CAPTURE_CMD_H
+#define ETWCAP_CAPTURE_CMD_H
 
 #include "src/capture/collection.h"
 #include "src/capture/collection_env.h"
@@ -31,5 +31,11 @@ int capture_cmd_snapshot(const struct cli *cli, const struct collection_env *env
 int capture_cmd_stop(const struct cli *cli, const struct collection_env *env);
 int capture_cmd_abort(const struct cli *cli, const struct collection_env *env);
 int capture_cmd_list(const struct cli *cli, const struct collection_env *env);
+
+/* One of the commands above, run against the system: its controller and
+ * surroundings (controller_system, collection_env_system).  What each
+ * command file's run function does. */
+typedef int (*capture_cmd_fn)(const struct cli *cli, const struct collection_env *env);
+int capture_cmd_on_system(const struct cli *cli, capture_cmd_fn fn);
 
 #endif

@@ -1,8 +1,8 @@
 /* Helpers shared by the live-collection command files (capture_cmd.c,
  * capture_cmd_collect.c, capture_cmd_stop.c, capture_cmd_admin.c).  Not for other modules:
  * they use capture_cmd.h. */
-#ifndef ETWCAP_COLLECTION_CMD_INTERNAL_H
-#define ETWCAP_COLLECTION_CMD_INTERNAL_H
+#ifndef ETWCAP_CAPTURE_CMD_INTERNAL_H
+#define ETWCAP_CAPTURE_CMD_INTERNAL_H
 
 #include "etw/plan/plan.h"
 #include "src/base/log_memory.h"

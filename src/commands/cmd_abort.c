@@ -1,8 +1,6 @@
 /* `etwcap abort`: stop every etwcap session at once, without merging.  The
  * work is in capture_cmd_admin.c. */
-#include "etw/session/controller.h"
 #include "src/capture/capture_cmd.h"
-#include "src/capture/collection_env.h"
 #include "src/cli/cli.h"
 #include "src/cli/command.h"
 #include "src/cli/qualifiers.h"
@@ -11,11 +9,7 @@ static const struct opt_group *const groups[] = { &opt_group_output, NULL };
 
 static int run_abort(const struct cli *cli)
 {
-  struct controller ctl;
-  struct collection_env env;
-  controller_system(&ctl);
-  collection_env_system(&env, &ctl);
-  return capture_cmd_abort(cli, &env);
+  return capture_cmd_on_system(cli, capture_cmd_abort);
 }
 
 const struct command cmd_abort = {

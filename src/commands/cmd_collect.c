@@ -1,9 +1,7 @@
 /* `etwcap collect`: start the sessions, wait until stopped (S, /MaxCollectSec,
  * 'etwcap stop', Ctrl+C, console close, shutdown), then stop, run rundown,
  * merge and zip.  The work is in capture_cmd.c. */
-#include "etw/session/controller.h"
 #include "src/capture/capture_cmd.h"
-#include "src/capture/collection_env.h"
 #include "src/cli/cli.h"
 #include "src/cli/command.h"
 #include "src/cli/qualifiers.h"
@@ -12,11 +10,7 @@ static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_
 
 static int run_collect(const struct cli *cli)
 {
-  struct controller ctl;
-  struct collection_env env;
-  controller_system(&ctl);
-  collection_env_system(&env, &ctl);
-  return capture_cmd_collect(cli, &env);
+  return capture_cmd_on_system(cli, capture_cmd_collect);
 }
 
 const struct command cmd_collect = {

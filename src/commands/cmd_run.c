@@ -1,9 +1,7 @@
 /* `etwcap run COMMAND [ARGS...]`: PerfView's run — start the sessions, run
  * the command, stop when it exits, merge and zip.  The work is in
  * capture_cmd_collect.c. */
-#include "etw/session/controller.h"
 #include "src/capture/capture_cmd.h"
-#include "src/capture/collection_env.h"
 #include "src/cli/cli.h"
 #include "src/cli/command.h"
 #include "src/cli/qualifiers.h"
@@ -16,11 +14,7 @@ static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_
 
 static int run_run(const struct cli *cli)
 {
-  struct controller ctl;
-  struct collection_env env;
-  controller_system(&ctl);
-  collection_env_system(&env, &ctl);
-  return capture_cmd_run(cli, &env);
+  return capture_cmd_on_system(cli, capture_cmd_run);
 }
 
 const struct command cmd_run = {

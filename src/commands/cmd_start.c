@@ -1,9 +1,7 @@
 /* `etwcap start`: start sessions that keep running after etwcap exits and
  * leave the session record for 'etwcap stop'.  The work is in
  * capture_cmd.c. */
-#include "etw/session/controller.h"
 #include "src/capture/capture_cmd.h"
-#include "src/capture/collection_env.h"
 #include "src/cli/cli.h"
 #include "src/cli/command.h"
 #include "src/cli/qualifiers.h"
@@ -12,11 +10,7 @@ static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_
 
 static int run_start(const struct cli *cli)
 {
-  struct controller ctl;
-  struct collection_env env;
-  controller_system(&ctl);
-  collection_env_system(&env, &ctl);
-  return capture_cmd_start(cli, &env);
+  return capture_cmd_on_system(cli, capture_cmd_start);
 }
 
 const struct command cmd_start = {
