@@ -1,5 +1,5 @@
 /* Raw event timestamps to UTC FILETIME, from the logfile header's clock
- * (etl-format.md §5): QPC ticks, system time or CPU cycles.  Uses the exact
+ * (docs/etl.md §5): QPC ticks, system time or CPU cycles.  Uses the exact
  * arithmetic of the golden listings, StartTime - trunc(S*hdr.ts) +
  * trunc(S*ts) in IEEE double, so `etwcap dump` agrees with them to the tick. */
 #ifndef ETWCAP_ETL_CLOCK_H

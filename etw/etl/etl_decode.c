@@ -1,5 +1,5 @@
 /* Event record decoding (see etl_decode.h).  Layouts and offsets are from
- * etl-format.md §4; every length is checked against the record's Size and
+ * docs/etl.md §4; every length is checked against the record's Size and
  * the buffer's filled end before a byte is read. */
 #include "etw/etl/etl_decode.h"
 

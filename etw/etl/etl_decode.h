@@ -1,5 +1,5 @@
 /* Decoding one event record inside a buffer into a struct etw_event: every
- * header kind of etl-format.md §4 (SYSTEM, COMPACT, PERFINFO with PEBS/PMC
+ * header kind of docs/etl.md §4 (SYSTEM, COMPACT, PERFINFO with PEBS/PMC
  * extensions, FULL, INSTANCE, EVENT_HEADER with extended items, MESSAGE).
  * Pure: works on the bytes of one buffer, knows nothing about files. */
 #ifndef ETWCAP_ETL_DECODE_H

@@ -1,4 +1,4 @@
-/* Decompression of compressed ETL buffers (etl-format.md §6): picks the
+/* Decompression of compressed ETL buffers (docs/etl.md §6): picks the
  * MS-XCA decompressor for the file's COMPRESSION_FORMAT_* code.  The
  * decompressors themselves live in xca.h (another unit); this is the one
  * place the reader meets them. */

@@ -1,6 +1,6 @@
 /* Encoders of the fixed ETL structures the writer emits, the mirror of
  * etl_format.h's decoders: WMI_BUFFER_HEADER, TRACE_LOGFILE_HEADER (x64 and
- * x86 layouts, etl-format.md §3) and the SYSTEM_TRACE_HEADER of the logfile
+ * x86 layouts, docs/etl.md §3) and the SYSTEM_TRACE_HEADER of the logfile
  * header event.  Explicit little-endian stores into byte buffers. */
 #ifndef ETWCAP_ETL_ENCODE_H
 #define ETWCAP_ETL_ENCODE_H

@@ -1,5 +1,5 @@
 /* Decoding of WMI_BUFFER_HEADER and TRACE_LOGFILE_HEADER with explicit
- * little-endian loads; offsets are from etl-format.md §2 and §3. */
+ * little-endian loads; offsets are from docs/etl.md §2 and §3. */
 #include "etw/etl/etl_format.h"
 
 #include "etw/etl/etl_bytes.h"

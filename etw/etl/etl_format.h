@@ -1,5 +1,5 @@
 /* The fixed on-disk structures of an ETL file, decoded into plain structs
- * (etl-format.md §2, §3): WMI_BUFFER_HEADER and TRACE_LOGFILE_HEADER.
+ * (docs/etl.md §2, §3): WMI_BUFFER_HEADER and TRACE_LOGFILE_HEADER.
  * Pure functions over byte buffers; the reader (etl_reader.c) decides what
  * to do with the values. */
 #ifndef ETWCAP_ETL_FORMAT_H

@@ -1,5 +1,5 @@
 /* The streaming ETL reader (see etl_reader.h).  Buffer rules are from
- * etl-format.md §1-§3 and §6: buffers follow each other at BufferSize
+ * docs/etl.md §1-§3 and §6: buffers follow each other at BufferSize
  * (which varies: small relogged header buffers, compressed sizes), events
  * end at Offset (not SavedOffset), then 0xFF padding. */
 #include "etw/etl/etl_reader.h"

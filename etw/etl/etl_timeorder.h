@@ -1,7 +1,7 @@
 /* Events of one ETL in global time order: buffers are grouped per CPU and
  * sorted by their SequenceNumber (so a circular file that wrapped comes out
  * oldest first), then a k-way merge on each CPU's next event timestamp
- * (etl-format.md §7).  Ties go to the lower CPU; within a CPU file order is
+ * (docs/etl.md §7).  Ties go to the lower CPU; within a CPU file order is
  * kept.  A MESSAGE event without a timestamp sorts with the event before it
  * on its CPU.
  *

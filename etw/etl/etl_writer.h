@@ -1,4 +1,4 @@
-/* The ETL writer: lays events out as Windows does (etl-format.md §1-§3).
+/* The ETL writer: lays events out as Windows does (docs/etl.md §1-§3, §8).
  *
  * Buffer 0 is the header buffer: the logfile-header event (SYSTEM hook
  * 0x0000 with TRACE_LOGFILE_HEADER) and any extra header-group events the

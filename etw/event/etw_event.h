@@ -1,5 +1,5 @@
-/* The decoded event view every consumer of events sees (DESIGN.md
- * "event_source"): the ETL reader fills it from file bytes, the real-time
+/* The decoded event view every consumer of events sees (docs/architecture.md,
+ * "The seams"): the ETL reader fills it from file bytes, the real-time
  * consumer from an EVENT_RECORD.  Triggers, merge and replay read only this.
  *
  * Lifetime: an etw_event is a view, not a copy.  `raw`, `user_data` and the
@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 /* The on-disk trace header kinds; the values are the HeaderType byte
- * (etl-format.md §4), MESSAGE included (its marker is 0x90 in Flags). */
+ * (docs/etl.md §4), MESSAGE included (its marker is 0x90 in Flags). */
 enum etw_header_type {
   ETW_HDR_SYSTEM32 = 0x01,
   ETW_HDR_SYSTEM64 = 0x02,

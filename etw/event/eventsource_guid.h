@@ -1,5 +1,5 @@
 /* The GUID .NET derives from an EventSource name (TraceEvent
- * GetEventSourceGuidFromName, perfview-collect.md §4.5), so `*Name` in
+ * GetEventSourceGuidFromName, docs/perfview-collection.md §4.5), so `*Name` in
  * /Providers enables the same provider PerfView would. */
 #ifndef ETWCAP_EVENTSOURCE_GUID_H
 #define ETWCAP_EVENTSOURCE_GUID_H

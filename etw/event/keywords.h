@@ -1,6 +1,6 @@
 /* Named keyword sets (kernel flags, CLR keywords, CLR rundown keywords, TPL) and
- * trace levels, with PerfView's names and values (perfview-collect.md §4.1,
- * §4.3, §4.4; TPL from the TplEventSource manifest), parsed and printed
+ * trace levels, with PerfView's names and values (docs/perfview-collection.md
+ * §4.1, §4.3, §4.4; TPL from the TplEventSource manifest), parsed and printed
  * both ways.  Pure tables and functions. */
 #ifndef ETWCAP_KEYWORDS_H
 #define ETWCAP_KEYWORDS_H

@@ -1,7 +1,7 @@
 /* The built-in provider table and name resolution (see providers.h).
- * GUIDs are those of perfview-collect.md §3-4; entries without a GUID are
- * EventSources whose GUID is the hash of their name (the tests check the
- * hashes against the GUIDs the reference lists). */
+ * GUIDs are those of docs/perfview-collection.md §3.2, §4.3, §4.5 and §4.7;
+ * entries without a GUID are EventSources whose GUID is the hash of their
+ * name (the tests check the hashes against the GUIDs those sections list). */
 #include "etw/event/providers.h"
 
 #include "etw/event/eventsource_guid.h"

@@ -1,5 +1,5 @@
 /* One /Providers (or /OnlyProviders) item, parsed with PerfView's grammar
- * (perfview-collect.md §4.5):
+ * (docs/perfview-collection.md §4.5):
  *   PROVIDER[:KEYWORDS[:LEVEL[:stack]]][:key=value;key=value...]
  * The first field that contains '=' starts the key=value part, which runs to
  * the end of the item (values may then contain ':').  Pure: the only outside

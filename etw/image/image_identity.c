@@ -511,7 +511,7 @@ int image_identity_write_record(const struct image_identity_event *e, uint8_t *o
   uint32_t size = image_identity_record_size(e);
   if (size > RECORD_MAX || cap < size)
     return ETWCAP_E_RANGE;
-  /* EVENT_TRACE_HEADER (etl-format.md section 4): Size, HeaderType,
+  /* EVENT_TRACE_HEADER (docs/etl.md §4.2): Size, HeaderType,
    * MarkerFlags 0xC0, Class {Type, Level, Version}, ThreadId, ProcessId,
    * TimeStamp, Guid, Kernel/UserTime. */
   out[0] = (uint8_t)size;

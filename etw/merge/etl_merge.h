@@ -10,7 +10,7 @@
  * input's other header-group events (e.g. hook 0x0050) are kept.
  *
  * Inputs must share a clock: the same clock type, PerfFreq and boot (raw
- * ticks are compared across files, etl-format.md §5); anything else is
+ * ticks are compared across files, docs/etl.md §5, §7); anything else is
  * refused with a message naming both files.  Memory is bounded: one buffer
  * per CPU per input, and one per CPU for the output. */
 #ifndef ETWCAP_ETL_MERGE_H

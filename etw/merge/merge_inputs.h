@@ -1,8 +1,9 @@
 /* Which files make up one collection, by PerfView's naming: for X.etl the
  * user session's X.etl and every X.kernel*.etl, X.clr*.etl and X.user*.etl
  * beside it (X.kernel.etl, X.kernelRundown.etl, X.clrRundown.etl,
- * X.userheap.etl, ...; perfview-collect.md §8.1).  Pure name matching is
- * separate from the folder listing so the rules are tested on their own. */
+ * X.userheap.etl, ...; docs/perfview-collection.md §8.1).  Pure name
+ * matching is separate from the folder listing so the rules are tested on
+ * their own. */
 #ifndef ETWCAP_MERGE_INPUTS_H
 #define ETWCAP_MERGE_INPUTS_H
 

@@ -1,7 +1,7 @@
-/* PerfView's rule for the DataFile name (perfview-collect.md §3.1), shared by
- * the plan and `merge`: a trailing ".zip" of "X.etl.zip" is dropped, and
- * ".etl" is appended when the name does not end with it.  Unlike PerfView the
- * ".etl" check ignores case: Windows file names do. */
+/* PerfView's rule for the DataFile name (docs/perfview-collection.md §3.1),
+ * shared by the plan and `merge`: a trailing ".zip" of "X.etl.zip" is
+ * dropped, and ".etl" is appended when the name does not end with it.  Unlike
+ * PerfView the ".etl" check ignores case: Windows file names do. */
 #ifndef ETWCAP_DATA_FILE_H
 #define ETWCAP_DATA_FILE_H
 

@@ -1,8 +1,9 @@
 /* Building the plan from the options: the order of the steps, the helpers
  * the steps share, and the final merge and filter building.  The steps live
  * in plan_events.c (PerfView's presets and overrides), plan_sessions.c (one
- * function per session, perfview-collect.md §4.6) and plan_defaults.c (the
- * default provider set, §4.7).  Pure: no OS calls, no printing. */
+ * function per session, docs/perfview-collection.md §4.6) and
+ * plan_defaults.c (the default provider set, §4.7).  Pure: no OS calls, no
+ * printing. */
 #include "etw/plan/plan_internal.h"
 
 #include "etw/plan/data_file.h"
@@ -159,8 +160,8 @@ static int containers_supported(const struct plan *plan)
 
 /* Container options go on every user-mode enable of the main, rundown and
  * trigger sessions (PerfView clones the session options into each; a
- * trigger must see the events its capture sees, contract-review.md finding
- * 9), the focus only on the main and rundown sessions. */
+ * trigger must see the events its capture sees, docs/win32-contract.md
+ * §5.5), the focus only on the main and rundown sessions. */
 static void apply_session_options(const struct plan *plan, struct plan_session *s,
                                   const struct plan_state *st)
 {

@@ -1,7 +1,7 @@
 /* The collection plan: everything `collect` will ask of ETW, decided up
- * front and purely from the options (perfview-collect.md §3-5), so it can be
- * tested exactly on any OS, shown by `etwcap plan`, and handed to the
- * controller, which only has to translate it into Win32 structures.
+ * front and purely from the options (docs/perfview-collection.md §3-§5), so
+ * it can be tested exactly on any OS, shown by `etwcap plan`, and handed to
+ * the controller, which only has to translate it into Win32 structures.
  *
  * Lifetime: plan_build fills a caller-owned struct plan; plan_release frees
  * what it allocated.  All strings are UTF-8. */
@@ -54,7 +54,7 @@
 #define PLAN_MAX_STACK_IDS 96
 
 /* How a system logger's kernel events are switched on, by the Windows build
- * (contract-review.md, addendum; Microsoft "System Providers" and
+ * (docs/win32-contract.md §3.3, §3.4; Microsoft "System Providers" and
  * "Configuring and Starting a SystemTraceProvider Session"):
  *   SYSTEM_PROVIDERS  build 20348 and later: EnableTraceEx2 on the System
  *                     Providers (SystemProcessProviderGuid, ...) with their
@@ -264,10 +264,10 @@ struct plan_session {
  * <StackCaching BucketCount="100" CacheSize="1024" />).  WPR's StackCaching
  * element requires both (learn.microsoft.com windows-hardware/test/wpt/
  * stackcaching; its unit for CacheSize is KB).  The value goes to
- * TRACE_STACK_CACHING_INFO as WPR writes it.  UNCERTAIN (live13 review,
- * finding 9): the API documents no unit; if Windows reads CacheSize as bytes
- * the cache is 1 KB and evicts all the time.  PerfView, the one public
- * caller, passes Enabled 1 with both sizes 0, and that works.
+ * TRACE_STACK_CACHING_INFO as WPR writes it.  UNCERTAIN
+ * (docs/win32-contract.md §7.4): the API documents no unit; if Windows reads
+ * CacheSize as bytes the cache is 1 KB and evicts all the time.  PerfView,
+ * the one public caller, passes Enabled 1 with both sizes 0, and that works.
  * tests/live/live_contract.ps1 compares file size and StackWalk
  * Reference/Delete counts. */
 #define PLAN_STACK_CACHE_SIZE 1024u
@@ -438,7 +438,7 @@ int plan_resolve_profile_sources(struct plan_profile_source *list, size_t n,
 size_t plan_heap_extension(const struct plan_session *s, uint32_t *words, size_t max);
 
 /* The CLASSIC_EVENT_IDs TraceEvent requests for these kernel keywords
- * (TraceEventSession SetStackTraceIds, perfview-collect.md §4.2). */
+ * (TraceEventSession SetStackTraceIds, docs/perfview-collection.md §4.2). */
 size_t plan_kernel_stack_ids(uint64_t stack_keywords, struct plan_stack_id *out, size_t max);
 
 #endif

@@ -1,6 +1,6 @@
 /* PerfView's default user-mode providers (CommandProcessor Start,
- * perfview-collect.md §4.7): the same names, GUIDs, levels, keywords and
- * stacks, in the same order. */
+ * docs/perfview-collection.md §4.7): the same names, GUIDs, levels,
+ * keywords and stacks, in the same order. */
 #include "etw/plan/plan_internal.h"
 
 #include "etw/event/keywords.h"

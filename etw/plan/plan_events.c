@@ -1,7 +1,8 @@
 /* The events a plan asks for: PerfView's presets (/OnlyProviders,
  * /ThreadTime, /GCOnly, /GCCollectOnly) then the explicit /ClrEventLevel,
  * /ClrEvents, /KernelEvents, /TplEvents in the order CommandLineArgs applies
- * them (perfview-collect.md §2), /FocusProcess, and the parsed /Providers. */
+ * them (docs/perfview-collection.md §2), /FocusProcess, and the parsed
+ * /Providers. */
 #include "etw/plan/plan_internal.h"
 
 #include "etw/event/keywords.h"

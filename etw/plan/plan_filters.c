@@ -1,6 +1,7 @@
 /* EVENT_FILTER_DESCRIPTOR payloads, byte for byte (evntprov.h layouts,
- * perfview-collect.md §4.5-4.6), built once in the plan so the controller
- * only points EnableTraceEx2 at them and the tests can check every byte. */
+ * docs/perfview-collection.md §4.5-§4.6, docs/win32-contract.md §5.6), built
+ * once in the plan so the controller only points EnableTraceEx2 at them and
+ * the tests can check every byte. */
 #include "etw/plan/plan.h"
 
 #include "src/base/alloc.h"

@@ -1,6 +1,7 @@
 /* Kernel stack-walk event ids: which kernel events get a stack for a set of
  * keywords.  Same choices and order as TraceEvent's SetStackTraceIds
- * (perfview-collect.md §4.2), so traces look the same to analysis tools. */
+ * (docs/perfview-collection.md §4.2), so traces look the same to analysis
+ * tools. */
 #include "etw/event/keywords.h"
 #include "etw/plan/plan.h"
 

@@ -156,8 +156,8 @@ static const struct sysprov sysprovs[SP_COUNT] = {
  * SYSTEM_IO_KW_TIMER 0x800; its ports agree: windows-sys
  * SYSTEM_IO_KW_FILE_INIT: u32 = 1024, holy-tao/AhkWin32Projection Apis.ahk
  * SYSTEM_IO_KW_FILE_INIT := 1024) has the keyword for it, so FILE_IO_INIT
- * maps there (live13 review, finding 2; tests/live/live_contract.ps1 counts
- * FileIo Create events on a build >= 20348). */
+ * maps there (docs/win32-contract.md §3.3 rule 4; tests/live/live_contract.ps1
+ * counts FileIo Create events on a build >= 20348). */
 static const struct {
   uint32_t flag;
   int provider;

@@ -1,7 +1,7 @@
 /* One function per session of the plan: the kernel system logger, the user
  * session, the CLR rundown at stop, the in-memory kernel rundown and the
  * real-time trigger session, with PerfView's property rules
- * (perfview-collect.md §3.1, §4.4, §4.6). */
+ * (docs/perfview-collection.md §3.1, §4.4, §4.6). */
 #include "etw/plan/plan_internal.h"
 
 #include "etw/event/eventsource_guid.h"

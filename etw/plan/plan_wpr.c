@@ -1,6 +1,6 @@
 /* /Wpr's user-mode providers: the list PerfView enables in place of its
  * default list and CLR block to mimic WPR's default profile
- * (CommandProcessor.cs SetWPRProviders, perfview-collect.md §3.2), in its
+ * (CommandProcessor.cs SetWPRProviders, docs/perfview-collection.md §9), in its
  * order, with its keywords and levels.  PerfView names them and looks each
  * GUID up among the providers the machine has registered; etwcap carries
  * the GUIDs, read from Windows 10's provider manifests and registered

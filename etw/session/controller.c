@@ -34,8 +34,8 @@ const char *controller_error_text(const struct controller *c, char *buf, size_t 
  * it replaces the whole mask Windows built from the EnableFlags at start,
  * groups it couples to them included (krabsetw perfinfo_groupmask.hpp:
  * PERF_DISK_IO = DISK_FILE_IO|DISK_IO).  So read first and only add what is
- * missing (live13 review, finding 3); without a query, Set the plan's mask
- * as before. */
+ * missing (docs/win32-contract.md §3.2 rule 4); without a query, Set the
+ * plan's mask as before. */
 static int group_mask_on(struct controller *c, uint64_t handle, const struct plan_session *s)
 {
   uint32_t applied[PLAN_GROUP_MASK_WORDS], missing = 0;

@@ -4,7 +4,7 @@
  * decides what to ask: the plan did.  TraceQueryInformation (the one
  * optional query, for the group mask read-back) is resolved at run time and
  * called through optional_call: Wine 8 has it only as a stub that raises
- * (toolchain.md §2.2). */
+ * (docs/win32-contract.md §7.7-§7.8). */
 #include "etw/session/controller_win32.h"
 
 #include "src/base/os/optional_call_win32.h"
