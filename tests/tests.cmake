@@ -56,7 +56,7 @@ if(WIN32 AND CMAKE_CROSSCOMPILING)
   set(CMAKE_CROSSCOMPILING_EMULATOR sh ${CMAKE_CURRENT_SOURCE_DIR}/tests/tools/wine_run.sh
       /usr/bin/env ${WINE_ENV} ${WINE64_EXECUTABLE})
   # Wine's first process starts services that inherit the test's output pipe and
-  # make ctest wait for ever (toolchain.md §4.2): start them here, detached.
+  # make ctest wait for ever (docs/building.md §4.2): start them here, detached.
   add_test(NAME wine.start COMMAND sh -c
     "'${WINESERVER_EXECUTABLE}' -p </dev/null >/dev/null 2>&1; '${WINE64_EXECUTABLE}' wineboot </dev/null >/dev/null 2>&1; true")
   add_test(NAME wine.stop COMMAND sh -c "'${WINESERVER_EXECUTABLE}' -k; true")

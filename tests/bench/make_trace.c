@@ -27,7 +27,7 @@ struct job {
 };
 
 /* The raw timestamp lives at 0x08 in PERFINFO headers and at 0x10 in the
- * others (etl-format.md §4); MESSAGE records are left as they are. */
+ * others (docs/etl.md §4.2, §5); MESSAGE records are left as they are. */
 static void shift_record(uint8_t *rec, uint32_t size, int header_type, uint64_t by)
 {
   unsigned at = (header_type == 0x10 || header_type == 0x11) ? 0x08

@@ -238,7 +238,7 @@ merged = os.path.join(merge_dir, "DEMO.etl.zip")
 t.check(rc == 0 and os.path.isfile(merged), "merge accepts the pair (%d: %s)" % (rc, err))
 if os.path.isfile(merged):
     heads, mrows = dump_events(merged)
-    # Merge adds KernelTraceControl's image identity events (etl-format.md
+    # Merge adds KernelTraceControl's image identity events (docs/etl.md
     # §7) for the images it can read: under Wine, C:\Windows\System32's.
     kept = [r for r in mrows if r[0] != "0" and r[5] != IMAGE_ID]
     t.check(len(kept) == len(rows) - 1 + len(krows) - 1,

@@ -44,7 +44,7 @@ def make_collection(d):
     os.makedirs(d)
     shutil.copy(SAMPLE, os.path.join(d, "X.etl"))
     for i in range(COPIES):
-        # X.user<N>.etl: siblings by PerfView's naming (perfview-collect.md §8.1).
+        # X.user<N>.etl: siblings by PerfView's naming (docs/perfview-collection.md §8.1).
         shutil.copy(SAMPLE, os.path.join(d, "X.user%d.etl" % i))
     return folder_state(d)
 

@@ -6,7 +6,7 @@ The zip's LogFile.txt says so in one warning and the zip has no symbols/
 member; /NoNGenPdbs skips the step.  The image is tests/pe's mscorlib.ni.dll
 (its RSDS record names mscorlib.ni.pdb) when the PE fixtures were built.
 
-The trace is assembled here from the documented layouts (etl-format.md §2-§4:
+The trace is assembled here from the documented layouts (docs/etl.md §2-§4:
 WMI_BUFFER_HEADER, the SYSTEM64 logfile-header event with the x64
 TRACE_LOGFILE_HEADER; SYSTEM64 and PERFINFO64 event headers) with the
 payloads of PerfView's KernelTraceEventParser.cs (Thread/Start,

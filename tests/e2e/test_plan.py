@@ -1,7 +1,8 @@
-"""End-to-end checks of `etwcap plan`: the runbook command lines pasted after
-`etwcap plan` give a JSON plan (docs/plan-json.md) with the reference's
-numbers (perfview-collect.md §3-4), natively and as etwcap.exe under Wine.
-/TargetOS pins the Windows version so both give the same plan."""
+"""End-to-end checks of `etwcap plan`: the command lines users type
+(docs/perfview-collection.md §10) pasted after `etwcap plan` give a JSON plan
+(docs/plan-json.md) with the numbers of docs/perfview-collection.md §3-§4,
+natively and as etwcap.exe under Wine.  /TargetOS pins the Windows version
+so both give the same plan."""
 import json
 
 from etwcap_e2e import Etwcap
@@ -146,8 +147,8 @@ for args, token in ((["/ClrEvents:Default+Bogus"], "'Bogus'"),
             % (" ".join(args), token, rc, err.strip()))
 
 # /GCCollectOnly: what help says is what the plan does (PerfView's preset,
-# perfview-collect.md: NoRundown, so only the minimal CLR rundown, and the
-# data file PerfViewGCCollectOnly.etl with etwcap's prefix).
+# docs/perfview-collection.md §3.2, §3.1: NoRundown, so only the minimal CLR
+# rundown, and the data file PerfViewGCCollectOnly.etl with etwcap's prefix).
 rc, out, err = t.run("collect", "/?")
 start = out.find("  /GCCollectOnly")
 gc_help = out[start:out.find("\n  /", start + 1)]

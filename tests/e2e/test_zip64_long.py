@@ -31,7 +31,7 @@ header_size = struct.unpack_from("<I", kernel, 0)[0]
 header, body = kernel[:header_size], kernel[header_size:]
 copies = (4 * 1024 ** 3 + 300 * 1024 ** 2) // len(body) + 1
 buffers = copies * (len(body) // 65536) + 1
-# BuffersWritten of the logfile header (etl-format.md §3: payload at 72 + 0x20, field 0x24).
+# BuffersWritten of the logfile header (docs/etl.md §3: payload at 72 + 0x20, field 0x24).
 header = bytearray(header)
 struct.pack_into("<I", header, 72 + 0x20 + 0x24, buffers)
 path = os.path.join(work, "big.etl")

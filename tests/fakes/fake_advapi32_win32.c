@@ -49,8 +49,8 @@ static const struct {
  * keywords show in the session's group mask as their legacy flags' groups.
  * The System Providers page pairs each keyword with a flag and group, but
  * nothing documents that TraceQueryInformation(TraceSystemTraceEnable
- * FlagsInfo) shows keyword enables (live13 review, findings 4 and 11);
- * etwcap treats that read-back as informational.  (Process 151f55dc,
+ * FlagsInfo) shows keyword enables, so etwcap treats that read-back as
+ * informational (docs/win32-contract.md §3.3 rule 6).  (Process 151f55dc,
  * Scheduler 599a2a76, Profile bfeb0324, Io 3d5c43e3, Memory 82958ca9.) */
 static const struct {
   ULONG data1;
@@ -755,15 +755,15 @@ static ULONG WINAPI fake_control_trace(TRACEHANDLE handle, LPCWSTR name,
   (EVENT_ENABLE_PROPERTY_SID | EVENT_ENABLE_PROPERTY_TS_ID | EVENT_ENABLE_PROPERTY_STACK_TRACE | \
    EVENT_ENABLE_PROPERTY_ENABLE_SILOS | EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING)
 
-/* EnableProperty bits this Windows lacks.  ASSUMED (live13 review, finding
- * 11): ENABLE_TRACE_PARAMETERS says SID, TS_ID, STACK_TRACE since Windows 7
- * and IGNORE_KEYWORD_0 .. EXCLUDE_INPRIVATE (0x10..0x200) "Supported on
- * Windows 10, version 1507 and later", but some of them are "also supported
- * on Windows 8.1 and Windows 7 with SP1 through a patch", and the error an
- * unpatched system returns is not documented; ERROR_INVALID_PARAMETER is
- * this model's guess.  The page gives no version for ENABLE_SILOS and
- * SOURCE_CONTAINER_TRACKING: build 14393 (the first Windows with
- * containers) is inferred. */
+/* EnableProperty bits this Windows lacks.  ASSUMED (docs/win32-contract.md
+ * §5.5, §16 item 8): ENABLE_TRACE_PARAMETERS says SID, TS_ID, STACK_TRACE
+ * since Windows 7 and IGNORE_KEYWORD_0 .. EXCLUDE_INPRIVATE (0x10..0x200)
+ * "Supported on Windows 10, version 1507 and later", but some of them are
+ * "also supported on Windows 8.1 and Windows 7 with SP1 through a patch", and
+ * the error an unpatched system returns is not documented;
+ * ERROR_INVALID_PARAMETER is this model's guess.  The page gives no version
+ * for ENABLE_SILOS and SOURCE_CONTAINER_TRACKING: build 14393 (the first
+ * Windows with containers) is inferred. */
 static ULONG missing_properties(ULONG property)
 {
   ULONG missing = 0;
@@ -1151,7 +1151,8 @@ static ULONG WINAPI fake_trace_set_information(TRACEHANDLE handle, TRACE_INFO_CL
                 (unsigned long long)handle);
     /* No rule on the sizes: WPR's XML requires them, the API documents
      * neither them nor their unit, and PerfView's working call passes
-     * Enabled 1 with both 0 (TraceEventSession.cs; live13 review, 9 and 11). */
+     * Enabled 1 with both 0 (TraceEventSession.cs; docs/win32-contract.md
+     * §7.4). */
     if (length != sizeof(ETWCAP_TRACE_STACK_CACHING_INFO))
       violation("TraceStackCachingInfo: %lu bytes (TRACE_STACK_CACHING_INFO is %lu)",
                 (unsigned long)length, (unsigned long)sizeof(ETWCAP_TRACE_STACK_CACHING_INFO));
@@ -1186,7 +1187,7 @@ static ULONG WINAPI fake_trace_query_information(TRACEHANDLE handle, TRACE_INFO_
   c->info_length = length;
   if (F.query_raises) {
     /* Wine 8: "Call ... to unimplemented function TraceQueryInformation,
-     * aborting" — a non-continuable exception (toolchain.md §2.2). */
+     * aborting" — a non-continuable exception (docs/building.md §2.2). */
     finish(c, ERROR_CALL_NOT_IMPLEMENTED);
     RaiseException(0x80000100, EXCEPTION_NONCONTINUABLE, 0, NULL);
   }

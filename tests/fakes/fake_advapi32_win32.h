@@ -121,7 +121,7 @@ void fake_advapi32_uninstall(void);
  * Providers, TraceQueryInformation from Windows 8) follow it. */
 void fake_advapi32_set_os(unsigned major, unsigned minor, unsigned build);
 /* TraceQueryInformation raises a non-continuable exception instead of
- * returning, as Wine 8's stub does (toolchain.md §2.2). */
+ * returning, as Wine 8's stub does (docs/building.md §2.2). */
 void fake_advapi32_query_raises(int on);
 /* `count` sessions of other tools already enable `provider` (EnableTraceEx2
  * then refuses a ninth). */

@@ -481,7 +481,7 @@ size_t fake_controller_find(const struct fake_controller *f, const char *op, con
 
 /* --- ETL files ------------------------------------------------------------ */
 
-/* A FULL_HEADER64 classic event (etl-format.md §4) of `size` bytes. */
+/* A FULL_HEADER64 classic event (docs/etl.md §4.2) of `size` bytes. */
 static void classic_event(uint8_t *e, uint16_t size, uint64_t ts)
 {
   memset(e, 0xAB, size);

@@ -1,6 +1,8 @@
 # Live checks of the ETW contract points that could only be checked against
-# the fake advapi32 (tests/fakes/README.md; contract-review.md findings 1, 2,
-# 6, 7, 8):
+# the fake advapi32 (tests/fakes/README.md; docs/win32-contract.md, section
+# 16): the kernel routes (sections 3.2-3.3), EventSource arguments (6), the
+# ring's FLUSH (4.4), stack caching (7.4) and the system logger's own GUID
+# (1.8):
 #   1. /ThreadTime: the kernel route this Windows takes (System Providers from
 #      build 20348, EnableFlags + group mask before), the applied group mask
 #      read back without a lost group, and CSwitch / SampledProfile /
@@ -10,12 +12,13 @@
 #      HKLM\Software\Wow6432Node\...\Winevt\Publishers\{guid} while the
 #      capture runs, gone after stop;
 #   3. /InMemoryCircularBuffer: the FLUSH at stop writes X.kernel.etl and X.etl;
-#   4. /KernelRoute (live13 review, findings 1, 2, 9): on build 20348 and later
-#      the same /ThreadTime capture once by each route, systemProviders and
-#      groupMask, and the census of kernel event types of each, diffed:
-#      SystemConfig, Process/Thread/Image DCStart and DCEnd, SampledProfile,
-#      CSwitch, ReadyThread, FileIo Create (with FileIOInit), StackWalk; plus
-#      each file's size and its StackWalk Reference/Delete counts (what stack
+#   4. /KernelRoute (docs/win32-contract.md, sections 3.4, 3.3 rule 4, 7.4;
+#      section 16 items 1 and 4): on build 20348 and later the same
+#      /ThreadTime capture once by each route, systemProviders and groupMask,
+#      and the census of kernel event types of each, diffed: SystemConfig,
+#      Process/Thread/Image DCStart and DCEnd, SampledProfile, CSwitch,
+#      ReadyThread, FileIo Create (with FileIOInit), StackWalk; plus each
+#      file's size and its StackWalk Reference/Delete counts (what stack
 #      caching with WPR's sizes does). A type one route has and the other lacks
 #      is a failure: the default route must not lose what the old one gives.
 # Unrun here (no PowerShell and no real ETW on the build machine): written for

@@ -1,16 +1,16 @@
-# Live check of contract-review.md finding 3: a capture running as SYSTEM
-# (a scheduled task, session 0) survives a user's logoff (its console
+# Live check of docs/win32-contract.md, section 11.2: a capture running as
+# SYSTEM (a scheduled task, session 0) survives a user's logoff (its console
 # handler answers CTRL_LOGOFF_EVENT with TRUE) and finishes with its zip and
 # no session left. It needs a second, disposable interactive session to log
 # off: give its id (`query session`) with -LogoffSessionId; without it the
 # script skips (77). Unrun here: written for a real, elevated Windows.
 #
 # HandlerRoutine's page: a console program that loads user32.dll or gdi32.dll
-# gets no CTRL_LOGOFF_EVENT / CTRL_SHUTDOWN_EVENT (live13 review, finding 10).
-# etwcap.exe imports neither, but loads pdh.dll, wevtapi.dll and tdh.dll at
-# run time; the capture here runs a /StopOnPerfCounter trigger (pdh) so the
-# script can record the modules loaded then (modules.txt) and fail if
-# user32 or gdi32 is among them.
+# gets no CTRL_LOGOFF_EVENT / CTRL_SHUTDOWN_EVENT (docs/win32-contract.md,
+# section 11.4). etwcap.exe imports neither, but loads pdh.dll, wevtapi.dll
+# and tdh.dll at run time; the capture here runs a /StopOnPerfCounter trigger
+# (pdh) so the script can record the modules loaded then (modules.txt) and
+# fail if user32 or gdi32 is among them.
 #
 #   powershell -ExecutionPolicy Bypass -File tests\live\live_logoff.ps1 -Etwcap C:\etwcap\etwcap.exe -LogoffSessionId 3
 param(

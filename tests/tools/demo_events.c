@@ -193,7 +193,7 @@ int demo_add_event(struct demo_session *s, uint16_t cpu, uint64_t ts, uint32_t p
   uint8_t *q;
   if (!payload_ok(s, p, 0x50) || !(q = new_record(s, cpu, ts, size)))
     return s->err;
-  /* EVENT_HEADER as ETW stores it (etl-format.md §4): Size, HeaderType
+  /* EVENT_HEADER as ETW stores it (docs/etl.md §4.2): Size, HeaderType
    * 0x13 (EVENT_HEADER64), Flags 0xC0; the Flags and EventProperty words
    * stay 0, as in the samples' CLR events; no extended items. */
   etl_put16(q + 0x00, (uint16_t)size);

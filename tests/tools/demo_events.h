@@ -1,6 +1,6 @@
 /* Event records for the demo collection (make_demo_trace): a payload
  * builder with explicit little-endian stores, the three header forms the
- * demo writes (EVENT_HEADER64, SYSTEM64, PERFINFO64; etl-format.md §4), and
+ * demo writes (EVENT_HEADER64, SYSTEM64, PERFINFO64; docs/etl.md §4.2), and
  * one session's records kept in memory, then written per CPU in time order
  * through etwcap's ETL writer.  Knows nothing of what the run depicts. */
 #ifndef ETWCAP_DEMO_EVENTS_H

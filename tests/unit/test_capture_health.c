@@ -396,11 +396,11 @@ static void the_read_back_mask_reaches_the_health_check(void **state)
   finish(&w);
 }
 
-/* live13 review, finding 4: on the System Providers route (build 20348,
- * EnableFlags 0 at start) no source says the group-mask query shows the
- * keyword enables; the query answers the EnableFlags setting
- * (TRACE_QUERY_INFO_CLASS page), here empty.  That read-back is
- * informational: no "missing groups" warning, applied unknown. */
+/* On the System Providers route (build 20348, EnableFlags 0 at start) no
+ * source says the group-mask query shows the keyword enables; the query
+ * answers the EnableFlags setting (TRACE_QUERY_INFO_CLASS page), here empty.
+ * That read-back is informational: no "missing groups" warning, applied
+ * unknown (docs/win32-contract.md §3.3 rule 6). */
 static void a_system_providers_read_back_is_no_warning(void **state)
 {
   static struct world w;

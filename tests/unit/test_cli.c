@@ -1,5 +1,5 @@
 /* The qualifier parser: every form PerfView's parser accepts
- * (perfview-collect.md §2), the command table, and bad input. */
+ * (docs/perfview-collection.md §2), the command table, and bad input. */
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"
@@ -150,8 +150,9 @@ static void floats_parse_in_any_locale(void **state)
   cli_release(&cli);
 }
 
-/* PerfView's defaults (perfview-collect.md's qualifier tables), reached through
- * the fields the parser writes: a qualifier not given reads its default. */
+/* PerfView's defaults (the qualifier tables of docs/perfview-collection.md
+ * §3.1-§3.5), reached through the fields the parser writes: a qualifier not
+ * given reads its default. */
 static void qualifiers_not_given_read_perfviews_defaults(void **state)
 {
   struct cli cli;

@@ -692,7 +692,7 @@ static void a_fire_writes_a_snapshot_and_the_sessions_go_on(void **state)
   snprintf(one, sizeof(one), "%.*s.1.etl.zip", (int)(len - 4), w->data);
   snprintf(zip, sizeof(zip), "%s.zip", w->data);
   /* MinSecForTrigger 3 at 1 s polls: armed by four low samples, fired by
-   * four high ones at poll 7 (perfview-collect.md §6.1). */
+   * four high ones at poll 7 (docs/perfview-collection.md §6.1). */
   test_assert_fired_at(one, "StopOnPerfCounter", T0 + 7 * INT64_C(10000000));
   /* The rings were written while the sessions ran: the snapshot's flush
    * comes before the only stop, which /MaxCollectSec made at the end. */

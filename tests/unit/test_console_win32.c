@@ -5,7 +5,7 @@
  * the next handler function in the list of handlers for this process is
  * used" (the last one calls ExitProcess); "CTRL_LOGOFF_EVENT ... Note that
  * this signal is received only by services" — a SYSTEM task or service
- * must return TRUE for it (contract-review.md finding 3). */
+ * must return TRUE for it (docs/win32-contract.md §11.2). */
 #include "tests/fakes/test_support.h"
 
 #include <windows.h>

@@ -72,8 +72,8 @@ static uint64_t start_windows_10_kernel(struct fake_controller *f, struct plan_s
   return start_session(f, s);
 }
 
-/* Finding 4 and 5 of contract-review.md: a failed enable is reported for
- * what it is, with the provider and its filters.  EnableTraceEx2's page:
+/* A failed enable is reported for what it is, with the provider and its
+ * filters (docs/win32-contract.md §5.8).  EnableTraceEx2's page:
  * "ERROR_NO_SYSTEM_RESOURCES: Exceeded the number of trace sessions that can
  * enable the provider"; ERROR_INVALID_PARAMETER: a parameter is wrong (the
  * filter limits are EVENT_FILTER_DESCRIPTOR's: MAX_EVENT_FILTER_PID_COUNT 8,
@@ -100,10 +100,10 @@ static void enable_failures_say_what_they_mean(void **state)
   assert_non_null(strstr(buf, "at most 8 process ids"));
 }
 
-/* Finding 1: each route's calls.  GROUP_MASK: the 8-word mask to
- * TraceSystemTraceEnableFlagsInfo; SYSTEM_PROVIDERS: one EnableTraceEx2 per
- * System Provider with its SYSTEM_*_KW_* keywords (the System Providers
- * page); NT Kernel Logger: nothing after the start. */
+/* Each route's calls (docs/win32-contract.md §3.1-§3.3).  GROUP_MASK: the
+ * 8-word mask to TraceSystemTraceEnableFlagsInfo; SYSTEM_PROVIDERS: one
+ * EnableTraceEx2 per System Provider with its SYSTEM_*_KW_* keywords (the
+ * System Providers page); NT Kernel Logger: nothing after the start. */
 static void kernel_on_follows_the_route(void **state)
 {
   static struct fake_controller f;
@@ -134,9 +134,9 @@ static void kernel_on_follows_the_route(void **state)
   assert_int_equal(fake_controller_count(&f, "kernel_flags", NULL), 1);
 }
 
-/* live13 review, finding 3: TraceSetInformation(TraceSystemTraceEnableFlags
- * Info) "Sets the Group Mask state" (evntrace.h), replacing the mask
- * Windows built from EnableFlags at start.  So the mask is read first: all
+/* TraceSetInformation(TraceSystemTraceEnableFlagsInfo) "Sets the Group Mask
+ * state" (evntrace.h), replacing the mask Windows built from EnableFlags at
+ * start (docs/win32-contract.md §3.2 rule 4).  So the mask is read first: all
  * groups there, no Set; a group missing, Set what Windows applied plus what
  * was asked (a group Windows coupled to the flags, PERF_DISK_IO 0x100 here,
  * survives).  Masks[1] bits: krabsetw perfinfo_groupmask.hpp. */

@@ -1,14 +1,14 @@
-/* The Win32 controller against the recording fake of advapi32 (under
- * Wine): for each runbook command line, the exact calls etwcap makes —
- * StartTraceW property blocks, TraceSetInformation blocks, every
- * EnableTraceEx2 with its parameters and filter bytes, ControlTraceW — with
- * values typed from perfview-collect.md (§3.1, §4.1-4.7, §7), not from
- * etwcap's own output; the fake checks each call against the documented
- * contract.  Then the commands themselves: scripted Win32 failures with
- * their messages and exit codes, Ctrl+C in the middle through the console
- * seam, and `start` then `stop` in two processes sharing the fake's state
- * file.  In every case the fake proves every session we started was
- * stopped. */
+/* The Win32 controller against the recording fake of advapi32 (under Wine):
+ * for each command line users type (docs/perfview-collection.md §10), the
+ * exact calls etwcap makes — StartTraceW property blocks, TraceSetInformation
+ * blocks, every EnableTraceEx2 with its parameters and filter bytes,
+ * ControlTraceW — with values typed from docs/perfview-collection.md (§3.1,
+ * §4.1-4.7, §7; a bare § below is a section of that page), not from etwcap's
+ * own output; the fake checks each call against the documented
+ * contract.  Then the commands themselves: scripted Win32 failures with their
+ * messages and exit codes, Ctrl+C in the middle through the console seam, and
+ * `start` then `stop` in two processes sharing the fake's state file.  In
+ * every case the fake proves every session we started was stopped. */
 #include "src/base/os/compat_win32.h" /* first: windows.h */
 
 #include "tests/fakes/test_support.h"
@@ -41,7 +41,7 @@
 #define ALL 0xFFFFFFFFFFFFFFFFull
 #define STACK 0x4u
 
-/* --- expected values, from perfview-collect.md ------------------------------- */
+/* --- expected values, from docs/perfview-collection.md §3-§4 ------------------ */
 
 struct want {
   const char *guid;
@@ -131,8 +131,9 @@ static const struct want gc_collect_only[] = {
   { "47c3ba0c-77f1-4eb0-8d4d-aef447f16a85", INFO, 0x1, 0 },
 };
 
-/* The ASP.NET Core EventSources of the runbook's /Providers, as their own
- * tests pin them (aspnetcore HostingEventSourceTests, KestrelEventSourceTests). */
+/* The ASP.NET Core EventSources of the /Providers of §10's ASP.NET Core line,
+ * as their own tests pin them (aspnetcore HostingEventSourceTests,
+ * KestrelEventSourceTests). */
 #define ASPNETCORE_HOSTING "9ded64a4-414c-5251-dcf7-1e4e20c15e70"
 #define KESTREL "bdeb4676-a36e-5442-db99-4764e2326c7d"
 #define PERFVIEW "a8a71ac1-040f-54a2-07ca-00a89b5ab761"
@@ -194,7 +195,8 @@ static int same_guid(const GUID *a, const char *text)
 
 static char data_path[512];
 /* EVENT_TRACE_INDEPENDENT_SESSION_MODE (§4.6) where Windows has it: 8.1 and
- * later (anchors.md §2); run_runbook sets it for the Windows planned. */
+ * later (§12; docs/win32-contract.md §1.13); run_runbook sets it for the
+ * Windows planned. */
 static ULONG independent = 0x08000000;
 static char zip_path[600];
 static size_t cursor;
@@ -324,7 +326,8 @@ static void check_enable(const struct fake_advapi_call *c, const char *session,
   assert_int_equal(c->any, w->any);
   assert_int_equal(c->timeout, 0);
   /* SourceId: etwcap's choice (zero, as TraceEvent leaves it), asserted
-   * here rather than made a rule of the fake (live13 review, finding 11). */
+   * here rather than made a rule of the fake: Windows leaves it to the
+   * caller (docs/win32-contract.md §5.5). */
   assert_true(same_guid(&c->source_id, "00000000-0000-0000-0000-000000000000"));
   assert_int_equal(c->version, o->version);
   assert_int_equal(c->enable_property, property);
@@ -388,9 +391,9 @@ static void check_stacks(const struct fake_advapi_call *c, const struct want_sta
   }
 }
 
-/* Finding 1: the whole PERFINFO_GROUPMASK, 8 ULONGs (krabsetw
- * perfinfo_groupmask.hpp PERF_NUM_MASKS), Masks[0] and Masks[1] as given,
- * the rest 0: as a query answered it. */
+/* The whole PERFINFO_GROUPMASK, 8 ULONGs (krabsetw perfinfo_groupmask.hpp
+ * PERF_NUM_MASKS; docs/win32-contract.md §3.2 rules 2-3), Masks[0] and
+ * Masks[1] as given, the rest 0: as a query answered it. */
 static void check_flags(const struct fake_advapi_call *c, ULONG m0, ULONG m1)
 {
   ULONG expect[8] = { m0, m1, 0, 0, 0, 0, 0, 0 };
@@ -405,9 +408,10 @@ static void check_caching(const struct fake_advapi_call *c)
   const ETWCAP_TRACE_STACK_CACHING_INFO *info = (const void *)c->info;
   assert_int_equal(c->info_class, 24);
   assert_int_equal(c->info_length, 12);
-  /* Finding 7: WPR's StackCaching sizes, BucketCount 100 and CacheSize 1024
-   * (WPR's large-file system collector, as Microsoft Defender for
-   * Endpoint's WPR profile reproduces it); WPR's element requires both. */
+  /* WPR's StackCaching sizes, BucketCount 100 and CacheSize 1024 (WPR's
+   * large-file system collector, as Microsoft Defender for Endpoint's WPR
+   * profile reproduces it); WPR's element requires both
+   * (docs/win32-contract.md §7.4). */
   assert_int_equal(info->Enabled, 1);
   assert_int_equal(info->CacheSize, 1024);
   assert_int_equal(info->BucketCount, 100);
@@ -514,8 +518,8 @@ static void check_rundown(const struct options *o, const char *const *event_sour
 /* The kernel session of §4.6 for a named system logger on the group-mask
  * route: privilege and interval first, then StartTraceW with EnableFlags
  * and a new Wnode.Guid, stack ids, the group mask read before any Set (the
- * groups Windows built from EnableFlags, all there: no Set, live13 review
- * finding 3), its read-back, stack caching. */
+ * groups Windows built from EnableFlags, all there: no Set;
+ * docs/win32-contract.md §3.2 rule 4), its read-back, stack caching. */
 static void check_kernel(ULONG flags, ULONG m0, ULONG m1, int profile, int threadtime,
                          ULONG circular, ULONG pool)
 {
@@ -529,9 +533,9 @@ static void check_kernel(ULONG flags, ULONG m0, ULONG m1, int profile, int threa
   /* INDEPENDENT_SESSION | SYSTEM_LOGGER | FILE_MODE_CIRCULAR */
   c = next(FAKE_START_TRACE);
   check_session(c, "etwcapKernel", "\\ctl.kernel.etl", 0x0A000002, circular, pool);
-  /* Finding 1: EnableFlags at start (tracelog -eflag, krabsetw); finding 8:
-   * "You must assign a new GUID" (Configuring and Starting a
-   * SystemTraceProvider Session). */
+  /* EnableFlags at start (tracelog -eflag, krabsetw; docs/win32-contract.md
+   * §3.2 rule 1); "You must assign a new GUID" (Configuring and Starting a
+   * SystemTraceProvider Session; docs/win32-contract.md §1.8). */
   assert_int_equal(c->enable_flags, flags);
   assert_true(memcmp(&c->wnode_guid, &zero, sizeof(zero)) != 0);
   assert_false(same_guid(&c->wnode_guid, "9e814aad-3204-11d2-9a82-006008a86939"));
@@ -565,7 +569,7 @@ static void check_user_defaults(const struct options *o, int threadtime, const c
   }
 }
 
-/* --- the runbook lines (runbooks.md) ------------------------------------------ */
+/* --- the command lines users type (§10) ------------------------------------ */
 
 static void runbook_threadtime_circular(void **state)
 {
@@ -619,8 +623,8 @@ static void runbook_gc_collect_only(void **state)
   check_rundown(&o, NULL, 1, 256); /* GCCollectOnly means NoRundown: the minimal pass */
 }
 
-/* Runbooks whose sessions are the default ones (kernel keywords 0x0101270F,
- * §4.1), told apart only by what every user-mode enable carries. */
+/* Command lines (§10) whose sessions are the default ones (kernel keywords
+ * 0x0101270F, §4.1), told apart only by what every user-mode enable carries. */
 static const struct default_runbook {
   const char *qualifier;
   struct options o;
@@ -701,8 +705,8 @@ static void rig_up(struct rig *r, struct plan_options *o)
   collection_init(&r->c, &r->env);
 }
 
-/* Finding 5: a refused system logger is an error; no silent move to the
- * shared NT Kernel Logger on Windows 8+. */
+/* A refused system logger is an error; no silent move to the shared NT
+ * Kernel Logger on Windows 8+ (docs/win32-contract.md §2.4). */
 static void system_logger_refused_is_an_error(void **state)
 {
   static struct rig r;
@@ -720,8 +724,9 @@ static void system_logger_refused_is_an_error(void **state)
   plan_release(&r.plan);
 }
 
-/* Finding 1 on build 20348+: EnableTraceEx2 on the System Providers in the
- * system logger, EnableFlags 0 at start, no group mask set. */
+/* Build 20348+: EnableTraceEx2 on the System Providers in the system
+ * logger, EnableFlags 0 at start, no group mask set
+ * (docs/win32-contract.md §3.3). */
 static void runbook_threadtime_system_providers(void **state)
 {
   const char *args[] = { "/ThreadTime", "collect", NULL };
@@ -775,7 +780,7 @@ static void a_lost_group_is_named_and_recorded(void **state)
 }
 
 /* An OS whose TraceQueryInformation raises instead of returning (Wine 8's
- * stub, toolchain.md §2.2) never takes the capture down: optional_call
+ * stub, docs/building.md §2.2) never takes the capture down: optional_call
  * turns the exception into "no query", recorded as such. */
 static void a_query_that_raises_does_not_end_the_capture(void **state)
 {
@@ -805,10 +810,10 @@ static uint64_t kernel_handle(void)
   return 0;
 }
 
-/* live13 review, finding 5: the controller's error names what was raised.
- * Wine's stubs raise EXCEPTION_WINE_STUB 0x80000100, non-continuable
- * ("Call ... to unimplemented function", toolchain.md §2.2); the fake
- * raises the same. */
+/* The controller's error names what was raised (docs/win32-contract.md
+ * §7.8).  Wine's stubs raise EXCEPTION_WINE_STUB 0x80000100,
+ * non-continuable ("Call ... to unimplemented function", docs/building.md
+ * §2.2); the fake raises the same. */
 static void a_raising_query_reports_the_exception_code(void **state)
 {
   static struct rig r;
@@ -830,8 +835,8 @@ static void a_raising_query_reports_the_exception_code(void **state)
   plan_release(&r.plan);
 }
 
-/* live13 review, findings 9 and 11: stack caching with both sizes 0 is no
- * breach of the contract: PerfView's working call passes Enabled 1,
+/* Stack caching with both sizes 0 is no breach of the contract
+ * (docs/win32-contract.md §7.4): PerfView's working call passes Enabled 1,
  * CacheSize 0, BucketCount 0 (TraceEventSession.cs, TraceStackCachingInfo);
  * only WPR's XML requires sizes. */
 static void stack_caching_without_sizes_is_accepted(void **state)
@@ -1003,10 +1008,10 @@ static void the_real_query_under_wine_is_survivable(void **state)
   fake_advapi32_install(NULL);
 }
 
-/* Finding 6: the flush block as PerfView sends it (TraceEventSession.cs:
- * SetFileName -> Flush -> GetProperties with the new file name): the
- * session's buffer sizes, FlushTimer and clock; the in-memory ring as
- * INDEPENDENT|FILE_MODE_CIRCULAR with its size (CircularBufferMB) as
+/* The flush block as PerfView sends it (docs/win32-contract.md §4.4 rule 3;
+ * TraceEventSession.cs: SetFileName -> Flush -> GetProperties with the new
+ * file name): the session's buffer sizes, FlushTimer and clock; the in-memory
+ * ring as INDEPENDENT|FILE_MODE_CIRCULAR with its size (CircularBufferMB) as
  * MaximumFileSize. */
 static void in_memory_flush_sends_perfviews_block(void **state)
 {
@@ -1027,7 +1032,7 @@ static void in_memory_flush_sends_perfviews_block(void **state)
     flushes++;
     assert_int_equal(f->buffer_size, 64);
     /* The kernel ring is /CircularMB, the user ring /CircularMB + 300
-     * (perfview-collect.md quirk 9): MaximumFileSize is the ring's size. */
+     * (§11 item 9): MaximumFileSize is the ring's size. */
     assert_true(f->maximum_file_size == 100 || f->maximum_file_size == 400);
     assert_int_equal(f->minimum_buffers, f->maximum_file_size * 1024 / 64);
     assert_int_equal(f->flush_timer, 1);
@@ -1042,8 +1047,8 @@ static void in_memory_flush_sends_perfviews_block(void **state)
   no_violations();
 }
 
-/* Finding 11: documented rules the fake now models.  EVENT_TRACE_PROPERTIES:
- * "The maximum buffer size is 16384 (16MB) ... Prior to Windows 8: The
+/* A documented rule the fake models (docs/win32-contract.md §1.9).
+ * EVENT_TRACE_PROPERTIES: "The maximum buffer size is 16384 (16MB) ... Prior to Windows 8: The
  * maximum buffer size is 1024 (1MB)". */
 static void buffer_size_limit_follows_the_windows_version(void **state)
 {
@@ -1247,10 +1252,11 @@ static void disk_full(void **state)
   every_start_stopped();
 }
 
-/* Finding 4: EnableTraceEx2 remarks, "Up to eight trace sessions can enable
- * and receive events from the same manifest-based provider"; the ninth gets
- * ERROR_NO_SYSTEM_RESOURCES.  A default provider at that limit (EDR,
- * autologgers) is left out with a warning naming it; the capture goes on. */
+/* EnableTraceEx2 remarks, "Up to eight trace sessions can enable and receive
+ * events from the same manifest-based provider"; the ninth gets
+ * ERROR_NO_SYSTEM_RESOURCES (docs/win32-contract.md §5.7, §5.8).  A default
+ * provider at that limit (EDR, autologgers) is left out with a warning naming
+ * it; the capture goes on. */
 static void a_provider_at_its_session_limit_is_left_out(void **state)
 {
   const char *args[] = { "collect", data_path, "/MaxCollectSec:1", NULL };

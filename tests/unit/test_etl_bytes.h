@@ -1,5 +1,5 @@
 /* Hand assembly of ETL bytes for the reader's tests, straight from the
- * layouts in reference/etl-format.md (§2 WMI_BUFFER_HEADER, §3
+ * layouts in docs/etl.md (§2 WMI_BUFFER_HEADER, §3
  * TRACE_LOGFILE_HEADER, §4 trace headers).  Deliberately independent of
  * etw/: every offset here is written from the document, so a test compares
  * the reader with the layout, not with itself. */

@@ -1,5 +1,5 @@
 /* One record at a time (etl_decode.h), on records built by hand from the
- * layouts of etl-format.md §4 (not from etwcap's writer): a SYSTEM64 kernel
+ * layouts of docs/etl.md §4 (not from etwcap's writer): a SYSTEM64 kernel
  * event, a PERFINFO64 one whose PMC counters sit between header and data,
  * an EVENT_HEADER64 event with an extended item; the 8-byte alignment of
  * the next record; the end marker; and the malformed sizes, refused with a

@@ -206,7 +206,7 @@ static void impossible_sizes_are_corrupt(void **state)
   assert_int_equal(read_everything(image, len, msg, sizeof(msg), &n), ETWCAP_E_TRUNCATED);
 }
 
-/* Compressed buffers (§6): the format comes from buffer 0's State.
+/* Compressed buffers (docs/etl.md §6): the format comes from buffer 0's State.
  * A plain LZ77 stream of literals only: a 32-bit flag word per 32 items,
  * bit 31 first, 0 = literal; a match flag with no input left ends it. */
 static size_t compress_literals(const uint8_t *in, size_t n, uint8_t *out)

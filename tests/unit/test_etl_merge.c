@@ -186,7 +186,7 @@ static void a_file_merged_with_itself_has_every_event_twice(void **state)
 /* The first 72 + 32 + 0x48 + 172 bytes of an ETL: the header buffer's
  * header, the logfile-header event's SYSTEM64 header (ThreadId at +8,
  * ProcessId at +12) and TRACE_LOGFILE_HEADER up to the end of its
- * TIME_ZONE_INFORMATION (at 0x48 in the x64 layout; etl-format.md §3,
+ * TIME_ZONE_INFORMATION (at 0x48 in the x64 layout; docs/etl.md §3,
  * MS-DTYP 2.3.13 TIME_ZONE_INFORMATION: 172 bytes). */
 #define HEADER_EVENT 72
 #define TZ_AT (HEADER_EVENT + 32 + 0x48)

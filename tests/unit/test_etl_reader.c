@@ -1,8 +1,9 @@
-/* The ETL reader against bytes assembled here from etl-format.md's layouts
- * (test_etl_bytes.h): every header kind, including the ones no real sample
- * has (MESSAGE/WPP, INSTANCE, COMPACT, PMC-extended PERFINFO), the 32-bit
- * logfile header, pre-Windows 8 CPU numbers, SavedOffset < Offset, the
- * golden listings' line format and UTC arithmetic. */
+/* The ETL reader against bytes assembled here from the layouts of
+ * docs/etl.md §2-§4 (test_etl_bytes.h): every header kind, including the
+ * ones no real sample has (MESSAGE/WPP, INSTANCE, COMPACT, PMC-extended
+ * PERFINFO), the 32-bit logfile header, pre-Windows 8 CPU numbers,
+ * SavedOffset < Offset, the golden listings' line format and UTC
+ * arithmetic. */
 #include "tests/fakes/test_support.h"
 
 #include "tests/unit/test_etl_bytes.h"

@@ -189,7 +189,7 @@ static struct etl_logfile small_header(void)
   return lf;
 }
 
-/* A FULL_HEADER64 classic event of `size` bytes at `ts` (etl-format.md §4). */
+/* A FULL_HEADER64 classic event of `size` bytes at `ts` (docs/etl.md §4.2). */
 static void classic_event(uint8_t *e, uint16_t size, uint64_t ts)
 {
   memset(e, 0xAB, size);
@@ -202,7 +202,8 @@ static void classic_event(uint8_t *e, uint16_t size, uint64_t ts)
   e[0x11] = (uint8_t)(ts >> 8);
 }
 
-/* Buffer fields checked byte by byte against the layout of etl-format.md §2. */
+/* Buffer fields checked byte by byte against the layout of docs/etl.md §2
+ * (and what the writer puts there, §8 rules 2-4). */
 static void buffer_layout(void **state)
 {
   struct etl_writer_config cfg;

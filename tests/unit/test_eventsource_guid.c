@@ -1,5 +1,6 @@
-/* EventSource GUIDs against the check values of perfview-collect.md §4.5
- * and the hashed GUIDs of PerfView's default provider table (§4.7). */
+/* EventSource GUIDs against the check values of
+ * docs/perfview-collection.md §4.5 and the hashed GUIDs of PerfView's
+ * default provider table (§4.7). */
 #include "tests/fakes/test_support.h"
 
 #include "etw/event/eventsource_guid.h"
@@ -35,7 +36,8 @@ static void default_table_hashes(void **state)
 }
 
 /* GUIDs asserted by dotnet/runtime's and aspnetcore's own EventSource tests
- * (EventSource.GetGuid), for the names in the runbooks. */
+ * (EventSource.GetGuid), for the names in the command lines users type
+ * (docs/perfview-collection.md §10). */
 static void runbook_eventsources(void **state)
 {
   (void)state;

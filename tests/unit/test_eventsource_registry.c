@@ -1,4 +1,4 @@
-/* The EventSource provider-data hand-off (contract-review.md finding 2).
+/* The EventSource provider-data hand-off (docs/win32-contract.md §6).
  * Expected names and bytes from TraceEvent's TraceEventSession.cs:
  * GetEventSourceRegistryBaseLocation() returns
  * "Software\Wow6432Node\Microsoft\Windows\CurrentVersion\Winevt\Publishers"
@@ -28,8 +28,9 @@ static unsigned char data_etwcap[] = "EtwSessionName\0etwcap\0EtwSessionKeyword\
                                      "EventCounterIntervalSec\0001";
 static unsigned char data_other[] = "EtwSessionName\0PerfViewSession\0EtwSessionKeyword\00045\0";
 
-/* Microsoft-Diagnostics-DiagnosticSource (perfview-collect.md's check
- * value adb401e1-5296-51f8-c125-5fda75826144) with EventSource arguments. */
+/* Microsoft-Diagnostics-DiagnosticSource (the check value
+ * adb401e1-5296-51f8-c125-5fda75826144 of docs/perfview-collection.md §4.5)
+ * with EventSource arguments. */
 static void provider(struct plan_provider *p, unsigned char *data, size_t size, uint32_t type)
 {
   memset(p, 0, sizeof(*p));
@@ -126,9 +127,9 @@ static void no_publishers_key_is_nothing_to_remove(void **state)
   assert_int_equal(removed, 0);
 }
 
-/* live13 review, finding 6: the stop removes all of a capture's sessions in
- * one walk; a session that is not named keeps its value (TraceEvent removes
- * only its own session's, TraceEventSession.cs). */
+/* The stop removes all of a capture's sessions in one walk; a session that
+ * is not named keeps its value (TraceEvent removes only its own session's,
+ * TraceEventSession.cs; docs/win32-contract.md §6.5). */
 static void one_walk_removes_every_named_session(void **state)
 {
   static struct fake_registry f;
@@ -145,8 +146,8 @@ static void one_walk_removes_every_named_session(void **state)
   assert_non_null(fake_registry_find(&f, KEY, "ControllerData_Session_4"));
 }
 
-/* live13 review, finding 8: an enable that failed after the hand-off takes
- * its value back, and the key when that left it empty. */
+/* An enable that failed after the hand-off takes its value back, and the
+ * key when that left it empty (docs/win32-contract.md §6.4). */
 static void drop_takes_back_one_hand_off(void **state)
 {
   static struct fake_registry f;

@@ -1,5 +1,5 @@
 /* Keyword names <-> values both ways, with the values of
- * perfview-collect.md §4.1, §4.3, §4.4 typed in, and PerfView's composite
+ * docs/perfview-collection.md §4.1, §4.3, §4.4 typed in, and PerfView's composite
  * syntax (commandLine.cs ParseCompositeEnumValue). */
 #include "tests/fakes/test_support.h"
 
@@ -128,8 +128,9 @@ static void composition_is_left_to_right(void **state)
 static void default_minus_profile_for_clr(void **state)
 {
   (void)state;
-  /* PerfView has no ClrEvents 'Profile' (it rejects the runbook line);
-   * etwcap reads it as the manifest's Profiler keyword, not in Default. */
+  /* PerfView has no ClrEvents 'Profile' (it rejects that line of
+   * docs/perfview-collection.md §10); etwcap reads it as the manifest's
+   * Profiler keyword, not in Default. */
   assert_int_equal(parse_ok(&keywords_clr, "Default-Profile"), 0x14C14FCCBDull);
   assert_int_equal(parse_ok(&keywords_clr, "Profiler"), 0x20000000000ull);
   assert_int_equal(parse_ok(&keywords_clr, "AssemblyLoader"), 0x4);

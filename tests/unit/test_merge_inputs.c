@@ -1,4 +1,4 @@
-/* A collection's files by PerfView's naming (perfview-collect.md §8.1). */
+/* A collection's files by PerfView's naming (docs/perfview-collection.md §8.1). */
 #include "tests/fakes/test_support.h"
 
 #include "etw/merge/merge_inputs.h"

@@ -322,7 +322,7 @@ static void the_os_runner_says_why_ngen_cannot_run(void **state)
 
 #define T0 1000000u /* raw timestamps (QPC at 10 MHz) after the header's */
 
-/* A SYSTEM64 record (etl-format.md §4): Version, HeaderType 0x02, marker
+/* A SYSTEM64 record (docs/etl.md §4.2): Version, HeaderType 0x02, marker
  * 0xC0, Size, HookId, ThreadId, ProcessId, SystemTime, Kernel/UserTime,
  * payload; or a PERFINFO64 one (HeaderType 0x11): Version, type, marker,
  * Size, HookId, SystemTime, payload. */

@@ -1,6 +1,7 @@
-/* Golden plans for the runbook command lines (runbooks.md).  Every expected
- * number is typed from perfview-collect.md (§3 defaults, §4 keywords, GUIDs,
- * property rules) or from the EventSource GUIDs dotnet/runtime's own tests
+/* Golden plans for the command lines users type (docs/perfview-collection.md
+ * §10).  Every expected number is typed from docs/perfview-collection.md (§3
+ * defaults, §4 keywords, GUIDs, property rules; a bare § below is a section
+ * of that page) or from the EventSource GUIDs dotnet/runtime's own tests
  * assert, never captured from etwcap's output.  /TargetOS pins the Windows
  * version so the same plan comes out natively and under Wine. */
 #include "tests/fakes/test_support.h"
@@ -331,7 +332,8 @@ static void runbook_default_minus_profile(void **state)
   plan_release(&plan);
 }
 
-/* The assembly-loading runbook's provider spec, over the default CLR enable. */
+/* The assembly-loading line's provider spec (§10), over the default CLR
+ * enable. */
 static void runbook_assembly_loading_spec(void **state)
 {
   struct plan plan;
@@ -589,7 +591,7 @@ static void session_names_follow_session_name(void **state)
   assert_string_equal(session(&plan, PLAN_ROLE_USER)->name, "Prod");
   assert_string_equal(session(&plan, PLAN_ROLE_KERNEL)->name, "ProdKernel");
   assert_string_equal(session(&plan, PLAN_ROLE_RUNDOWN)->name, "ProdRundown");
-  /* PerfView keeps its trigger prefix whatever /SessionName says (quirk 13);
+  /* PerfView keeps its trigger prefix whatever /SessionName says (§11 item 13);
    * etwcap's follows it, so 'abort' finds it by the prefix. */
   assert_string_equal(session(&plan, PLAN_ROLE_TRIGGER)->name, "ProdTrigger_<pid>");
   assert_int_equal(session(&plan, PLAN_ROLE_TRIGGER)->log_file_mode & 0x100, 0x100);
@@ -614,7 +616,7 @@ static void data_file_names(void **state)
   BUILD_OK(&plan, SERVER, "collect", "run1");
   assert_string_equal(plan.data_file, "run1.etl");
   plan_release(&plan);
-  /* PerfView's check is case-sensitive (quirk 11: foo.ETL.etl); not here. */
+  /* PerfView's check is case-sensitive (§11 item 11: foo.ETL.etl); not here. */
   BUILD_OK(&plan, SERVER, "foo.ETL");
   assert_string_equal(plan.data_file, "foo.ETL");
   plan_release(&plan);
@@ -685,7 +687,7 @@ static void gc_only_preset(void **state)
   (void)state;
   BUILD_OK(&plan, SERVER, "/GCOnly");
   assert_int_equal(session(&plan, PLAN_ROLE_KERNEL)->kernel_keywords, 0x4007);
-  /* PerfView renames only its user session for /GCOnly (quirk 14); etwcap
+  /* PerfView renames only its user session for /GCOnly (§11 item 14); etwcap
    * keeps one naming scheme so 'abort' and 'listSessions' find them all. */
   assert_string_equal(session(&plan, PLAN_ROLE_USER)->name, "etwcap");
   assert_string_equal(session(&plan, PLAN_ROLE_KERNEL)->name, "etwcapKernel");
@@ -753,11 +755,12 @@ static void descriptions_render(void **state)
   plan_release(&plan);
 }
 
-/* Finding 1 (contract-review.md): the route by Windows build.  Expected
- * words: krabsetw krabs/krabs/perfinfo_groupmask.hpp (Masks[0] groups are the
- * EVENT_TRACE_FLAG_* bits; PERF_PROFILE 0x20000002, PERF_CONTEXT_SWITCH
- * 0x20000004, PERF_DISPATCHER 0x20000200 live in Masks[1]).  /ThreadTime's
- * flags 0x01012F1F are perfview-collect.md §4.1 (Default|CSwitch|Dispatcher). */
+/* The route by Windows build (docs/win32-contract.md §3.2 rule 3, §3.4).
+ * Expected words: krabsetw krabs/krabs/perfinfo_groupmask.hpp (Masks[0]
+ * groups are the EVENT_TRACE_FLAG_* bits; PERF_PROFILE 0x20000002,
+ * PERF_CONTEXT_SWITCH 0x20000004, PERF_DISPATCHER 0x20000200 live in
+ * Masks[1]).  /ThreadTime's flags 0x01012F1F are docs/perfview-collection.md
+ * §4.1 (Default|CSwitch|Dispatcher). */
 static void kernel_route_group_mask_on_windows_10_before_20348(void **state)
 {
   struct plan plan;
@@ -835,13 +838,13 @@ static void kernel_route_system_providers_from_build_20348(void **state)
   plan_release(&plan);
 }
 
-/* live13 review, finding 1: /KernelRoute.  The System Providers route
- * stays the default from build 20348 (issue 13's acceptance) with a note on
- * what is unproven; groupMask takes the Windows 8-10 route on any build from
- * 6.2 (private system loggers: "Logging Mode Constants",
- * EVENT_TRACE_SYSTEM_LOGGER_MODE, Windows 8); systemProviders is refused
- * below 20348 ("System Providers": "Beginning in Windows 10 SDK build
- * 20348").  Expected words: krabsetw perfinfo_groupmask.hpp, as above. */
+/* /KernelRoute (docs/win32-contract.md §3.4).  The System Providers route
+ * stays the default from build 20348 with a note on what is unproven;
+ * groupMask takes the Windows 8-10 route on any build from 6.2 (private
+ * system loggers: "Logging Mode Constants", EVENT_TRACE_SYSTEM_LOGGER_MODE,
+ * Windows 8); systemProviders is refused below 20348 ("System Providers":
+ * "Beginning in Windows 10 SDK build 20348").  Expected words: krabsetw
+ * perfinfo_groupmask.hpp, as above. */
 static void kernel_route_qualifier_picks_or_refuses_a_route(void **state)
 {
   struct plan plan;
@@ -877,12 +880,13 @@ static void kernel_route_qualifier_picks_or_refuses_a_route(void **state)
   plan_release(&plan);
 }
 
-/* live13 review, finding 2: /KernelEvents:FileIOInit (EVENT_TRACE_FLAG_
- * FILE_IO_INIT 0x04000000) on the System Providers route is SystemIoProvider
+/* /KernelEvents:FileIOInit (EVENT_TRACE_FLAG_FILE_IO_INIT 0x04000000) on
+ * the System Providers route is SystemIoProvider
  * {3d5c43e3-0f1c-4202-b817-174c0070dc79} with SYSTEM_IO_KW_FILE_INIT 0x400
  * (evntrace.h of the Windows SDK, "#define SYSTEM_IO_KW_FILE_INIT
  * 0x0000000000000400"; windows-sys and holy-tao/AhkWin32Projection's ports:
- * 1024), not SYSTEM_IO_KW_OPTICAL 0x20 (optical-disk I/O). */
+ * 1024), not SYSTEM_IO_KW_OPTICAL 0x20 (optical-disk I/O); see
+ * docs/win32-contract.md §3.3 rule 4. */
 static void file_io_init_is_system_io_kw_file_init(void **state)
 {
   struct plan plan;
@@ -905,9 +909,10 @@ static void file_io_init_is_system_io_kw_file_init(void **state)
   plan_release(&plan);
 }
 
-/* Finding 7: WPR's StackCaching sizes (BucketCount 100, CacheSize 1024, the
- * WPR system collector for large file traces as Microsoft Defender for
- * Endpoint's WPR profile reproduces it); WPR's element requires both. */
+/* WPR's StackCaching sizes (BucketCount 100, CacheSize 1024, the WPR system
+ * collector for large file traces as Microsoft Defender for Endpoint's WPR
+ * profile reproduces it); WPR's element requires both
+ * (docs/win32-contract.md §7.4). */
 static void stack_caching_has_wpr_sizes(void **state)
 {
   struct plan plan;
@@ -932,10 +937,11 @@ static void group_mask_names_name_each_group(void **state)
   assert_string_equal(buf, "PERF_PROCESS|PERF_PROFILE|PERF_CONTEXT_SWITCH|Masks[7]:0x80");
 }
 
-/* Finding 9: container flags go on the trigger session's enables too (a
- * trigger must see what its capture sees), and only where Windows has
- * containers (Windows Server 2016 / Windows 10 1607, build 14393; the
- * ENABLE_TRACE_PARAMETERS page gives no version of its own). */
+/* Container flags go on the trigger session's enables too (a trigger must
+ * see what its capture sees), and only where Windows has containers
+ * (Windows Server 2016 / Windows 10 1607, build 14393; the
+ * ENABLE_TRACE_PARAMETERS page gives no version of its own; see
+ * docs/win32-contract.md §5.5). */
 static void container_flags_on_the_trigger_session_by_version(void **state)
 {
   struct plan plan;

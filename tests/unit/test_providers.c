@@ -1,7 +1,7 @@
-/* Provider names resolve as DESIGN.md says: GUID, *Name (hashed), the
- * built-in table (names and PerfView's aliases), the OS (none off Windows),
- * otherwise an error naming the text.  GUIDs typed from
- * perfview-collect.md §4.3, §4.5, §4.7. */
+/* Provider names resolve in the order of docs/perfview-collection.md §4.5:
+ * GUID, *Name (hashed), the built-in table (names and PerfView's aliases),
+ * the OS (none off Windows), otherwise an error naming the text.  GUIDs
+ * typed from docs/perfview-collection.md §4.3, §4.5, §4.7. */
 #include "tests/fakes/test_support.h"
 
 #include "etw/event/providers.h"
@@ -82,7 +82,8 @@ static void guids_and_eventsource_names(void **state)
 
 static void star_names_equal_table_names(void **state)
 {
-  /* A runbook may write *System.Net.Http or System.Net.Http: same GUID. */
+  /* A command line (docs/perfview-collection.md §10) may write
+   * *System.Net.Http or System.Net.Http: same GUID. */
   static const char *const names[] = { "System.Net.Http", "System.Net.Sockets",
                                        "Microsoft.AspNetCore.Hosting",
                                        "Microsoft-AspNetCore-Server-Kestrel" };

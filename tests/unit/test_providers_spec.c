@@ -1,4 +1,4 @@
-/* The /Providers item grammar (perfview-collect.md §4.5), and bad specs
+/* The /Providers item grammar (docs/perfview-collection.md §4.5), and bad specs
  * whose error names the token. */
 #include "tests/fakes/test_support.h"
 

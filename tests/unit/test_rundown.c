@@ -1,8 +1,8 @@
 /* Rundown at stop on a virtual clock: the passes and their keywords as
- * PerfView enables them (perfview-collect.md §4.4: loader pass 0x108, 500 ms,
- * method pass 0x1080060111; minimal 0x1000000101), and the wait until the
- * file stops growing, bounded by /MinRundownTime and /RundownTimeout
- * (§7 step 4). */
+ * PerfView enables them (docs/perfview-collection.md §4.4: loader pass
+ * 0x108, 500 ms, method pass 0x1080060111; minimal 0x1000000101), and the
+ * wait until the file stops growing, bounded by /MinRundownTime and
+ * /RundownTimeout (§7 step 4). */
 #include "tests/fakes/test_support.h"
 
 #include "etw/plan/plan.h"

@@ -164,7 +164,7 @@ static uint8_t *new_payload(void)
   return payload[payload_used++];
 }
 
-/* A SYSTEM64 kernel event (etl-format.md §4): hook = group << 8 | opcode. */
+/* A SYSTEM64 kernel event (docs/etl.md §4.2): hook = group << 8 | opcode. */
 static struct etw_event kernel(uint8_t group, uint8_t opcode, uint8_t version, uint64_t ts,
                                const uint8_t *data, uint32_t len)
 {

@@ -4,9 +4,10 @@
  * and the refusal of malformed options.  Event-log messages drive it here
  * (no counter or event decoding: test_trigger_counter.c and
  * test_trigger_samples.c cover those); every expected instant follows from
- * the options the test gives and PerfView's cycle (perfview-collect.md
- * §6.4: DelayAfterTriggerSec after a stop fire, MaxCollectSec and a manual
- * stop with no delay, CollectMultiple cycles). */
+ * the options the test gives and PerfView's cycle
+ * (docs/perfview-collection.md §6.4: DelayAfterTriggerSec after a stop
+ * fire, MaxCollectSec and a manual stop with no delay, CollectMultiple
+ * cycles). */
 #include "tests/fakes/test_support.h"
 
 #include "src/base/error.h"

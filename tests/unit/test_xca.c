@@ -2,7 +2,7 @@
  * byte (section 3), streams assembled by hand from its layouts (sections
  * 2.3-2.5), WIM chunks compressed by wimlib (an independent LZ77+Huffman
  * encoder, tests/data/xca/README), the XPRESS buffers of real ETL files
- * (etl-format.md section 6), and bad, truncated or oversized input. */
+ * (docs/etl.md §6), and bad, truncated or oversized input. */
 #include "tests/fakes/test_support.h"
 
 #include "etw/etl/xca/xca.h"
@@ -427,12 +427,12 @@ static void plain_round_trips_through_a_spec_encoder(void **state)
   etwcap_free(packed);
 }
 
-/* ---- real compressed ETL buffers (etl-format.md section 6) ---------------- */
+/* ---- real compressed ETL buffers (docs/etl.md §6) ------------------------ */
 
 #define ETL_BUFFER_HEADER 72
 #define ETL_BUFFER_FLAG_COMPRESSED 0x40
 
-/* Walks the events of a decompressed buffer (etl-format.md section 4: each
+/* Walks the events of a decompressed buffer (docs/etl.md §4.2: each
  * starts on an 8-byte boundary, Size at @4 for the system/compact/perfinfo
  * headers, else at @0) and returns where the walk ends: the whole buffer
  * when the decompressed bytes are real events. */
@@ -529,7 +529,7 @@ static void plain_decompresses_every_buffer_of_a_large_trace(void **state)
                    (int)info.uncompressed_size);
   unzCloseCurrentFile(zip);
   unzClose(zip);
-  /* etl-format.md section 6: 359 compressed buffers (all but the header). */
+  /* docs/etl.md §6: 359 compressed buffers (all but the header). */
   assert_int_equal(check_etl_buffers(etl, (size_t)info.uncompressed_size, NULL, 0), 359);
   etwcap_free(etl);
 }
