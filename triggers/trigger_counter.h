@@ -1,6 +1,6 @@
 /* The performance-counter threshold trigger (/StopOnPerfCounter,
  * /StartOnPerfCounter): PerfView's PerformanceCounterTrigger state machine
- * on etwcap's poll interval (perfview-collect.md §6.1).
+ * on etwcap's poll interval (docs/perfview-collection.md §6.1).
  *
  * A sample is taken every /TriggerPollMSec.  The counter must first be on
  * the non-triggering side for MinSecForTrigger seconds (arming; a counter

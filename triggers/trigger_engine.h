@@ -1,8 +1,8 @@
 /* The trigger engine: every trigger of a command line as one state machine
  * each, fed with events, counter polls, event-log messages and the passage
  * of time, recording every fire.  It owns the collection cycle PerfView runs
- * (perfview-collect.md §6.4): wait for a start trigger (if any), collect
- * until a stop trigger or MaxCollectSec, keep collecting
+ * (docs/perfview-collection.md §6.4): wait for a start trigger (if any),
+ * collect until a stop trigger or MaxCollectSec, keep collecting
  * DelayAfterTriggerSec more, stop; with CollectMultiple:N, N such cycles.
  *
  * Portable and pure: time is always passed in (a UTC FILETIME; the caller's

@@ -1,4 +1,4 @@
-/* The ETW event trigger: PerfView's ETWEventTrigger (perfview-collect.md
+/* The ETW event trigger: PerfView's ETWEventTrigger (docs/perfview-collection.md
  * §6.2) over etw_events, and the built-in CLR triggers expressed through it
  * with a predicate (Gen2, not-background, SuspendForGCPrep, exception regex,
  * HTTP status).

@@ -1,6 +1,6 @@
-/* The trigger qualifiers as a plain struct (perfview-collect.md §3.4), so
- * the engine can be built without a command line (tests, the collect
- * loop).  Strings and lists are borrowed.  trigger_options_init sets
+/* The trigger qualifiers as a plain struct (docs/perfview-collection.md
+ * §3.4), so the engine can be built without a command line (tests, the
+ * collect loop).  Strings and lists are borrowed.  trigger_options_init sets
  * PerfView's defaults; the command line's trigger qualifiers are bound to
  * its fields (src/qualifier_values.h). */
 #ifndef ETWCAP_TRIGGER_OPTIONS_H

@@ -1,4 +1,4 @@
-/* Regular expressions for triggers, through PCRE2 (DESIGN.md dependencies):
+/* Regular expressions for triggers, through PCRE2 (docs/building.md §3.1):
  * /StopOnException and FieldFilter '~' and /StopOnEventLogMessage patterns.
  * UTF-8 subjects, Unicode-aware classes (like .NET's Regex), a match limit
  * so a pathological pattern cannot stall the event stream, allocation

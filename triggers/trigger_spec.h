@@ -1,5 +1,5 @@
 /* Parsers of the trigger spec strings, PerfView's syntax first
- * (perfview-collect.md §3.4, §6): "CATEGORY:COUNTER:INSTANCE OP NUM",
+ * (docs/perfview-collection.md §3.4, §6): "CATEGORY:COUNTER:INSTANCE OP NUM",
  * "PROVIDER/EVENT;key=value;...", etwcap's /StopOnGCEvent, /StopOnEventCounter
  * and /StopOnHttpStatus forms, and "[LOG@]REGEX".  Every error message names
  * the spec and the 1-based character position where it went wrong, and

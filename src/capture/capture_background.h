@@ -6,7 +6,8 @@
  * week-long capture spends beside its machine's work.
  *
  * WPR's `-flush` and UIforETW's "save trace buffers" write a ring without
- * stopping (reference/anchors.md); PerfView stops its sessions instead. */
+ * stopping (docs/perfview-collection.md §12); PerfView stops its sessions
+ * instead. */
 #ifndef ETWCAP_CAPTURE_BACKGROUND_H
 #define ETWCAP_CAPTURE_BACKGROUND_H
 

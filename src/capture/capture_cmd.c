@@ -250,7 +250,7 @@ int capture_cmd_finish(struct collection *c, const struct plan *plan, const stru
   p.health = c->health.count ? &c->health : NULL; /* `stop` saw none of it */
   p.log = log;
   p.console = capture_cmd_console();
-  /* PerfView makes none with /NoRundown either (perfview-collect.md §8.1). */
+  /* PerfView makes none with /NoRundown either (docs/perfview-collection.md §8.1). */
   p.ngen = (p.zip || cli->q.plan.wpr) && !cli->q.no_ngen_pdbs && !cli->q.plan.no_rundown
                ? &ngen_runner_os
                : NULL;

@@ -448,12 +448,12 @@ static const struct registry *registry_of(const struct collection_env *env)
   return &system;
 }
 
-/* Finding 2 (contract-review.md): EventSource arguments for processes that
- * start after the enable, where TraceEvent puts them, and before the enable,
- * as TraceEvent does (SetFilterDataForEtwSession precedes EnableTraceEx2):
- * an EventSource that registers between the two and reads the registry then
- * finds them (live13 review, finding 8).  A failure costs only those later
- * processes' arguments: a warning. */
+/* EventSource arguments for processes that start after the enable, where
+ * TraceEvent puts them (docs/win32-contract.md §6.1-§6.2), and before the
+ * enable, as TraceEvent does (SetFilterDataForEtwSession precedes
+ * EnableTraceEx2): an EventSource that registers between the two and reads
+ * the registry then finds them (docs/win32-contract.md §6.4).  A failure
+ * costs only those later processes' arguments: a warning. */
 static void hand_off(struct collection *c, const struct plan_provider *p, uint64_t handle,
                      const char *session)
 {
@@ -504,7 +504,7 @@ size_t collection_remove_provider_data(const struct collection_env *env, const c
   return remove_provider_data(env, &name, 1, prefix);
 }
 
-/* At stop, once every session is stopped (live13 review, finding 6): one
+/* At stop, once every session is stopped (docs/win32-contract.md §6.5): one
  * walk of the Publishers key for all the capture's stopped sessions, and
  * only when this process stored a hand-off or stops sessions it knows from
  * a record (`stop` after `start`: whether `start` stored one is unknown). */
@@ -674,9 +674,10 @@ void collection_adopt(struct collection *c, enum plan_role role, const char *nam
 
 /* --- stopping ------------------------------------------------------------ */
 
-/* The block PerfView sends with FLUSH is the session's own (finding 6 of
- * contract-review.md): the plan's, or, for a session known from a record
- * only, what a QUERY says it runs with.  NULL when neither is known. */
+/* The block PerfView sends with FLUSH is the session's own
+ * (docs/win32-contract.md §4.4 rule 3): the plan's, or, for a session known
+ * from a record only, what a QUERY says it runs with.  NULL when neither is
+ * known. */
 static const struct plan_session *flush_block(struct controller *ctl,
                                               const struct collection_session *s,
                                               struct plan_session *tmp)

@@ -65,9 +65,9 @@ enum collection_mask_readback {
   COLLECTION_MASK_READ,           /* TraceQueryInformation answered (group-mask route) */
   COLLECTION_MASK_NO_QUERY,       /* Windows offers no query (before 8, missing, stub, error) */
   /* It answered on the System Providers route, where no source says that
-   * keyword enables show in that query (live13 review, finding 4): logged,
-   * never a warning, applied unknown for the health check, until tests/live
-   * confirms it. */
+   * keyword enables show in that query (docs/win32-contract.md §3.3 rule 6):
+   * logged, never a warning, applied unknown for the health check, until
+   * tests/live confirms it. */
   COLLECTION_MASK_INFORMATIONAL
 };
 

@@ -1,10 +1,10 @@
-/* Rundown at stop, as PerfView does it (perfview-collect.md §4.4, §7 step
- * 4): a new session (the plan's rundown session, X.clrRundown.etl) whose
- * providers are enabled pass by pass — the CLR rundown's loader pass, 500 ms,
- * then its method pass — then a wait until the file stops growing: polled
- * every second, done when its size is unchanged, non-zero and at least
- * /MinRundownTime has passed, or after /RundownTimeout; then the session is
- * stopped.  With /InMemoryCircularBuffer the plan also has a kernel rundown
+/* Rundown at stop, as PerfView does it (docs/perfview-collection.md §4.4,
+ * §7 step 4): a new session (the plan's rundown session, X.clrRundown.etl)
+ * whose providers are enabled pass by pass — the CLR rundown's loader
+ * pass, 500 ms, then its method pass — then a wait until the file stops
+ * growing: polled every second, done when its size is unchanged, non-zero
+ * and at least /MinRundownTime has passed, or after /RundownTimeout; then
+ * the session is stopped.  With /InMemoryCircularBuffer the plan also has a kernel rundown
  * session, started and stopped at once so its process and image rundown
  * lands in X.kernelRundown.etl.
  *

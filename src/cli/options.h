@@ -1,5 +1,5 @@
 /* Qualifiers declared as data and parsed by one parser, PerfView style
- * (reference: perfview-collect.md §2).  The same tables generate `/?` help,
+ * (docs/perfview-collection.md §2).  The same tables generate `/?` help,
  * so help cannot drift from what the parser accepts.
  *
  * Forms accepted: /Name, -Name, /Name:value, /Name=value, /Name value (not

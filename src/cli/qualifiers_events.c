@@ -1,4 +1,4 @@
-/* Qualifiers that choose the events (perfview-collect.md §3.2, §3.3). */
+/* Qualifiers that choose the events (docs/perfview-collection.md §3.2, §3.3). */
 #include "src/cli/qualifiers.h"
 
 static const char needs_profiler[] =

@@ -1,4 +1,5 @@
-/* Qualifiers for merging and zipping after stop (perfview-collect.md §3.5, §8). */
+/* Qualifiers for merging and zipping after stop (docs/perfview-collection.md
+ * §3.5, §8). */
 #include "src/cli/qualifiers.h"
 
 static const struct opt_def defs[] = {

@@ -1,5 +1,5 @@
 /* Qualifiers for the data file, the sessions and their buffers
- * (perfview-collect.md §3.1).  The plan gives them their meaning. */
+ * (docs/perfview-collection.md §3.1).  The plan gives them their meaning. */
 #include "src/cli/qualifiers.h"
 
 static const struct opt_def defs[] = {

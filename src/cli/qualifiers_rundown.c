@@ -1,4 +1,4 @@
-/* Qualifiers for the CLR rundown at stop (perfview-collect.md §3.5, §4.4). */
+/* Qualifiers for the CLR rundown at stop (docs/perfview-collection.md §3.5, §4.4). */
 #include "src/cli/qualifiers.h"
 
 static const struct opt_def defs[] = {

@@ -1,5 +1,5 @@
-/* Trigger qualifiers (perfview-collect.md §3.4, §6), shared by collect,
- * plan and replay.  What each does is implemented in triggers/ (see
+/* Trigger qualifiers (docs/perfview-collection.md §3.4, §6), shared by
+ * collect, plan and replay.  What each does is implemented in triggers/ (see
  * trigger_engine.h); the help here says it in a line. */
 #include "src/cli/qualifiers.h"
 

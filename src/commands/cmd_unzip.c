@@ -1,10 +1,10 @@
 /* `etwcap unzip X.etl.zip`: PerfView's unzip — the capture's ETL written
  * beside the zip as X.etl, and the PDBs the zip carries (PerfView's NGEN
  * PDBs) under a `symbols` folder beside it, where PerfView's readers look
- * (perfview-collect.md §8).  Through the one zip reader, streamed, each
- * file written under a temporary name and renamed; an existing X.etl is
- * not overwritten, and no member is written outside the folder or through
- * a link. */
+ * (docs/perfview-collection.md §8.2).  Through the one zip reader,
+ * streamed, each file written under a temporary name and renamed; an
+ * existing X.etl is not overwritten, and no member is written outside the
+ * folder or through a link. */
 #include "src/base/alloc.h"
 #include "src/base/byte_source.h"
 #include "src/base/dir_parents.h"

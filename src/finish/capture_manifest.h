@@ -1,8 +1,8 @@
 /* The capture manifest: a JSON document in every .etl.zip etwcap writes,
  * named etwcap-capture.json, so a trace handed to someone else says how it
- * was made (the hand-off checklist of runbooks.md).  Schema
- * "etwcap-capture/1", documented in README.md.  The merge fills what it
- * knows; collection and triggers add their fields (sessions' losses, the
+ * was made (what to attach to a trace: docs/perfview-collection.md §10).
+ * Schema "etwcap-capture/1", documented in README.md.  The merge fills what
+ * it knows; collection and triggers add their fields (sessions' losses, the
  * trigger that fired, each live session's health) through the same struct. */
 #ifndef ETWCAP_CAPTURE_MANIFEST_H
 #define ETWCAP_CAPTURE_MANIFEST_H

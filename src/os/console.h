@@ -52,7 +52,7 @@ void console_push_key(int key);
 /* 1 for the signals after which Windows ends the process whatever the
  * handler does (close, logoff, shutdown): the stop path then starts no new
  * session (the CLR rundown is skipped) and releases the handler only once
- * every session is stopped (contract-review.md finding 10). */
+ * every session is stopped (docs/win32-contract.md §11.3). */
 static inline int console_signal_ends_process(enum console_signal sig)
 {
   return sig == CONSOLE_CLOSE || sig == CONSOLE_LOGOFF || sig == CONSOLE_SHUTDOWN;

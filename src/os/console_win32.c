@@ -56,8 +56,8 @@ int console_win32_handler(unsigned long type)
   /* A logoff a service or SYSTEM task ignores must still be answered TRUE:
    * FALSE hands it to the default handler, which calls ExitProcess with
    * every session running (HandlerRoutine: "CTRL_LOGOFF_EVENT ... Note
-   * that this signal is received only by services"; contract-review.md
-   * finding 3). */
+   * that this signal is received only by services"; docs/win32-contract.md
+   * §11.2). */
   if (!console_deliver(sig))
     return TRUE;
   /* Windows ends the process when this returns (close, logoff, shutdown):

@@ -1,11 +1,12 @@
 /* etwcap's own provider: a TraceLogging (self-describing) provider named
  * "etwcap" that the user session enables by default (etw/plan_defaults.c),
  * so what etwcap writes lands in the capture beside everything else, the
- * way PerfView's PerfViewLogger does (perfview-collect.md §4.7): `mark`'s
- * Mark events and /MonitorPerfCounter's counter values.  Its GUID is the
- * EventSource hash of the name (TraceEvent's GetEventSourceGuidFromName),
- * so `/Providers:*etwcap` names the same provider and PerfView and
- * TraceEvent decode its events from their own metadata.
+ * way PerfView's PerfViewLogger does (docs/perfview-collection.md §4.7):
+ * `mark`'s Mark events and /MonitorPerfCounter's counter values.  Its GUID
+ * is the EventSource hash of the name (TraceEvent's
+ * GetEventSourceGuidFromName), so `/Providers:*etwcap` names the same
+ * provider and PerfView and TraceEvent decode its events from their own
+ * metadata.
  *
  * The events are built portably (own_provider.c, tested natively by
  * decoding them); writing them is the OS seam (own_provider_win32.c:

@@ -2,7 +2,7 @@
  * include path.)  Running a command line: for /StopCommand, waiting for it,
  * on Windows `%SystemRoot%\SysNative\cmd.exe /c LINE` (the 64-bit cmd even
  * from a 32-bit process; System32 when SysNative does not exist), as
- * PerfView does (perfview-collect.md §3.4); for `run`, started and left
+ * PerfView does (docs/perfview-collection.md §3.4); for `run`, started and left
  * running while the capture watches it; for schedule, a tool of the system
  * folder run directly; for NGEN PDBs, ngen.exe by its full path.  Off
  * Windows all answer "needs Windows": collect, run, schedule and ngen,

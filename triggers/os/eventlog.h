@@ -3,7 +3,8 @@
  * eventlog_posix.c; scripted in tests).  Each new entry of the log comes to
  * the callback as a trigger_message, on a thread of the subscription's own:
  * the caller locks what the callback touches.  PerfView listens the same
- * way (EventLog.EntryWritten, perfview-collect.md §6.3): no polling. */
+ * way (EventLog.EntryWritten, docs/perfview-collection.md §6.3): no polling;
+ * the Win32 side is docs/win32-contract.md §13. */
 #ifndef ETWCAP_EVENTLOG_H
 #define ETWCAP_EVENTLOG_H
 

@@ -1,5 +1,6 @@
 /* The Windows headers etwcap's ETW code needs, plus what mingw-w64 10 lacks
- * (toolchain.md §1.2), each guarded so a newer mingw or the Windows SDK wins.
+ * (docs/building.md §1.2), each guarded so a newer mingw or the Windows SDK
+ * wins.
  * Only *_win32.c files include this.  Values are the SDK's (evntrace.h,
  * evntprov.h) as documented on learn.microsoft.com. */
 #ifndef ETWCAP_COMPAT_WIN32_H

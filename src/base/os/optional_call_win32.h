@@ -1,7 +1,7 @@
 /* Calling a Win32 function that a Windows may have only as a stub.  Wine 8's
  * TraceQueryInformation (sechost "@ stub"), TdhGet* and EnumerateTraceGuidsEx
  * do not return an error when called: they raise an exception, and an
- * unhandled exception ends the process (toolchain.md §2.2).  A robust
+ * unhandled exception ends the process (docs/building.md §2.2).  A robust
  * program treats that like any failing call of an optional query: the
  * answer is "not available" and the capture goes on.  Nothing here looks at
  * which system it runs on.  Only *_win32.c files include this header.

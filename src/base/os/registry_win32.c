@@ -7,7 +7,7 @@
 
 /* A 32-bit process's "Software" is redirected to Wow6432Node, so the
  * literal path above would land in Wow6432Node\Wow6432Node, where no .NET
- * reader looks (live13 review, finding 12). */
+ * reader looks ("Registry Redirector"; docs/win32-contract.md §6.3). */
 #if !defined(_WIN64)
 #error "registry_win32.c writes the 64-bit registry view: build etwcap as a 64-bit program"
 #endif
