@@ -401,7 +401,7 @@ static void user_session_failure_stops_the_kernel_session(void **state)
   assert_int_equal(rc, ETWCAP_E_SESSION_LIMIT);
   assert_int_equal(etwcap_exit_code(rc), 7);
   /* StartTraceW's ERROR_NO_SYSTEM_RESOURCES: no logger slot, or no memory
-   * for the buffers (finding 4: both are said). */
+   * for the buffers; both are said (docs/win32-contract.md §2.7). */
   assert_true(logged(w, "no trace session slot is free"));
   assert_true(logged(w, "not enough memory for its buffers"));
   assert_int_equal(fake_controller_count(&w->fake, "start", k->name), 1);
@@ -423,10 +423,10 @@ static void disk_full_when_starting(void **state)
   every_start_stopped(w);
 }
 
-/* Finding 4 (contract-review.md): a default provider that cannot be
- * enabled — EnableTraceEx2's ERROR_NO_SYSTEM_RESOURCES, "Exceeded the
- * number of trace sessions that can enable the provider" — is a warning
- * naming it, and the capture goes on. */
+/* A default provider that cannot be enabled (docs/win32-contract.md §5.8) —
+ * EnableTraceEx2's ERROR_NO_SYSTEM_RESOURCES, "Exceeded the number of trace
+ * sessions that can enable the provider" — is a warning naming it, and the
+ * capture goes on. */
 static void a_default_provider_that_cannot_be_enabled_is_a_warning(void **state)
 {
   struct world *w = *state;
@@ -455,9 +455,10 @@ static void a_named_provider_that_cannot_be_enabled_stops_what_started(void **st
   every_start_stopped(w);
 }
 
-/* Finding 5: ERROR_INVALID_PARAMETER is a parameter error, reported with
- * the provider and the filter that went with it — never read as "older
- * Windows", so /FocusProcess is never silently widened to every process. */
+/* ERROR_INVALID_PARAMETER is a parameter error, reported with the provider
+ * and the filter that went with it — never read as "older Windows", so
+ * /FocusProcess is never silently widened to every process
+ * (docs/win32-contract.md §5.8). */
 static void invalid_parameter_never_widens_the_focus(void **state)
 {
   struct world *w = *state;
@@ -483,8 +484,8 @@ static void invalid_parameter_never_widens_the_focus(void **state)
   every_start_stopped(w);
 }
 
-/* Finding 5: a refused system logger on Windows 8+ is an error, never a
- * silent move to the shared "NT Kernel Logger". */
+/* A refused system logger on Windows 8+ is an error, never a silent move to
+ * the shared "NT Kernel Logger" (docs/win32-contract.md §2.4). */
 static void system_logger_refused_is_an_error_not_a_fallback(void **state)
 {
   struct world *w = *state;
@@ -676,8 +677,8 @@ static void ctrl_c_while_collecting_takes_the_stop_path(void **state)
   assert_true(logged(W, "collection ends (Ctrl+C)"));
 }
 
-/* Finding 10 (contract-review.md): Windows ends the process seconds after a
- * close or shutdown (HandlerRoutine), so the stop path starts no rundown
+/* Windows ends the process seconds after a close or shutdown (HandlerRoutine;
+ * docs/win32-contract.md §11.3), so the stop path starts no rundown
  * session it could not stop again. */
 static void console_close_takes_the_stop_path(void **state)
 {
@@ -958,10 +959,10 @@ static void list_sessions_runs(void **state)
   assert_true(logged(w, "elevated prompt"));
 }
 
-/* Finding 2: EventSource arguments reach processes that start later
- * through the value TraceEvent writes (TraceEventSession.cs
- * SetFilterDataForEtwSession: Publishers\{guid}\ControllerData_Session_N),
- * present while the capture runs and gone after its stop. */
+/* EventSource arguments reach processes that start later through the value
+ * TraceEvent writes (TraceEventSession.cs SetFilterDataForEtwSession:
+ * Publishers\{guid}\ControllerData_Session_N; docs/win32-contract.md
+ * §6.1-§6.2), present while the capture runs and gone after its stop. */
 static void eventsource_arguments_are_handed_off_and_removed(void **state)
 {
   struct world *w = *state;
@@ -984,11 +985,12 @@ static void eventsource_arguments_are_handed_off_and_removed(void **state)
   assert_int_equal(w->registry.count, 0);
 }
 
-/* live13 review, finding 8: the hand-off is in the registry before the
- * EnableTraceEx2 it goes with (TraceEventSession.cs: SetFilterDataForEtw
- * Session precedes EnableTraceEx2), so an EventSource that registers in
- * between finds it.  /Providers are enabled last in 'etwcap': at that
- * enable every value the start stores is already there, its own included. */
+/* The hand-off is in the registry before the EnableTraceEx2 it goes with
+ * (TraceEventSession.cs: SetFilterDataForEtwSession precedes
+ * EnableTraceEx2; docs/win32-contract.md §6.4), so an EventSource that
+ * registers in between finds it.  /Providers are enabled last in 'etwcap':
+ * at that enable every value the start stores is already there, its own
+ * included. */
 static void eventsource_arguments_are_stored_before_the_enable(void **state)
 {
   struct world *w = *state;
@@ -1015,10 +1017,11 @@ static void a_failed_enable_takes_its_arguments_back(void **state)
   every_start_stopped(w);
 }
 
-/* live13 review, finding 6: the stored arguments go in one walk of the
- * Publishers key after every session has stopped, and a capture that stored
- * none (no provider with arguments: /OnlyProviders leaves out the defaults,
- * DiagnosticSource's FilterAndPayloadSpecs among them) does not walk it. */
+/* The stored arguments go in one walk of the Publishers key after every
+ * session has stopped, and a capture that stored none (no provider with
+ * arguments: /OnlyProviders leaves out the defaults, DiagnosticSource's
+ * FilterAndPayloadSpecs among them) does not walk it (docs/win32-contract.md
+ * §6.5). */
 static void the_stop_walks_the_registry_once_and_only_after_a_hand_off(void **state)
 {
   struct world *w = *state;
