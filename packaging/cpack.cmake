@@ -1,9 +1,9 @@
 # Release packages of etwcap.exe: a zip and a 64-bit NSIS installer.
 # CPack's stock NSIS template builds a 32-bit installer, which neither suits a
-# 64-bit tool nor runs under 64-bit-only Wine (toolchain.md §5); our copy of the
-# template is CMake's own, read from this CMake's installation at configure
-# time with `Target amd64-unicode` added after its byte-order mark, and the
-# install root is $PROGRAMFILES64.
+# 64-bit tool nor runs under 64-bit-only Wine (docs/building.md §5); our copy
+# of the template is CMake's own, read from this CMake's installation at
+# configure time with `Target amd64-unicode` added after its byte-order mark,
+# and the install root is $PROGRAMFILES64.
 set(CPACK_PACKAGE_NAME etwcap)
 set(CPACK_PACKAGE_VENDOR "etwcap")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Event Tracing for Windows collector with PerfView's command line")
