@@ -1,7 +1,7 @@
 /* operator_log.h with advapi32's event-log calls. */
 #include "src/base/os/compat_win32.h"
 
-#include "src/os/operator_log.h"
+#include "src/os/operator_log_win32.h"
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
@@ -26,6 +26,19 @@ static int last_error(void)
   return rc ? rc : ETWCAP_E_SYSTEM;
 }
 
+static const struct operator_log_api real_api = {
+  RegisterEventSourceW,
+  ReportEventW,
+  DeregisterEventSource,
+};
+
+static const struct operator_log_api *api = &real_api;
+
+void operator_log_win32_set_api(const struct operator_log_api *a)
+{
+  api = a ? a : &real_api;
+}
+
 int operator_log_write(enum operator_event id, const char *text)
 {
   wchar_t *w = utf8_to_utf16(text);
@@ -34,14 +47,14 @@ int operator_log_write(enum operator_event id, const char *text)
   int rc = 0;
   if (!w)
     return ETWCAP_E_NOMEM;
-  source = RegisterEventSourceW(NULL, L"etwcap");
+  source = api->register_event_source(NULL, L"etwcap");
   if (!source) {
     rc = last_error();
   } else {
     strings[0] = w;
-    if (!ReportEventW(source, type_of(id), 0, (DWORD)id, NULL, 1, 0, strings, NULL))
+    if (!api->report_event(source, type_of(id), 0, (DWORD)id, NULL, 1, 0, strings, NULL))
       rc = last_error();
-    DeregisterEventSource(source);
+    api->deregister_event_source(source);
   }
   etwcap_free(w);
   return rc;
