@@ -3,12 +3,15 @@
  * and every scripted failure — each with its exit code, its message, and
  * proof that every session we started was stopped and another tool's never
  * touched.  Runs natively and under Wine. */
+#define _POSIX_C_SOURCE 200809L /* fileno, dup, dup2: listSessions' output */
 #include "tests/fakes/test_support.h"
 
 #include "tests/fakes/plan_of.h"
 
 #include "etw/plan/plan.h"
+#include "src/base/alloc.h"
 #include "src/base/error.h"
+#include "src/base/file_read.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
@@ -23,6 +26,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --- fixtures ---------------------------------------------------------- */
 
@@ -948,12 +952,46 @@ static void abort_with_nothing_running_succeeds(void **state)
   assert_int_equal(run(w, abort_), 0);
 }
 
+/* Runs a command line with its standard output caught in `out`
+ * (listSessions prints its table there). */
+static int run_printing(struct world *w, const char *const *args, char *out, size_t size)
+{
+  char path[512], *text = NULL;
+  size_t len = 0;
+  FILE *f;
+  int saved, rc;
+  test_tmp_path("coll.stdout", path, sizeof(path));
+  f = fopen(path, "w");
+  assert_non_null(f);
+  fflush(stdout);
+  saved = dup(1);
+  assert_true(saved >= 0);
+  assert_true(dup2(fileno(f), 1) >= 0);
+  rc = run(w, args);
+  fflush(stdout);
+  assert_true(dup2(saved, 1) >= 0);
+  close(saved);
+  fclose(f);
+  assert_int_equal(file_read_small(path, size - 1, &text, &len), 0);
+  snprintf(out, size, "%.*s", (int)len, text);
+  etwcap_free(text);
+  os_remove(path);
+  return rc;
+}
+
+/* Another tool's session is listed, unmarked, and left running. */
 static void list_sessions_runs(void **state)
 {
   struct world *w = *state;
   const char *list[] = { "listSessions", NULL };
+  char out[4096];
   fake_controller_add_foreign(&w->fake, "PerfViewSession");
-  assert_int_equal(run(w, list), 0);
+  assert_int_equal(run_printing(w, list, out, sizeof(out)), 0);
+  assert_non_null(strstr(out, "  PerfViewSession "));
+  assert_null(strstr(out, "* PerfViewSession"));
+  assert_non_null(strstr(out, "1 session (* = etwcap's"));
+  assert_true(fake_controller_is_running(&w->fake, "PerfViewSession"));
+  assert_int_equal(fake_controller_count(&w->fake, "stop", NULL), 0);
   fake_controller_fail(&w->fake, "list", NULL, ETWCAP_E_ACCES);
   assert_int_equal(run(w, list), ETWCAP_E_ACCES);
   assert_true(logged(w, "elevated prompt"));
