@@ -1,12 +1,22 @@
-/* The parts of the controller seam every implementation shares: the last
- * error and its text, a failed enable in words, and switching a kernel
- * session's events on by its route (see controller.h). */
+/* The parts of the controller seam every implementation shares: the
+ * controller of this OS set up around its table, the last error and its
+ * text, a failed enable in words, and switching a kernel session's events
+ * on by its route (see controller.h). */
 #include "etw/session/controller.h"
 
 #include "src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>
+
+void controller_system(struct controller *c)
+{
+  c->ops = &controller_system_ops;
+  c->impl = NULL;
+  c->last_error.api = NULL;
+  c->last_error.os_code = 0;
+  c->last_error.os_name[0] = '\0';
+}
 
 int controller_fail(struct controller *c, int code, const char *api, unsigned long os_code,
                     const char *os_name)

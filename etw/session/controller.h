@@ -164,6 +164,9 @@ struct controller {
 /* The controller of this OS: advapi32 on Windows; elsewhere every
  * operation returns ETWCAP_E_NEEDS_WINDOWS.  Needs no release. */
 void controller_system(struct controller *c);
+/* Its table, defined by the one OS file CMake builds (controller_win32.c or
+ * controller_posix.c); controller_system() is the one set-up around it. */
+extern const struct controller_ops controller_system_ops;
 
 /* "StartTraceW: ERROR_ACCESS_DENIED (5)" from c->last_error, for log lines.
  * Returns buf. */

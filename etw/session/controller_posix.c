@@ -126,17 +126,8 @@ static int set_lbr(struct controller *c, uint64_t handle, uint32_t filters,
   return fail(c, "TraceSetInformation");
 }
 
-static const struct controller_ops none_ops = {
+const struct controller_ops controller_system_ops = {
   "none", start, enable_provider, set_group_mask, query_group_mask, set_stack_ids, set_profile_interval,
   set_stack_caching, enable_profile_privilege, query, flush, stop, list, switch_file,
   query_profile_sources, set_source_interval, set_profile_sources, set_lbr,
 };
-
-void controller_system(struct controller *c)
-{
-  c->ops = &none_ops;
-  c->impl = NULL;
-  c->last_error.api = NULL;
-  c->last_error.os_code = 0;
-  c->last_error.os_name[0] = '\0';
-}

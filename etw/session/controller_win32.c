@@ -682,18 +682,8 @@ static int set_lbr(struct controller *c, uint64_t handle, uint32_t filters,
                     PLAN_MAX_LBR_SOURCES);
 }
 
-static const struct controller_ops advapi_ops = {
+const struct controller_ops controller_system_ops = {
   "advapi32", start, enable_provider, set_group_mask, query_group_mask, set_stack_ids,
-  set_profile_interval,
-  set_stack_caching, enable_profile_privilege, query, flush, stop, list, switch_file,
-  query_profile_sources, set_source_interval, set_profile_sources, set_lbr,
+  set_profile_interval, set_stack_caching, enable_profile_privilege, query, flush, stop, list,
+  switch_file, query_profile_sources, set_source_interval, set_profile_sources, set_lbr,
 };
-
-void controller_system(struct controller *c)
-{
-  c->ops = &advapi_ops;
-  c->impl = NULL;
-  c->last_error.api = NULL;
-  c->last_error.os_code = 0;
-  c->last_error.os_name[0] = '\0';
-}
