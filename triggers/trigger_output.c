@@ -2,6 +2,7 @@
 #include "triggers/trigger_output.h"
 
 #include "src/base/error.h"
+#include "src/base/path_name.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>
@@ -10,12 +11,10 @@
 /* Length of the name without .etl.zip / .etl / .zip. */
 static size_t stem_length(const char *name)
 {
-  size_t n = strlen(name);
-  if (n >= 8 && str_ncaseeq(name + n - 8, ".etl.zip", 8))
-    return n - 8;
-  if (n >= 4 && (str_ncaseeq(name + n - 4, ".etl", 4) || str_ncaseeq(name + n - 4, ".zip", 4)))
-    return n - 4;
-  return n;
+  size_t n = strlen(name), stem = path_stem_len(name, ".etl.zip");
+  if (stem == n)
+    stem = path_stem_len(name, ".etl");
+  return stem == n ? path_stem_len(name, ".zip") : stem;
 }
 
 static int make_name(const char *data_file, unsigned index, int zip, char *out, size_t cap)

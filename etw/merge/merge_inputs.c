@@ -5,6 +5,7 @@
 #include "src/base/error.h"
 #include "src/base/os/os_dir.h"
 #include "src/base/os/os_file.h"
+#include "src/base/path_name.h"
 #include "src/base/strutil.h"
 
 #include <stdlib.h>
@@ -14,10 +15,9 @@ static const char *const sibling_kinds[] = { ".kernel", ".clr", ".user" };
 
 int merge_inputs_is_sibling(const char *main_name, const char *name)
 {
-  size_t base_len = strlen(main_name), i, name_len = strlen(name);
-  if (base_len < 4 || !str_ends_with_case(main_name, ".etl"))
+  size_t base_len = path_stem_len(main_name, ".etl"), i, name_len = strlen(name);
+  if (base_len == strlen(main_name))
     return 0;
-  base_len -= 4; /* X of X.etl */
   /* Windows names are case-insensitive; so is the match, on every OS. */
   if (name_len <= base_len + 4 || !str_ncaseeq(name, main_name, base_len) ||
       !str_ends_with_case(name, ".etl"))

@@ -9,5 +9,9 @@
 const char *path_base_name(const char *path);
 /* The length of the folder part, separator included (0 for a bare name). */
 size_t path_dir_len(const char *path);
+/* The length of `path` without a trailing `suffix` ("X" of "X.etl" for
+ * ".etl"), which matches in any ASCII case, as Windows file names do;
+ * strlen(path) when the path does not end with it. */
+size_t path_stem_len(const char *path, const char *suffix);
 
 #endif

@@ -225,11 +225,9 @@ static void rundown_now(struct capture_armed *a)
 static int segment_name(const struct capture_armed *a, int64_t ft, char *out, size_t cap)
 {
   struct civil_time t;
-  size_t len = strlen(a->base);
+  size_t len = path_stem_len(a->base, ".etl");
   int64_t size;
   unsigned n;
-  if (len >= 4 && str_caseeq(a->base + len - 4, ".etl"))
-    len -= 4;
   filetime_to_civil(ft, &t);
   for (n = 1; n < 100; n++) {
     char zip[CONTROLLER_PATH_MAX + 8], suffix[8] = "";
@@ -350,13 +348,11 @@ static void apply_retention(struct capture_armed *a)
   struct retention r = { q->keep_segments, q->keep_days, q->max_disk_mb };
   char dir[CONTROLLER_PATH_MAX], stem[CONTROLLER_PATH_MAX];
   int doomed[SEGMENTS_MAX];
-  size_t i, j, dir_len = path_dir_len(a->base), base_len = strlen(a->base);
+  size_t i, j, dir_len = path_dir_len(a->base), base_len = path_stem_len(a->base, ".etl");
   if (!r.keep_segments && !r.keep_days && !r.max_disk_mb)
     return;
   memset(&f, 0, sizeof(f));
   snprintf(dir, sizeof(dir), "%.*s", (int)dir_len, a->base);
-  if (base_len >= 4 && str_caseeq(a->base + base_len - 4, ".etl"))
-    base_len -= 4;
   snprintf(stem, sizeof(stem), "%.*s.", (int)(base_len - dir_len), a->base + dir_len);
   f.dir = dir;
   f.stem = stem;

@@ -5,6 +5,7 @@
 #include "etw/session/eventsource_registry.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/base/path_name.h"
 #include "src/base/strutil.h"
 
 #include <stdarg.h>
@@ -32,14 +33,11 @@ static void in_memory_file(const struct plan *plan, const struct plan_session *s
                            size_t size)
 {
   const char *df = plan->data_file;
-  size_t len = strlen(df);
   if (s->role != PLAN_ROLE_KERNEL) {
     snprintf(out, size, "%s", df);
     return;
   }
-  if (len >= 4 && str_caseeq(df + len - 4, ".etl"))
-    len -= 4;
-  snprintf(out, size, "%.*s.kernel.etl", (int)len, df);
+  snprintf(out, size, "%.*s.kernel.etl", (int)path_stem_len(df, ".etl"), df);
 }
 
 static void session_file(const struct plan *plan, const struct plan_session *s, char *out,

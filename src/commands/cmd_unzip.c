@@ -186,12 +186,12 @@ static int run_unzip(const struct cli *cli)
   struct zip_directory dir;
   const struct zip_entry *etl = NULL;
   char out[1100], symbols[1100], why[1024];
-  size_t i, n = strlen(zip);
+  size_t i, n = strlen(zip), stem = path_stem_len(zip, ".zip");
   uint64_t bytes = 0;
   unsigned pdbs = 0;
   int64_t size;
   int rc;
-  if (!str_ends_with_case(zip, ".zip")) {
+  if (stem == n) {
     log_error("unzip takes a capture's .etl.zip, not '%s'", zip);
     return ETWCAP_E_USAGE;
   }
@@ -199,8 +199,8 @@ static int run_unzip(const struct cli *cli)
    * X.etl.ngenpdb, the folder WPA's /Wpr captures keep their NGEN PDBs in;
    * else to symbols beside the zip, as PerfView's unzip.  Each path fits
    * whole or unzip stops: a path cut short would write elsewhere. */
-  snprintf(out, sizeof(out), "%.*s", (int)(n - 4 < sizeof(out) ? n - 4 : 0), zip);
-  if (n - 4 >= sizeof(out) ||
+  snprintf(out, sizeof(out), "%.*s", (int)(stem < sizeof(out) ? stem : 0), zip);
+  if (stem >= sizeof(out) ||
       (!str_ends_with_case(out, ".etl") && !append(out, sizeof(out), ".etl")) ||
       (cli->q.plan.wpr ? snprintf(symbols, sizeof(symbols), "%s.ngenpdb", out)
                        : snprintf(symbols, sizeof(symbols), "%.*ssymbols",

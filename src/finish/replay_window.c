@@ -12,6 +12,7 @@
 #include "src/base/error.h"
 #include "src/base/file_error.h"
 #include "src/base/os/os_file.h"
+#include "src/base/path_name.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>
@@ -32,12 +33,11 @@ static int contains_case(const char *s, const char *word)
 int replay_window_file_name(const char *data_file, const char *member, unsigned index,
                             int main_taken, char *out, size_t cap)
 {
-  size_t n = strlen(data_file);
+  size_t n = path_stem_len(data_file, ".etl");
   const char *kind;
   int len;
-  if (n < 4 || !str_ncaseeq(data_file + n - 4, ".etl", 4))
+  if (n == strlen(data_file))
     return ETWCAP_E_USAGE;
-  n -= 4;
   if (contains_case(member, "kernel"))
     kind = "kernel";
   else if (contains_case(member, "rundown"))
@@ -193,7 +193,7 @@ int replay_window_write(const char *trace, int64_t from, int64_t to, const char 
   if (rc == 0 && !j->main_taken && j->count) {
     /* Only kernel or rundown files: the first becomes the main one. */
     char main[1100];
-    snprintf(main, sizeof(main), "%.*s.etl", (int)(strlen(data_file) - 4), data_file);
+    snprintf(main, sizeof(main), "%.*s.etl", (int)path_stem_len(data_file, ".etl"), data_file);
     rc = os_rename_replace(j->written[0], main);
     if (rc)
       snprintf(err, cap, "%s: cannot rename: %s", main, etwcap_strerror(rc));

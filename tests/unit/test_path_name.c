@@ -1,4 +1,5 @@
-/* Path parts with both separators, and PerfView's DataFile naming rule. */
+/* Path parts with both separators, a suffix cut off, and PerfView's DataFile
+ * naming rule. */
 #include "tests/fakes/test_support.h"
 
 #include "etw/plan/data_file.h"
@@ -15,6 +16,18 @@ static void base_name_and_folder(void **state)
   assert_int_equal(path_dir_len("C:\\traces\\x.etl"), 10);
   assert_int_equal(path_dir_len("x.etl"), 0);
   assert_int_equal(path_dir_len("/x"), 1);
+}
+
+static void stem_without_suffix(void **state)
+{
+  (void)state;
+  assert_int_equal(path_stem_len("dir/x.etl", ".etl"), 5);
+  assert_int_equal(path_stem_len("X.ETL", ".etl"), 1); /* any case, as Windows */
+  assert_int_equal(path_stem_len("x.etl.zip", ".etl"), 9);
+  assert_int_equal(path_stem_len("x.etl.zip", ".etl.zip"), 1);
+  assert_int_equal(path_stem_len(".etl", ".etl"), 0);
+  assert_int_equal(path_stem_len("etl", ".etl"), 3);
+  assert_int_equal(path_stem_len("", ".etl"), 0);
 }
 
 static void expect_name(const char *given, const char *expected)
@@ -41,6 +54,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(base_name_and_folder),
+    cmocka_unit_test(stem_without_suffix),
     cmocka_unit_test(data_file_rule),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
