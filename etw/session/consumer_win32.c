@@ -6,6 +6,7 @@
 #include "etw/session/consumer_win32.h"
 
 #include "etw/event/etw_event_record.h"
+#include "etw/event/guid_win32.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/os/os_thread.h"
@@ -48,16 +49,6 @@ struct impl {
   ULONG end_code;
 };
 
-static struct etw_guid guid_of(const GUID *g)
-{
-  struct etw_guid out;
-  out.data1 = g->Data1;
-  out.data2 = g->Data2;
-  out.data3 = g->Data3;
-  memcpy(out.data4, g->Data4, 8);
-  return out;
-}
-
 void WINAPI consumer_win32_on_event(PEVENT_RECORD r)
 {
   struct impl *m = r->UserContext;
@@ -74,7 +65,7 @@ void WINAPI consumer_win32_on_event(PEVENT_RECORD r)
   f.tid = h->ThreadId;
   f.pid = h->ProcessId;
   f.timestamp = h->TimeStamp.QuadPart;
-  f.provider = guid_of(&h->ProviderId);
+  f.provider = guid_from_win32(&h->ProviderId);
   f.id = h->EventDescriptor.Id;
   f.version = h->EventDescriptor.Version;
   f.channel = h->EventDescriptor.Channel;
@@ -84,7 +75,7 @@ void WINAPI consumer_win32_on_event(PEVENT_RECORD r)
   f.keyword = h->EventDescriptor.Keyword;
   f.kernel_time = h->KernelTime;
   f.user_time = h->UserTime;
-  f.activity_id = guid_of(&h->ActivityId);
+  f.activity_id = guid_from_win32(&h->ActivityId);
   /* ProcessorIndex is valid only with the flag; ProcessorNumber always. */
   f.cpu = (h->Flags & ETW_RECORD_FLAG_PROCESSOR_INDEX) ? r->BufferContext.ProcessorIndex
                                                        : r->BufferContext.ProcessorNumber;

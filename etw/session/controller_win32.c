@@ -7,6 +7,7 @@
  * (docs/win32-contract.md §7.7-§7.8). */
 #include "etw/session/controller_win32.h"
 
+#include "etw/event/guid_win32.h"
 #include "src/base/os/optional_call_win32.h"
 
 #include <bcrypt.h>
@@ -163,11 +164,7 @@ static EVENT_TRACE_PROPERTIES *new_props(void)
  * block (the process, the stacked heap events) that follows the names. */
 static void heap_props(EVENT_TRACE_PROPERTIES *p, const uint32_t *ext, size_t words)
 {
-  const struct etw_guid *g = &plan_heap_provider_guid;
-  p->Wnode.Guid.Data1 = g->data1;
-  p->Wnode.Guid.Data2 = g->data2;
-  p->Wnode.Guid.Data3 = g->data3;
-  memcpy(p->Wnode.Guid.Data4, g->data4, 8);
+  p->Wnode.Guid = guid_to_win32(&plan_heap_provider_guid);
   memcpy((BYTE *)p + CONTROLLER_WIN32_PROPS_SIZE, ext, words * sizeof(uint32_t));
   p->EnableFlags = PLAN_ENABLE_FLAGS_EXTENSION | (ULONG)CONTROLLER_WIN32_PROPS_SIZE;
 }
@@ -332,10 +329,7 @@ static int enable_provider(struct controller *c, uint64_t handle, const struct p
   params.EnableProperty = pr->enable_property;
   params.EnableFilterDesc = pr->filter_count ? filters : NULL;
   params.FilterDescCount = (ULONG)pr->filter_count;
-  guid.Data1 = pr->guid.data1;
-  guid.Data2 = pr->guid.data2;
-  guid.Data3 = pr->guid.data3;
-  memcpy(guid.Data4, pr->guid.data4, 8);
+  guid = guid_to_win32(&pr->guid);
   /* Timeout 0: asynchronous, as TraceEvent does; a provider that is slow
    * to answer must not hold the capture up. */
   code = advapi->enable_trace_ex2((TRACEHANDLE)handle, &guid, pr->control_code, pr->level,
@@ -428,10 +422,7 @@ static int set_stack_ids(struct controller *c, uint64_t handle, const struct pla
     return controller_fail(c, ETWCAP_E_RANGE, "TraceSetInformation", 0, "too many stack ids");
   memset(list, 0, sizeof(list));
   for (i = 0; i < count; i++) {
-    list[i].EventGuid.Data1 = ids[i].task.data1;
-    list[i].EventGuid.Data2 = ids[i].task.data2;
-    list[i].EventGuid.Data3 = ids[i].task.data3;
-    memcpy(list[i].EventGuid.Data4, ids[i].task.data4, 8);
+    list[i].EventGuid = guid_to_win32(&ids[i].task);
     list[i].Type = ids[i].type;
   }
   return set_info(c, handle, TraceStackTracingInfo, list,

@@ -14,6 +14,7 @@
  * PerfView, TraceEvent and etwcap's own reader decode it. */
 #include "src/os/own_provider_win32.h"
 
+#include "etw/event/guid_win32.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/os/optional_call_win32.h"
@@ -98,10 +99,7 @@ int own_provider_open(struct own_provider **out, char *why, size_t why_size)
     return ETWCAP_E_NOMEM;
   p->api = api;
   p->traits_len = tl_encode_provider_traits(OWN_PROVIDER_NAME, p->traits, sizeof(p->traits));
-  g.Data1 = eg.data1;
-  g.Data2 = eg.data2;
-  g.Data3 = eg.data3;
-  memcpy(g.Data4, eg.data4, sizeof(g.Data4));
+  g = guid_to_win32(&eg);
   rc = p->api->event_register(&g, NULL, NULL, &p->handle);
   if (rc != ERROR_SUCCESS) {
     snprintf(why, why_size, "EventRegister of the '%s' provider failed (Win32 error %lu)",

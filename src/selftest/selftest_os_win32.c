@@ -7,6 +7,7 @@
  * payload — the order TraceLoggingProvider.h's TraceLoggingWrite uses. */
 #include "src/selftest/selftest_os_win32.h"
 
+#include "etw/event/guid_win32.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/os/utf16_win32.h"
@@ -158,12 +159,8 @@ static int switch_threads(void *ctx, unsigned rounds, unsigned spin_ms)
 static int tl_register(void *ctx, const struct etw_guid *provider)
 {
   struct win_ctx *w = ctx;
-  GUID g;
+  GUID g = guid_to_win32(provider);
   ULONG rc;
-  g.Data1 = provider->data1;
-  g.Data2 = provider->data2;
-  g.Data3 = provider->data3;
-  memcpy(g.Data4, provider->data4, sizeof(g.Data4));
   w->traits_len = selftest_tl_provider_traits(w->traits, sizeof(w->traits));
   rc = eventapi->event_register(&g, NULL, NULL, &w->provider);
   if (rc != ERROR_SUCCESS) {
