@@ -27,6 +27,7 @@ set(FAKE_SOURCES
   tests/fakes/fault_io.c
   tests/fakes/log_capture.c
   tests/fakes/plan_of.c
+  tests/fakes/run_command.c
   tests/fakes/test_dir_posix.c
   tests/fakes/test_dir_win32.c
   tests/fakes/test_support.c)

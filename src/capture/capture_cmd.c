@@ -378,11 +378,11 @@ int capture_cmd_start(const struct cli *cli, const struct collection_env *env)
   return rc;
 }
 
-int capture_cmd_on_system(const struct cli *cli, capture_cmd_fn fn)
+int capture_cmd_on_system(const struct cli *cli)
 {
   struct controller ctl;
   struct collection_env env;
   controller_system(&ctl);
   collection_env_system(&env, &ctl);
-  return fn(cli, &env);
+  return cli->cmd->run_in(cli, &env);
 }

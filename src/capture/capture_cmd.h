@@ -1,8 +1,9 @@
-/* The live-collection commands, one function each: what cmd_collect.c,
- * cmd_start.c, cmd_stop.c, cmd_abort.c and cmd_list_sessions.c run, given
- * the parsed command line and the surroundings (collection_env.h).  The
- * command files pass the system's controller and clock; tests pass fakes,
- * so the same code runs in both.
+/* The live-collection commands, one function each: the run_in of the rows
+ * of cmd_collect.c, cmd_run.c, cmd_start.c, cmd_snapshot.c, cmd_stop.c,
+ * cmd_abort.c and cmd_list_sessions.c, given the parsed command line and
+ * the surroundings (collection_env.h).  The product runs them with the
+ * system's controller and clock; tests run the same rows with fakes, so
+ * the same code runs in both.
  *
  * Process model (README.md, "Live collection"): `start` leaves the sessions
  * running, writes the session record next to the data file and exits;
@@ -32,10 +33,9 @@ int capture_cmd_stop(const struct cli *cli, const struct collection_env *env);
 int capture_cmd_abort(const struct cli *cli, const struct collection_env *env);
 int capture_cmd_list(const struct cli *cli, const struct collection_env *env);
 
-/* One of the commands above, run against the system: its controller and
- * surroundings (controller_system, collection_env_system).  What each
- * command file's run function does. */
-typedef int (*capture_cmd_fn)(const struct cli *cli, const struct collection_env *env);
-int capture_cmd_on_system(const struct cli *cli, capture_cmd_fn fn);
+/* The run function of every command with a run_in (command.h): runs it
+ * against the system, its controller and surroundings (controller_system,
+ * collection_env_system). */
+int capture_cmd_on_system(const struct cli *cli);
 
 #endif

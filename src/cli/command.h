@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 struct cli;
+struct collection_env;
 
 enum command_flags {
   CMD_NEEDS_WINDOWS = 1 << 0, /* talks to ETW: refused elsewhere with a clear message */
@@ -33,6 +34,11 @@ struct command {
   /* More help after the description, generated from the command's own
    * tables (NULL: none). */
   void (*help_extra)(FILE *out);
+  /* A live-capture command's work, given the surroundings it runs in
+   * (collection_env.h): its `run` is capture_cmd_on_system, which gives it
+   * the system's, and the lifecycle tests run the same row against fakes.
+   * NULL for every other command. */
+  int (*run_in)(const struct cli *cli, const struct collection_env *env);
 };
 
 /* The table, NULL-terminated (commands.c). */

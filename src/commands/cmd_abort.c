@@ -7,16 +7,13 @@
 
 static const struct opt_group *const groups[] = { &opt_group_output, NULL };
 
-static int run_abort(const struct cli *cli)
-{
-  return capture_cmd_on_system(cli, capture_cmd_abort);
-}
-
 const struct command cmd_abort = {
-  "abort", run_abort, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, NULL, 0, 0,
+  "abort", capture_cmd_on_system, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, NULL, 0, 0,
   "Stop every etwcap session at once, without merging.",
     "Stops every session whose name starts with etwcap's prefix (or /SessionName's), "
     "keeping whatever files they wrote. Never touches other tools' sessions. Use it after a "
     "capture was killed.",
   groups,
+  NULL,
+  capture_cmd_abort,
 };

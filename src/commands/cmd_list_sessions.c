@@ -7,15 +7,12 @@
 
 static const struct opt_group *const groups[] = { NULL };
 
-static int run_list_sessions(const struct cli *cli)
-{
-  return capture_cmd_on_system(cli, capture_cmd_list);
-}
-
 const struct command cmd_list_sessions = {
-  "listSessions", run_list_sessions, CMD_NEEDS_WINDOWS, NULL, 0, 0,
+  "listSessions", capture_cmd_on_system, CMD_NEEDS_WINDOWS, NULL, 0, 0,
   "List the ETW sessions running on this machine.",
     "Lists every running ETW session with its buffers, events lost and file, marking "
     "etwcap's own.",
   groups,
+  NULL,
+  capture_cmd_list,
 };

@@ -12,13 +12,8 @@ static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_
                                                   &opt_group_rundown, &opt_group_merge,
                                                   &opt_group_report, NULL };
 
-static int run_run(const struct cli *cli)
-{
-  return capture_cmd_on_system(cli, capture_cmd_run);
-}
-
 const struct command cmd_run = {
-  "run", run_run, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN | CMD_REST_IS_ARGS,
+  "run", capture_cmd_on_system, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN | CMD_REST_IS_ARGS,
   "COMMAND [ARGS...]", 1, 64,
   "Collect a trace while a command runs, then merge and zip it.",
   "Starts the sessions (files that grow for as long as the command runs unless /CircularMB "
@@ -29,4 +24,6 @@ const struct command cmd_run = {
   "'cmd /c call'. Qualifiers go before 'run': everything after it is the command. Checked "
   "under Wine against fakes of advapi32 and of the command; not yet run on a real Windows.",
   groups,
+  NULL,
+  capture_cmd_run,
 };

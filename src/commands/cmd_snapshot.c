@@ -7,13 +7,8 @@
 
 static const struct opt_group *const groups[] = { &opt_group_output, NULL };
 
-static int run_snapshot(const struct cli *cli)
-{
-  return capture_cmd_on_system(cli, capture_cmd_snapshot);
-}
-
 const struct command cmd_snapshot = {
-  "snapshot", run_snapshot, CMD_NEEDS_WINDOWS, "[DataFile]", 0, 1,
+  "snapshot", capture_cmd_on_system, CMD_NEEDS_WINDOWS, "[DataFile]", 0, 1,
   "Ask a running collect for a snapshot of its in-memory rings.",
   "Asks the 'etwcap collect /InMemoryCircularBuffer' running for DataFile to write its rings "
   "as DataFile.N.etl.zip now (with their rundown; merged and zipped in the background) and "
@@ -21,4 +16,6 @@ const struct command cmd_snapshot = {
   "/InMemoryCircularBuffer says in its log that it has no ring to write. Checked against "
   "the fake controller only; not yet run on a real Windows.",
   groups,
+  NULL,
+  capture_cmd_snapshot,
 };

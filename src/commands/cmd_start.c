@@ -8,16 +8,13 @@
 
 static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, NULL };
 
-static int run_start(const struct cli *cli)
-{
-  return capture_cmd_on_system(cli, capture_cmd_start);
-}
-
 const struct command cmd_start = {
-  "start", run_start, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, "[DataFile]", 0, 1,
+  "start", capture_cmd_on_system, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, "[DataFile]", 0, 1,
   "Start sessions that keep running after etwcap exits.",
     "Starts the sessions as 'collect' would and exits, leaving them running; 'etwcap stop' "
     "(later, from any process or user) stops them, runs rundown and writes the merged "
     "capture.",
   groups,
+  NULL,
+  capture_cmd_start,
 };

@@ -7,15 +7,12 @@
 
 static const struct opt_group *const groups[] = { &opt_group_output, &opt_group_events, &opt_group_rundown, &opt_group_merge, NULL };
 
-static int run_stop(const struct cli *cli)
-{
-  return capture_cmd_on_system(cli, capture_cmd_stop);
-}
-
 const struct command cmd_stop = {
-  "stop", run_stop, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, "[DataFile]", 0, 1,
+  "stop", capture_cmd_on_system, CMD_NEEDS_WINDOWS | CMD_NEEDS_ADMIN, "[DataFile]", 0, 1,
   "Stop sessions left by 'start', run rundown, merge and zip.",
     "Stops the sessions that 'etwcap start' left running for DataFile, runs the CLR "
     "rundown, merges the session files and writes DataFile.zip.",
   groups,
+  NULL,
+  capture_cmd_stop,
 };

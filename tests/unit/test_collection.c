@@ -15,14 +15,13 @@
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
-#include "src/capture/capture_cmd.h"
 #include "src/capture/collection.h"
 #include "src/capture/session_record.h"
-#include "src/cli/cli.h"
 #include "src/os/console.h"
 #include "tests/fakes/fake_controller.h"
 #include "tests/fakes/fake_registry.h"
 #include "tests/fakes/log_capture.h"
+#include "tests/fakes/run_command.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -195,30 +194,11 @@ static void child_close(void *ctx, void *child, int kill)
   w->child_running = 0;
 }
 
-/* Runs a command line (argv[0] is "etwcap") through the command code. */
+/* Runs a command line (the words after "etwcap") through the command
+ * table in the world's environment. */
 static int run(struct world *w, const char *const *args)
 {
-  char *argv[32];
-  struct cli cli;
-  int argc = 0, rc;
-  argv[argc++] = (char *)"etwcap";
-  while (args[argc - 1])
-    argv[argc] = (char *)args[argc - 1], argc++;
-  assert_int_equal(cli_parse(&cli, argc, argv), 0);
-  if (str_caseeq(cli.cmd->name, "collect"))
-    rc = capture_cmd_collect(&cli, &w->env);
-  else if (str_caseeq(cli.cmd->name, "run"))
-    rc = capture_cmd_run(&cli, &w->env);
-  else if (str_caseeq(cli.cmd->name, "start"))
-    rc = capture_cmd_start(&cli, &w->env);
-  else if (str_caseeq(cli.cmd->name, "stop"))
-    rc = capture_cmd_stop(&cli, &w->env);
-  else if (str_caseeq(cli.cmd->name, "abort"))
-    rc = capture_cmd_abort(&cli, &w->env);
-  else
-    rc = capture_cmd_list(&cli, &w->env);
-  cli_release(&cli);
-  return rc;
+  return test_run_command(&w->env, args);
 }
 
 static int exists(const char *path)

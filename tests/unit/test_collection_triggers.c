@@ -20,13 +20,12 @@
 #include "src/base/os/os_version.h"
 #include "src/base/path_name.h"
 #include "src/base/strutil.h"
-#include "src/capture/capture_cmd.h"
 #include "src/capture/session_record.h"
-#include "src/cli/cli.h"
 #include "src/os/console.h"
 #include "tests/fakes/fake_consumer.h"
 #include "tests/fakes/fake_controller.h"
 #include "tests/fakes/log_capture.h"
+#include "tests/fakes/run_command.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,16 +300,7 @@ static int teardown(void **state)
 
 static int run(struct world *w, const char *const *args)
 {
-  char *argv[32];
-  struct cli cli;
-  int argc = 0, rc;
-  argv[argc++] = (char *)"etwcap";
-  while (args[argc - 1])
-    argv[argc] = (char *)args[argc - 1], argc++;
-  assert_int_equal(cli_parse(&cli, argc, argv), 0);
-  rc = capture_cmd_collect(&cli, &w->env);
-  cli_release(&cli);
-  return rc;
+  return test_run_command(&w->env, args);
 }
 
 static void every_start_stopped(const struct world *w)

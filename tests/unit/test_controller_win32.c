@@ -21,8 +21,6 @@
 #include "src/base/os/os_file.h"
 #include "src/base/os/registry.h"
 #include "src/base/os/utf16_win32.h"
-#include "src/base/strutil.h"
-#include "src/capture/capture_cmd.h"
 #include "src/capture/collection.h"
 #include "src/capture/rundown.h"
 #include "src/capture/session_record.h"
@@ -31,6 +29,7 @@
 #include "src/os/console.h"
 #include "tests/fakes/fake_advapi32_win32.h"
 #include "tests/fakes/fake_controller.h"
+#include "tests/fakes/run_command.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -1131,37 +1130,21 @@ static void capture(void *ctx, enum log_level level, const char *line)
 
 static struct logbuf captured_log;
 
-/* A command line through the command code, the Win32 controller with the
+/* A command line through the command table, the Win32 controller with the
  * fake behind it, and a virtual clock. */
 static int command(const char *const *args)
 {
-  char *argv[16];
-  struct cli cli;
   struct controller ctl;
   struct fake_clock clock;
   struct collection_env env;
-  int argc = 0, rc;
-  argv[argc++] = (char *)"etwcap";
-  while (args[argc - 1])
-    argv[argc] = (char *)args[argc - 1], argc++;
-  assert_int_equal(cli_parse(&cli, argc, argv), 0);
+  int rc;
   memset(&clock, 0, sizeof(clock));
   controller_system(&ctl);
   fake_env_init(&env, &ctl, &clock);
   memset(&captured_log, 0, sizeof(captured_log));
   log_add_sink(capture, &captured_log, LOG_DEBUG);
-  if (str_caseeq(cli.cmd->name, "collect"))
-    rc = capture_cmd_collect(&cli, &env);
-  else if (str_caseeq(cli.cmd->name, "start"))
-    rc = capture_cmd_start(&cli, &env);
-  else if (str_caseeq(cli.cmd->name, "stop"))
-    rc = capture_cmd_stop(&cli, &env);
-  else if (str_caseeq(cli.cmd->name, "abort"))
-    rc = capture_cmd_abort(&cli, &env);
-  else
-    rc = capture_cmd_list(&cli, &env);
+  rc = test_run_command(&env, args);
   log_remove_sink(capture, &captured_log);
-  cli_release(&cli);
   return rc;
 }
 
