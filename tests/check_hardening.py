@@ -3,9 +3,9 @@
 linked statically from libssp and called by our own functions, so a local
 array overrun ends the process instead of returning through a forged address.
 
-Usage: check_hardening.py etwcap.exe SOURCE_ROOT SOURCE_DIR...
-SOURCE_DIRs (relative to SOURCE_ROOT) hold the C files that are ours: a call
-to __stack_chk_fail must come from a function defined in one of them.
+Usage: check_hardening.py etwcap.exe SOURCE...
+The SOURCEs are the C files that are ours (the build's list): a call to
+__stack_chk_fail must come from a function defined in one of them.
 
 The image is read here, with no external module, following Microsoft's "PE
 Format" page (https://learn.microsoft.com/windows/win32/debug/pe-format):
@@ -81,12 +81,10 @@ def read_symbols(data, symtab, nsyms):
 
 
 def main():
-    exe, root, dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
-    ours = set()
-    for d in dirs:
-        ours.update(f for f in os.listdir(os.path.join(root, d)) if f.endswith(".c"))
+    exe, sources = sys.argv[1], sys.argv[2:]
+    ours = {os.path.basename(f) for f in sources if f.endswith(".c")}
     if not ours:
-        fail("no C files under %s %s" % (root, " ".join(dirs)))
+        fail("no C files of ours given")
 
     data, dll_flags, sections, symtab, nsyms = read_image(exe)
     failed = 0

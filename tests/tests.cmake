@@ -141,7 +141,7 @@ if(WIN32 AND CMAKE_CROSSCOMPILING)
   etwcap_add_test(wine.static_imports)
   add_test(NAME wine.hardening
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tests/check_hardening.py
-                   $<TARGET_FILE:etwcap> ${CMAKE_CURRENT_SOURCE_DIR} ${ETWCAP_SOURCE_DIRS})
+                   $<TARGET_FILE:etwcap> ${CORE_SOURCES} src/main.c)
   etwcap_add_test(wine.hardening)
   add_test(NAME wine.installer
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tests/installer_test.sh
