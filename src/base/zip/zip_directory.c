@@ -2,10 +2,10 @@
  * 4.3.7 (local header), 4.3.9 (data descriptor), 4.3.12 (central header),
  * 4.3.14-4.3.16 (Zip64 end record and locator, end of directory), 4.4.4
  * (general purpose flags), 4.5.3 (Zip64 extra field).  Where the
- * specification leaves room, it follows what Python's zipfile does (the
- * directory is the bytes just before the end records, whatever its offset
- * field says: a stub before the archive moves every offset by the same
- * amount) and refuses what `unzip -t` refuses (members sharing bytes). */
+ * specification leaves room, it accepts what both Python's zipfile and
+ * `unzip -t` accept: a stub before the archive whose offsets do not count
+ * it is refused (unzip warns; `zip -A` repairs it), as are members sharing
+ * bytes. */
 #include "src/base/zip/zip_directory.h"
 
 #include "src/base/alloc.h"

@@ -6,8 +6,8 @@
  *
  * What it accepts is what both Python's zipfile and Info-ZIP's `unzip -t`
  * accept (PKWARE APPNOTE 6.3.x): an archive comment up to 65,535 bytes,
- * bytes before the archive (a self-extractor's stub, offsets adjusted or
- * not) or after it, folder entries, data descriptors, Zip64 end records and
+ * bytes before the archive (a self-extractor's stub whose offsets count it,
+ * as `zip -A` leaves them) or after it, folder entries, data descriptors, Zip64 end records and
  * Zip64 extra fields in local and central headers.  What it refuses is
  * ETWCAP_E_FORMAT (no end-of-directory record), ETWCAP_E_CORRUPT (bounds,
  * signatures, overlapping members, names that differ between the local and
