@@ -125,7 +125,7 @@ static void take_snapshot(struct capture_armed *a, const struct manifest_trigger
   }
   background_wait(&a->job);
   /* A plan for X.<n>: its rundown sessions write X.<n>'s files. */
-  rc = capture_cmd_plan(a->cli, "collect", name, a->engine, &plan);
+  rc = capture_cmd_plan(a->env, a->cli, "collect", name, a->engine, &plan);
   if (!rc) {
     log_info("snapshot %s for %s: writing the rings, the sessions go on", name, fired->name);
     rc = collection_flush_to(a->c, &plan);
@@ -408,7 +408,7 @@ static void rotate(struct capture_armed *a)
   size_t i, j;
   background_wait(&a->job);
   if (segment_name(a, a->env->utc_now(a->env->ctx), name, sizeof(name)) != 0 ||
-      capture_cmd_plan(a->cli, "collect", name, a->engine, &next) != 0) {
+      capture_cmd_plan(a->env, a->cli, "collect", name, a->engine, &next) != 0) {
     log_error("cannot name the next segment after '%s'; the capture goes on in it",
               a->plan->data_file);
     a->segment_ms = a->env->now_ms(a->env->ctx);

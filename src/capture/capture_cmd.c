@@ -22,7 +22,8 @@
 
 /* --- shared helpers -------------------------------------------------------- */
 
-int capture_cmd_plan(const struct cli *cli, const char *command, const char *data_file,
+int capture_cmd_plan(const struct collection_env *env, const struct cli *cli,
+                     const char *command, const char *data_file,
                      const struct trigger_engine *triggers, struct plan *plan)
 {
   struct plan_options o;
@@ -30,7 +31,8 @@ int capture_cmd_plan(const struct cli *cli, const char *command, const char *dat
   size_t i;
   int rc;
   memset(plan, 0, sizeof(*plan));
-  rc = plan_options_from_cli(cli, triggers, &o, err, sizeof(err));
+  rc = plan_options_from_cli(cli, triggers, env->os_known ? &env->os : NULL, &o, err,
+                             sizeof(err));
   if (rc) {
     log_error("%s", err);
     return rc;
@@ -341,7 +343,7 @@ int capture_cmd_start(const struct cli *cli, const struct collection_env *env)
   int rc;
 
   capture_cmd_log_begin(&log, cli);
-  rc = capture_cmd_plan(cli, "start", NULL, NULL, &plan);
+  rc = capture_cmd_plan(env, cli, "start", NULL, NULL, &plan);
   if (!rc)
     capture_cmd_open_console();
   if (!rc)

@@ -82,7 +82,7 @@ int capture_cmd_abort(const struct cli *cli, const struct collection_env *env)
   record[0] = request[0] = '\0';
   /* The record of the DataFile (default etwcapData.etl) names sessions the
    * prefix does not cover. */
-  if (capture_cmd_plan(cli, "collect", NULL, NULL, &plan) == 0 &&
+  if (capture_cmd_plan(env, cli, "collect", NULL, NULL, &plan) == 0 &&
       session_record_path(plan.data_file, record, sizeof(record)) == 0 &&
       session_request_path(plan.data_file, request, sizeof(request)) == 0 &&
       session_record_read(record, &r, why, sizeof(why)) == 0) {

@@ -546,7 +546,7 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
   }
   /* The first collection's plan; its DataFile, as the plan normalises it
    * (extension, default name), is the base of the others' names. */
-  rc = capture_cmd_plan(cli, command, NULL, l.e, &plan);
+  rc = capture_cmd_plan(env, cli, command, NULL, l.e, &plan);
   if (rc) {
     plan_release(&plan);
     trigger_engine_free(l.e);
@@ -568,7 +568,7 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
     if (rc)
       log_error("the data file name '%s' is too long", base);
     else
-      rc = capture_cmd_plan(cli, command, name, l.e, &plan);
+      rc = capture_cmd_plan(env, cli, command, name, l.e, &plan);
     if (rc) {
       plan_release(&plan);
       trigger_engine_free(l.e);
@@ -601,7 +601,7 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
       n = next;
       log_info("collection %u of %u: %s", l.collection, count, name);
       plan_release(&plan);
-      if ((rc = capture_cmd_plan(cli, command, name, l.e, &plan)) != 0)
+      if ((rc = capture_cmd_plan(env, cli, command, name, l.e, &plan)) != 0)
         break;
     }
     rc = run_one(&l, cli, &plan, count > 1 || l.armed.segments ? base : NULL, &end);

@@ -15,10 +15,12 @@
 struct cli;
 
 /* Builds the plan for `command` ("collect", "start" or "run") from the
- * command line; `data_file` (may be NULL) replaces the DataFile; the
- * trigger session serves `triggers` (collect's engine; NULL: none).  Logs
- * the reason on failure.  plan_release is needed in every case. */
-int capture_cmd_plan(const struct cli *cli, const char *command, const char *data_file,
+ * command line, for env's Windows; `data_file` (may be NULL) replaces the
+ * DataFile; the trigger session serves `triggers` (collect's engine; NULL:
+ * none).  Logs the reason on failure.  plan_release is needed in every
+ * case. */
+int capture_cmd_plan(const struct collection_env *env, const struct cli *cli,
+                     const char *command, const char *data_file,
                      const struct trigger_engine *triggers, struct plan *plan);
 
 /* Starts the in-memory log that becomes LogFile.txt, with the command line

@@ -19,9 +19,8 @@ int capture_cmd_snapshot(const struct cli *cli, const struct collection_env *env
   char record[CONTROLLER_PATH_MAX], request[CONTROLLER_PATH_MAX], why[512];
   int rc;
 
-  (void)env;
   memset(&r, 0, sizeof(r));
-  rc = capture_cmd_plan(cli, "collect", NULL, NULL, &plan);
+  rc = capture_cmd_plan(env, cli, "collect", NULL, NULL, &plan);
   if (!rc && (session_record_path(plan.data_file, record, sizeof(record)) ||
               session_request_path(plan.data_file, request, sizeof(request)))) {
     log_error("the data file name '%s' is too long", plan.data_file);

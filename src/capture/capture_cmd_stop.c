@@ -81,7 +81,7 @@ int capture_cmd_stop(const struct cli *cli, const struct collection_env *env)
 
   capture_cmd_log_begin(&log, cli);
   memset(&r, 0, sizeof(r));
-  rc = capture_cmd_plan(cli, "collect", NULL, NULL, &plan);
+  rc = capture_cmd_plan(env, cli, "collect", NULL, NULL, &plan);
   if (!rc && session_record_path(plan.data_file, record, sizeof(record)) != 0)
     rc = ETWCAP_E_RANGE;
   if (!rc) {
@@ -97,7 +97,7 @@ int capture_cmd_stop(const struct cli *cli, const struct collection_env *env)
     /* The record names the files as `start` saw them: use its name so the
      * rundown file and the merge land beside them. */
     plan_release(&plan);
-    rc = capture_cmd_plan(cli, "collect", r.data_file, NULL, &plan);
+    rc = capture_cmd_plan(env, cli, "collect", r.data_file, NULL, &plan);
   }
   if (!rc && have_record && str_caseeq(r.mode, "collect") &&
       session_record_owner_alive(r.pid, r.pid_created)) {

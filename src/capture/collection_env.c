@@ -1,4 +1,5 @@
-/* The real collection_env: os_time.h and os_file.h; and the /EventLog report. */
+/* The real collection_env: os_time.h, os_file.h and os_version.h; and the
+ * /EventLog report. */
 #include "src/capture/collection_env.h"
 
 #include "src/base/error.h"
@@ -63,6 +64,7 @@ void collection_env_system(struct collection_env *env, struct controller *ctl)
   env->utc_now = real_utc_now;
   env->file_size = real_file_size;
   env->free_disk = real_free_disk;
+  env->os_known = os_windows_version(&env->os) == 0;
 }
 
 void collection_env_report(const struct collection_env *env, unsigned id, const char *fmt, ...)

@@ -1,5 +1,6 @@
 /* What a capture needs from its surroundings, as one struct: the session
- * controller, a clock, and file sizes and free disk space.  The product
+ * controller, a clock, file sizes and free disk space, and the Windows
+ * version.  The product
  * uses the real ones (collection_env_system); the lifecycle tests put a
  * fake controller and a virtual clock in, so waits of minutes (rundown,
  * /MaxCollectSec) take no time and no test sleeps for real. */
@@ -10,6 +11,7 @@
 #include "etw/session/consumer.h"
 #include "etw/session/controller.h"
 #include "src/base/log.h"
+#include "src/base/os/os_version.h"
 #include "triggers/os/eventlog.h"
 #include "triggers/trigger_engine.h"
 
@@ -28,6 +30,11 @@ struct collection_env {
   int (*file_size)(void *ctx, const char *path, int64_t *size);
   /* Free bytes on the volume holding `path` (a file that may not exist yet). */
   int (*free_disk)(void *ctx, const char *path, uint64_t *bytes);
+  /* The Windows the capture plans for when os_known (plan_cli.h; /TargetOS
+   * overrides it): the running one, read by collection_env_system (none off
+   * Windows, and the plan assumes OS_VERSION_DEFAULT_*); tests set theirs. */
+  struct os_version os;
+  int os_known;
   /* Live triggers (capture_cmd_collect.c).  NULL members: the system's
    * (the real-time consumer, PDH, the event log, cmd.exe); tests put
    * fakes here. */

@@ -37,7 +37,8 @@ static void read_machine_sources(struct plan_options *o)
 }
 
 int plan_options_from_cli(const struct cli *cli, const struct trigger_engine *triggers,
-                          struct plan_options *o, char *err, size_t err_size)
+                          const struct os_version *running, struct plan_options *o, char *err,
+                          size_t err_size)
 {
   size_t arg = 0;
 
@@ -67,7 +68,8 @@ int plan_options_from_cli(const struct cli *cli, const struct trigger_engine *tr
       return ETWCAP_E_USAGE;
     }
     o->os_assumed = 1;
-  } else if (os_windows_version(&o->os) == 0) {
+  } else if (running) {
+    o->os = *running;
     o->os_assumed = 0;
   }
 

@@ -13,12 +13,15 @@ struct trigger_engine;
 /* Reads every qualifier the plan uses.  For `plan`, an optional first
  * positional `collect` or `start` picks the command planned (default
  * collect) and the next one is the DataFile; for `collect`/`start` the
- * positional is the DataFile.  The target Windows is /TargetOS, else the
- * running Windows (os_version.h), else OS_VERSION_DEFAULT_*.  Strings stay
- * owned by `cli`.  The trigger session enables what `triggers` (the engine
- * the command built from its trigger qualifiers; NULL: none) needs.
+ * positional is the DataFile.  The target Windows is /TargetOS, else
+ * `running` (the Windows this runs on as the caller knows it, the capture
+ * environment's for a capture, collection_env.h; NULL: none), else
+ * OS_VERSION_DEFAULT_*.  Strings stay owned by `cli`.  The trigger session
+ * enables what `triggers` (the engine the command built from its trigger
+ * qualifiers; NULL: none) needs.
  * Returns 0, or ETWCAP_E_USAGE with a message in err. */
 int plan_options_from_cli(const struct cli *cli, const struct trigger_engine *triggers,
-                          struct plan_options *o, char *err, size_t err_size);
+                          const struct os_version *running, struct plan_options *o, char *err,
+                          size_t err_size);
 
 #endif

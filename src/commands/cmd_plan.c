@@ -9,6 +9,7 @@
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/base/os/os_version.h"
 #include "src/base/strbuf.h"
 #include "src/capture/capture_armed.h"
 #include "src/cli/cli.h"
@@ -160,6 +161,7 @@ static int run_plan(const struct cli *cli)
   struct trigger_engine *engine = NULL;
   struct trigger_descs triggers = { NULL, 0 };
   struct counter_monitors monitors = { NULL, 0, NULL };
+  struct os_version running;
   char err[1024];
   char *text = NULL, *whole = NULL;
   int built = 0;
@@ -170,7 +172,9 @@ static int run_plan(const struct cli *cli)
     return rc;
   rc = trigger_engine_create(&engine, &cli->q.triggers, err, sizeof(err));
   if (!rc)
-    rc = plan_options_from_cli(cli, engine, &opt, err, sizeof(err));
+    rc = plan_options_from_cli(cli, engine,
+                               os_windows_version(&running) == 0 ? &running : NULL, &opt, err,
+                               sizeof(err));
   if (!rc && (rc = trigger_describe(&cli->q.triggers, engine, &triggers)) != 0)
     snprintf(err, sizeof(err), "cannot describe the triggers: %s", etwcap_strerror(rc));
   trigger_engine_free(engine);

@@ -568,6 +568,9 @@ static int clock_free_disk(void *ctx, const char *path, uint64_t *bytes)
   return 0;
 }
 
+const struct os_version fake_env_os = { OS_VERSION_DEFAULT_MAJOR, OS_VERSION_DEFAULT_MINOR,
+                                         OS_VERSION_DEFAULT_BUILD };
+
 void fake_env_init(struct collection_env *env, struct controller *ctl, struct fake_clock *clock)
 {
   memset(env, 0, sizeof(*env));
@@ -580,4 +583,6 @@ void fake_env_init(struct collection_env *env, struct controller *ctl, struct fa
   env->utc_now = clock_utc;
   env->file_size = real_size;
   env->free_disk = clock_free_disk;
+  env->os = fake_env_os;
+  env->os_known = 1;
 }

@@ -122,8 +122,13 @@ struct fake_clock {
   void *on_sleep_ctx;
 };
 
+/* The Windows the fake environment plans for: Windows Server 2022, what
+ * `plan` assumes off Windows, so a capture plans alike natively and under
+ * Wine (whatever version Wine reports). */
+extern const struct os_version fake_env_os;
+
 /* env: the fake controller (or any controller: `ctl`), the virtual clock,
- * real file sizes. */
+ * real file sizes, fake_env_os. */
 void fake_env_init(struct collection_env *env, struct controller *ctl, struct fake_clock *clock);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "src/cli/cli.h"
 #include "src/cli/plan_cli.h"
+#include "tests/fakes/fake_controller.h"
 #include "triggers/trigger_engine.h"
 
 int test_plan_of(const char *first, const char *const *args, struct plan *plan)
@@ -23,7 +24,7 @@ int test_plan_of(const char *first, const char *const *args, struct plan *plan)
   assert_null(*args);
   assert_int_equal(cli_parse(&cli, argc, argv), 0);
   assert_int_equal(trigger_engine_create(&e, &cli.q.triggers, err, sizeof(err)), 0);
-  assert_int_equal(plan_options_from_cli(&cli, e, &o, err, sizeof(err)), 0);
+  assert_int_equal(plan_options_from_cli(&cli, e, &fake_env_os, &o, err, sizeof(err)), 0);
   rc = plan_build(&o, plan);
   trigger_engine_free(e);
   cli_release(&cli);

@@ -1,6 +1,7 @@
 /* The plan a command line makes, as `collect` or `plan` builds it (the
- * trigger engine first, then plan_options_from_cli and plan_build), for the
- * tests that check sessions, names and counts. */
+ * trigger engine first, then plan_options_from_cli and plan_build) for the
+ * fake environment's Windows (fake_env_os), for the tests that check
+ * sessions, names and counts. */
 #ifndef ETWCAP_PLAN_OF_H
 #define ETWCAP_PLAN_OF_H
 

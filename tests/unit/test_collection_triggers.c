@@ -1089,44 +1089,75 @@ static void segments_refuse_what_cannot_work(void **state)
   assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
 }
 
-static void process_name_makes_the_trigger_session_a_system_logger(void **state)
+/* collect with a process-name trigger, planned for Windows
+ * major.minor.build (the environment's); *start: the trigger session's
+ * start among the controller's calls ((size_t)-1: none). */
+static int collect_by_process_name(struct world *w, unsigned major, unsigned minor,
+                                   unsigned build, size_t *start)
 {
-  struct world *w = *state;
   const char *args[] = { "collect", w->data, "/StopOnGen2GC", "/Process:w3wp", "/MaxCollectSec:1",
                          NULL };
   char tname[64];
-  size_t start, flags;
   int rc;
-  struct os_version os;
+  w->env.os.major = major;
+  w->env.os.minor = minor;
+  w->env.os.build = build;
   trigger_session_name(tname, sizeof(tname));
   rc = run(w, args);
-  if (os_windows_version(&os) == 0 && (os.major < 6 || (os.major == 6 && os.minor < 2))) {
-    /* Windows 7 (Wine says 6.1) has no private system loggers. */
-    assert_int_equal(rc, ETWCAP_E_UNSUPPORTED);
-    assert_true(logged(w, "needs Windows 8 / Server 2012"));
-    assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
-    return;
-  }
-  assert_int_equal(rc, 0);
-  /* A name needs the kernel's process events to find the process. */
-  start = fake_controller_find(&w->fake, "start", tname, 0);
+  *start = fake_controller_find(&w->fake, "start", tname, 0);
+  return rc;
+}
+
+/* A name needs the kernel's process events to find the process, so the
+ * trigger session is a system logger; from build 20348 they come from
+ * SystemProcessProvider {151f55dc-...} with SYSTEM_PROCESS_KW_GENERAL 0x1
+ * (the System Providers page). */
+static void process_name_makes_the_trigger_session_a_system_logger(void **state)
+{
+  struct world *w = *state;
+  size_t start, on;
+  assert_int_equal(collect_by_process_name(w, 10, 0, 20348, &start), 0);
   assert_true(start != (size_t)-1);
   assert_true(w->fake.calls[start].value & PLAN_SYSTEM_LOGGER_MODE);
   assert_true(w->fake.calls[start].value & PLAN_REAL_TIME_MODE);
-  /* Its kernel events by the kernel's route: the group mask (Masks[0]
-   * PERF_PROCESS 0x1) before build 20348, SystemProcessProvider
-   * {151f55dc-...} with SYSTEM_PROCESS_KW_GENERAL 0x1 from it (the System
-   * Providers page). */
-  flags = fake_controller_find(&w->fake, "kernel_flags", tname, start + 1);
-  if (flags != (size_t)-1) {
-    assert_true(w->fake.calls[flags].mask[0] & 0x1);
-  } else {
-    flags = fake_controller_find(&w->fake, "enable", tname, start + 1);
-    assert_true(flags != (size_t)-1);
-    assert_int_equal(w->fake.calls[flags].guid.data1, 0x151f55dc);
-    assert_true(w->fake.calls[flags].any & 0x1);
-  }
+  on = fake_controller_find(&w->fake, "enable", w->fake.calls[start].session, start + 1);
+  assert_true(on != (size_t)-1);
+  assert_int_equal(w->fake.calls[on].guid.data1, 0x151f55dc);
+  assert_true(w->fake.calls[on].any & 0x1);
   every_start_stopped(w);
+}
+
+/* Before build 20348 the process events come by the group mask: the
+ * EnableFlags at start (EVENT_TRACE_FLAG_PROCESS 0x1), whose group is
+ * Masks[0] PERF_PROCESS 0x1, and no System Provider. */
+static void process_name_before_20348_takes_the_group_mask(void **state)
+{
+  struct world *w = *state;
+  const struct fake_session *s = NULL;
+  size_t start, i;
+  assert_int_equal(collect_by_process_name(w, 10, 0, 17763, &start), 0);
+  assert_true(start != (size_t)-1);
+  assert_true(w->fake.calls[start].value & PLAN_SYSTEM_LOGGER_MODE);
+  for (i = 0; i < w->fake.session_count; i++)
+    if (!strcmp(w->fake.sessions[i].name, w->fake.calls[start].session))
+      s = &w->fake.sessions[i];
+  assert_non_null(s);
+  assert_true(s->enable_flags & 0x1);
+  assert_true(s->group_mask[0] & 0x1);
+  for (i = start + 1; i < w->fake.call_count; i++)
+    assert_false(!strcmp(w->fake.calls[i].op, "enable") &&
+                 w->fake.calls[i].guid.data1 == 0x151f55dc);
+  every_start_stopped(w);
+}
+
+/* Windows 7 has no private system loggers: refused before anything starts. */
+static void process_name_needs_windows_8(void **state)
+{
+  struct world *w = *state;
+  size_t start;
+  assert_int_equal(collect_by_process_name(w, 6, 1, 7601, &start), ETWCAP_E_UNSUPPORTED);
+  assert_true(logged(w, "needs Windows 8 / Server 2012"));
+  assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -1146,6 +1177,8 @@ int main(void)
     T(consumer_failure_stops_every_session),
     T(exception_trigger_enables_the_exception_keyword),
     T(process_name_makes_the_trigger_session_a_system_logger),
+    T(process_name_before_20348_takes_the_group_mask),
+    T(process_name_needs_windows_8),
     T(a_fire_writes_a_snapshot_and_the_sessions_go_on),
     T(fires_within_the_cooldown_write_one_snapshot),
     T(collect_multiple_caps_the_snapshots),

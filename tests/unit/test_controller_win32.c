@@ -455,7 +455,7 @@ static void run_runbook_build(const char *const *args, unsigned os_major, unsign
   while (args[argc - 1])
     argv[argc] = (char *)args[argc - 1], argc++;
   assert_int_equal(cli_parse(&cli, argc, argv), 0);
-  assert_int_equal(plan_options_from_cli(&cli, NULL, &o, err, sizeof(err)), 0);
+  assert_int_equal(plan_options_from_cli(&cli, NULL, NULL, &o, err, sizeof(err)), 0);
   o.os.major = os_major;
   o.os.minor = os_minor;
   o.os.build = os_build;

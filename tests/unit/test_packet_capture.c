@@ -297,9 +297,8 @@ static int run(struct world *w, const char *const *args)
   return test_run_command(&w->env, args);
 }
 
-/* netsh's file and whether it is kept, as the plan of the running system
- * has them for `sw` (/NetworkCapture becomes the NetMon form before
- * Windows 8, which Wine may say it is). */
+/* netsh's file and whether it is kept (the NetMon form), as the plan for
+ * the fake environment's Windows has them for `sw`. */
 static int planned_file(const struct world *w, const char *sw, char *file, size_t size)
 {
   char datafile_q[600];

@@ -45,7 +45,7 @@ static int build(struct plan *plan, const char *first, ...)
   /* The triggers' needs come from the engine, as collect and plan build it. */
   rc = trigger_engine_create(&e, &cli.q.triggers, err, sizeof(err));
   if (!rc)
-    rc = plan_options_from_cli(&cli, e, &opt, err, sizeof(err));
+    rc = plan_options_from_cli(&cli, e, NULL, &opt, err, sizeof(err));
   trigger_engine_free(e);
   if (rc) {
     snprintf(plan->error, sizeof(plan->error), "%s", err);
