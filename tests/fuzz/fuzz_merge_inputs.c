@@ -115,7 +115,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       safe_name(data + pos, n, name);
     }
     pos += n + 1;
-    if (!n || (count && made_index(name, count) >= 0))
+    /* A '*' name on a main file called ".etl" is empty: the folder itself. */
+    if (!n || !name[0] || (count && made_index(name, count) >= 0))
       continue;
     make_file(name);
     if (!count) { /* the main file: X of X.etl for the '*' names */
