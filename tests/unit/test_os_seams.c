@@ -195,6 +195,16 @@ static void files_are_removed_only_while_the_same(void **state)
   assert_int_equal(os_remove_same(path, &id), ETWCAP_E_NOENT);
 }
 
+/* A device is refused as not a regular file, never read from. */
+static void devices_are_not_files(void **state)
+{
+  char probe[] = "a\\b";
+  (void)state;
+  os_native_path(probe);
+  assert_null(os_fopen_regular(probe[1] == '\\' ? "NUL" : "/dev/null", NULL));
+  assert_int_equal(os_last_error(), ETWCAP_E_NOTFILE);
+}
+
 /* Names taken from a trace on a share are not opened (no SMB from a
  * hostile trace); POSIX paths are always local. */
 static void shares_are_remote(void **state)
@@ -209,6 +219,8 @@ static void shares_are_remote(void **state)
   assert_int_equal(os_path_is_remote("//server/share/x.dll"), windows);
   assert_int_equal(os_path_is_remote("\\\\?\\UNC\\server\\share\\x.dll"), windows);
   assert_int_equal(os_path_is_remote("\\\\.\\pipe\\x"), windows);
+  assert_int_equal(os_path_is_remote("\\??\\UNC\\server\\share\\x.dll"), windows);
+  assert_int_equal(os_path_is_remote("/?" "?/pipe/x"), windows);
   assert_int_equal(os_path_is_remote("\\\\?\\C:\\Windows\\System32\\ntdll.dll"), 0);
   assert_int_equal(os_path_is_remote("C:\\Windows\\System32\\ntdll.dll"), 0);
 }
@@ -222,6 +234,7 @@ int main(void)
     cmocka_unit_test(unicode_file_paths),
     cmocka_unit_test(full_paths),
     cmocka_unit_test(files_are_removed_only_while_the_same),
+    cmocka_unit_test(devices_are_not_files),
     cmocka_unit_test(shares_are_remote),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

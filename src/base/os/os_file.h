@@ -19,16 +19,18 @@ struct os_file_id {
 };
 
 /* Opens `path` for reading ("rb") only when it is a regular file: a FIFO,
- * device, socket or folder is refused (NULL, os_last_error ETWCAP_E_NOTFILE,
- * or ETWCAP_E_ISDIR for a folder) without blocking, so a name taken from a
- * trace or found in a folder cannot hang the reader.  On Windows only a
- * disk file qualifies (GetFileType FILE_TYPE_DISK).  Fills *id when id is
- * not NULL. */
+ * device, socket or folder is refused (NULL, os_last_error ETWCAP_E_NOTFILE;
+ * for a folder ETWCAP_E_ISDIR on POSIX, ETWCAP_E_ACCES on Windows) without
+ * blocking, so a name taken from a trace or found in a folder cannot hang
+ * the reader.  POSIX never opens a device (stat first); on Windows only a
+ * disk file qualifies (GetFileType FILE_TYPE_DISK), and a pipe's server
+ * cannot act as us.  Fills *id when id is not NULL. */
 FILE *os_fopen_regular(const char *path, struct os_file_id *id);
 /* Removes `path` only while it is still the file `id` describes:
  * ETWCAP_E_REPLACED (nothing removed) when another file has taken its name.
  * Windows checks and deletes through one handle; POSIX compares lstat's
- * identity and then unlinks, which leaves a window of a few instructions. */
+ * identity and then unlinks: two system calls, between which a writer of
+ * the folder could swap the file (so it is for folders only we write). */
 int os_remove_same(const char *path, const struct os_file_id *id);
 /* Fills *id with the identity of the file `path` names, links followed:
  * two names of one file (another spelling, a hard or symbolic link) give

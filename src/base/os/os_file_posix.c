@@ -77,19 +77,29 @@ FILE *os_fopen_regular(const char *path, struct os_file_id *id)
 {
   struct stat st;
   FILE *f;
-  /* O_NONBLOCK: opening a FIFO for reading waits for a writer otherwise.
-   * O_NOCTTY: a terminal device never becomes ours. */
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), e;
+  int fd, e, flags;
+  /* A device is never opened: its driver's open may act (a watchdog arms,
+   * a tape rewinds).  stat first; the fstat below checks the file opened. */
+  if (stat(path, &st) != 0)
+    return NULL;
+  if (!S_ISREG(st.st_mode)) {
+    errno = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+    return NULL;
+  }
+  /* O_NONBLOCK: opening a FIFO put there since waits for a writer
+   * otherwise.  O_NOCTTY: a terminal device never becomes ours. */
+  fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0)
     return NULL;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    e = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+  e = fstat(fd, &st) != 0 ? errno : S_ISREG(st.st_mode) ? 0 : ENODEV;
+  if (e) {
     close(fd);
     errno = e;
     return NULL;
   }
   /* A regular file never blocks; clear the flag so reads behave as usual. */
-  if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
+  if ((flags = fcntl(fd, F_GETFL)) == -1 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
+      !(f = fdopen(fd, "rb"))) {
     e = errno;
     close(fd);
     errno = e;

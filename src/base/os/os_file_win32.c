@@ -88,6 +88,35 @@ FILE *os_fopen(const char *path, const char *mode)
   return f;
 }
 
+/* Flags for every CreateFileW here: a name may be a pipe, and a pipe's
+ * server must not act as us (SECURITY_SQOS_PRESENT with
+ * SECURITY_IDENTIFICATION: it may identify the client, never impersonate
+ * it; ImpersonateNamedPipeClient's page). */
+#define OPEN_FLAGS (SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION)
+
+/* What names the file of handle h: FILE_ID_INFO's 64-bit volume serial and
+ * 128-bit file id where the file system has one (ReFS's 64-bit index is not
+ * unique; BY_HANDLE_FILE_INFORMATION's page), else the volume serial and
+ * 64-bit index of *info. */
+static void identity_of(HANDLE h, const BY_HANDLE_FILE_INFORMATION *info, struct os_file_id *id)
+{
+  FILE_ID_INFO fid;
+  uint64_t high = 0, low = 0;
+  if (GetFileInformationByHandleEx(h, FileIdInfo, &fid, sizeof(fid))) {
+    memcpy(&high, fid.FileId.Identifier, 8);
+    memcpy(&low, fid.FileId.Identifier + 8, 8);
+  }
+  if (high || low) {
+    id->volume = fid.VolumeSerialNumber;
+    id->index_high = high;
+    id->index_low = low;
+  } else {
+    id->volume = info->dwVolumeSerialNumber;
+    id->index_high = info->nFileIndexHigh;
+    id->index_low = info->nFileIndexLow;
+  }
+}
+
 /* A C stream on handle h (which it then owns); NULL, with h closed, when the
  * C runtime has no room for one. */
 static FILE *stream_of(HANDLE h, int access, const char *mode)
@@ -116,7 +145,7 @@ FILE *os_fopen_regular(const char *path, struct os_file_id *id)
   }
   /* The sharing _wfopen's "rb" grants; a handle that is not inherited. */
   h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
-                  FILE_ATTRIBUTE_NORMAL, NULL);
+                  FILE_ATTRIBUTE_NORMAL | OPEN_FLAGS, NULL);
   etwcap_free(w);
   if (h == INVALID_HANDLE_VALUE) {
     last_win32_error = GetLastError();
@@ -132,11 +161,8 @@ FILE *os_fopen_regular(const char *path, struct os_file_id *id)
   }
   if (!(f = stream_of(h, _O_RDONLY, "rb")))
     return NULL;
-  if (id) {
-    id->volume = info.dwVolumeSerialNumber;
-    id->index_high = info.nFileIndexHigh;
-    id->index_low = info.nFileIndexLow;
-  }
+  if (id)
+    identity_of(h, &info, id);
   return f;
 }
 
@@ -145,25 +171,31 @@ int os_remove_same(const char *path, const struct os_file_id *id)
   wchar_t *w = utf8_to_utf16(path);
   BY_HANDLE_FILE_INFORMATION info;
   FILE_DISPOSITION_INFO dispose = { TRUE };
+  struct os_file_id now;
   HANDLE h;
   int rc;
   if (!w)
     return ETWCAP_E_NOMEM;
   /* The name's file itself (a link is not followed), checked and deleted
-   * through one handle: no other file can take the name in between. */
+   * through one handle: no other file can take the name in between (one
+   * may rename it away meanwhile; then it goes under its new name). */
   h = CreateFileW(w, DELETE | FILE_READ_ATTRIBUTES,
                   FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
-                  FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+                  FILE_FLAG_OPEN_REPARSE_POINT | OPEN_FLAGS, NULL);
   etwcap_free(w);
   if (h == INVALID_HANDLE_VALUE)
     return translate(GetLastError());
-  if (!GetFileInformationByHandle(h, &info))
+  if (!GetFileInformationByHandle(h, &info)) {
     rc = translate(GetLastError());
-  else if (info.dwVolumeSerialNumber != id->volume || info.nFileIndexHigh != id->index_high ||
-           info.nFileIndexLow != id->index_low ||
-           (info.dwFileAttributes & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY)))
-    rc = ETWCAP_E_REPLACED;
-  else
+  } else {
+    identity_of(h, &info, &now);
+    if (now.volume != id->volume || now.index_high != id->index_high ||
+        now.index_low != id->index_low || (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT))
+      rc = ETWCAP_E_REPLACED;
+    else
+      rc = 0;
+  }
+  if (!rc)
     rc = SetFileInformationByHandle(h, FileDispositionInfo, &dispose, sizeof(dispose))
            ? 0
            : translate(GetLastError());
@@ -181,20 +213,18 @@ int os_path_id(const char *path, struct os_file_id *id)
     return ETWCAP_E_NOMEM;
   /* No data access and every sharing mode: this opens beside any handle,
    * ours included.  BACKUP_SEMANTICS lets a folder be opened too; a pipe
-   * or device is opened without waiting (CreateFileW's page). */
+   * or device is opened without waiting (CreateFileW's page), though a
+   * pipe's server sees a client connect. */
   h = CreateFileW(w, FILE_READ_ATTRIBUTES,
                   FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
-                  FILE_FLAG_BACKUP_SEMANTICS, NULL);
+                  FILE_FLAG_BACKUP_SEMANTICS | OPEN_FLAGS, NULL);
   etwcap_free(w);
   if (h == INVALID_HANDLE_VALUE)
     return translate(GetLastError());
-  if (!GetFileInformationByHandle(h, &info)) {
+  if (!GetFileInformationByHandle(h, &info))
     rc = translate(GetLastError());
-  } else {
-    id->volume = info.dwVolumeSerialNumber;
-    id->index_high = info.nFileIndexHigh;
-    id->index_low = info.nFileIndexLow;
-  }
+  else
+    identity_of(h, &info, id);
   CloseHandle(h);
   return rc;
 }
@@ -212,8 +242,11 @@ static int is_drive_letter(const char *p)
 int os_path_is_remote(const char *path)
 {
   wchar_t root[4] = { 0, L':', L'\\', 0 };
-  /* \\server\share, \\?\UNC\server\share and \\.\device are not local
+  /* \\server\share, \\?\UNC\server\share, \\.\device and \??\ (which passes
+   * an NT object name straight through: \??\UNC\..., a pipe) are not local
    * files; \\?\C:\... is (the long-path form of a drive path). */
+  if (is_separator(path[0]) && path[1] == '?' && path[2] == '?' && is_separator(path[3]))
+    return 1;
   if (is_separator(path[0]) && is_separator(path[1])) {
     if (!(path[2] == '?' && is_separator(path[3]) && is_drive_letter(path + 4)))
       return 1;
@@ -236,7 +269,7 @@ FILE *os_fcreate(const char *path)
   /* CREATE_NEW fails on anything already there, a link included;
    * FILE_FLAG_OPEN_REPARSE_POINT keeps it from following one. */
   h = CreateFileW(w, GENERIC_WRITE, FILE_SHARE_READ, NULL, CREATE_NEW,
-                  FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+                  FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT | OPEN_FLAGS, NULL);
   etwcap_free(w);
   if (h == INVALID_HANDLE_VALUE) {
     last_win32_error = GetLastError();
