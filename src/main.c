@@ -68,7 +68,9 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-  int rc = os_get_utf8_argv(&argc, &argv);
+  int rc;
+  os_process_setup();
+  rc = os_get_utf8_argv(&argc, &argv);
   if (rc) {
     fprintf(stderr, "etwcap: error: cannot read the command line: %s\n", etwcap_strerror(rc));
     return etwcap_exit_code(rc);

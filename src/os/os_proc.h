@@ -7,6 +7,12 @@
  * C runtime's argv is in the ANSI code page and loses characters).  The
  * result lives until os_free_utf8_argv.  Returns 0 or ETWCAP_E_*. */
 int os_get_utf8_argv(int *argc, char ***argv);
+/* Process-wide settings made once, first thing in main.  Windows: no
+ * critical-error box (SetErrorMode SEM_FAILCRITICALERRORS, "Error Mode"
+ * page), so that a file named on a drive with no disk in it fails at once
+ * instead of waiting for a click nobody may be there to give (a trace
+ * names the files the merge opens).  POSIX: nothing. */
+void os_process_setup(void);
 void os_free_utf8_argv(int argc, char **argv);
 
 /* 1 when the process runs with Administrator rights (Windows) or as root. */

@@ -8,6 +8,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+void os_process_setup(void)
+{
+}
+
 int os_get_utf8_argv(int *argc, char ***argv)
 {
   (void)argc;

@@ -11,6 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
+void os_process_setup(void)
+{
+  SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX);
+}
+
 int os_get_utf8_argv(int *argc, char ***argv)
 {
   struct token_list args = { NULL, 0 };
