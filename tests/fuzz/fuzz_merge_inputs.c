@@ -51,7 +51,7 @@ static void remove_folder(void)
   rmdir(folder);
 }
 
-/* Bytes to a file name in safe characters; "." and ".." become others. */
+/* Bytes to a file name in safe characters. */
 static size_t safe_name(const uint8_t *p, size_t n, char *out)
 {
   static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
@@ -62,9 +62,14 @@ static size_t safe_name(const uint8_t *p, size_t n, char *out)
   for (i = 0; i < n; i++)
     out[i] = strchr(safe, p[i]) && p[i] ? (char)p[i] : safe[p[i] % (sizeof(safe) - 1)];
   out[n] = '\0';
-  if (!strcmp(out, ".") || !strcmp(out, ".."))
-    out[0] = '_';
   return n;
+}
+
+/* "", "." and ".." (a '*' name on a main file called ".etl" or "..etl"
+ * can make them) are the folder or its parent, not a file to make. */
+static int names_a_file(const char *name)
+{
+  return name[0] && strcmp(name, ".") && strcmp(name, "..");
 }
 
 static char made[NAMES_MAX][2 * NAME_MAX_LEN + 1];
@@ -115,8 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       safe_name(data + pos, n, name);
     }
     pos += n + 1;
-    /* A '*' name on a main file called ".etl" is empty: the folder itself. */
-    if (!n || !name[0] || (count && made_index(name, count) >= 0))
+    if (!n || !names_a_file(name) || (count && made_index(name, count) >= 0))
       continue;
     make_file(name);
     if (!count) { /* the main file: X of X.etl for the '*' names */
