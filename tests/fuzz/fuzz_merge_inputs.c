@@ -1,4 +1,4 @@
-/* libFuzzer target: which session files a merge takes (etw/merge_inputs.c),
+/* libFuzzer target: which session files a merge takes (etw/merge/merge_inputs.c),
  * on a real folder whose file names come from the input.
  * Input: names separated by '\n', at most NAMES_MAX of them, each cut to
  * NAME_MAX_LEN bytes and written in safe characters (letters, digits, '.',

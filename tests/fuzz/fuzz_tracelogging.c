@@ -1,4 +1,4 @@
-/* libFuzzer target: the TraceLogging schema walk (etw/tracelogging.c) on a
+/* libFuzzer target: the TraceLogging schema walk (etw/event/tracelogging.c) on a
  * schema and a payload from the input, with the walk's work bounded by the
  * event's bytes (run with a 10 s per-input limit, fuzz.cmake: a slow input
  * is a finding).

@@ -1,5 +1,5 @@
 /* libFuzzer target: the zip central-directory reader and member check
- * (src/base/zip_directory.c), in two modes chosen by the first byte.
+ * (src/base/zip/zip_directory.c), in two modes chosen by the first byte.
  * Raw (any first byte but 'Z'): the input is the archive.
  * Structured ('Z'): the rest of the input drives a builder that writes a
  * well-formed archive (PKWARE APPNOTE 6.3.10: local headers 4.3.7, data

@@ -1,4 +1,4 @@
-/* The TraceLogging schema walk (etw/tracelogging.h) on schemas built here
+/* The TraceLogging schema walk (etw/event/tracelogging.h) on schemas built here
  * field by field (TraceLoggingProvider.h's layout: NUL-terminated name,
  * InType, OutType when InType has 0x80, a UINT16 count when InType has
  * 0x20): the work per event is bounded by the event's bytes. */
