@@ -64,6 +64,18 @@ static int on_entry(void *ctx, const char *name)
   return add_path(s->out, s->dir, s->dir_len, name);
 }
 
+/* A folder named like a session file is not one: left out, not merged. */
+static void drop_folders(struct merge_inputs *in)
+{
+  size_t i, kept = 1;
+  for (i = 1; i < in->count; i++)
+    if (os_is_directory(in->paths[i]))
+      etwcap_free(in->paths[i]);
+    else
+      in->paths[kept++] = in->paths[i];
+  in->count = kept;
+}
+
 static int by_name(const void *a, const void *b)
 {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -97,6 +109,7 @@ int merge_inputs_find(const char *main_path, struct merge_inputs *out)
     merge_inputs_release(out);
     return rc;
   }
+  drop_folders(out);
   merge_inputs_sort(out);
   return 0;
 }

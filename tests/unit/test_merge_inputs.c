@@ -3,6 +3,7 @@
 
 #include "etw/merge/merge_inputs.h"
 #include "src/base/error.h"
+#include "src/base/os/os_file.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +47,9 @@ static void finds_siblings_in_the_folder(void **state)
   test_tmp_path("", dir, sizeof(dir));
   for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
     touch(dir, names[i]);
+  /* A folder named like a session file is not one. */
+  snprintf(path, sizeof(path), "%s/mi.kernel2.etl", dir);
+  assert_int_equal(test_mkdir(path), 0);
   snprintf(main_path, sizeof(main_path), "%s/mi.etl", dir);
   assert_int_equal(merge_inputs_find(main_path, &in), 0);
   assert_int_equal(in.count, 4);
@@ -61,6 +65,8 @@ static void finds_siblings_in_the_folder(void **state)
     snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
     remove(path);
   }
+  snprintf(path, sizeof(path), "%s/mi.kernel2.etl", dir);
+  assert_int_equal(os_remove_dir(path), 0);
 }
 
 static void missing_main_file_is_an_error(void **state)
