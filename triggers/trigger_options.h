@@ -2,7 +2,7 @@
  * §3.4), so the engine can be built without a command line (tests, the
  * collect loop).  Strings and lists are borrowed.  trigger_options_init sets
  * PerfView's defaults; the command line's trigger qualifiers are bound to
- * its fields (src/qualifier_values.h). */
+ * its fields (src/cli/qualifier_values.h). */
 #ifndef ETWCAP_TRIGGER_OPTIONS_H
 #define ETWCAP_TRIGGER_OPTIONS_H
 

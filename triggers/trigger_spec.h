@@ -143,7 +143,7 @@ struct trigger_http_spec {
 };
 
 /* How several codes are given: the parser's message and the qualifier's
- * help (src/qualifiers_triggers.c) both say it with this text, so they
+ * help (src/cli/qualifiers_triggers.c) both say it with this text, so they
  * cannot drift apart.  PerfView has no /StopOnHttpStatus (it is etwcap's
  * own), so the separators are simply the two the parser takes. */
 #define TRIGGER_HTTP_JOINED "several joined with ',' or ';'"

@@ -35,7 +35,7 @@ const struct provider_entry providers_known[] = {
   { "ETWCLrProfiler Diagnostics", "6652970f-1756-5d8d-0805-e9aad152aa79", NULL, NULL },
   /* PerfView's own logger and the default user-mode set (§4.7). */
   { "PerfView", NULL, NULL, NULL },
-  /* etwcap's own TraceLogging provider (src/own_provider.h): marks and
+  /* etwcap's own TraceLogging provider (src/os/own_provider.h): marks and
    * /MonitorPerfCounter values. */
   { "etwcap", NULL, NULL, NULL },
   { "DotNet", "319dc449-ada5-50f7-428e-957db6791668", NULL, NULL },

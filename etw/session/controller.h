@@ -5,9 +5,9 @@
  * the portable lifecycle tests; controller_posix.c answers "needs Windows".
  *
  * The controller decides nothing: each operation translates one piece of
- * the plan (etw/plan.h) into one call.  What a Windows version supports is
+ * the plan (etw/plan/plan.h) into one call.  What a Windows version supports is
  * decided by the plan from the documented version, never guessed here from
- * an error; src/collection.c decides what a failure costs the capture.
+ * an error; src/capture/collection.c decides what a failure costs the capture.
  *
  * Errors are negative ETWCAP_E_* codes, translated at the Win32 edge:
  *   ACCES           ERROR_ACCESS_DENIED (not elevated)

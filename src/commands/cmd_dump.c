@@ -1,6 +1,6 @@
 /* `etwcap dump`: print every event of .etl files and of every .etl member
  * of zip archives, one tab-separated line each, in the golden listings'
- * format (etw/etl_dump.h).  Thin: reading and formatting live in etw/. */
+ * format (etw/etl/etl_dump.h).  Thin: reading and formatting live in etw/. */
 #include "etw/etl/etl_dump.h"
 #include "etw/etl/etl_source.h"
 #include "src/base/error.h"

@@ -1,6 +1,6 @@
 /* `etwcap info`: summarise a trace: time range, OS, CPUs, clock, logger,
  * events and bytes per provider, extended items, events lost, compression.
- * Thin: the statistics and the report live in etw/etl_summary.c. */
+ * Thin: the statistics and the report live in etw/etl/etl_summary.c. */
 #include "etw/etl/etl_source.h"
 #include "etw/etl/etl_summary.h"
 #include "src/base/error.h"

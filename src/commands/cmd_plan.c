@@ -1,6 +1,6 @@
 /* `etwcap plan`: print the sessions and providers a collect would start,
  * and its triggers, without starting anything.  Builds the same plan
- * `collect` builds (etw/plan.h) and the same triggers (triggers/, through
+ * `collect` builds (etw/plan/plan.h) and the same triggers (triggers/, through
  * trigger_describe.h), and prints them as a table or, with /Json, as the
  * JSON document described in docs/plan-json.md: etw/ cannot know about
  * triggers, so the "triggers" member is added here. */

@@ -1,5 +1,5 @@
 /* etwcap's own provider: a TraceLogging (self-describing) provider named
- * "etwcap" that the user session enables by default (etw/plan_defaults.c),
+ * "etwcap" that the user session enables by default (etw/plan/plan_defaults.c),
  * so what etwcap writes lands in the capture beside everything else, the
  * way PerfView's PerfViewLogger does (docs/perfview-collection.md §4.7):
  * `mark`'s Mark events and /MonitorPerfCounter's counter values.  Its GUID

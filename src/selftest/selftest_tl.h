@@ -5,7 +5,7 @@
  * EventWriteTransfer as EVENT_DATA_DESCRIPTORs of type PROVIDER_METADATA
  * (2), EVENT_METADATA (1) and plain data; ETW then carries the event
  * metadata in each event's EVENT_SCHEMA_TL extended item, which etwcap's
- * own decoder (etw/tracelogging.h) reads back.  Portable, so the bytes
+ * own decoder (etw/event/tracelogging.h) reads back.  Portable, so the bytes
  * are tested natively by decoding them.
  *
  * Layout (learn.microsoft.com "Provider Traits" and TraceLoggingProvider.h):

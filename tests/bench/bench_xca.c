@@ -6,7 +6,7 @@
  *
  * Build by hand (release):
  *   cc -O2 -Isrc -Ietw -I/usr/include/minizip tests/bench/bench_xca.c \
- *      etw/xca_plain_lz77.c src/os_time_posix.c -lminizip -lz -o /tmp/bench_xca
+ *      etw/etl/xca/xca_plain_lz77.c src/os_time_posix.c -lminizip -lz -o /tmp/bench_xca
  *   /tmp/bench_xca [SAMPLES_DIR]        (default $ETWCAP_SAMPLES or ../shared/samples) */
 #include "etw/etl/xca/xca.h"
 #include "src/base/os/os_time.h"

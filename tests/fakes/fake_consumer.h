@@ -1,4 +1,4 @@
-/* A fake of the real-time consumer seam (etw/consumer.h) for the portable
+/* A fake of the real-time consumer seam (etw/session/consumer.h) for the portable
  * collection tests: at open it reads a recorded trace (a real sample) in
  * time order and delivers every EVENT_HEADER event and classic kernel
  * process/thread/image event (see fake_record_fields) to the callback, each one first

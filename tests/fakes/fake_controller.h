@@ -1,4 +1,4 @@
-/* A fake of the controller seam (etw/controller.h) for the portable
+/* A fake of the controller seam (etw/session/controller.h) for the portable
  * lifecycle tests: it keeps sessions in memory, records every operation,
  * fails the ones a test scripts, and writes small valid ETL files for file
  * sessions (at start, and again with events at stop) so the merge and zip

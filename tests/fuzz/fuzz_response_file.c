@@ -1,5 +1,5 @@
 /* libFuzzer target: the tokenizer of `@file` response files
- * (src/response_file.c), from arbitrary bytes. */
+ * (src/cli/response_file.c), from arbitrary bytes. */
 #include "src/cli/response_file.h"
 
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* libFuzzer target: the session record `stop` reads next to the data file
- * (src/session_record.c and its JSON reader), from arbitrary text. */
+ * (src/capture/session_record.c and its JSON reader), from arbitrary text. */
 #include "src/capture/session_record.h"
 
 #include <stdint.h>

@@ -157,7 +157,7 @@ static int evlog_open(void *ctx, const char *log, eventlog_fn fn, void *fn_ctx, 
 }
 
 /* etwcap's own provider: each event is decoded as TraceEvent would, from
- * its own TraceLogging metadata (etw/tracelogging.h). */
+ * its own TraceLogging metadata (etw/event/tracelogging.h). */
 static int own_event(void *ctx, const struct tl_encoded *e, char *why, size_t why_size)
 {
   struct world *w = ctx == &W->clock ? W : NULL;

@@ -1,4 +1,4 @@
-/* EventSource manifests read from a trace (etw/manifests.c): the work and
+/* EventSource manifests read from a trace (etw/event/manifests.c): the work and
  * memory a hostile manifest can cost, names compared whole, and the
  * version an event is looked up by. */
 #include "tests/fakes/test_support.h"

@@ -1,4 +1,4 @@
-/* etwcap's own provider (src/own_provider.h): its GUID is the EventSource
+/* etwcap's own provider (src/os/own_provider.h): its GUID is the EventSource
  * hash of "etwcap" (computed independently with Python's hashlib by
  * TraceEvent's algorithm: SHA-1 of the namespace bytes and the upper-cased
  * name in UTF-16BE, version nibble 5), and its events decode with the

@@ -1,4 +1,4 @@
-/* etwcap's own provider on Windows (src/own_provider_win32.c), under Wine,
+/* etwcap's own provider on Windows (src/os/own_provider_win32.c), under Wine,
  * against the model of advapi32's event-provider calls
  * (tests/fakes/fake_eventwrite_win32.c): the GUID it registers, what a
  * listening session records (decoded by etwcap's own TraceLogging reader),

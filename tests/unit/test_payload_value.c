@@ -1,4 +1,4 @@
-/* Payload values (etw/payload_value.h, etw/payload_layout.h): fields read
+/* Payload values (etw/event/payload_value.h, etw/event/payload_layout.h): fields read
  * from bytes laid out by hand, and the text a trigger compares, as
  * PerfView's PayloadString shows it: decimal numbers, True/False for a
  * BOOL, GUIDs in registry form, strings as they are. */

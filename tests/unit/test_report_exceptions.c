@@ -1,4 +1,4 @@
-/* The .NET exceptions of `etwcap report` (src/report_exceptions.c) from
+/* The .NET exceptions of `etwcap report` (src/report/report_exceptions.c) from
  * hand-made CLR Exception/Start v1 events (ClrEtwAll.man ExceptionThrown_V1:
  * ExceptionType and ExceptionMessage, UTF-16 and NUL-terminated, then
  * EIP (pointer), HRESULT (u32), Flags (u16), ClrInstanceID (u16)). */

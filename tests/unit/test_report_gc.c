@@ -1,4 +1,4 @@
-/* GC statistics of `etwcap report` (src/report_gc.c), as PerfView's GCStats
+/* GC statistics of `etwcap report` (src/report/report_gc.c), as PerfView's GCStats
  * computes them.  Expected values come from TraceEvent's regression baseline
  * of the same trace, microsoft/perfview
  * src/TraceEvent/TraceEvent.Tests/inputs/gcevents.baseline.txt (every event

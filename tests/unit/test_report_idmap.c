@@ -1,4 +1,4 @@
-/* The id map of `etwcap report` (src/report_idmap.c): one value per id
+/* The id map of `etwcap report` (src/report/report_idmap.c): one value per id
  * (report_idmap_put), several per hash (report_idmap_add), bounded size. */
 #include "tests/fakes/test_support.h"
 

@@ -1,5 +1,5 @@
-/* The images of `etwcap report` (src/report_images.c, fed through
- * src/report_kernel.c) from hand-made kernel Image/DCStart events (hook
+/* The images of `etwcap report` (src/report/report_images.c, fed through
+ * src/report/report_kernel.c) from hand-made kernel Image/DCStart events (hook
  * 0x1403, Image_Load v2 with 8-byte pointers: ImageBase, ImageSize,
  * ProcessId, ImageCheckSum, TimeDateStamp, Reserved0, DefaultBase,
  * Reserved1..4, then the FileName, UTF-16 and NUL-terminated: 56 bytes

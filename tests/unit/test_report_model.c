@@ -1,4 +1,4 @@
-/* The model of `etwcap report` (src/report_model.c and its parts:
+/* The model of `etwcap report` (src/report/report_model.c and its parts:
  * exceptions, processes, CPU samples, images, timeline) on the real
  * samples.  Expected counts come from the golden listing of
  * ms-perfview__net.4.5.2.x64.etl.zip (samples/golden, fox-it/dissect.etl,

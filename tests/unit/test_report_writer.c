@@ -1,5 +1,5 @@
 /* The escaping every trace string goes through on its way into the report
- * (src/report_writer.c).  Rules from the specifications: RFC 8259 §7 (a
+ * (src/report/report_writer.c).  Rules from the specifications: RFC 8259 §7 (a
  * JSON string may escape any character as \uXXXX and must escape quote,
  * backslash and U+0000-U+001F); the HTML Standard §4.12.1.3 (the text of a
  * script element must not contain "</script" nor "<!--"), §13.1.3 (in text

@@ -1,6 +1,6 @@
-/* TraceLogging bytes (etw/tl_encode.h): against bytes assembled by hand
+/* TraceLogging bytes (etw/event/tl_encode.h): against bytes assembled by hand
  * from TraceLoggingProvider.h's layout, and read back by etwcap's own
- * decoder (etw/tracelogging.h). */
+ * decoder (etw/event/tracelogging.h). */
 #include "tests/fakes/test_support.h"
 
 #include "etw/event/tl_encode.h"
