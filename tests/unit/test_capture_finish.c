@@ -37,24 +37,28 @@ static void an_input_that_cannot_be_opened_reports_no_events(void **state)
   assert_int_equal(test_mkdir(dir), 0);
   snprintf(main_path, sizeof(main_path), "%s/X.etl", dir);
   snprintf(sibling, sizeof(sibling), "%s/X.kernel.etl", dir);
-  f = fopen(main_path, "wb");
+  f = fopen(sibling, "wb");
   assert_non_null(f);
   fputs("not really an ETL file", f);
   fclose(f);
-  /* A folder named like a session file: the collection lists it, opening
-   * it as an input fails before the merge starts. */
-  assert_int_equal(test_mkdir(sibling), 0);
+  /* The main file is a folder: the collection lists it first, and opening
+   * it as an input fails before the merge starts (a folder named like a
+   * sibling is left out instead). */
+  assert_int_equal(test_mkdir(main_path), 0);
   memset(&p, 0, sizeof(p));
   p.data_file = main_path;
   p.zip = 1;
   dirty_the_stack();
   rc = capture_finish(&p, &r, why, sizeof(why));
   assert_int_not_equal(rc, 0);
-  assert_true(strstr(why, "X.kernel.etl") != NULL);
+  assert_true(strstr(why, "X.etl") != NULL);
   assert_int_equal(r.events, 0);
-  /* The input is kept, nothing else is written. */
-  assert_int_equal(os_file_size(main_path, &size), 0);
+  /* The inputs are kept, nothing else is written. */
+  assert_int_equal(os_file_size(sibling, &size), 0);
   assert_int_equal(size, 22);
+  assert_true(os_is_directory(main_path));
+  os_remove(sibling);
+  os_remove_dir(main_path);
   snprintf(sibling, sizeof(sibling), "%s/X.etl.zip", dir);
   assert_int_not_equal(os_file_size(sibling, &size), 0);
 }
