@@ -1,7 +1,10 @@
 /* See report_kernel.h.  Process and thread layouts come from
  * trigger_builtin's kernel table (the MOF classes TraceEvent decodes), the
  * Image layout from image_identity; SampleProf is read here: InstructionPointer
- * (pointer), ThreadId (u32), Count (u16) (TraceEvent's SampledProfileTraceData). */
+ * (pointer), ThreadId (u32), Count (u16) (TraceEvent's SampledProfileTraceData).
+ * A sample is charged to a process by TraceLog's rules (microsoft/perfview
+ * src/TraceEvent/TraceLog.cs: thread start and end times, GetThread by
+ * time): see charged_process. */
 #include "src/report/report_kernel.h"
 
 #include "etw/etl/etl_bytes.h"
@@ -17,19 +20,19 @@
 
 #define TID_SLOTS (1u << 18)
 #define PID_SLOTS (1u << 17)
-/* The first block of processes: a rundown names thousands.
+/* The first block of processes, thread intervals and held samples: a
+ * rundown names thousands.
  * Above the C library's threshold for mapping (glibc: 128 KiB), they are
  * mapped: a page is only touched when an entry reaches it, and growing
  * remaps rather than copies (each page first touched is a fault, the cost
  * that counts most when the entries are few bytes each). */
-#define FIRST_PROCESSES 2048
+#define FIRST_BLOCK 2048
 
 int report_kernel_init(struct report_kernel *k)
 {
   int rc;
   memset(k, 0, sizeof(*k));
-  k->maps_version = 1;
-  rc = report_idmap_init(&k->tid_to_pid, TID_SLOTS);
+  rc = report_idmap_init(&k->tid_to_thread, TID_SLOTS);
   if (!rc)
     rc = report_idmap_init(&k->pid_to_process, PID_SLOTS);
   if (!rc)
@@ -46,7 +49,9 @@ void report_kernel_release(struct report_kernel *k)
     etwcap_free(k->processes[i].command_line);
   report_images_release(&k->images);
   etwcap_free(k->processes);
-  report_idmap_release(&k->tid_to_pid);
+  etwcap_free(k->threads);
+  etwcap_free(k->window);
+  report_idmap_release(&k->tid_to_thread);
   report_idmap_release(&k->pid_to_process);
   memset(k, 0, sizeof(*k));
 }
@@ -125,7 +130,7 @@ static int process_event(struct report_kernel *k, const struct etw_event *ev, in
     return 0;
   }
   if (etwcap_grow((void **)&k->processes, &k->process_cap, k->process_count,
-                  sizeof(*k->processes), FIRST_PROCESSES) != 0)
+                  sizeof(*k->processes), FIRST_BLOCK) != 0)
     return ETWCAP_E_NOMEM;
   p = &k->processes[k->process_count];
   memset(p, 0, sizeof(*p));
@@ -138,7 +143,6 @@ static int process_event(struct report_kernel *k, const struct etw_event *ev, in
   }
   if (ev->opcode == 1)
     p->start_filetime = filetime;
-  k->maps_version++;
   if (report_idmap_put(&k->pid_to_process, pid, (uint32_t)k->process_count) != 0) {
     etwcap_free(p->command_line);
     k->processes_dropped++;
@@ -148,48 +152,131 @@ static int process_event(struct report_kernel *k, const struct etw_event *ev, in
   return 0;
 }
 
-static void thread_event(struct report_kernel *k, const struct etw_event *ev)
+/* The interval of tid that starts last at or before `filetime`, or NULL. */
+static struct report_thread *latest_before(struct report_kernel *k, uint32_t tid,
+                                           int64_t filetime)
+{
+  struct report_thread *best = NULL, *t;
+  uint32_t at;
+  if (!report_idmap_get(&k->tid_to_thread, tid, &at))
+    return NULL;
+  for (t = &k->threads[at]; t; t = t->prev ? &k->threads[t->prev - 1] : NULL)
+    if (t->start <= filetime && (!best || t->start > best->start))
+      best = t;
+  return best;
+}
+
+/* Thread Start (1) opens an interval at its time, DCStart (3) one from
+ * before the trace (the thread ran when the rundown was taken); Stop (2)
+ * closes the interval it ends.  A Stop or DCStop (4) of a thread not seen
+ * before is an interval of its own, from that event.  Thread id 0 is the
+ * idle threads (one per CPU), charged to process 0 by their id. */
+static int thread_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
 {
   const struct report_kernel_row *row;
-  uint32_t pid, tid;
-  if (ev->opcode != 1 && ev->opcode != 3)
-    return;
+  struct report_thread *t;
+  uint32_t pid, tid, latest, index;
+  if (ev->opcode < 1 || ev->opcode > 4)
+    return 0;
   row = kernel_row(k, ev, KERNEL_GROUP_THREAD);
-  if (!row || !field_u32(row, ev, row->pid_at, &pid) || !field_u32(row, ev, row->tid_at, &tid))
-    return;
-  k->maps_version++;
-  if (report_idmap_put(&k->tid_to_pid, tid, pid) != 0)
+  if (!row || !field_u32(row, ev, row->pid_at, &pid) || !field_u32(row, ev, row->tid_at, &tid) ||
+      tid == 0)
+    return 0;
+  if (ev->opcode == 2 || ev->opcode == 4) {
+    t = latest_before(k, tid, filetime);
+    if (t) {
+      if (ev->opcode == 2 && t->end == REPORT_STILL_RUNNING)
+        t->end = filetime;
+      return 0;
+    }
+  }
+  if (k->thread_count >= REPORT_MAX_THREADS) {
     k->threads_dropped++;
+    return 0;
+  }
+  if (etwcap_grow((void **)&k->threads, &k->thread_cap, k->thread_count, sizeof(*k->threads),
+                  FIRST_BLOCK) != 0)
+    return ETWCAP_E_NOMEM;
+  t = &k->threads[k->thread_count];
+  t->start = ev->opcode == 3 ? REPORT_BEFORE_TRACE : filetime;
+  t->end = ev->opcode == 2 ? filetime : REPORT_STILL_RUNNING;
+  t->tid = tid;
+  t->pid = pid;
+  t->process = report_idmap_get(&k->pid_to_process, pid, &index) ? index + 1 : 0;
+  t->prev = report_idmap_get(&k->tid_to_thread, tid, &latest) ? latest + 1 : 0;
+  if (report_idmap_put(&k->tid_to_thread, tid, (uint32_t)k->thread_count) != 0) {
+    k->threads_dropped++;
+    return 0;
+  }
+  k->thread_count++;
+  return 0;
 }
 
-/* The process (index + 1) a sample on thread tid is charged to, or 0. */
-static uint32_t sample_process(struct report_kernel *k, unsigned cpu, uint32_t tid)
+/* The process (index + 1) a sample is charged to, or 0.  TraceLog's rules:
+ * the interval of its thread id that holds its time; failing that the one
+ * that starts last before it (a thread that still runs after its End);
+ * failing that the one that starts first after it (a thread known only
+ * from an End).  The process is the one the thread event named, or the
+ * latest with that pid. */
+static uint32_t charged_process(const struct report_kernel *k, const struct report_sample *s)
 {
-  struct report_sample_memo *m = &k->last_sample[cpu];
-  uint32_t pid, index;
-  if (m->maps_version == k->maps_version && m->tid == tid)
-    return m->process;
-  m->maps_version = k->maps_version;
-  m->tid = tid;
-  m->process = report_idmap_get(&k->tid_to_pid, tid, &pid) &&
-                       report_idmap_get(&k->pid_to_process, pid, &index)
-                   ? index + 1
-                   : 0;
-  return m->process;
+  const struct report_thread *holds = NULL, *before = NULL, *after = NULL, *t;
+  uint32_t pid = 0, at, index;
+  if (s->tid != 0) {
+    if (!report_idmap_get(&k->tid_to_thread, s->tid, &at))
+      return 0;
+    for (t = &k->threads[at]; t; t = t->prev ? &k->threads[t->prev - 1] : NULL) {
+      if (t->start > s->filetime) {
+        if (!after || t->start < after->start)
+          after = t;
+        continue;
+      }
+      if (s->filetime <= t->end && (!holds || t->start > holds->start))
+        holds = t;
+      if (!before || t->start > before->start)
+        before = t;
+    }
+    t = holds ? holds : before ? before : after;
+    if (t->process)
+      return t->process;
+    pid = t->pid;
+  }
+  return report_idmap_get(&k->pid_to_process, pid, &index) ? index + 1 : 0;
 }
 
-static void sample_event(struct report_kernel *k, const struct etw_event *ev)
+static void charge(struct report_kernel *k, const struct report_sample *s)
 {
-  unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
-  unsigned ptr = ev->pointer_size == 4 ? 4 : 8;
-  uint32_t process = 0;
-  k->cpu_samples++;
-  if (ev->user_data && ev->user_len >= ptr + 4)
-    process = sample_process(k, cpu, etl_le32(ev->user_data + ptr));
+  uint32_t process = charged_process(k, s);
   if (process)
     k->processes[process - 1].cpu_samples++;
   else
     k->samples_unattributed++;
+}
+
+/* Holds the sample back; once the window is full, the oldest is charged
+ * to make room. */
+static int sample_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
+{
+  unsigned ptr = ev->pointer_size == 4 ? 4 : 8;
+  struct report_sample s;
+  k->cpu_samples++;
+  if (!ev->user_data || ev->user_len < ptr + 4) {
+    k->samples_unattributed++;
+    return 0;
+  }
+  s.filetime = filetime;
+  s.tid = etl_le32(ev->user_data + ptr);
+  if (k->window_count == REPORT_SAMPLE_WINDOW) {
+    charge(k, &k->window[k->window_head]);
+    k->window[k->window_head] = s;
+    k->window_head = (k->window_head + 1) % REPORT_SAMPLE_WINDOW;
+    return 0;
+  }
+  if (etwcap_grow((void **)&k->window, &k->window_cap, k->window_count, sizeof(*k->window),
+                  FIRST_BLOCK) != 0)
+    return ETWCAP_E_NOMEM;
+  k->window[k->window_count++] = s;
+  return 0;
 }
 
 static int image_event(struct report_kernel *k, const struct etw_event *ev)
@@ -257,16 +344,14 @@ int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int
     k->context_switches++;
     return REPORT_SAW_CSWITCH;
   }
-  if (group == REPORT_GROUP_PERFINFO && ev->opcode == REPORT_OPCODE_SAMPLE) {
-    sample_event(k, ev);
-    return REPORT_SAW_CPU_SAMPLE;
-  }
+  if (group == REPORT_GROUP_PERFINFO && ev->opcode == REPORT_OPCODE_SAMPLE)
+    return sample_event(k, ev, filetime) ? ETWCAP_E_NOMEM : REPORT_SAW_CPU_SAMPLE;
   /* Start, Stop, DCStart.  A DCStop (4) changes nothing, and decoding its
    * ProcessID is not free: a rundown has one per process. */
   if (group == KERNEL_GROUP_PROCESS && ev->opcode >= 1 && ev->opcode <= 3)
     return process_event(k, ev, filetime);
   if (group == KERNEL_GROUP_THREAD)
-    thread_event(k, ev);
+    return thread_event(k, ev, filetime);
   return REPORT_SAW_OTHER;
 }
 
@@ -278,5 +363,9 @@ const struct report_process *report_kernel_process(const struct report_kernel *k
 
 int report_kernel_finish(struct report_kernel *k)
 {
+  size_t i;
+  for (i = 0; i < k->window_count; i++)
+    charge(k, &k->window[i]);
+  k->window_count = k->window_head = 0;
   return report_images_finish(&k->images);
 }

@@ -1,7 +1,8 @@
 /* What `etwcap report` learns from kernel events: the processes (Process
  * Start/DCStart/Stop/DCStop: pid, image name, command line, lifetime), CPU
  * samples per process (PerfInfo SampleProf, attributed through the thread
- * ids of Thread Start/DCStart), context switches, and the images seen with
+ * intervals of Thread Start/DCStart/End by the samples' times, as TraceLog
+ * does), context switches, and the images seen with
  * whether KernelTraceControl's identity events (ImageID, DbgID_RSDS) came
  * with them, i.e. whether their symbols can be found on another machine.
  * Memory is bounded by the caps below; what does not fit is counted. */
@@ -17,6 +18,10 @@
 
 #define REPORT_MAX_PROCESSES 65536
 #define REPORT_MAX_CPUS 256
+/* Thread intervals kept (32 bytes each), and CPU samples held back before
+ * they are charged (16 bytes each): see struct report_kernel. */
+#define REPORT_MAX_THREADS (1u << 19)
+#define REPORT_SAMPLE_WINDOW (1u << 20)
 #define REPORT_PROCESS_NAME_MAX 64
 #define REPORT_COMMAND_LINE_MAX 1024
 
@@ -49,14 +54,22 @@ struct report_kernel_row {
 };
 #define REPORT_ROW_MEMO 16
 
-/* The thread of a CPU's last sample and the process it was charged to:
- * a CPU's samples mostly fall on one thread in a row (often its idle
- * thread), and finding the process takes two lookups.  Valid while the
- * maps have not changed since (maps_version). */
-struct report_sample_memo {
-  uint64_t maps_version; /* 0: nothing remembered */
+/* One life of a thread id: from its Start (or, for a DCStart, from before
+ * the trace) to its End.  The intervals of one id are chained, latest
+ * first. */
+#define REPORT_BEFORE_TRACE INT64_MIN
+#define REPORT_STILL_RUNNING INT64_MAX
+struct report_thread {
+  int64_t start, end;
+  uint32_t tid, pid;
+  uint32_t process; /* index in processes + 1 when the thread event came, or 0 */
+  uint32_t prev;    /* index + 1 of the id's interval seen before, or 0 */
+};
+
+/* A CPU sample not yet charged: its thread id and time. */
+struct report_sample {
+  int64_t filetime;
   uint32_t tid;
-  uint32_t process;      /* index in processes + 1, or 0: unattributed */
 };
 
 struct report_kernel {
@@ -65,9 +78,15 @@ struct report_kernel {
   uint64_t processes_dropped;
   struct report_kernel_row rows[REPORT_ROW_MEMO]; /* by (group * 8 + opcode) % REPORT_ROW_MEMO */
   struct report_idmap pid_to_process; /* pid -> latest index in processes */
-  struct report_idmap tid_to_pid;
-  uint64_t maps_version; /* counts changes to either map, from 1 */
-  struct report_sample_memo last_sample[REPORT_MAX_CPUS];
+  /* An ETL stores each CPU's buffers apart, so a sample can come before
+   * the Start (or the rundown) of its thread in file order.  Samples are
+   * held in a window of REPORT_SAMPLE_WINDOW, oldest charged first, the
+   * rest at the end, against the thread intervals known then. */
+  struct report_thread *threads;
+  size_t thread_count, thread_cap;
+  struct report_idmap tid_to_thread; /* tid -> index of its latest interval */
+  struct report_sample *window;      /* a ring once full; oldest at window_head */
+  size_t window_count, window_cap, window_head;
   /* The kernel group of the provider of the last event not logged by the
    * kernel itself (bi_kernel_group compares it with every kernel task). */
   int last_provider_known;

@@ -91,6 +91,14 @@ t.check(len(net.get("gcs", [])) == 264, "net.4.5.2: 264 GCs, got %d" % len(net.g
 exc = net.get("exceptions", [])
 t.check(len(exc) == 1 and exc[0]["type"] == "System.IO.FileNotFoundException" and
         exc[0]["count"] == 1, "net.4.5.2: one System.IO.FileNotFoundException: %r" % exc)
+# CPU samples per process by TraceLog's rules (threads by their Start,
+# DCStart and End times; thread 0 is Idle), as test_report_model checks them.
+cpu = {}
+for p in net.get("processes", []):
+    cpu[p["name"]] = cpu.get(p["name"], 0) + p["cpuSamples"]
+for name, n in (("Idle", 73313), ("Test.x64.exe", 5129), ("PerfView.exe", 356),
+                ("MsMpEng.exe", 283), ("dwm.exe", 132)):
+    t.check(cpu.get(name) == n, "net.4.5.2: %s has %d CPU samples, got %r" % (name, n, cpu.get(name)))
 
 # /Out
 custom = os.path.join(out_dir, "custom name.html")

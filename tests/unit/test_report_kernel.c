@@ -1,5 +1,12 @@
-/* The images of `etwcap report` (src/report/report_images.c, fed through
- * src/report/report_kernel.c) from hand-made kernel Image/DCStart events (hook
+/* The kernel part of `etwcap report` (src/report/report_kernel.c) from
+ * hand-made events.  CPU samples charged to processes: Process/DCStart v1
+ * (hook 0x0303, 8-byte pointers: UniqueProcessKey, ProcessID, ParentID,
+ * SessionID, ExitStatus, an empty UserSID (4 zero bytes), ImageFileName in
+ * ANSI), Thread v3 (hooks 0x0501-0x0504: ProcessID, ThreadID, then 64
+ * bytes not read) and PerfInfo SampleProf (0x0F2E: InstructionPointer,
+ * ThreadId, Count), the layouts of TraceEvent's ProcessTraceData,
+ * ThreadTraceData and SampledProfileTraceData.  The images
+ * (src/report/report_images.c) from hand-made kernel Image/DCStart events (hook
  * 0x1403, Image_Load v2 with 8-byte pointers: ImageBase, ImageSize,
  * ProcessId, ImageCheckSum, TimeDateStamp, Reserved0, DefaultBase,
  * Reserved1..4, then the FileName, UTF-16 and NUL-terminated: 56 bytes
@@ -409,6 +416,156 @@ static void names_past_the_cap_are_counted_as_dropped(void **state)
   report_kernel_release(&k);
 }
 
+/* One kernel event of `group` and `opcode` whose payload is `payload`,
+ * at `filetime`. */
+static int feed_kernel(struct report_kernel *k, uint8_t group, uint8_t opcode, uint8_t version,
+                       const uint8_t *payload, size_t n, int64_t filetime)
+{
+  struct etw_event ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.is_kernel = 1;
+  ev.pointer_size = 8;
+  ev.header_type = ETW_HDR_SYSTEM64;
+  ev.group = group;
+  ev.opcode = opcode;
+  ev.hook_id = (uint16_t)(group << 8 | opcode);
+  ev.version = version;
+  ev.user_data = payload;
+  ev.user_len = (uint32_t)n;
+  return report_kernel_event(k, &ev, filetime);
+}
+
+/* A Process/DCStart of `pid` named `name`. */
+static void feed_process(struct report_kernel *k, uint32_t pid, const char *name)
+{
+  uint8_t payload[64] = { 0 };
+  size_t n = 28 + strlen(name) + 1;
+  assert_true(n <= sizeof(payload));
+  put_le(payload + 8, pid, 4);
+  memcpy(payload + 28, name, strlen(name));
+  assert_int_equal(feed_kernel(k, 3, 3, 1, payload, n, 0), REPORT_SAW_OTHER);
+}
+
+enum { THREAD_START = 1, THREAD_END = 2, THREAD_DCSTART = 3 };
+
+static void feed_thread(struct report_kernel *k, uint8_t opcode, uint32_t pid, uint32_t tid,
+                        int64_t filetime)
+{
+  uint8_t payload[72] = { 0 };
+  put_le(payload, pid, 4);
+  put_le(payload + 4, tid, 4);
+  assert_int_equal(feed_kernel(k, 5, opcode, 3, payload, sizeof(payload), filetime),
+                   REPORT_SAW_OTHER);
+}
+
+static void feed_sample(struct report_kernel *k, uint32_t tid, int64_t filetime)
+{
+  uint8_t payload[14] = { 0 };
+  put_le(payload, 0xFFFFF80000001000u, 8);
+  put_le(payload + 8, tid, 4);
+  put_le(payload + 12, 1, 2);
+  assert_int_equal(feed_kernel(k, REPORT_GROUP_PERFINFO, REPORT_OPCODE_SAMPLE, 2, payload,
+                               sizeof(payload), filetime),
+                   REPORT_SAW_CPU_SAMPLE);
+}
+
+static uint64_t samples_of(const struct report_kernel *k, uint32_t pid)
+{
+  const struct report_process *p = report_kernel_process(k, pid);
+  assert_non_null(p);
+  return p->cpu_samples;
+}
+
+/* Processes 0 (Idle), 100 and 200. */
+static void init_with_processes(struct report_kernel *k)
+{
+  assert_int_equal(report_kernel_init(k), 0);
+  feed_process(k, 0, "Idle");
+  feed_process(k, 100, "a.exe");
+  feed_process(k, 200, "b.exe");
+}
+
+/* Thread 8 runs in process 100 from 100 to 200, then the id is reused in
+ * process 200 from 300.  A sample at 150 is in the first life, one at 350
+ * in the second; one at 250 is after the first End and before the second
+ * Start: it goes to the life that started last before it (a thread still
+ * running after its End).  The samples come after every thread event,
+ * as a CPU's buffer can. */
+static void a_sample_takes_the_life_holding_its_time_or_the_latest_before(void **state)
+{
+  struct report_kernel k;
+  (void)state;
+  init_with_processes(&k);
+  feed_thread(&k, THREAD_START, 100, 8, 100);
+  feed_thread(&k, THREAD_END, 100, 8, 200);
+  feed_thread(&k, THREAD_START, 200, 8, 300);
+  feed_sample(&k, 8, 150);
+  feed_sample(&k, 8, 250);
+  feed_sample(&k, 8, 350);
+  assert_int_equal(report_kernel_finish(&k), 0);
+  assert_int_equal(samples_of(&k, 100), 2);
+  assert_int_equal(samples_of(&k, 200), 1);
+  assert_int_equal(k.samples_unattributed, 0);
+  report_kernel_release(&k);
+}
+
+/* A sample before every life of its thread id goes to the first life after
+ * it: thread 12 is known only from its End, and thread 16's Start is
+ * stored after a sample of it (another CPU's buffer). */
+static void a_sample_before_any_life_takes_the_first_after_it(void **state)
+{
+  struct report_kernel k;
+  (void)state;
+  init_with_processes(&k);
+  feed_sample(&k, 12, 400);
+  feed_thread(&k, THREAD_END, 200, 12, 500);
+  feed_sample(&k, 16, 600);
+  feed_thread(&k, THREAD_START, 100, 16, 550);
+  assert_int_equal(report_kernel_finish(&k), 0);
+  assert_int_equal(samples_of(&k, 100), 1);
+  assert_int_equal(samples_of(&k, 200), 1);
+  assert_int_equal(k.samples_unattributed, 0);
+  report_kernel_release(&k);
+}
+
+/* A DCStart says the thread ran before the trace: a sample stored and
+ * timed before the rundown is in that life.  A later Start of the id
+ * holds the samples after it (the latest start among the lives that hold
+ * them). */
+static void a_dcstart_life_begins_before_the_trace(void **state)
+{
+  struct report_kernel k;
+  (void)state;
+  init_with_processes(&k);
+  feed_sample(&k, 20, 10);
+  feed_thread(&k, THREAD_DCSTART, 200, 20, 700);
+  feed_thread(&k, THREAD_START, 100, 20, 800);
+  feed_sample(&k, 20, 900);
+  feed_sample(&k, 20, 750);
+  assert_int_equal(report_kernel_finish(&k), 0);
+  assert_int_equal(samples_of(&k, 100), 1);
+  assert_int_equal(samples_of(&k, 200), 2);
+  report_kernel_release(&k);
+}
+
+/* Thread id 0 is the idle threads: process 0, with or without thread
+ * events; a sample of an id no event names is counted as unattributed. */
+static void thread_zero_is_idle(void **state)
+{
+  struct report_kernel k;
+  (void)state;
+  init_with_processes(&k);
+  feed_sample(&k, 0, 5);
+  feed_thread(&k, THREAD_DCSTART, 0, 0, 6);
+  feed_sample(&k, 0, 7);
+  feed_sample(&k, 44, 8);
+  assert_int_equal(report_kernel_finish(&k), 0);
+  assert_int_equal(samples_of(&k, 0), 2);
+  assert_int_equal(k.cpu_samples, 3);
+  assert_int_equal(k.samples_unattributed, 1);
+  report_kernel_release(&k);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -422,6 +579,10 @@ int main(void)
     cmocka_unit_test(a_padded_name_is_not_taken_for_a_longer_one_it_begins),
     cmocka_unit_test(identity_events_count_for_the_image_that_follows_them),
     cmocka_unit_test(names_past_the_cap_are_counted_as_dropped),
+    cmocka_unit_test(a_sample_takes_the_life_holding_its_time_or_the_latest_before),
+    cmocka_unit_test(a_sample_before_any_life_takes_the_first_after_it),
+    cmocka_unit_test(a_dcstart_life_begins_before_the_trace),
+    cmocka_unit_test(thread_zero_is_idle),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,36 @@ static void net452_processes_come_from_kernel_rundown_and_start(void **state)
   report_release(&r);
 }
 
+/* The samples of a process named `name` (0 when there is none). */
+static uint64_t samples_of(const struct report *r, const char *name)
+{
+  size_t i;
+  uint64_t n = 0;
+  for (i = 0; i < r->kernel.process_count; i++)
+    if (!strcmp(r->kernel.processes[i].name, name))
+      n += r->kernel.processes[i].cpu_samples;
+  return n;
+}
+
+/* CPU samples per process as TraceLog attributes them (microsoft/perfview
+ * src/TraceEvent/TraceLog.cs): threads by their Start/DCStart/End times,
+ * not by the order of the file, whose buffers are stored per CPU.
+ * Charged by file order, PerfView.exe had 349 and MsMpEng.exe 282, and 8
+ * samples were not charged at all. */
+static void net452_cpu_samples_follow_thread_times(void **state)
+{
+  struct report r;
+  (void)state;
+  collect(NET_SAMPLE, &r);
+  assert_int_equal(samples_of(&r, "Idle"), 73313);
+  assert_int_equal(samples_of(&r, "Test.x64.exe"), 5129);
+  assert_int_equal(samples_of(&r, "PerfView.exe"), 356);
+  assert_int_equal(samples_of(&r, "MsMpEng.exe"), 283);
+  assert_int_equal(samples_of(&r, "dwm.exe"), 132);
+  assert_int_equal(r.kernel.samples_unattributed, 0);
+  report_release(&r);
+}
+
 static void net452_images_carry_identity_events(void **state)
 {
   struct report r;
@@ -132,6 +162,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(net452_has_one_file_not_found_exception),
     cmocka_unit_test(net452_processes_come_from_kernel_rundown_and_start),
+    cmocka_unit_test(net452_cpu_samples_follow_thread_times),
     cmocka_unit_test(net452_images_carry_identity_events),
     cmocka_unit_test(the_timeline_counts_every_event_once),
     cmocka_unit_test(a_perfview_zip_has_no_manifest),
