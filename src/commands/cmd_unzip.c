@@ -172,11 +172,21 @@ static int extract_pdbs(const struct byte_source *src, const struct zip_director
   return 0;
 }
 
-/* Appends suffix to s (cap bytes); 0 when it does not fit. */
-static int append(char *s, size_t cap, const char *suffix)
+/* What unzip writes beside X.zip, each in cap bytes: the ETL (X.etl.zip
+ * gives X.etl, X.zip gives X.etl) and the PDBs' folder (with /Wpr
+ * X.etl.ngenpdb, the folder WPA's /Wpr captures keep their NGEN PDBs in;
+ * else symbols beside the zip, as PerfView's unzip).  ETWCAP_E_NAMETOOLONG
+ * when either does not fit whole: a path cut short would write elsewhere. */
+static int unzip_names(const char *zip, int wpr, char *out, char *symbols, size_t cap)
 {
-  size_t used = strlen(s);
-  return snprintf(s + used, cap - used, "%s", suffix) < (int)(cap - used);
+  size_t stem = path_stem_len(zip, ".zip");
+  int has_etl = stem >= 4 && str_ncaseeq(zip + stem - 4, ".etl", 4), len;
+  len = snprintf(out, cap, "%.*s%s", (int)stem, zip, has_etl ? "" : ".etl");
+  if (len < 0 || (size_t)len >= cap)
+    return ETWCAP_E_NAMETOOLONG;
+  len = wpr ? snprintf(symbols, cap, "%s.ngenpdb", out)
+            : snprintf(symbols, cap, "%.*ssymbols", (int)path_dir_len(zip), zip);
+  return len < 0 || (size_t)len >= cap ? ETWCAP_E_NAMETOOLONG : 0;
 }
 
 static int run_unzip(const struct cli *cli)
@@ -186,27 +196,18 @@ static int run_unzip(const struct cli *cli)
   struct zip_directory dir;
   const struct zip_entry *etl = NULL;
   char out[1100], symbols[1100], why[1024];
-  size_t i, n = strlen(zip), stem = path_stem_len(zip, ".zip");
+  size_t i;
   uint64_t bytes = 0;
   unsigned pdbs = 0;
   int64_t size;
   int rc;
-  if (stem == n) {
+  if (!str_ends_with_case(zip, ".zip")) {
     log_error("unzip takes a capture's .etl.zip, not '%s'", zip);
     return ETWCAP_E_USAGE;
   }
-  /* X.etl.zip gives X.etl, X.zip gives X.etl.  With /Wpr the PDBs go to
-   * X.etl.ngenpdb, the folder WPA's /Wpr captures keep their NGEN PDBs in;
-   * else to symbols beside the zip, as PerfView's unzip.  Each path fits
-   * whole or unzip stops: a path cut short would write elsewhere. */
-  snprintf(out, sizeof(out), "%.*s", (int)(stem < sizeof(out) ? stem : 0), zip);
-  if (stem >= sizeof(out) ||
-      (!str_ends_with_case(out, ".etl") && !append(out, sizeof(out), ".etl")) ||
-      (cli->q.plan.wpr ? snprintf(symbols, sizeof(symbols), "%s.ngenpdb", out)
-                       : snprintf(symbols, sizeof(symbols), "%.*ssymbols",
-                                  (int)path_dir_len(zip), zip)) >= (int)sizeof(symbols)) {
+  if (unzip_names(zip, cli->q.plan.wpr, out, symbols, sizeof(out)) != 0) {
     log_error("the path '%s' is too long for unzip (%zu bytes; what it writes beside it must "
-              "fit in %zu): move the zip to a shorter path", zip, n, sizeof(out) - 1);
+              "fit in %zu): move the zip to a shorter path", zip, strlen(zip), sizeof(out) - 1);
     return ETWCAP_E_NAMETOOLONG;
   }
   if ((rc = byte_source_open_file(&src, zip)) != 0) {
