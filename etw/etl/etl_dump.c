@@ -1,6 +1,7 @@
 /* Event line formatting (see etl_dump.h).  Column 4 uses etl_clock, whose
  * arithmetic is the listings' own; stack trace items show their frame count
- * in brackets as the listings do. */
+ * in brackets as the listings do, and a container ID item is followed by
+ * the ID (`container=...`), which the listings' samples never carry. */
 #include "etw/etl/etl_dump.h"
 
 #include "etw/etl/etl_names.h"
@@ -49,6 +50,18 @@ static void add(char *out, size_t cap, size_t *len, const char *fmt, ...)
   if (n < 0)
     return;
   *len += (size_t)n < cap - *len ? (size_t)n : cap - *len - 1;
+}
+
+/* The container the event came from, after the item list: the ID is what
+ * a reader of the dump looks for, its type name alone says nothing. */
+static void add_container(const struct etw_event *ev, char *out, size_t cap, size_t *len)
+{
+  char id[ETW_CONTAINER_ID_SIZE];
+  int rc = etw_event_container_id(ev, id);
+  if (rc > 0)
+    add(out, cap, len, " container=%s", id);
+  else if (rc < 0)
+    add(out, cap, len, " container=invalid");
 }
 
 size_t etl_dump_format_event(const struct etw_event *ev, const struct etl_clock *clock,
@@ -103,6 +116,7 @@ size_t etl_dump_format_event(const struct etw_event *ev, const struct etl_clock 
       else if (x->type == ETW_EXT_STACK_TRACE32 && x->size >= 8)
         add(out, cap, &len, "[%u]", (unsigned)((x->size - 8u) / 4u));
     }
+    add_container(ev, out, cap, &len);
   } else if (ev->header_type == ETW_HDR_MESSAGE && (ev->event_property & 0x01)) {
     add(out, cap, &len, "%sseq=%u", (ev->has & ETW_HAS_PID_TID) ? " " : "",
         (unsigned)ev->sequence);

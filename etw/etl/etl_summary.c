@@ -98,7 +98,7 @@ struct etl_provider_stat *etl_summary_add(struct etl_summary *s, struct etl_read
   else
     s->other_cpus++;
   for (i = 0; i < ev->ext_count; i++)
-    if (ev->ext[i].type < 16)
+    if (ev->ext[i].type < ETW_EXT_TYPE_COUNT)
       s->by_ext_type[ev->ext[i].type]++;
   if (ev->has & ETW_HAS_TIMESTAMP) {
     if (!s->have_ts) {
@@ -294,7 +294,7 @@ int etl_summary_report(const struct etl_summary *s, const char *display,
 
   len = 0;
   list[0] = '\0';
-  for (i = 0; i < 16; i++) {
+  for (i = 0; i < ETW_EXT_TYPE_COUNT; i++) {
     const char *name = etw_ext_type_name((unsigned)i);
     int n;
     if (!s->by_ext_type[i])

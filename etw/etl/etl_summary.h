@@ -32,7 +32,7 @@ struct etl_summary {
   uint64_t by_header_type[0x16];
   uint64_t by_cpu[ETL_SUMMARY_MAX_CPUS];
   uint64_t other_cpus;
-  uint64_t by_ext_type[16];
+  uint64_t by_ext_type[ETW_EXT_TYPE_COUNT];
   uint64_t first_ts, last_ts, min_ts, max_ts;
   int have_ts;
   int64_t min_filetime, max_filetime;

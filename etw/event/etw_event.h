@@ -35,7 +35,9 @@ enum etw_header_type {
 /* "SYSTEM64", "EVENT_HEADER32", "MESSAGE" ...; "UNKNOWN" otherwise. */
 const char *etw_header_type_name(enum etw_header_type t);
 
-/* EVENT_HEADER extended data item types (EVENT_HEADER_EXT_TYPE_*). */
+/* EVENT_HEADER extended data item types (EVENT_HEADER_EXT_TYPE_* of
+ * evntcons.h; 0x0E..0x12 are in the Windows SDK from 10.0.19041, see
+ * docs/etl.md section 4.4). */
 enum etw_ext_type {
   ETW_EXT_RELATED_ACTIVITYID = 1,
   ETW_EXT_SID = 2,
@@ -49,7 +51,13 @@ enum etw_ext_type {
   ETW_EXT_EVENT_KEY = 10,
   ETW_EXT_EVENT_SCHEMA_TL = 11,
   ETW_EXT_PROV_TRAITS = 12,
-  ETW_EXT_PROCESS_START_KEY = 13
+  ETW_EXT_PROCESS_START_KEY = 13,
+  ETW_EXT_CONTROL_GUID = 14,
+  ETW_EXT_QPC_DELTA = 15,
+  ETW_EXT_CONTAINER_ID = 16,
+  ETW_EXT_STACK_KEY32 = 17,
+  ETW_EXT_STACK_KEY64 = 18,
+  ETW_EXT_TYPE_COUNT = 19 /* EVENT_HEADER_EXT_TYPE_MAX */
 };
 
 /* "STACK_TRACE64", ...; NULL for types without a name. */
@@ -115,5 +123,16 @@ struct etw_event {
   uint32_t buffer_index;
   uint32_t offset_in_buffer;
 };
+
+/* A container ID as text: the GUID's 36 characters ("D" form, no braces)
+ * and a NUL. */
+#define ETW_CONTAINER_ID_SIZE 37
+
+/* The event's CONTAINER_ID item (the container of the process that emitted
+ * it, present with EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING; docs/etl.md
+ * section 4.4): 1 with the ID in `out` as the item spells it (a binary GUID
+ * in upper case), 0 when the event has none, -1 when the item is neither
+ * 36 characters of a GUID nor a 16-byte binary GUID (out is then empty). */
+int etw_event_container_id(const struct etw_event *ev, char out[ETW_CONTAINER_ID_SIZE]);
 
 #endif

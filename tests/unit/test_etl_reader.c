@@ -3,7 +3,7 @@
  * ones no real sample has (MESSAGE/WPP, INSTANCE, COMPACT, PMC-extended
  * PERFINFO), the 32-bit logfile header, pre-Windows 8 CPU numbers,
  * SavedOffset < Offset, the golden listings' line format and UTC
- * arithmetic. */
+ * arithmetic, and the container ID item. */
 #include "tests/fakes/test_support.h"
 
 #include "tests/unit/test_etl_bytes.h"
@@ -160,6 +160,8 @@ struct collected {
   struct etw_event ev[16];
   uint8_t data[16][64]; /* copies of the user data: the views die with the reader */
   char lines[16][ETL_DUMP_LINE_MAX];
+  char container[16][ETW_CONTAINER_ID_SIZE]; /* etw_event_container_id while read */
+  int container_rc[16];
   unsigned count;
 };
 
@@ -183,6 +185,7 @@ static int read_all(const uint8_t *data, size_t len, struct collected *c, char *
       c->ev[c->count] = ev;
       c->ev[c->count].user_data = c->data[c->count];
       etl_dump_format_event(&ev, etl_reader_clock(r), c->lines[c->count], ETL_DUMP_LINE_MAX);
+      c->container_rc[c->count] = etw_event_container_id(&ev, c->container[c->count]);
     }
     c->count++;
     rc = 0;
@@ -490,6 +493,99 @@ static void message_variants(void **state)
   assert_non_null(strstr(c.lines[2], "1\t0\t-\t-\tMESSAGE\t-\tmsg=4 opt=0x0\t1\t\t"));
 }
 
+/* An EVENT_HEADER64 at r with the given items (each: type, data bytes) and
+ * the user data "ok"; returns its aligned size. */
+struct test_item {
+  uint16_t type, size;
+  const uint8_t *data;
+};
+
+static uint32_t event_with_items(uint8_t *r, const struct test_item *items, unsigned n)
+{
+  uint32_t size = 0x50, at, i;
+  for (i = 0; i < n; i++)
+    size += 8 + TB_ALIGN8(items[i].size);
+  size += 2;
+  memset(r, 0, size);
+  tb16(r + 0, (uint16_t)size);
+  r[2] = 0x13;
+  r[3] = 0xC0;
+  tb16(r + 4, 0x0001); /* EXTENDED_INFO */
+  tb32(r + 8, 7);      /* TID */
+  tb32(r + 12, 1676);  /* PID */
+  tb64(r + 16, 5010);
+  tbguid(r + 0x18, 0x22fb2cd6, 0x0e7b, 0x422b, "\xa0\xc7\x2f\xad\x1f\xd0\xe7\x16");
+  tb16(r + 0x28, 1);   /* Kernel-Process ProcessStart */
+  r[0x2C] = 4;
+  r[0x2D] = 1;
+  tb64(r + 0x30, 0x10);
+  for (at = 0x50, i = 0; i < n; i++) {
+    tb16(r + at, (uint16_t)(8 + TB_ALIGN8(items[i].size)));
+    tb16(r + at + 2, items[i].type);
+    tb16(r + at + 4, i + 1 < n); /* Linkage */
+    tb16(r + at + 6, items[i].size);
+    memcpy(r + at + 8, items[i].data, items[i].size);
+    at += 8 + TB_ALIGN8(items[i].size);
+  }
+  memcpy(r + at, "ok", 2);
+  return TB_ALIGN8(size);
+}
+
+/* The container ID item (EVENT_HEADER_EXT_TYPE_CONTAINER_ID, 0x10): 36
+ * ASCII characters without braces or NUL, as in TraceEvent's two-container
+ * baseline (netcore.3.1.x64.twocontainers.baseline.txt); a 16-byte binary
+ * GUID is read too; anything else is shown as invalid.  The stack-key
+ * types 0x11/0x12 have their names (evntcons.h). */
+static void container_id_items_are_named_and_shown(void **state)
+{
+  static const char *const id = "6D9F6D0C-57F8-5F0C-898D-2DC82CC922E0";
+  static const char *const tabbed = "6D9F6D0C-57F8-5F0C-898D\t2DC82CC922E0";
+  static const uint8_t binary[16] = { 0x81, 0x04, 0x88, 0x9F, 0x85, 0x63, 0x28, 0x55,
+                                      0x93, 0xE5, 0x5B, 0x91, 0x83, 0x86, 0x65, 0x2D };
+  static const uint8_t key[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+  static struct collected c;
+  uint8_t guid[16];
+  struct test_item items[2];
+  uint8_t *b1 = image + 1024;
+  uint32_t pos = 72;
+  (void)state;
+  build_all_kinds();
+  tb_buffer(b1, 4096, 0, 1, 0, 0x20, 0);
+  tbguid(guid, 0xabcdef01, 0x1, 0x2, d4_a);
+  items[0] = (struct test_item){ 1, 16, guid };
+  items[1] = (struct test_item){ 0x10, 36, (const uint8_t *)id };
+  pos += event_with_items(b1 + pos, items, 2);
+  items[0] = (struct test_item){ 0x10, 16, binary };
+  items[1] = (struct test_item){ 0x12, 8, key };
+  pos += event_with_items(b1 + pos, items, 2);
+  items[0] = (struct test_item){ 0x11, 8, key };
+  items[1] = (struct test_item){ 0x10, 35, (const uint8_t *)id }; /* one short */
+  pos += event_with_items(b1 + pos, items, 2);
+  items[0] = (struct test_item){ 0x10, 36, (const uint8_t *)tabbed };
+  pos += event_with_items(b1 + pos, items, 1);
+  tb32(b1 + 0x30, pos);
+  assert_int_equal(read_all(image, 1024 + 4096, &c, NULL, 0), 0);
+  assert_int_equal(c.count, 5);
+
+  assert_int_equal(c.container_rc[1], 1);
+  assert_string_equal(c.container[1], id);
+  assert_non_null(strstr(c.lines[1], "\tpid=1676 tid=7 flags=0x1 ext=RELATED_ACTIVITYID,"
+                                     "CONTAINER_ID container="
+                                     "6D9F6D0C-57F8-5F0C-898D-2DC82CC922E0\t"));
+  assert_int_equal(c.container_rc[2], 1);
+  assert_string_equal(c.container[2], "9F880481-6385-5528-93E5-5B918386652D");
+  assert_non_null(strstr(c.lines[2], " ext=CONTAINER_ID,STACK_KEY64 container="
+                                     "9F880481-6385-5528-93E5-5B918386652D\t"));
+  assert_int_equal(c.container_rc[3], -1);
+  assert_string_equal(c.container[3], "");
+  assert_non_null(strstr(c.lines[3], " ext=STACK_KEY32,CONTAINER_ID container=invalid\t"));
+  /* A tab inside the item would split the dump's columns. */
+  assert_int_equal(c.container_rc[4], -1);
+  assert_non_null(strstr(c.lines[4], " ext=CONTAINER_ID container=invalid\t"));
+  assert_int_equal(c.container_rc[0], 0);
+  assert_null(strstr(c.lines[0], "CONTAINER_ID"));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -501,6 +597,7 @@ int main(void)
     cmocka_unit_test(events_end_at_offset_not_saved_offset),
     cmocka_unit_test(utc_uses_the_listings_arithmetic),
     cmocka_unit_test(message_variants),
+    cmocka_unit_test(container_id_items_are_named_and_shown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
