@@ -315,7 +315,7 @@ int plan_build(const struct plan_options *o, struct plan *plan)
   for (i = 0; i < plan->session_count; i++) {
     if ((rc = finish_session(plan, &plan->sessions[i], &st)) != 0)
       goto done;
-    plan_kernel_route(&plan->os, plan->kernel_route_asked, &plan->sessions[i]);
+    plan_kernel_route(plan->kernel_route_asked, &plan->sessions[i]);
   }
   if ((rc = plan_note_kernel_route(plan)) != 0)
     goto done;

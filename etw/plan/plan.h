@@ -53,16 +53,21 @@
 
 #define PLAN_MAX_STACK_IDS 96
 
-/* How a system logger's kernel events are switched on, by the Windows build
- * (docs/win32-contract.md §3.3, §3.4; Microsoft "System Providers" and
- * "Configuring and Starting a SystemTraceProvider Session"):
- *   SYSTEM_PROVIDERS  build 20348 and later: EnableTraceEx2 on the System
- *                     Providers (SystemProcessProviderGuid, ...) with their
- *                     SYSTEM_*_KW_* keywords, in a SYSTEM_LOGGER_MODE session;
- *   GROUP_MASK        Windows 8 to 10.0.19xxx: EnableFlags at StartTraceW (as
- *                     krabsetw and `tracelog -eflag` do) plus the full 8-word
+/* How a system logger's kernel events are switched on (docs/win32-contract.md
+ * §3.1-§3.4; Microsoft "System Providers" and "Configuring and Starting a
+ * SystemTraceProvider Session"):
+ *   GROUP_MASK        the default from Windows 8 (6.2) on every build:
+ *                     EnableFlags at StartTraceW (as TraceEvent, krabsetw and
+ *                     `tracelog -eflag` do) plus the full 8-word
  *                     PERFINFO_GROUPMASK to TraceSetInformation(
  *                     TraceSystemTraceEnableFlagsInfo);
+ *   SYSTEM_PROVIDERS  /KernelRoute:systemProviders only, build 20348 and
+ *                     later: EnableFlags 0 at start, then EnableTraceEx2 on
+ *                     the System Providers (SystemProcessProviderGuid, ...)
+ *                     with their SYSTEM_*_KW_* keywords, in a
+ *                     SYSTEM_LOGGER_MODE session; opt-in until a live run
+ *                     shows the DCStart rundown of processes that ran
+ *                     before the capture;
  *   NT_KERNEL_LOGGER  Windows 7: the shared "NT Kernel Logger", EnableFlags at
  *                     StartTraceW and nothing else. */
 enum plan_kernel_route {
@@ -295,7 +300,7 @@ struct plan_packet_capture {
 struct plan {
   struct os_version os;
   int os_assumed;             /* not the running Windows: default or /TargetOS */
-  /* /KernelRoute: PLAN_ROUTE_NONE lets the build choose (plan_kernel_route). */
+  /* /KernelRoute: PLAN_ROUTE_NONE takes the default (plan_kernel_route). */
   enum plan_kernel_route kernel_route_asked;
   /* ENABLE_TRACE_PARAMETERS.Version: 2 where filters exist (8.1+), else 1. */
   unsigned enable_parameters_version;
@@ -329,7 +334,7 @@ struct plan_options {
   int64_t max_collect_sec;
   double cpu_sample_msec;     /* 1.0 */
   const char *kernel_events;
-  /* /KernelRoute: NULL or "auto" (by build), "systemProviders", "groupMask"
+  /* /KernelRoute: NULL or "auto" (the default), "systemProviders", "groupMask"
    * (see enum plan_kernel_route). */
   const char *kernel_route;
   const char *clr_events;
@@ -402,12 +407,11 @@ int plan_provider_build_filters(struct plan_provider *p, const char *session_nam
  * why. */
 int plan_choose_kernel_route(struct plan *plan, const char *text);
 /* Fills s->route, enable_flags_at_start, group_mask and system_providers
- * from s->enable_flags for the plan's Windows version (see enum
- * plan_kernel_route), or by `asked` (PLAN_ROUTE_GROUP_MASK or
- * PLAN_ROUTE_SYSTEM_PROVIDERS, already checked against the version by
- * plan_choose_kernel_route; PLAN_ROUTE_NONE: by build).  Pure. */
-void plan_kernel_route(const struct os_version *os, enum plan_kernel_route asked,
-                       struct plan_session *s);
+ * from s->enable_flags (see enum plan_kernel_route): a session without
+ * SYSTEM_LOGGER_MODE is the NT Kernel Logger, a system logger takes the
+ * group mask unless `asked` is PLAN_ROUTE_SYSTEM_PROVIDERS (already checked
+ * against the Windows version by plan_choose_kernel_route).  Pure. */
+void plan_kernel_route(enum plan_kernel_route asked, struct plan_session *s);
 /* The PERFINFO_GROUPMASK for classic EnableFlags: each flag in its group and
  * Masks[] word (krabsetw perfinfo_groupmask.hpp; the System Providers page's
  * "legacy flags and groups" column).  Flags in Masks[0] keep their bit. */

@@ -6,7 +6,6 @@
 #include "etw/plan/plan_internal.h"
 
 #include "src/base/error.h"
-#include "src/base/os/os_version.h"
 #include "src/base/strutil.h"
 
 #include <stdio.h>
@@ -251,19 +250,19 @@ int plan_note_kernel_route(struct plan *plan)
   for (i = 0; i < plan->session_count; i++)
     if (plan->sessions[i].route == PLAN_ROUTE_SYSTEM_PROVIDERS)
       return plan_note(plan,
-                       "The kernel events go by the System Providers route (build %u and "
-                       "later). Not yet proven on a real Windows: that a system logger started "
-                       "this way still writes the Process/Thread/Image DCStart rundown and the "
-                       "SystemConfig events (CPU, disks) that EnableFlags at start brings. "
-                       "/KernelRoute:groupMask takes the Windows 8-10 route instead. 'etwcap "
-                       "selftest' checks this route's events on a host; "
-                       "tests/live/live_contract.ps1 compares the two.",
+                       "/KernelRoute:systemProviders: the kernel events go by the System "
+                       "Providers (build %u and later), with EnableFlags 0 at start. Not yet "
+                       "proven on a real Windows: that a system logger started this way still "
+                       "writes the Process/Thread/Image DCStart rundown that names the processes "
+                       "and images already running, and the SystemConfig events (CPU, disks). "
+                       "PerfView, krabsetw and tracelog put EnableFlags at start, as the default "
+                       "groupMask route does. tests/live/live_contract.ps1 compares the two "
+                       "routes on a host.",
                        PLAN_SYSTEM_PROVIDERS_BUILD);
   return 0;
 }
 
-void plan_kernel_route(const struct os_version *os, enum plan_kernel_route asked,
-                       struct plan_session *s)
+void plan_kernel_route(enum plan_kernel_route asked, struct plan_session *s)
 {
   memset(s->group_mask, 0, sizeof(s->group_mask));
   s->system_provider_count = 0;
@@ -278,8 +277,10 @@ void plan_kernel_route(const struct os_version *os, enum plan_kernel_route asked
       s->enable_flags_at_start = s->enable_flags;
     return;
   }
-  if (asked == PLAN_ROUTE_SYSTEM_PROVIDERS ||
-      (asked == PLAN_ROUTE_NONE && os_version_cmp(os, 10, 0, PLAN_SYSTEM_PROVIDERS_BUILD) >= 0)) {
+  /* The group mask on every build from 6.2 unless the System Providers
+   * are asked for (docs/win32-contract.md §3.4): it is what TraceEvent,
+   * krabsetw and tracelog do, and Microsoft deprecates neither. */
+  if (asked == PLAN_ROUTE_SYSTEM_PROVIDERS) {
     s->route = PLAN_ROUTE_SYSTEM_PROVIDERS;
     system_providers_of(s);
     return;

@@ -11,10 +11,12 @@ static const struct opt_def defs[] = {
     "None disables the kernel session.",
     0, 0, NULL },
   { "KernelRoute", NULL, BIND_STRING(plan.kernel_route), "auto|systemProviders|groupMask", "auto",
-    "How kernel events are switched on in etwcap's private kernel sessions. auto: by build "
-    "(System Providers from build 20348, EnableFlags at start plus the group mask on Windows "
-    "8 to 10). groupMask (Windows 8 and later) is the older, long-proven route; "
-    "systemProviders needs build 20348. 'plan' shows the route; README, \"Kernel route\".",
+    "How kernel events are switched on in etwcap's private kernel sessions. auto (the "
+    "default) is groupMask on every Windows from 8: EnableFlags at start plus the group mask, "
+    "as PerfView and krabsetw do. systemProviders (build 20348 and later) enables the System "
+    "Providers instead; opt-in until a live run shows it writes the start rundown (the names "
+    "of processes and images already running). 'plan' shows the route; README, \"Kernel "
+    "route\".",
     0, 0, NULL },
   { "ThreadTime", NULL, BIND_BOOL(plan.thread_time), NULL, NULL,
     "Add context switches and ready-thread events with stacks (/KernelEvents:ThreadTime) and "

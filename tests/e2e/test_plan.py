@@ -240,6 +240,30 @@ t.check(u is not None and len(u["providers"]) == 135 - 5 + 2
 p = plan("collect", "/Wpr", "/Zip:true")
 t.check(p is not None and p["zip"] is True, "plan /Wpr /Zip:true zips")
 
+# The kernel route (docs/plan-json.md `route`; issue acceptance): the group
+# mask by default on the default target (20348) and on Windows 11 (26100),
+# with /ThreadTime's flags at start (0x01012F1F: PerfView's ThreadTime,
+# docs/perfview-collection.md §4.1); the System Providers only when asked.
+# Without /TargetOS, Wine plans for the Windows it reports (6.1): that run
+# checks the other target only.
+for target in (None, "/TargetOS:10.0.26100"):
+    args = ["plan", "/ThreadTime", "collect", "/Json"] + ([target] if target else [])
+    rc, out, err = t.run(*args)
+    if rc == 0 and json.loads(out)["windows"]["build"] != 20348 and not target:
+        continue
+    k = rc == 0 and session(json.loads(out), "kernel")["kernel"]
+    t.check(k and k["route"] == "groupMask" and k["enableFlagsAtStart"] == "0x01012F1F"
+            and "systemProviders" not in k,
+            "%s: group mask, EnableFlags at start: %r" % (" ".join(args), k))
+    rc, out, err = t.run(*(args + ["/KernelRoute:systemProviders"]))
+    d = rc == 0 and json.loads(out)
+    k = d and session(d, "kernel")["kernel"]
+    t.check(k and k["route"] == "systemProviders" and k["enableFlagsAtStart"] == "0x00000000"
+            and any(sp["guid"] == "599a2a76-4d91-4910-9ac7-7d33f2e97a6c" and sp["keywords"] == "0x202"
+                    for sp in k["systemProviders"])
+            and any("DCStart" in n for n in d["notes"]),
+            "%s /KernelRoute:systemProviders: the System Providers, a note: %r" % (" ".join(args), k))
+
 # /TargetOS belongs to plan only.
 rc, out, err = t.run("collect", SERVER)
 t.check(rc == 2, "collect refuses /TargetOS")

@@ -263,9 +263,10 @@ struct world {
   char data[512];
 };
 
-/* A /ThreadTime capture on `os`, Windows dropping `drop` from the mask it
- * applies (the fake controller's model of a group Windows does not take). */
-static void start_thread_time_on(struct world *w, struct os_version os,
+/* A /ThreadTime capture on `os` by `route` (a /KernelRoute value, NULL:
+ * the default), Windows dropping `drop` from the mask it applies (the fake
+ * controller's model of a group Windows does not take). */
+static void start_thread_time_on(struct world *w, struct os_version os, const char *route,
                                  const uint32_t drop[PLAN_GROUP_MASK_WORDS])
 {
   struct plan_options o;
@@ -286,6 +287,7 @@ static void start_thread_time_on(struct world *w, struct os_version os,
   o.os_assumed = 1;
   o.data_file = w->data;
   o.thread_time = 1;
+  o.kernel_route = route;
   assert_int_equal(plan_build(&o, &w->plan), 0);
   collection_init(&w->c, &w->env);
   assert_int_equal(collection_start(&w->c, &w->plan), 0);
@@ -295,7 +297,7 @@ static void start_thread_time(struct world *w)
 {
   static const uint32_t none[PLAN_GROUP_MASK_WORDS];
   struct os_version server2022 = { 10, 0, 20348 };
-  start_thread_time_on(w, server2022, none);
+  start_thread_time_on(w, server2022, NULL, none);
 }
 
 static size_t session_index(const struct world *w, enum plan_role role)
@@ -382,7 +384,7 @@ static void the_read_back_mask_reaches_the_health_check(void **state)
   const struct capture_health_session *s;
   size_t k;
   (void)state;
-  start_thread_time_on(&w, win10, no_cswitch);
+  start_thread_time_on(&w, win10, NULL, no_cswitch);
   wait_seconds(&w, 1);
   k = session_index(&w, PLAN_ROLE_KERNEL);
   s = capture_health_find(&w.c.health, w.c.sessions[k].name);
@@ -396,18 +398,20 @@ static void the_read_back_mask_reaches_the_health_check(void **state)
   finish(&w);
 }
 
-/* On the System Providers route (build 20348, EnableFlags 0 at start) no
- * source says the group-mask query shows the keyword enables; the query
- * answers the EnableFlags setting (TRACE_QUERY_INFO_CLASS page), here empty.
- * That read-back is informational: no "missing groups" warning, applied
- * unknown (docs/win32-contract.md §3.3 rule 6). */
+/* On the System Providers route (/KernelRoute:systemProviders, EnableFlags 0
+ * at start) no source says the group-mask query shows the keyword enables;
+ * the query answers the EnableFlags setting (TRACE_QUERY_INFO_CLASS page),
+ * here empty.  That read-back is informational: no "missing groups" warning,
+ * applied unknown (docs/win32-contract.md §3.3 rule 6). */
 static void a_system_providers_read_back_is_no_warning(void **state)
 {
+  static const uint32_t none[PLAN_GROUP_MASK_WORDS];
   static struct world w;
+  struct os_version server2022 = { 10, 0, 20348 };
   const struct capture_health_session *s;
   size_t k;
   (void)state;
-  start_thread_time(&w);
+  start_thread_time_on(&w, server2022, "systemProviders", none);
   wait_seconds(&w, 1);
   k = session_index(&w, PLAN_ROLE_KERNEL);
   assert_int_equal(w.c.sessions[k].kernel_mask.readback, COLLECTION_MASK_INFORMATIONAL);
@@ -464,7 +468,8 @@ static void the_manifest_health_section_parses_with_each_session(void **state)
   assert_int_equal(asked->count, 8);
   assert_string_equal(item(asked, 0)->text, "0x0001270F");
   assert_string_equal(item(asked, 1)->text, "0x00000206");
-  assert_int_equal(record_json_get(kernel, "applied")->type, RECORD_JSON_NULL);
+  /* The group-mask route reads the mask back: all of it applied. */
+  assert_string_equal(item(record_json_get(kernel, "applied"), 1)->text, "0x00000206");
   assert_int_equal(record_json_int(kernel, "buffersWritten", -1), 0);
   assert_int_equal(record_json_get(kernel, "firstEventUtc")->type, RECORD_JSON_NULL);
   assert_int_equal(record_json_get(kernel, "warnings")->count, 1);

@@ -1090,13 +1090,14 @@ static void segments_refuse_what_cannot_work(void **state)
 }
 
 /* collect with a process-name trigger, planned for Windows
- * major.minor.build (the environment's); *start: the trigger session's
- * start among the controller's calls ((size_t)-1: none). */
+ * major.minor.build (the environment's), by `route` (a /KernelRoute
+ * value); *start: the trigger session's start among the controller's calls
+ * ((size_t)-1: none). */
 static int collect_by_process_name(struct world *w, unsigned major, unsigned minor,
-                                   unsigned build, size_t *start)
+                                   unsigned build, const char *route, size_t *start)
 {
   const char *args[] = { "collect", w->data, "/StopOnGen2GC", "/Process:w3wp", "/MaxCollectSec:1",
-                         NULL };
+                         route, NULL };
   char tname[64];
   int rc;
   w->env.os.major = major;
@@ -1109,14 +1110,15 @@ static int collect_by_process_name(struct world *w, unsigned major, unsigned min
 }
 
 /* A name needs the kernel's process events to find the process, so the
- * trigger session is a system logger; from build 20348 they come from
- * SystemProcessProvider {151f55dc-...} with SYSTEM_PROCESS_KW_GENERAL 0x1
- * (the System Providers page). */
+ * trigger session is a system logger; by /KernelRoute:systemProviders they
+ * come from SystemProcessProvider {151f55dc-...} with
+ * SYSTEM_PROCESS_KW_GENERAL 0x1 (the System Providers page). */
 static void process_name_makes_the_trigger_session_a_system_logger(void **state)
 {
   struct world *w = *state;
   size_t start, on;
-  assert_int_equal(collect_by_process_name(w, 10, 0, 20348, &start), 0);
+  assert_int_equal(
+      collect_by_process_name(w, 10, 0, 20348, "/KernelRoute:systemProviders", &start), 0);
   assert_true(start != (size_t)-1);
   assert_true(w->fake.calls[start].value & PLAN_SYSTEM_LOGGER_MODE);
   assert_true(w->fake.calls[start].value & PLAN_REAL_TIME_MODE);
@@ -1127,15 +1129,15 @@ static void process_name_makes_the_trigger_session_a_system_logger(void **state)
   every_start_stopped(w);
 }
 
-/* Before build 20348 the process events come by the group mask: the
- * EnableFlags at start (EVENT_TRACE_FLAG_PROCESS 0x1), whose group is
- * Masks[0] PERF_PROCESS 0x1, and no System Provider. */
-static void process_name_before_20348_takes_the_group_mask(void **state)
+/* By default (here on build 20348) the process events come by the group
+ * mask: the EnableFlags at start (EVENT_TRACE_FLAG_PROCESS 0x1), whose group
+ * is Masks[0] PERF_PROCESS 0x1, and no System Provider. */
+static void process_name_takes_the_group_mask_by_default(void **state)
 {
   struct world *w = *state;
   const struct fake_session *s = NULL;
   size_t start, i;
-  assert_int_equal(collect_by_process_name(w, 10, 0, 17763, &start), 0);
+  assert_int_equal(collect_by_process_name(w, 10, 0, 20348, "/KernelRoute:auto", &start), 0);
   assert_true(start != (size_t)-1);
   assert_true(w->fake.calls[start].value & PLAN_SYSTEM_LOGGER_MODE);
   for (i = 0; i < w->fake.session_count; i++)
@@ -1155,7 +1157,8 @@ static void process_name_needs_windows_8(void **state)
 {
   struct world *w = *state;
   size_t start;
-  assert_int_equal(collect_by_process_name(w, 6, 1, 7601, &start), ETWCAP_E_UNSUPPORTED);
+  assert_int_equal(collect_by_process_name(w, 6, 1, 7601, "/KernelRoute:auto", &start),
+                   ETWCAP_E_UNSUPPORTED);
   assert_true(logged(w, "needs Windows 8 / Server 2012"));
   assert_int_equal(fake_controller_count(&w->fake, "start", NULL), 0);
 }
@@ -1177,7 +1180,7 @@ int main(void)
     T(consumer_failure_stops_every_session),
     T(exception_trigger_enables_the_exception_keyword),
     T(process_name_makes_the_trigger_session_a_system_logger),
-    T(process_name_before_20348_takes_the_group_mask),
+    T(process_name_takes_the_group_mask_by_default),
     T(process_name_needs_windows_8),
     T(a_fire_writes_a_snapshot_and_the_sessions_go_on),
     T(fires_within_the_cooldown_write_one_snapshot),

@@ -59,16 +59,15 @@ static uint64_t start_session(struct fake_controller *f, struct plan_session *s)
 }
 
 /* A kernel system logger with Process|Thread|ImageLoad|CSwitch|Dispatcher|
- * Profile on Windows 10 (the group-mask route), started on a fresh fake. */
+ * Profile by the default (group-mask) route, started on a fresh fake. */
 static uint64_t start_windows_10_kernel(struct fake_controller *f, struct plan_session *s)
 {
-  struct os_version v10 = { 10, 0, 19045 };
   fake_controller_init(f);
   f->write_files = 0;
   memset(s, 0, sizeof(*s));
   s->log_file_mode = PLAN_SYSTEM_LOGGER_MODE | PLAN_BUFFERING_MODE;
   s->enable_flags = 0x01000817;
-  plan_kernel_route(&v10, PLAN_ROUTE_NONE, s);
+  plan_kernel_route(PLAN_ROUTE_NONE, s);
   return start_session(f, s);
 }
 
@@ -108,7 +107,6 @@ static void kernel_on_follows_the_route(void **state)
 {
   static struct fake_controller f;
   static struct plan_session s;
-  struct os_version v2022 = { 10, 0, 20348 }, v7 = { 6, 1, 7601 };
   uint64_t h;
   (void)state;
   h = start_windows_10_kernel(&f, &s);
@@ -121,13 +119,13 @@ static void kernel_on_follows_the_route(void **state)
   assert_int_equal(f.calls[f.call_count - 1].mask[0], 0x7);
   assert_int_equal(f.calls[f.call_count - 1].mask[1], 0x206);
   f.fail_count = 0;
-  plan_kernel_route(&v2022, PLAN_ROUTE_NONE, &s);
+  plan_kernel_route(PLAN_ROUTE_SYSTEM_PROVIDERS, &s);
   assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 2), 0);
   /* Process, Scheduler, Profile: three enables, no group mask. */
   assert_int_equal(fake_controller_count(&f, "enable", NULL), 3);
   assert_int_equal(fake_controller_count(&f, "kernel_flags", NULL), 1);
   s.log_file_mode = PLAN_FILE_MODE_SEQUENTIAL;
-  plan_kernel_route(&v7, PLAN_ROUTE_NONE, &s);
+  plan_kernel_route(PLAN_ROUTE_NONE, &s);
   assert_int_equal(s.route, PLAN_ROUTE_NT_KERNEL_LOGGER);
   assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 1), 0);
   assert_int_equal(fake_controller_count(&f, "enable", NULL), 3);

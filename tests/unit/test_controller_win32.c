@@ -434,8 +434,9 @@ static void check_stop(const char *name)
   assert_int_equal(c->result, ERROR_SUCCESS);
 }
 
-/* Plans a command line for Windows 10.0.20348 (whatever Wine reports) and
- * runs start, stop and the rundown through the Win32 controller. */
+/* Plans a command line for Windows os_major.os_minor.os_build (whatever
+ * Wine reports) and runs start, stop and the rundown through the Win32
+ * controller. */
 static void run_runbook_build(const char *const *args, unsigned os_major, unsigned os_minor,
                               unsigned os_build)
 {
@@ -481,7 +482,8 @@ static void run_runbook_build(const char *const *args, unsigned os_major, unsign
   every_start_stopped();
 }
 
-/* Windows 10 before build 20348: the group-mask route; 6.1: Windows 7. */
+/* Windows 10 (the group-mask route, as on every build from 8); 6.1:
+ * Windows 7. */
 static void run_runbook(const char *const *args, unsigned os_major, unsigned os_minor)
 {
   run_runbook_build(args, os_major, os_minor, os_major >= 10 ? 19045 : 7601);
@@ -723,12 +725,12 @@ static void system_logger_refused_is_an_error(void **state)
   plan_release(&r.plan);
 }
 
-/* Build 20348+: EnableTraceEx2 on the System Providers in the system
- * logger, EnableFlags 0 at start, no group mask set
- * (docs/win32-contract.md §3.3). */
+/* /KernelRoute:systemProviders (build 20348+): EnableTraceEx2 on the System
+ * Providers in the system logger, EnableFlags 0 at start, no group mask
+ * set (docs/win32-contract.md §3.3). */
 static void runbook_threadtime_system_providers(void **state)
 {
-  const char *args[] = { "/ThreadTime", "collect", NULL };
+  const char *args[] = { "/ThreadTime", "/KernelRoute:systemProviders", "collect", NULL };
   size_t i;
   int sched = 0, prof = 0;
   (void)state;

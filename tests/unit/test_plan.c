@@ -755,19 +755,20 @@ static void descriptions_render(void **state)
   plan_release(&plan);
 }
 
-/* The route by Windows build (docs/win32-contract.md §3.2 rule 3, §3.4).
- * Expected words: krabsetw krabs/krabs/perfinfo_groupmask.hpp (Masks[0]
+/* The group-mask route, the default on every build from Windows 8
+ * (docs/win32-contract.md §3.2 rule 3, §3.4): the same on Windows 10 before
+ * 20348, on the default target (Server 2022, 20348) and on Windows 11
+ * (26100), as the issue's acceptance asks.  Expected words: krabsetw krabs/krabs/perfinfo_groupmask.hpp (Masks[0]
  * groups are the EVENT_TRACE_FLAG_* bits; PERF_PROFILE 0x20000002,
  * PERF_CONTEXT_SWITCH 0x20000004, PERF_DISPATCHER 0x20000200 live in
  * Masks[1]).  /ThreadTime's flags 0x01012F1F are docs/perfview-collection.md
  * §4.1 (Default|CSwitch|Dispatcher). */
-static void kernel_route_group_mask_on_windows_10_before_20348(void **state)
+static void check_group_mask_route(const char *target)
 {
   struct plan plan;
   const struct plan_session *k;
   char *json = NULL;
-  (void)state;
-  BUILD_OK(&plan, "/TargetOS:10.0.19045", "/ThreadTime");
+  BUILD_OK(&plan, target, "/ThreadTime");
   k = session(&plan, PLAN_ROLE_KERNEL);
   assert_int_equal(k->route, PLAN_ROUTE_GROUP_MASK);
   /* EnableFlags at StartTraceW, as tracelog -eflag and krabsetw do. */
@@ -785,8 +786,19 @@ static void kernel_route_group_mask_on_windows_10_before_20348(void **state)
   assert_non_null(strstr(json, "\"route\": \"groupMask\""));
   assert_non_null(strstr(json, "\"enableFlagsAtStart\": \"0x01012F1F\""));
   assert_non_null(strstr(json, "\"groupMask\": [\"0x0001270F\", \"0x00000206\", \"0x00000000\""));
+  assert_null(strstr(json, "\"systemProviders\""));
+  assert_false(has_note(&plan, "System Providers"));
   etwcap_free(json);
   plan_release(&plan);
+}
+
+static void kernel_route_group_mask_by_default_from_windows_8(void **state)
+{
+  (void)state;
+  check_group_mask_route("/TargetOS:6.2");
+  check_group_mask_route("/TargetOS:10.0.19045");
+  check_group_mask_route(SERVER);
+  check_group_mask_route("/TargetOS:10.0.26100");
 }
 
 /* The System Providers page (learn.microsoft.com windows/win32/etw/
@@ -797,7 +809,7 @@ static void kernel_route_group_mask_on_windows_10_before_20348(void **state)
  * SystemProcessProviderGuid {151f55dc-...} GENERAL|PERF_COUNTER|THREAD|
  * LOADER; values from evntrace.h (windows-sys: CONTEXT_SWITCH = 512,
  * DISPATCHER = 2, PROCESS_KW_THREAD = 0x800, LOADER = 0x1000). */
-static void kernel_route_system_providers_from_build_20348(void **state)
+static void kernel_route_system_providers_when_asked(void **state)
 {
   struct plan plan;
   const struct plan_session *k;
@@ -805,7 +817,7 @@ static void kernel_route_system_providers_from_build_20348(void **state)
   size_t i;
   int sched = 0, prof = 0, proc = 0;
   (void)state;
-  BUILD_OK(&plan, SERVER, "/ThreadTime"); /* the default off Windows; Wine runs "6.x" */
+  BUILD_OK(&plan, SERVER, "/ThreadTime", "/KernelRoute:systemProviders");
   k = session(&plan, PLAN_ROLE_KERNEL);
   assert_int_equal(k->route, PLAN_ROUTE_SYSTEM_PROVIDERS);
   assert_int_equal(k->enable_flags_at_start, 0);
@@ -839,8 +851,8 @@ static void kernel_route_system_providers_from_build_20348(void **state)
 }
 
 /* /KernelRoute (docs/win32-contract.md §3.4).  The System Providers route
- * stays the default from build 20348 with a note on what is unproven;
- * groupMask takes the Windows 8-10 route on any build from 6.2 (private
+ * is opt-in, with a note on what is unproven (the DCStart rundown);
+ * groupMask, the default, works on any build from 6.2 (private
  * system loggers: "Logging Mode Constants", EVENT_TRACE_SYSTEM_LOGGER_MODE,
  * Windows 8); systemProviders is refused below 20348 ("System Providers":
  * "Beginning in Windows 10 SDK build 20348").  Expected words: krabsetw
@@ -850,10 +862,11 @@ static void kernel_route_qualifier_picks_or_refuses_a_route(void **state)
   struct plan plan;
   const struct plan_session *k;
   (void)state;
-  BUILD_OK(&plan, SERVER, "/ThreadTime");
+  BUILD_OK(&plan, SERVER, "/ThreadTime", "/KernelRoute:systemProviders");
   assert_int_equal(session(&plan, PLAN_ROLE_KERNEL)->route, PLAN_ROUTE_SYSTEM_PROVIDERS);
-  assert_true(has_note(&plan, "/KernelRoute:groupMask"));
+  assert_true(has_note(&plan, "DCStart"));
   assert_true(has_note(&plan, "SystemConfig"));
+  assert_false(has_note(&plan, "selftest"));
   plan_release(&plan);
   BUILD_OK(&plan, SERVER, "/ThreadTime", "/KernelRoute:groupMask");
   k = session(&plan, PLAN_ROLE_KERNEL);
@@ -862,10 +875,10 @@ static void kernel_route_qualifier_picks_or_refuses_a_route(void **state)
   assert_int_equal(k->group_mask[0], 0x1270F);
   assert_int_equal(k->group_mask[1], 0x2 | 0x4 | 0x200);
   assert_int_equal(k->system_provider_count, 0);
-  assert_false(has_note(&plan, "/KernelRoute:groupMask"));
+  assert_false(has_note(&plan, "DCStart"));
   plan_release(&plan);
   BUILD_OK(&plan, SERVER, "/KernelRoute:Auto");
-  assert_int_equal(session(&plan, PLAN_ROLE_KERNEL)->route, PLAN_ROUTE_SYSTEM_PROVIDERS);
+  assert_int_equal(session(&plan, PLAN_ROLE_KERNEL)->route, PLAN_ROUTE_GROUP_MASK);
   plan_release(&plan);
   assert_int_equal(build(&plan, "/TargetOS:10.0.19045", "/KernelRoute:systemProviders", NULL),
                    ETWCAP_E_UNSUPPORTED);
@@ -894,7 +907,7 @@ static void file_io_init_is_system_io_kw_file_init(void **state)
   size_t i;
   int found = 0;
   (void)state;
-  BUILD_OK(&plan, SERVER, "/KernelEvents:Process+FileIOInit");
+  BUILD_OK(&plan, SERVER, "/KernelEvents:Process+FileIOInit", "/KernelRoute:systemProviders");
   k = session(&plan, PLAN_ROLE_KERNEL);
   assert_int_equal(k->route, PLAN_ROUTE_SYSTEM_PROVIDERS);
   for (i = 0; i < k->system_provider_count; i++) {
@@ -1015,8 +1028,8 @@ int main(void)
     cmocka_unit_test(tpl_events),
     cmocka_unit_test(only_providers),
     cmocka_unit_test(descriptions_render),
-    cmocka_unit_test(kernel_route_group_mask_on_windows_10_before_20348),
-    cmocka_unit_test(kernel_route_system_providers_from_build_20348),
+    cmocka_unit_test(kernel_route_group_mask_by_default_from_windows_8),
+    cmocka_unit_test(kernel_route_system_providers_when_asked),
     cmocka_unit_test(file_io_init_is_system_io_kw_file_init),
     cmocka_unit_test(kernel_route_qualifier_picks_or_refuses_a_route),
     cmocka_unit_test(stack_caching_has_wpr_sizes),

@@ -86,6 +86,7 @@ static void system_providers_route_gets_the_pmc_keyword(void **state)
   int found = 0;
   (void)state;
   options(&o, counters, 1, 20348);
+  o.kernel_route = "systemProviders";
   assert_int_equal(plan_build(&o, &p), 0);
   k = kernel(&p);
   assert_int_equal(k->route, PLAN_ROUTE_SYSTEM_PROVIDERS);

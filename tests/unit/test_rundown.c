@@ -345,15 +345,16 @@ static void kernel_rundown_starts_and_stops_at_once(void **state)
   ready(s);
   assert_int_equal(rundown_kernel(&s->env, s->rundown, &r), 0);
   start = fake_controller_find(&s->fake, "start", s->rundown->name, 0);
-  /* The default target (10.0.20348) takes the System Providers route:
-   * SystemProcessProvider with GENERAL 0x1 | THREAD 0x800 | LOADER 0x1000
-   * (Process | ImageLoad, plus Thread as TraceEvent always adds; keyword
-   * values from evntrace.h, the System Providers page's table). */
-  flags = fake_controller_find(&s->fake, "enable", NULL, 0);
+  /* The default (group-mask) route: EnableFlags at start, Process 0x1 |
+   * Thread 0x2 | ImageLoad 0x4 (EVENT_TRACE_FLAG_*, evntrace.h; Thread as
+   * TraceEvent always adds), their groups read back in Masks[0] and
+   * nothing to add, so no Set and no System Provider. */
+  assert_int_equal(s->fake.sessions[0].enable_flags, 0x7);
+  flags = fake_controller_find(&s->fake, "query_mask", s->rundown->name, 0);
   stop = fake_controller_find(&s->fake, "stop", s->rundown->name, 0);
   assert_true(start < flags && flags < stop);
-  assert_int_equal(s->fake.calls[flags].guid.data1, 0x151f55dc);
-  assert_int_equal(s->fake.calls[flags].any, 0x1 | 0x800 | 0x1000);
+  assert_int_equal(fake_controller_count(&s->fake, "enable", NULL), 0);
+  assert_int_equal(fake_controller_count(&s->fake, "kernel_flags", NULL), 0);
   assert_int_equal(s->clock.slept_ms, 0);
   plan_release(&s->plan);
 }
