@@ -5,6 +5,7 @@
 #include "src/base/civil_time.h"
 #include "src/base/os/os_time.h"
 #include "src/base/path_name.h"
+#include "src/report/report_flame.h"
 #include "src/report/report_json.h"
 #include "src/report/report_svg.h"
 #include "src/version.h"
@@ -63,6 +64,10 @@ static const char style[] =
     "svg .gc-marks line{stroke:#8250df;stroke-width:1}"
     "svg .exception-marks path{fill:#b42318}svg .exception-marks line{stroke:#b42318}"
     "svg .bar{fill:#8250df;fill-opacity:.75}svg .count{text-anchor:middle;fill:#1f2328}"
+    "svg.flame{width:100%;height:auto;display:block}svg.flame g.f{cursor:pointer}"
+    "svg.flame rect{stroke:#fff;stroke-width:.5}svg.flame g.f:hover rect{stroke:#1f2328}"
+    "svg.flame text{font:11px ui-monospace,SFMono-Regular,Consolas,monospace;fill:#1f2328;"
+    "pointer-events:none}svg.flame .hid{display:none}svg.flame .anc rect{fill-opacity:.55}"
     ".proc{border:1px solid var(--line);border-radius:6px;padding:10px 14px;margin:12px 0}"
     ".scroll{max-height:460px;overflow:auto;display:inline-block;border:1px solid #eaeef2}"
     ".scroll table{margin:0}.scroll th{position:sticky;top:0}"
@@ -159,7 +164,7 @@ static void head(struct report_writer *w, const struct report *r)
 {
   rw_puts(w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
              "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-             "style-src 'unsafe-inline'\">\n"
+             "style-src 'unsafe-inline'; script-src " REPORT_FLAME_SCRIPT_HASH "\">\n"
              "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
              "<meta name=\"generator\" content=\"etwcap ");
   rw_html(w, ETWCAP_VERSION);
@@ -559,5 +564,7 @@ void report_html_write(struct report_writer *w, const struct report *r)
              "(schema etwcap-report/1) in the script element with id etwcap-report.</footer>\n"
              "<script type=\"application/json\" id=\"etwcap-report\">\n");
   report_json_write(w, r);
-  rw_puts(w, "</script>\n</body>\n</html>\n");
+  rw_puts(w, "</script>\n");
+  report_flame_script(w);
+  rw_puts(w, "</body>\n</html>\n");
 }

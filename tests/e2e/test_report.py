@@ -21,6 +21,7 @@ Log, Network), with flags that let it run in a minimal chroot (no dbus, no
 refuses every name)."""
 import base64
 import glob
+import hashlib
 import json
 import os
 import re
@@ -83,7 +84,23 @@ if len(gcs) == 2:
     t.check(gcs[0]["reason"] == "Induced", "reason Induced (GC/Start Reason=Induced)")
 for key in ("capture", "providers", "gcs", "exceptions", "processes", "images"):
     t.check(key in gc, "top-level field %r" % key)
-t.check("</script" not in gc_html.split('id="etwcap-report">', 1)[-1][:-len("</script>\n</body>\n</html>\n")],
+
+# The one inline script (the flame graphs' zoom) runs because the policy
+# names its SHA-256 (CSP Level 3, hash-source); nothing else may run.
+csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', gc_html)
+t.check(csp is not None and "default-src 'none'" in csp.group(1), "the page has its CSP")
+scripts = re.findall(r"<script>(.*?)</script>", gc_html, re.S)
+t.check(len(scripts) == 1, "one inline script: %d" % len(scripts))
+for body in scripts:
+    digest = base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode()
+    t.check(csp is not None and ("script-src 'sha256-%s'" % digest) in csp.group(1),
+            "the CSP allows the script by its hash sha256-%s: %r" % (digest, csp and csp.group(1)))
+
+# The JSON runs to the page's end but for its closing tag and the zoom
+# script: what is left must hold no "</script".
+gc_island = gc_html.split('id="etwcap-report">', 1)[-1]
+gc_tail = "</script>\n<script>%s</script>\n</body>\n</html>\n" % (scripts[-1] if scripts else "")
+t.check(gc_island.endswith(gc_tail) and "</script" not in gc_island[:-len(gc_tail)],
         "no </script inside the embedded JSON")
 
 net_page, net_html, net = report("ms-perfview__net.4.5.2.x64.etl.zip")
