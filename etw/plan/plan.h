@@ -47,9 +47,14 @@
 #define PLAN_FILTER_STACKWALK 0x80001000u
 #define PLAN_MAX_FILTERS 7
 
-/* The bit (44..47) EventSources reserve for per-session filtering; TraceEvent
- * passes 1<<bit as MatchAllKeyword with provider data. */
+/* The bits (44..47) EventSources reserve for per-session filtering.  With
+ * provider data TraceEvent passes 1<<bit as MatchAllKeyword and names the
+ * bit in the data (EtwSessionKeyword); it takes the lowest bit that no
+ * session enabling the provider already has in its MatchAllKeyword
+ * (TraceEventSession.cs, FindFreeSessionKeyword).  The plan shows the
+ * first; `collect` picks the free one as it enables (collection.c). */
 #define PLAN_EVENTSOURCE_SESSION_KEYWORD_BIT 44
+#define PLAN_EVENTSOURCE_SESSION_KEYWORD_LAST 47
 
 #define PLAN_MAX_STACK_IDS 96
 
@@ -394,11 +399,24 @@ void plan_release(struct plan *plan);
 int plan_merge_providers(struct plan_provider *list, size_t *count);
 /* Frees what a plan_provider owns (not the struct itself). */
 void plan_provider_release(struct plan_provider *p);
+/* Frees only its filters (a copy made by plan_provider_with_session_keyword). */
+void plan_provider_release_filters(struct plan_provider *p);
 
 /* Builds p->filters from the provider's fields, for a session called
  * `session_name` (it goes into the EventSource provider data).  Returns 0,
  * ETWCAP_E_RANGE (more than PLAN_MAX_FILTERS) or ETWCAP_E_NOMEM. */
 int plan_provider_build_filters(struct plan_provider *p, const char *session_name);
+
+/* The lowest EventSource session keyword bit (44..47) not set in `in_use`
+ * (the MatchAllKeyword of every session that enables the provider), or -1
+ * when all four are taken: TraceEvent's FindFreeSessionKeyword. */
+int plan_session_keyword_free(uint64_t in_use);
+/* `out` = p as enabled with session keyword `bit` (44..47): MatchAllKeyword
+ * and the provider data name that bit.  A shallow copy: its arguments and
+ * names are p's; its filters are its own (plan_provider_release_filters).
+ * 0, ETWCAP_E_RANGE or ETWCAP_E_NOMEM (out then owns nothing). */
+int plan_provider_with_session_keyword(const struct plan_provider *p, const char *session_name,
+                                       int bit, struct plan_provider *out);
 
 /* /KernelRoute's value (NULL or "auto", "systemProviders", "groupMask",
  * any case) -> plan->kernel_route_asked.  Returns 0, ETWCAP_E_USAGE (an

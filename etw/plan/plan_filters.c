@@ -117,13 +117,11 @@ static int add_ids(struct plan_provider *p, uint32_t type, const struct provider
   return add(p, type, &b);
 }
 
-int plan_provider_build_filters(struct plan_provider *p, const char *session_name)
+static int build_filters(struct plan_provider *p, const char *session_name, int keyword_bit)
 {
   size_t i;
   int rc;
-  for (i = 0; i < p->filter_count; i++)
-    etwcap_free(p->filters[i].data);
-  p->filter_count = 0;
+  plan_provider_release_filters(p);
 
   if (p->arg_count) {
     /* TraceEvent's layout: the session's name and keyword bit, then the
@@ -132,7 +130,7 @@ int plan_provider_build_filters(struct plan_provider *p, const char *session_nam
     struct bytes b = { 0 };
     uint32_t type = PLAN_FILTER_PROVIDER_DATA;
     char bit[8];
-    snprintf(bit, sizeof(bit), "%d", PLAN_EVENTSOURCE_SESSION_KEYWORD_BIT);
+    snprintf(bit, sizeof(bit), "%d", keyword_bit);
     put_cstr(&b, "EtwSessionName");
     put_cstr(&b, session_name);
     put_cstr(&b, "EtwSessionKeyword");
@@ -169,4 +167,36 @@ int plan_provider_build_filters(struct plan_provider *p, const char *session_nam
       (rc = add_ids(p, PLAN_FILTER_STACKWALK, &p->stack_events)) != 0)
     return rc;
   return 0;
+}
+
+int plan_provider_build_filters(struct plan_provider *p, const char *session_name)
+{
+  return build_filters(p, session_name, PLAN_EVENTSOURCE_SESSION_KEYWORD_BIT);
+}
+
+int plan_session_keyword_free(uint64_t in_use)
+{
+  int bit;
+  for (bit = PLAN_EVENTSOURCE_SESSION_KEYWORD_BIT; bit <= PLAN_EVENTSOURCE_SESSION_KEYWORD_LAST;
+       bit++)
+    if (!(in_use & (1ull << bit)))
+      return bit;
+  return -1;
+}
+
+int plan_provider_with_session_keyword(const struct plan_provider *p, const char *session_name,
+                                       int bit, struct plan_provider *out)
+{
+  uint64_t reserved = 0;
+  int b, rc;
+  for (b = PLAN_EVENTSOURCE_SESSION_KEYWORD_BIT; b <= PLAN_EVENTSOURCE_SESSION_KEYWORD_LAST; b++)
+    reserved |= 1ull << b;
+  *out = *p;
+  out->filter_count = 0; /* p's stay p's */
+  if (bit < PLAN_EVENTSOURCE_SESSION_KEYWORD_BIT || bit > PLAN_EVENTSOURCE_SESSION_KEYWORD_LAST)
+    return ETWCAP_E_RANGE;
+  out->match_all = (p->match_all & ~reserved) | (1ull << bit);
+  if ((rc = build_filters(out, session_name, bit)) != 0)
+    plan_provider_release_filters(out);
+  return rc;
 }

@@ -16,11 +16,17 @@ void plan_provider_release(struct plan_provider *p)
   }
   etwcap_free(p->args);
   etwcap_free(p->exe_names);
-  for (i = 0; i < p->filter_count; i++)
-    etwcap_free(p->filters[i].data);
   p->args = NULL;
   p->arg_count = 0;
   p->exe_names = NULL;
+  plan_provider_release_filters(p);
+}
+
+void plan_provider_release_filters(struct plan_provider *p)
+{
+  size_t i;
+  for (i = 0; i < p->filter_count; i++)
+    etwcap_free(p->filters[i].data);
   p->filter_count = 0;
 }
 

@@ -141,17 +141,24 @@ struct controller_ops {
    * TraceSampledProfileIntervalInfo, {Source, Interval})), as
    * TraceEventProfileSources.Set does for each source asked. */
   int (*set_source_interval)(struct controller *c, uint32_t source, uint32_t interval);
-  /* The sources the kernel session's PMC profile events carry
-   * (TraceSetInformation(TraceProfileSourceConfigInfo), an array of ULONG
-   * source ids). */
-  int (*set_profile_sources)(struct controller *c, uint64_t handle, const uint32_t *ids,
-                             size_t count);
+  /* The sources PMC profile events carry, machine-wide, before the kernel
+   * session starts (TraceSetInformation(0, TraceProfileSourceConfigInfo),
+   * an array of ULONG source ids), as TraceEventProfileSources.Set does. */
+  int (*set_profile_sources)(struct controller *c, const uint32_t *ids, size_t count);
   /* Last-branch recording on the kernel session, as TraceEvent's
    * EnableLastBranchRecordingIfConfigured: TraceSetInformation(
    * TraceLbrConfigurationInfo, ULONG filters), then (TraceLbrEventListInfo,
    * an array of ULONG event hook ids). */
   int (*set_lbr)(struct controller *c, uint64_t handle, uint32_t filters, const uint32_t *sources,
                  size_t count);
+  /* The MatchAllKeyword bits of every session that enables `provider` now,
+   * OR-ed (EnumerateTraceGuidsEx(TraceGuidQueryInfo): a TRACE_ENABLE_INFO
+   * per session in each TRACE_PROVIDER_INSTANCE_INFO), as TraceEvent's
+   * FindFreeSessionKeyword reads them; 0 when none enables it.
+   * UNSUPPORTED where the query is missing or raises instead of answering
+   * (a stub). */
+  int (*query_provider_keywords)(struct controller *c, const struct etw_guid *provider,
+                                 uint64_t *match_all);
 };
 
 /* A controller: its operations, their state, the last error. */

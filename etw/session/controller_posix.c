@@ -112,10 +112,9 @@ static int set_source_interval(struct controller *c, uint32_t source, uint32_t i
   return fail(c, "TraceSetInformation");
 }
 
-static int set_profile_sources(struct controller *c, uint64_t handle, const uint32_t *ids,
-                               size_t count)
+static int set_profile_sources(struct controller *c, const uint32_t *ids, size_t count)
 {
-  (void)handle, (void)ids, (void)count;
+  (void)ids, (void)count;
   return fail(c, "TraceSetInformation");
 }
 
@@ -126,8 +125,17 @@ static int set_lbr(struct controller *c, uint64_t handle, uint32_t filters,
   return fail(c, "TraceSetInformation");
 }
 
+static int query_provider_keywords(struct controller *c, const struct etw_guid *provider,
+                                   uint64_t *match_all)
+{
+  (void)provider;
+  *match_all = 0;
+  return fail(c, "EnumerateTraceGuidsEx");
+}
+
 const struct controller_ops controller_system_ops = {
   "none", start, enable_provider, set_group_mask, query_group_mask, set_stack_ids, set_profile_interval,
   set_stack_caching, enable_profile_privilege, query, flush, stop, list, switch_file,
   query_profile_sources, set_source_interval, set_profile_sources, set_lbr,
+  query_provider_keywords,
 };

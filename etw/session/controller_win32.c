@@ -1,10 +1,11 @@
 /* controller.h with advapi32: each operation builds the Win32 structure for
  * one piece of the plan and makes one call through the controller_advapi
  * table (controller_win32.h), then translates the result.  Nothing here
- * decides what to ask: the plan did.  TraceQueryInformation (the one
- * optional query, for the group mask read-back) is resolved at run time and
- * called through optional_call: Wine 8 has it only as a stub that raises
- * (docs/win32-contract.md §7.7-§7.8). */
+ * decides what to ask: the plan did.  The optional queries
+ * (TraceQueryInformation, for the group mask read-back and the profile
+ * sources; EnumerateTraceGuidsEx, for the EventSource keywords in use) are
+ * resolved at run time and called through optional_call: Wine 8 has them
+ * only as stubs that raise (docs/win32-contract.md §7.7-§7.8). */
 #include "etw/session/controller_win32.h"
 
 #include "etw/event/guid_win32.h"
@@ -53,8 +54,11 @@ static ULONG real_enable_privilege(LPCWSTR privilege)
 typedef ULONG(WINAPI *trace_query_information_fn)(TRACEHANDLE, TRACE_INFO_CLASS, PVOID, ULONG,
                                                   PULONG);
 
+typedef ULONG(WINAPI *enumerate_trace_guids_ex_fn)(TRACE_QUERY_INFO_CLASS, PVOID, ULONG, PVOID,
+                                                   ULONG, PULONG);
+
 static struct controller_advapi real_advapi = {
-  StartTraceW, ControlTraceW, EnableTraceEx2, TraceSetInformation, QueryAllTracesW, NULL,
+  StartTraceW, ControlTraceW, EnableTraceEx2, TraceSetInformation, QueryAllTracesW, NULL, NULL,
   real_enable_privilege,
 };
 
@@ -69,9 +73,12 @@ static void resolve_optional(void)
   if (resolved)
     return;
   resolved = 1;
-  if ((m = GetModuleHandleW(L"advapi32.dll")) != NULL)
+  if ((m = GetModuleHandleW(L"advapi32.dll")) != NULL) {
     real_advapi.trace_query_information =
         (trace_query_information_fn)(void (*)(void))GetProcAddress(m, "TraceQueryInformation");
+    real_advapi.enumerate_trace_guids_ex =
+        (enumerate_trace_guids_ex_fn)(void (*)(void))GetProcAddress(m, "EnumerateTraceGuidsEx");
+  }
 }
 
 void controller_win32_set_advapi(const struct controller_advapi *api)
@@ -358,11 +365,14 @@ static int set_group_mask(struct controller *c, uint64_t handle,
   return set_info(c, handle, TraceSystemTraceEnableFlagsInfo, masks, sizeof(masks));
 }
 
-/* TraceQueryInformation through optional_call: a stub that raises is
- * UNSUPPORTED, as for the group mask. */
+/* The optional queries through optional_call: TraceQueryInformation, or
+ * with `enumerate` EnumerateTraceGuidsEx for `provider`.  A stub that
+ * raises is UNSUPPORTED, as a missing export is. */
 struct info_query {
+  int enumerate;
   TRACEHANDLE handle;
   TRACE_INFO_CLASS cls;
+  GUID provider;
   void *data;
   ULONG size;
   ULONG returned;
@@ -371,23 +381,25 @@ struct info_query {
 static ULONG call_info_query(void *ctx)
 {
   struct info_query *q = ctx;
+  if (q->enumerate)
+    return advapi->enumerate_trace_guids_ex(q->cls, &q->provider, sizeof(q->provider), q->data,
+                                            q->size, &q->returned);
   return advapi->trace_query_information(q->handle, q->cls, q->data, q->size, &q->returned);
 }
 
 /* Returns 0 or the error; *code is the call's own answer when it made one. */
 static int query_info(struct controller *c, struct info_query *q, ULONG *code)
 {
+  const char *api = q->enumerate ? "EnumerateTraceGuidsEx" : "TraceQueryInformation";
   struct optional_call_fault fault;
   char raised[48];
   resolve_optional();
-  if (!advapi->trace_query_information)
-    return controller_fail(c, ETWCAP_E_UNSUPPORTED, "TraceQueryInformation", 0,
-                           "not exported by advapi32");
+  if (q->enumerate ? !advapi->enumerate_trace_guids_ex : !advapi->trace_query_information)
+    return controller_fail(c, ETWCAP_E_UNSUPPORTED, api, 0, "not exported by advapi32");
   if (optional_call(call_info_query, q, code, &fault) != 0) {
     snprintf(raised, sizeof(raised), "raised 0x%08lX at %p", (unsigned long)fault.code,
              fault.address);
-    return controller_fail(c, ETWCAP_E_UNSUPPORTED, "TraceQueryInformation", fault.code,
-                           raised);
+    return controller_fail(c, ETWCAP_E_UNSUPPORTED, api, fault.code, raised);
   }
   return 0;
 }
@@ -655,11 +667,10 @@ static int set_ulongs(struct controller *c, uint64_t handle, TRACE_INFO_CLASS cl
   return set_info(c, handle, cls, list, (ULONG)(count * sizeof(ULONG)));
 }
 
-static int set_profile_sources(struct controller *c, uint64_t handle, const uint32_t *ids,
-                               size_t count)
+static int set_profile_sources(struct controller *c, const uint32_t *ids, size_t count)
 {
-  return set_ulongs(c, handle, TraceProfileSourceConfigInfo, ids, count,
-                    PLAN_MAX_PROFILE_SOURCES);
+  /* Machine-wide, handle 0, as TraceEventProfileSources.Set. */
+  return set_ulongs(c, 0, TraceProfileSourceConfigInfo, ids, count, PLAN_MAX_PROFILE_SOURCES);
 }
 
 static int set_lbr(struct controller *c, uint64_t handle, uint32_t filters,
@@ -673,8 +684,74 @@ static int set_lbr(struct controller *c, uint64_t handle, uint32_t filters,
                     PLAN_MAX_LBR_SOURCES);
 }
 
+/* The answer's layout (TRACE_GUID_INFO, TRACE_PROVIDER_INSTANCE_INFO,
+ * TRACE_ENABLE_INFO in evntrace.h): a header with InstanceCount, then per
+ * instance a block whose NextOffset (from the block's start, 0 for the
+ * last) leads to the next, each followed by EnableCount enable infos. */
+static uint64_t keywords_of(const unsigned char *buf, ULONG size)
+{
+  const TRACE_GUID_INFO *info = (const TRACE_GUID_INFO *)(const void *)buf;
+  uint64_t all = 0;
+  ULONG at = sizeof(*info), i, j;
+  if (size < sizeof(*info))
+    return 0;
+  for (i = 0; i < info->InstanceCount; i++) {
+    const TRACE_PROVIDER_INSTANCE_INFO *inst;
+    if (at > size || size - at < sizeof(*inst))
+      break;
+    inst = (const TRACE_PROVIDER_INSTANCE_INFO *)(const void *)(buf + at);
+    for (j = 0; j < inst->EnableCount; j++) {
+      ULONG e = at + (ULONG)sizeof(*inst) + j * (ULONG)sizeof(TRACE_ENABLE_INFO);
+      if (e > size || size - e < sizeof(TRACE_ENABLE_INFO))
+        break;
+      all |= ((const TRACE_ENABLE_INFO *)(const void *)(buf + e))->MatchAllKeyword;
+    }
+    if (!inst->NextOffset)
+      break;
+    at += inst->NextOffset;
+  }
+  return all;
+}
+
+/* Asked with no buffer first ("If the buffer size is zero on input ... the
+ * ReturnLength parameter receives the required buffer size"), then with
+ * that much; a list that grew in between is asked again. */
+static int query_provider_keywords(struct controller *c, const struct etw_guid *provider,
+                                   uint64_t *match_all)
+{
+  struct info_query q;
+  ULONG code = ERROR_INSUFFICIENT_BUFFER;
+  int tries, rc = 0;
+  *match_all = 0;
+  memset(&q, 0, sizeof(q));
+  q.enumerate = 1;
+  q.cls = TraceGuidQueryInfo;
+  q.provider = guid_to_win32(provider);
+  for (tries = 0; tries < 3 && code == ERROR_INSUFFICIENT_BUFFER; tries++) {
+    if (q.returned > q.size) {
+      etwcap_free(q.data);
+      if (!(q.data = etwcap_malloc(q.returned)))
+        return ETWCAP_E_NOMEM;
+      q.size = q.returned;
+    }
+    if ((rc = query_info(c, &q, &code)) != 0) {
+      etwcap_free(q.data);
+      return rc;
+    }
+  }
+  /* A provider no process registered and no session enabled is not found:
+   * no session holds a bit of it. */
+  if (code == ERROR_SUCCESS && q.data)
+    *match_all = keywords_of(q.data, q.returned < q.size ? q.returned : q.size);
+  else if (code != ERROR_SUCCESS && code != ERROR_WMI_GUID_NOT_FOUND)
+    rc = win32_fail(c, "EnumerateTraceGuidsEx", code);
+  etwcap_free(q.data);
+  return rc;
+}
+
 const struct controller_ops controller_system_ops = {
   "advapi32", start, enable_provider, set_group_mask, query_group_mask, set_stack_ids,
   set_profile_interval, set_stack_caching, enable_profile_privilege, query, flush, stop, list,
   switch_file, query_profile_sources, set_source_interval, set_profile_sources, set_lbr,
+  query_provider_keywords,
 };

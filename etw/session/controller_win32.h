@@ -26,6 +26,11 @@ struct controller_advapi {
    * etwcap.exe still loads where it is missing. */
   ULONG(WINAPI *trace_query_information)(TRACEHANDLE handle, TRACE_INFO_CLASS info_class,
                                          PVOID info, ULONG length, PULONG returned);
+  /* EnumerateTraceGuidsEx, resolved at run time like TraceQueryInformation
+   * (Wine has it only as a stub that raises; docs/building.md §2.2). */
+  ULONG(WINAPI *enumerate_trace_guids_ex)(TRACE_QUERY_INFO_CLASS info_class, PVOID in,
+                                          ULONG in_size, PVOID out, ULONG out_size,
+                                          PULONG returned);
   /* Enables a privilege of this process's token (OpenProcessToken,
    * LookupPrivilegeValueW, AdjustTokenPrivileges as one step); returns a
    * Win32 code (ERROR_NOT_ALL_ASSIGNED when the token lacks it). */

@@ -140,6 +140,8 @@ int capture_cmd_write_record(const struct collection *c, const struct plan *plan
       s->maximum_buffers = cs->plan->maximum_buffers;
       s->enable_flags = cs->plan->enable_flags;
       s->plan = cs->plan;
+      s->keyword_bits = cs->keyword_bits;
+      s->keyword_bit_count = COLLECTION_KEYWORD_PROVIDERS;
     }
   }
   /* Borrowed for writing; not released. */

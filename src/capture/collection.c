@@ -291,13 +291,16 @@ static void read_back_mask(struct collection *c, const struct plan *plan,
 
 /* /CpuCounters before the start, as TraceEventProfileSources.Set: every
  * name must have been found in the machine's list (plan_cli), then each
- * source's interval is set machine-wide.  PerfView stops on any failure;
- * so does etwcap, since the user asked for exactly these counters. */
-static int set_source_intervals(struct collection *c, const struct plan_session *s,
-                                struct plan_profile_source *list)
+ * source's interval is set machine-wide, then the list of sources to
+ * sample, machine-wide too (handle 0): the setting is not the session's.
+ * PerfView stops on any failure; so does etwcap, since the user asked for
+ * exactly these counters. */
+static int set_cpu_counters(struct collection *c, const struct plan_session *s)
 {
   struct controller *ctl = c->env->ctl;
   struct plan_machine_source machine[PLAN_MAX_MACHINE_SOURCES];
+  struct plan_profile_source list[PLAN_MAX_PROFILE_SOURCES];
+  uint32_t ids[PLAN_MAX_PROFILE_SOURCES];
   char detail[1024];
   size_t i, count = 0;
   int rc;
@@ -327,24 +330,9 @@ static int set_source_intervals(struct collection *c, const struct plan_session 
     }
     log_info("CPU counter %s (id %lu): a sample every %lu events", p->name, (unsigned long)p->id,
              (unsigned long)p->interval);
+    ids[i] = p->id;
   }
-  return 0;
-}
-
-/* The sources' ids to the started kernel session (TraceProfileSourceConfigInfo). */
-static int set_profile_sources(struct collection *c, const struct plan_session *s,
-                               const struct plan_profile_source *list, uint64_t handle)
-{
-  struct controller *ctl = c->env->ctl;
-  uint32_t ids[PLAN_MAX_PROFILE_SOURCES];
-  char detail[160];
-  size_t i;
-  int rc;
-  if (!s->profile_source_count)
-    return 0;
-  for (i = 0; i < s->profile_source_count; i++)
-    ids[i] = list[i].id;
-  if ((rc = ctl->ops->set_profile_sources(ctl, handle, ids, s->profile_source_count)) != 0)
+  if ((rc = ctl->ops->set_profile_sources(ctl, ids, s->profile_source_count)) != 0)
     log_error("Windows refused the CPU counters for '%s' (%s): %s. Leave /CpuCounters out to "
               "collect without them.",
               s->name, controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
@@ -360,7 +348,6 @@ static int start_kernel(struct collection *c, const struct plan *plan,
   struct controller *ctl = c->env->ctl;
   struct collection_session *cs;
   char detail[160], file[CONTROLLER_PATH_MAX];
-  struct plan_profile_source sources[PLAN_MAX_PROFILE_SOURCES]; /* /CpuCounters, resolved */
   uint64_t handle = 0;
   int rc;
 
@@ -385,7 +372,7 @@ static int start_kernel(struct collection *c, const struct plan *plan,
     else
       c->profile_interval_100ns = s->profile_interval_100ns;
   }
-  if ((rc = set_source_intervals(c, s, sources)) != 0)
+  if ((rc = set_cpu_counters(c, s)) != 0)
     return rc;
   if (cancelled())
     return ETWCAP_E_CANCELLED;
@@ -409,8 +396,6 @@ static int start_kernel(struct collection *c, const struct plan *plan,
                  "Windows refused the kernel stack settings (%s): kernel events come without "
                  "call stacks",
                  controller_error_text(ctl, detail, sizeof(detail)));
-  if ((rc = set_profile_sources(c, s, sources, handle)) != 0)
-    return rc;
   if ((rc = controller_kernel_on(ctl, handle, s, c->params_version)) != 0) {
     log_error("cannot turn on the kernel events of '%s' by the %s route (%s): %s", s->name,
               plan_route_name(s->route), controller_error_text(ctl, detail, sizeof(detail)),
@@ -521,6 +506,61 @@ static void remove_capture_provider_data(struct collection *c)
   c->provider_data_stored = 0;
 }
 
+/* The EventSource session keyword for p, as TraceEvent's
+ * FindFreeSessionKeyword takes it: the lowest of 44..47 that no session
+ * enabling the provider holds in its MatchAllKeyword, so that two
+ * controllers of one EventSource keep their per-session state apart.
+ * When Windows cannot say which are held (a stub), the plan's bit; when all
+ * four are held, the provider cannot take arguments for one more session. */
+static int session_keyword(struct collection *c, const struct plan_provider *p, int *bit)
+{
+  struct controller *ctl = c->env->ctl;
+  char detail[160];
+  uint64_t in_use = 0;
+  int rc = ctl->ops->query_provider_keywords(ctl, &p->guid, &in_use);
+  *bit = PLAN_EVENTSOURCE_SESSION_KEYWORD_BIT;
+  if (rc) {
+    log_info("cannot list the sessions that enable %s (%s): its arguments go with session "
+             "keyword bit %d",
+             p->name, controller_error_text(ctl, detail, sizeof(detail)), *bit);
+    return 0;
+  }
+  if ((*bit = plan_session_keyword_free(in_use)) < 0) {
+    log_warn("%s: four other sessions hold its session keywords (bits %d to %d), so it cannot "
+             "take arguments for one more; stop one of them",
+             p->name, PLAN_EVENTSOURCE_SESSION_KEYWORD_BIT, PLAN_EVENTSOURCE_SESSION_KEYWORD_LAST);
+    return controller_fail(ctl, ETWCAP_E_SESSION_LIMIT, "EnumerateTraceGuidsEx", 0,
+                           "session keywords 44-47 held");
+  }
+  return 0;
+}
+
+/* Hands off and enables p (its arguments, if any, with a free session
+ * keyword, kept in *bit; 0 when it has none). */
+static int enable_one(struct collection *c, const struct plan_provider *p, uint64_t handle,
+                      const char *session, uint8_t *bit)
+{
+  struct controller *ctl = c->env->ctl;
+  struct plan_provider keyed;
+  const struct plan_provider *use = p;
+  int b, rc;
+  *bit = 0;
+  if (p->arg_count) {
+    if ((rc = session_keyword(c, p, &b)) != 0)
+      return rc;
+    if ((rc = plan_provider_with_session_keyword(p, session, b, &keyed)) != 0)
+      return rc;
+    use = &keyed;
+    *bit = (uint8_t)b;
+  }
+  hand_off(c, use, handle, session);
+  if ((rc = ctl->ops->enable_provider(ctl, handle, use, c->params_version)) != 0)
+    take_back(c, use, handle);
+  if (use == &keyed)
+    plan_provider_release_filters(&keyed);
+  return rc;
+}
+
 /* A provider of the default set may fail to enable (already enabled by as
  * many sessions as Windows allows, on hosts with EDR agents or
  * autologgers): that costs its events, not the capture.  What the user
@@ -569,12 +609,14 @@ static int start_user(struct collection *c, const struct plan *plan,
   for (i = 0; i < s->provider_count; i++) {
     const struct plan_provider *p = &s->providers[i];
     char why[1024];
+    uint8_t bit;
     if (cancelled())
       return ETWCAP_E_CANCELLED;
-    hand_off(c, p, handle, s->name);
-    if ((rc = ctl->ops->enable_provider(ctl, handle, p, c->params_version)) == 0)
+    rc = enable_one(c, p, handle, s->name, &bit);
+    if (i < COLLECTION_KEYWORD_PROVIDERS)
+      cs->keyword_bits[i] = rc ? 0 : bit;
+    if (!rc)
       continue;
-    take_back(c, p, handle);
     controller_enable_failure(ctl, p, rc, why, sizeof(why));
     if (essential(p) || rc == ETWCAP_E_ACCES) {
       log_error("cannot enable provider %s in '%s'", why, s->name);

@@ -78,6 +78,8 @@ struct collection_kernel_mask {
   uint32_t lost[PLAN_GROUP_MASK_WORDS];
 };
 
+#define COLLECTION_KEYWORD_PROVIDERS 64
+
 struct collection_session {
   enum plan_role role;
   char name[PLAN_NAME_MAX];
@@ -90,6 +92,9 @@ struct collection_session {
   const struct plan_session *plan; /* NULL when known from a record only */
   uint64_t handle;                 /* StartTrace's, for enables; 0 when adopted */
   struct collection_kernel_mask kernel_mask; /* asked vs applied (kernel sessions) */
+  /* Per provider of plan->providers (at most COLLECTION_KEYWORD_PROVIDERS):
+   * the EventSource session keyword bit it was enabled with, 0 none. */
+  uint8_t keyword_bits[COLLECTION_KEYWORD_PROVIDERS];
 };
 
 struct collection {

@@ -54,8 +54,9 @@ static void put_guid(struct strbuf *b, const struct etw_guid *g)
 
 /* The plan summary of a session: its providers as enabled, so a reader of
  * the record (or `stop`'s log) sees what the capture holds. */
-static void put_providers(struct strbuf *b, const struct plan_session *s)
+static void put_providers(struct strbuf *b, const struct session_record_session *rs)
 {
+  const struct plan_session *s = rs->plan;
   size_t i;
   strbuf_puts(b, ",\n      \"providers\": [");
   for (i = 0; s && i < s->provider_count; i++) {
@@ -67,9 +68,14 @@ static void put_providers(struct strbuf *b, const struct plan_session *s)
     put_guid(b, &p->guid);
     strbuf_printf(b,
                   ", \"level\": %u, \"matchAnyKeyword\": \"0x%" PRIX64
-                  "\", \"enableProperty\": %" PRIu32 ", \"filters\": %lu}",
+                  "\", \"enableProperty\": %" PRIu32 ", \"filters\": %lu",
                   (unsigned)p->level, p->match_any, p->enable_property,
                   (unsigned long)p->filter_count);
+    /* The EventSource session keyword it took (TraceEvent's
+     * EtwSessionKeyword): which of 44..47 was free when it was enabled. */
+    if (rs->keyword_bits && i < rs->keyword_bit_count && rs->keyword_bits[i])
+      strbuf_printf(b, ", \"sessionKeywordBit\": %u", (unsigned)rs->keyword_bits[i]);
+    strbuf_puts(b, "}");
   }
   strbuf_puts(b, s && s->provider_count ? "\n      ]" : "]");
 }
@@ -115,7 +121,7 @@ static void put_body(struct strbuf *b, const struct session_record *r)
                   ",\n      \"maximumFileSizeMB\": %" PRIu32 ",\n      \"enableFlags\": %" PRIu32,
                   s->log_file_mode, s->buffer_size_kb, s->minimum_buffers, s->maximum_buffers,
                   s->maximum_file_size_mb, s->enable_flags);
-    put_providers(b, s->plan);
+    put_providers(b, s);
     strbuf_puts(b, "\n    }");
   }
   strbuf_puts(b, r->session_count ? "\n  ],\n  \"warnings\": [" : "],\n  \"warnings\": [");

@@ -33,6 +33,11 @@ struct session_record_session {
   /* Only for writing: the plan's session, whose providers are listed as
    * the record's plan summary.  NULL when read back. */
   const struct plan_session *plan;
+  /* Only for writing, beside plan: the EventSource session keyword bit
+   * each provider was enabled with (0 none), COLLECTION_KEYWORD_PROVIDERS
+   * of them; NULL when unknown. */
+  const uint8_t *keyword_bits;
+  size_t keyword_bit_count;
 };
 
 struct session_record {

@@ -37,8 +37,9 @@ static const struct opt_def defs[] = {
     NULL,
     "Sample hardware CPU counters (PMC): a PMCProfile kernel event every COUNT events of each "
     "named profile source ('etwcap ListCpuCounters' lists this machine's names, ids and "
-    "allowed counts). Sets each source's interval, then gives the ids to the kernel session "
-    "(TraceProfileSourceConfigInfo), as PerfView. An unknown name is an error that lists the "
+    "allowed counts). Sets each source's interval, then the list of sources to sample "
+    "(TraceProfileSourceConfigInfo), both machine-wide before the kernel session starts, as "
+    "PerfView. An unknown name is an error that lists the "
     "machine's sources. Windows 8 or later. Checked only against a model of the documented "
     "API, not on a real Windows yet.",
     0, 0, NULL },

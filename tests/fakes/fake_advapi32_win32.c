@@ -107,6 +107,12 @@ static struct {
   ULONG drop_groups[FAKE_GROUP_WORDS];
   struct provider_taken taken[8];
   size_t taken_count;
+  struct {
+    GUID guid;
+    ULONGLONG all;
+  } keywords[8];                 /* other tools' enables (MatchAllKeyword) */
+  size_t keyword_count;
+  int enumerate_raises;
   struct fake_advapi_session sessions[FAKE_ADVAPI_MAX_SESSIONS];
   size_t session_count;
   TRACEHANDLE next_handle;
@@ -253,6 +259,8 @@ static const char *api_name(enum fake_api api)
     return "QueryAllTracesW";
   case FAKE_TRACE_QUERY_INFORMATION:
     return "TraceQueryInformation";
+  case FAKE_ENUMERATE_TRACE_GUIDS_EX:
+    return "EnumerateTraceGuidsEx";
   default:
     return "EnablePrivilege";
   }
@@ -1217,6 +1225,86 @@ static ULONG WINAPI fake_trace_query_information(TRACEHANDLE handle, TRACE_INFO_
   return finish(c, ERROR_SUCCESS);
 }
 
+/* --- EnumerateTraceGuidsEx ------------------------------------------------------- */
+
+/* Enables of `provider` now: other tools' (fake_advapi32_provider_keyword)
+ * and each successful EnableTraceEx2(ENABLE_PROVIDER) of a session that
+ * still runs.  Up to `max` MatchAllKeyword values to `all`. */
+static size_t enables_of(const GUID *provider, ULONGLONG *all, size_t max)
+{
+  size_t i, n = 0;
+  for (i = 0; i < F.keyword_count && n < max; i++)
+    if (!memcmp(&F.keywords[i].guid, provider, sizeof(*provider)))
+      all[n++] = F.keywords[i].all;
+  for (i = 0; i < F.call_count && n < max; i++) {
+    const struct fake_advapi_call *c = &F.calls[i];
+    if (c->api == FAKE_ENABLE_TRACE_EX2 && c->result == ERROR_SUCCESS &&
+        c->control_code == EVENT_CONTROL_CODE_ENABLE_PROVIDER && by_handle(c->handle) &&
+        !memcmp(&c->provider, provider, sizeof(*provider)))
+      all[n++] = c->all;
+  }
+  return n;
+}
+
+/* TraceGuidQueryInfo: InBuffer a provider GUID; the answer a
+ * TRACE_GUID_INFO, one TRACE_PROVIDER_INSTANCE_INFO (NextOffset 0) and a
+ * TRACE_ENABLE_INFO per session that enables it; a buffer too small gets
+ * ERROR_INSUFFICIENT_BUFFER and the size in ReturnLength
+ * (EnumerateTraceGuidsEx, TRACE_GUID_INFO, TRACE_PROVIDER_INSTANCE_INFO,
+ * TRACE_ENABLE_INFO).  A GUID no session enables: ERROR_WMI_GUID_NOT_FOUND,
+ * the model's answer (the page lists no code for it). */
+static ULONG WINAPI fake_enumerate_trace_guids_ex(TRACE_QUERY_INFO_CLASS cls, PVOID in,
+                                                  ULONG in_size, PVOID out, ULONG out_size,
+                                                  PULONG returned)
+{
+  struct fake_advapi_call *c = new_call(FAKE_ENUMERATE_TRACE_GUIDS_EX);
+  ULONGLONG all[16];
+  size_t n, i, need;
+  unsigned char *b = out;
+  ULONG code;
+  c->info_class = (int)cls;
+  c->info_length = out_size;
+  if (F.enumerate_raises) {
+    finish(c, ERROR_CALL_NOT_IMPLEMENTED);
+    RaiseException(0x80000100, EXCEPTION_NONCONTINUABLE, 0, NULL);
+  }
+  if (cls != TraceGuidQueryInfo) {
+    violation("EnumerateTraceGuidsEx: class %d is not modelled", (int)cls);
+    return finish(c, ERROR_NOT_SUPPORTED);
+  }
+  if (!in || in_size != sizeof(GUID) || !returned) {
+    violation("EnumerateTraceGuidsEx(TraceGuidQueryInfo): InBuffer must be one GUID and "
+              "ReturnLength given");
+    return finish(c, ERROR_INVALID_PARAMETER);
+  }
+  c->provider = *(const GUID *)in;
+  if (F.on_call)
+    F.on_call(F.on_call_ctx, c);
+  if ((code = scripted(FAKE_ENUMERATE_TRACE_GUIDS_EX, NULL, -1, 0)) != ERROR_SUCCESS)
+    return finish(c, code);
+  load_state();
+  if (!(n = enables_of(in, all, sizeof(all) / sizeof(all[0]))))
+    return finish(c, ERROR_WMI_GUID_NOT_FOUND);
+  need = sizeof(TRACE_GUID_INFO) + sizeof(TRACE_PROVIDER_INSTANCE_INFO) +
+         n * sizeof(TRACE_ENABLE_INFO);
+  *returned = (ULONG)need;
+  if (!out || out_size < need)
+    return finish(c, ERROR_INSUFFICIENT_BUFFER);
+  memset(b, 0, need);
+  ((TRACE_GUID_INFO *)(void *)b)->InstanceCount = 1;
+  ((TRACE_PROVIDER_INSTANCE_INFO *)(void *)(b + sizeof(TRACE_GUID_INFO)))->EnableCount =
+      (ULONG)n;
+  for (i = 0; i < n; i++) {
+    TRACE_ENABLE_INFO *e =
+        (TRACE_ENABLE_INFO *)(void *)(b + sizeof(TRACE_GUID_INFO) +
+                                      sizeof(TRACE_PROVIDER_INSTANCE_INFO) +
+                                      i * sizeof(TRACE_ENABLE_INFO));
+    e->IsEnabled = 1;
+    e->MatchAllKeyword = all[i];
+  }
+  return finish(c, ERROR_SUCCESS);
+}
+
 /* --- QueryAllTracesW ------------------------------------------------------------- */
 
 static ULONG WINAPI fake_query_all_traces(PEVENT_TRACE_PROPERTIES *props, ULONG count,
@@ -1267,7 +1355,7 @@ static ULONG fake_enable_privilege(LPCWSTR privilege)
 static struct controller_advapi fake_table = {
   fake_start_trace,      fake_control_trace,    fake_enable_trace_ex2,
   fake_trace_set_information, fake_query_all_traces, fake_trace_query_information,
-  fake_enable_privilege,
+  fake_enumerate_trace_guids_ex, fake_enable_privilege,
 };
 
 /* --- the test's side ------------------------------------------------------------- */
@@ -1291,6 +1379,19 @@ void fake_advapi32_provider_taken(const GUID *provider, unsigned count)
     F.taken[F.taken_count].guid = *provider;
     F.taken[F.taken_count++].count = count;
   }
+}
+
+void fake_advapi32_provider_keyword(const GUID *provider, ULONGLONG match_all)
+{
+  if (F.keyword_count < sizeof(F.keywords) / sizeof(F.keywords[0])) {
+    F.keywords[F.keyword_count].guid = *provider;
+    F.keywords[F.keyword_count++].all = match_all;
+  }
+}
+
+void fake_advapi32_enumerate_raises(int on)
+{
+  F.enumerate_raises = on;
 }
 
 void fake_advapi32_drop_groups(const ULONG mask[FAKE_GROUP_WORDS])

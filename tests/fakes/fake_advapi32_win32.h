@@ -38,7 +38,8 @@ enum fake_api {
   FAKE_TRACE_SET_INFORMATION,
   FAKE_QUERY_ALL_TRACES,
   FAKE_ENABLE_PRIVILEGE,
-  FAKE_TRACE_QUERY_INFORMATION
+  FAKE_TRACE_QUERY_INFORMATION,
+  FAKE_ENUMERATE_TRACE_GUIDS_EX
 };
 
 #define FAKE_GROUP_WORDS 8 /* PERFINFO_GROUPMASK.Masks[] */
@@ -126,6 +127,11 @@ void fake_advapi32_query_raises(int on);
 /* `count` sessions of other tools already enable `provider` (EnableTraceEx2
  * then refuses a ninth). */
 void fake_advapi32_provider_taken(const GUID *provider, unsigned count);
+/* A session of another tool enables `provider` with this MatchAllKeyword
+ * (EnumerateTraceGuidsEx then reports it). */
+void fake_advapi32_provider_keyword(const GUID *provider, ULONGLONG match_all);
+/* EnumerateTraceGuidsEx raises instead of returning, as Wine 8's stub. */
+void fake_advapi32_enumerate_raises(int on);
 /* Kernel groups this "Windows" never applies (the read-back test). */
 void fake_advapi32_drop_groups(const ULONG mask[FAKE_GROUP_WORDS]);
 /* The session's group mask now, or NULL when it does not run. */

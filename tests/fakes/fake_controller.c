@@ -385,10 +385,9 @@ static void keep_ids(struct fake_controller *f, const uint32_t *ids, size_t coun
   call->id_count = count;
 }
 
-static int fake_profile_sources(struct controller *c, uint64_t handle, const uint32_t *ids,
-                                size_t count)
+static int fake_profile_sources(struct controller *c, const uint32_t *ids, size_t count)
 {
-  int rc = on_handle(c, "profile_sources", handle, (uint32_t)count);
+  int rc = on_handle(c, "profile_sources", 0, (uint32_t)count);
   keep_ids(self_of(c), ids, count);
   return rc;
 }
@@ -401,11 +400,32 @@ static int fake_lbr(struct controller *c, uint64_t handle, uint32_t filters,
   return rc;
 }
 
+static int fake_provider_keywords(struct controller *c, const struct etw_guid *provider,
+                                  uint64_t *match_all)
+{
+  struct fake_controller *f = self_of(c);
+  struct fake_call *call = record(f, "keywords", NULL);
+  size_t i;
+  int rc;
+  call->guid = *provider;
+  *match_all = 0;
+  if ((rc = scripted(f, "keywords", NULL, 0, 0)) != 0)
+    return call->rc = rc;
+  for (i = 0; i < f->foreign_keyword_count; i++)
+    if (guid_equal(&f->foreign_keywords[i].guid, provider))
+      *match_all |= f->foreign_keywords[i].all;
+  for (i = 0; i + 1 < f->call_count; i++)
+    if (!strcmp(f->calls[i].op, "enable") && !f->calls[i].rc &&
+        guid_equal(&f->calls[i].guid, provider) && find(f, f->calls[i].session))
+      *match_all |= f->calls[i].all;
+  return 0;
+}
+
 static const struct controller_ops fake_ops = {
   "fake",       fake_start,   fake_enable, fake_kernel_flags, fake_query_mask, fake_stack_ids,
   fake_profile_interval, fake_stack_caching, fake_privilege, fake_query, fake_flush,
   fake_stop,    fake_list,  fake_switch_file, fake_query_sources, fake_source_interval,
-  fake_profile_sources, fake_lbr,
+  fake_profile_sources, fake_lbr, fake_provider_keywords,
 };
 
 void fake_controller_init(struct fake_controller *f)

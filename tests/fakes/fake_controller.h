@@ -23,7 +23,7 @@ struct fake_call {
   char op[24];    /* "start", "enable", "kernel_flags", "query_mask", "stack_ids",
                      "profile_interval", "stack_caching", "privilege", "query", "flush",
                      "stop", "list", "query_sources", "source_interval",
-                     "profile_sources", "lbr" */
+                     "profile_sources", "lbr", "keywords" */
   char session[PLAN_NAME_MAX];
   uint64_t handle;
   uint32_t value; /* flags, interval, id count, EnableProperty, LogFileMode */
@@ -84,6 +84,14 @@ struct fake_controller {
    * query_mask shows less than was asked (the read-back test). */
   uint32_t drop_groups[PLAN_GROUP_MASK_WORDS];
   uint64_t next_handle;
+  /* Other tools' enables of a provider: query_provider_keywords answers
+   * the MatchAllKeyword of these and of this fake's own enables of it in
+   * sessions that still run. */
+  struct {
+    struct etw_guid guid;
+    uint64_t all;
+  } foreign_keywords[4];
+  size_t foreign_keyword_count;
   /* What query_sources answers: this "machine's" profile sources. */
   struct plan_machine_source sources[PLAN_MAX_MACHINE_SOURCES];
   size_t source_count;

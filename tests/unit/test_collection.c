@@ -498,9 +498,8 @@ static void stack_caching_refused_is_a_warning(void **state)
 }
 
 /* /CpuCounters as TraceEventProfileSources.Set does it: each source's
- * interval machine-wide (handle 0) before the kernel session starts, then
- * the ids (the machine's, not the names) to the started kernel session,
- * before its events are switched on. */
+ * interval machine-wide (handle 0), then the ids (the machine's, not the
+ * names) machine-wide too, all before the kernel session starts. */
 static void cpu_counters_set_intervals_then_ids_on_the_kernel_session(void **state)
 {
   struct world *w = *state;
@@ -513,7 +512,7 @@ static void cpu_counters_set_intervals_then_ids_on_the_kernel_session(void **sta
   };
   struct plan plan;
   const struct plan_session *k;
-  size_t first, second, ids, start, on;
+  size_t first, second, ids, start;
   plan_of(args, &plan);
   k = plan_role(&plan, PLAN_ROLE_KERNEL);
   assert_int_equal(k->profile_source_count, 2);
@@ -523,10 +522,9 @@ static void cpu_counters_set_intervals_then_ids_on_the_kernel_session(void **sta
   first = fake_controller_find(&w->fake, "source_interval", NULL, 0);
   second = fake_controller_find(&w->fake, "source_interval", NULL, first + 1);
   start = fake_controller_find(&w->fake, "start", k->name, 0);
-  ids = fake_controller_find(&w->fake, "profile_sources", k->name, 0);
-  on = fake_controller_find(&w->fake, "stack_ids", k->name, 0);
-  assert_true(first < second && second < start && start < ids);
-  assert_true(on < ids || on == (size_t)-1);
+  ids = fake_controller_find(&w->fake, "profile_sources", NULL, 0);
+  assert_true(first < second && second < ids && ids < start);
+  assert_int_equal(w->fake.calls[ids].handle, 0);
   assert_int_equal(w->fake.calls[first].source, 19);
   assert_int_equal(w->fake.calls[first].value, 20000);
   assert_int_equal(w->fake.calls[second].source, 11);
@@ -974,6 +972,92 @@ static void eventsource_arguments_are_handed_off_and_removed(void **state)
   assert_int_equal(w->registry.count, 0);
 }
 
+/* DiagnosticSource, a default provider with arguments (FilterAndPayloadSpecs). */
+#define DIAGSOURCE "adb401e1-5296-51f8-c125-5fda75826144"
+
+/* How many times 'etwcap' enabled `g`; *all is the last one's MatchAllKeyword. */
+static size_t enables_of(const struct world *w, const struct etw_guid *g, uint64_t *all)
+{
+  size_t at, n = 0;
+  for (at = 0; (at = fake_controller_find(&w->fake, "enable", "etwcap", at)) != (size_t)-1; at++)
+    if (guid_equal(&w->fake.calls[at].guid, g)) {
+      *all = w->fake.calls[at].all;
+      n++;
+    }
+  return n;
+}
+
+/* The EventSource session keyword is the lowest of 44..47 that no session
+ * enabling the provider holds (TraceEventSession.cs FindFreeSessionKeyword):
+ * with 44 and 45 held by other tools, 46, in MatchAllKeyword, in the
+ * provider data the registry keeps (EtwSessionKeyword) and in the record. */
+static void eventsource_arguments_take_a_free_session_keyword(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "start", w->data, NULL };
+  const char *stop_args[] = { "stop", w->data, NULL };
+  static const char head[] = "EtwSessionName\0etwcap\0EtwSessionKeyword\0" "46\0";
+  struct etw_guid diag;
+  char *text = NULL;
+  uint64_t all = 0;
+  size_t i, len, seen;
+  assert_int_equal(guid_parse(DIAGSOURCE, &diag), 0);
+  w->fake.foreign_keywords[0].guid = diag;
+  w->fake.foreign_keywords[0].all = (1ull << 44) | (1ull << 0);
+  w->fake.foreign_keywords[1].guid = diag;
+  w->fake.foreign_keywords[1].all = 1ull << 45;
+  w->fake.foreign_keyword_count = 2;
+  assert_int_equal(run(w, args), 0);
+  assert_true(fake_controller_count(&w->fake, "keywords", NULL) >= 1);
+  assert_int_equal(enables_of(w, &diag, &all), 1);
+  assert_int_equal(all, 1ull << 46);
+  for (i = 0, seen = 0; i < w->registry.count; i++) {
+    const struct fake_registry_value *v = &w->registry.values[i];
+    if (v->size > sizeof(head) && !memcmp(v->data, head, sizeof(head) - 1))
+      seen++;
+  }
+  assert_int_equal(seen, 1);
+  assert_int_equal(file_read_small(w->record, 1u << 20, &text, &len), 0);
+  assert_non_null(strstr(text, "\"sessionKeywordBit\": 46"));
+  assert_null(strstr(text, "\"sessionKeywordBit\": 44"));
+  etwcap_free(text);
+  assert_int_equal(run(w, stop_args), 0);
+}
+
+/* With all four held, a default provider cannot take arguments for one
+ * more session: it is left out with a warning, the capture goes on. */
+static void eventsource_with_every_session_keyword_held_is_left_out(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:2", NULL };
+  struct etw_guid diag;
+  uint64_t all = 0;
+  assert_int_equal(guid_parse(DIAGSOURCE, &diag), 0);
+  w->fake.foreign_keywords[0].guid = diag;
+  w->fake.foreign_keywords[0].all = 0xFull << 44;
+  w->fake.foreign_keyword_count = 1;
+  assert_int_equal(run(w, args), 0);
+  assert_int_equal(enables_of(w, &diag, &all), 0);
+  assert_true(logged(w, "four other sessions hold its session keywords"));
+  every_start_stopped(w);
+}
+
+/* Where Windows cannot say which bits are held (the query is a stub), the
+ * plan's bit 44 goes, and the capture goes on. */
+static void eventsource_keyword_query_refused_uses_bit_44(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:2", NULL };
+  struct etw_guid diag;
+  uint64_t all = 0;
+  assert_int_equal(guid_parse(DIAGSOURCE, &diag), 0);
+  fake_controller_fail(&w->fake, "keywords", NULL, ETWCAP_E_UNSUPPORTED);
+  assert_int_equal(run(w, args), 0);
+  assert_int_equal(enables_of(w, &diag, &all), 1);
+  assert_int_equal(all, 1ull << 44);
+  every_start_stopped(w);
+}
+
 /* The hand-off is in the registry before the EnableTraceEx2 it goes with
  * (TraceEventSession.cs: SetFilterDataForEtwSession precedes
  * EnableTraceEx2; docs/win32-contract.md §6.4), so an EventSource that
@@ -1188,6 +1272,9 @@ int main(void)
     T(abort_stops_ours_and_only_ours),
     T(abort_with_nothing_running_succeeds),
     T(list_sessions_runs),
+    T(eventsource_arguments_take_a_free_session_keyword),
+    T(eventsource_with_every_session_keyword_held_is_left_out),
+    T(eventsource_keyword_query_refused_uses_bit_44),
     T(os_heap_process_session_starts_and_stops),
     T(os_heap_exe_flag_is_recorded_and_cleared_at_stop),
     T(os_heap_exe_flag_is_cleared_at_the_end_of_collect),

@@ -266,9 +266,13 @@ static void every_start_stopped(void)
   }
 }
 
+/* The next call that changes something: the keyword queries before an
+ * enable with arguments are read, not part of the sequence. */
 static const struct fake_advapi_call *next(enum fake_api api)
 {
   const struct fake_advapi_call *c = fake_advapi32_call(cursor++);
+  while (c && c->api == FAKE_ENUMERATE_TRACE_GUIDS_EX && api != FAKE_ENUMERATE_TRACE_GUIDS_EX)
+    c = fake_advapi32_call(cursor++);
   if (!c)
     fail_msg("call %lu: expected API %d, but there are no more calls", (unsigned long)cursor,
              (int)api);
@@ -836,6 +840,74 @@ static void a_raising_query_reports_the_exception_code(void **state)
   plan_release(&r.plan);
 }
 
+/* DiagnosticSource, a default provider with arguments. */
+static const GUID diagsource_guid = {
+  0xadb401e1, 0x5296, 0x51f8, { 0xc1, 0x25, 0x5f, 0xda, 0x75, 0x82, 0x61, 0x44 }
+};
+
+/* The EnableTraceEx2 of DiagnosticSource in 'etwcap', or fails. */
+static const struct fake_advapi_call *diagsource_enable(void)
+{
+  size_t i;
+  for (i = 0; i < fake_advapi32_call_count(); i++) {
+    const struct fake_advapi_call *c = fake_advapi32_call(i);
+    if (c->api == FAKE_ENABLE_TRACE_EX2 && !strcmp(c->name, "etwcap") &&
+        !memcmp(&c->provider, &diagsource_guid, sizeof(GUID)))
+      return c;
+  }
+  fail_msg("DiagnosticSource was not enabled");
+  return NULL;
+}
+
+/* The session keyword as TraceEvent's FindFreeSessionKeyword takes it: the
+ * enabling sessions' MatchAllKeyword read with EnumerateTraceGuidsEx(
+ * TraceGuidQueryInfo) (asked for its size first, as the page allows), and
+ * the lowest of 44..47 none holds, in MatchAllKeyword and in the data. */
+static void eventsource_keyword_is_the_lowest_free_one(void **state)
+{
+  static const char head[] = "EtwSessionName\0etwcap\0EtwSessionKeyword\0" "45\0";
+  static struct rig r;
+  struct plan_options o;
+  const struct fake_advapi_call *c;
+  size_t i, asked = 0;
+  (void)state;
+  plan_options_init(&o);
+  fake_advapi32_provider_keyword(&diagsource_guid, 1ull << 44);
+  fake_advapi32_provider_keyword(&diagsource_guid, (1ull << 46) | 0xFF);
+  rig_up(&r, &o);
+  assert_int_equal(collection_start(&r.c, &r.plan), 0);
+  for (i = 0; i < fake_advapi32_call_count(); i++)
+    if (fake_advapi32_call(i)->api == FAKE_ENUMERATE_TRACE_GUIDS_EX &&
+        !memcmp(&fake_advapi32_call(i)->provider, &diagsource_guid, sizeof(GUID)))
+      asked++;
+  assert_int_equal(asked, 2); /* the size, then the list */
+  c = diagsource_enable();
+  assert_int_equal(c->all, 1ull << 45);
+  assert_int_equal(c->filters[0].type, 0);
+  assert_memory_equal(c->filters[0].data, head, sizeof(head) - 1);
+  assert_int_equal(collection_stop(&r.c), 0);
+  plan_release(&r.plan);
+  no_violations();
+}
+
+/* Wine's EnumerateTraceGuidsEx raises: the plan's bit 44, and the capture
+ * goes on. */
+static void eventsource_keyword_query_that_raises_uses_44(void **state)
+{
+  static struct rig r;
+  struct plan_options o;
+  (void)state;
+  plan_options_init(&o);
+  fake_advapi32_enumerate_raises(1);
+  rig_up(&r, &o);
+  assert_int_equal(collection_start(&r.c, &r.plan), 0);
+  assert_int_equal(diagsource_enable()->all, 1ull << 44);
+  fake_advapi32_enumerate_raises(0);
+  assert_int_equal(collection_stop(&r.c), 0);
+  plan_release(&r.plan);
+  no_violations();
+}
+
 /* Stack caching with both sizes 0 is no breach of the contract
  * (docs/win32-contract.md §7.4): PerfView's working call passes Enabled 1,
  * CacheSize 0, BucketCount 0 (TraceEventSession.cs, TraceStackCachingInfo);
@@ -906,7 +978,8 @@ static ULONG ulong_at(const unsigned char *b, size_t i)
 /* A collect with /CpuCounters and /LbrSources: the exact buffers.  Each
  * source's TRACE_PROFILE_INTERVAL {Source, Interval} machine-wide (handle
  * 0) before the kernel StartTraceW; the ULONG array of ids
- * (TraceProfileSourceConfigInfo, class 6) on the kernel session; LBR as
+ * (TraceProfileSourceConfigInfo, class 6) machine-wide too, after them and
+ * before the start (TraceEventProfileSources.Set); LBR as
  * TraceEvent: class 20 with one ULONG of filters, then class 21 with the
  * ULONG event ids, same session. */
 static void cpu_counters_and_lbr_send_the_documented_buffers(void **state)
@@ -939,7 +1012,9 @@ static void cpu_counters_and_lbr_send_the_documented_buffers(void **state)
       assert_int_equal(start, 0); /* before the kernel session starts */
       intervals++;
     } else if (c->info_class == 6) {
-      assert_int_equal(c->handle, kernel);
+      assert_int_equal(c->handle, 0);
+      assert_int_equal(intervals, 2);
+      assert_int_equal(start, 0); /* before the kernel session starts */
       assert_int_equal(c->info_length, 8);
       assert_int_equal(ulong_at(c->info, 0), 19);
       assert_int_equal(ulong_at(c->info, 1), 11);
@@ -957,7 +1032,7 @@ static void cpu_counters_and_lbr_send_the_documented_buffers(void **state)
     }
   }
   assert_int_equal(intervals, 2);
-  assert_true(start && config > start && lbr_config > start && lbr_list > lbr_config);
+  assert_true(config && start > config && lbr_config > start && lbr_list > lbr_config);
   assert_int_equal(fake_advapi32_source(19)->interval, 20000);
   assert_int_equal(collection_stop(&r.c), 0);
   plan_release(&r.plan);
@@ -1541,6 +1616,8 @@ int main(int argc, char **argv)
     T(a_raising_query_reports_the_exception_code),
     T(stack_caching_without_sizes_is_accepted),
     T(profile_sources_are_read_as_traceevent_reads_them),
+    T(eventsource_keyword_is_the_lowest_free_one),
+    T(eventsource_keyword_query_that_raises_uses_44),
     T(cpu_counters_and_lbr_send_the_documented_buffers),
     T(unknown_cpu_counter_starts_nothing),
     T(optional_call_catches_only_what_nothing_continues_from),

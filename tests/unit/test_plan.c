@@ -430,6 +430,44 @@ static void runbook_focus_process(void **state)
   plan_release(&plan);
 }
 
+/* TraceEvent's FindFreeSessionKeyword: the lowest of 44..47 not in any
+ * enabling session's MatchAllKeyword; none when all four are. */
+static void session_keyword_is_the_lowest_free_of_44_to_47(void **state)
+{
+  (void)state;
+  assert_int_equal(plan_session_keyword_free(0), 44);
+  assert_int_equal(plan_session_keyword_free(0xFFFFFFFFull), 44); /* other bits are not ours */
+  assert_int_equal(plan_session_keyword_free(1ull << 44), 45);
+  assert_int_equal(plan_session_keyword_free((1ull << 44) | (1ull << 46)), 45);
+  assert_int_equal(plan_session_keyword_free(7ull << 44), 47);
+  assert_int_equal(plan_session_keyword_free(0xFull << 44), -1);
+}
+
+/* The provider as enabled with another bit: MatchAllKeyword and the
+ * EtwSessionKeyword of its data name that bit, the rest as planned. */
+static void provider_with_session_keyword_names_the_bit(void **state)
+{
+  static const char head[] = "EtwSessionName\0etwcap\0EtwSessionKeyword\0" "47\0"
+                             "FilterAndPayloadSpecs\0HttpHandlerDiagnosticListener/";
+  struct plan plan;
+  struct plan_provider keyed;
+  const struct plan_provider *p;
+  (void)state;
+  BUILD_OK(&plan, SERVER, "collect");
+  p = must_find(session(&plan, PLAN_ROLE_USER), DIAGSOURCE);
+  assert_int_equal(plan_provider_with_session_keyword(p, "etwcap", 47, &keyed), 0);
+  assert_int_equal(keyed.match_all, 1ull << 47);
+  assert_int_equal(keyed.match_any, p->match_any);
+  assert_int_equal(keyed.filter_count, 1);
+  assert_ptr_not_equal(keyed.filters[0].data, p->filters[0].data);
+  assert_memory_equal(keyed.filters[0].data, head, sizeof(head) - 1);
+  assert_int_equal(keyed.filters[0].size, p->filters[0].size);
+  plan_provider_release_filters(&keyed);
+  assert_int_equal(plan_provider_with_session_keyword(p, "etwcap", 48, &keyed), ETWCAP_E_RANGE);
+  assert_int_equal(keyed.filter_count, 0);
+  plan_release(&plan);
+}
+
 static void provider_data_wire_format(void **state)
 {
   static const char head[] = "EtwSessionName\0etwcap\0EtwSessionKeyword\0" "44\0"
@@ -1014,6 +1052,8 @@ int main(void)
     cmocka_unit_test(runbook_containers),
     cmocka_unit_test(runbook_focus_process),
     cmocka_unit_test(provider_data_wire_format),
+    cmocka_unit_test(session_keyword_is_the_lowest_free_of_44_to_47),
+    cmocka_unit_test(provider_with_session_keyword_names_the_bit),
     cmocka_unit_test(event_id_filters_on_the_wire),
     cmocka_unit_test(conflicts_and_bad_values_name_the_token),
     cmocka_unit_test(windows_versions),
