@@ -58,6 +58,7 @@ static int by_events_desc(const void *a, const void *b)
 int etl_summary_init(struct etl_summary *s)
 {
   memset(s, 0, sizeof(*s));
+  etl_containers_init(&s->containers);
   s->providers = etwcap_calloc(ETL_SUMMARY_MAX_PROVIDERS, sizeof(*s->providers));
   return s->providers ? 0 : ETWCAP_E_NOMEM;
 }
@@ -101,6 +102,8 @@ struct etl_provider_stat *etl_summary_add(struct etl_summary *s, struct etl_read
     if (ev->ext[i].type < ETW_EXT_TYPE_COUNT)
       s->by_ext_type[ev->ext[i].type]++;
   if (ev->has & ETW_HAS_TIMESTAMP) {
+    etl_containers_event(&s->containers, ev,
+                         etl_clock_filetime(etl_reader_clock(r), ev->timestamp));
     if (!s->have_ts) {
       s->first_ts = s->min_ts = s->max_ts = ev->timestamp;
       s->have_ts = 1;
@@ -134,9 +137,10 @@ void etl_summary_end_file(struct etl_summary *s, struct etl_reader *r)
   }
 }
 
-void etl_summary_finish(struct etl_summary *s)
+int etl_summary_finish(struct etl_summary *s)
 {
   qsort(s->providers, s->provider_count, sizeof(*s->providers), by_events_desc);
+  return etl_containers_finish(&s->containers);
 }
 
 int etl_summary_collect(struct etl_summary *s, struct etl_reader *r)
@@ -149,13 +153,15 @@ int etl_summary_collect(struct etl_summary *s, struct etl_reader *r)
   while ((rc = etl_reader_next(r, &ev)) == 1)
     etl_summary_add(s, r, &ev);
   etl_summary_end_file(s, r);
-  etl_summary_finish(s);
+  if (rc >= 0)
+    rc = etl_summary_finish(s);
   return rc < 0 ? rc : 0;
 }
 
 void etl_summary_release(struct etl_summary *s)
 {
   etwcap_free(s->providers);
+  etl_containers_release(&s->containers);
   memset(s, 0, sizeof(*s));
 }
 
@@ -209,6 +215,43 @@ const char *etl_summary_provider_label(const struct etl_provider_stat *p, char *
   else
     snprintf(id, cap, "kernel:%u", (unsigned)p->group);
   return "Windows Kernel (classic)";
+}
+
+/* One line per container: its ID, the events that carried it, and its
+ * processes; nothing when the trace has none. */
+static int containers_report(const struct etl_containers *c, etl_summary_write_fn write,
+                             void *ctx)
+{
+  char list[900];
+  size_t i, j, len;
+  int rc;
+  if (!c->count && !c->invalid_items)
+    return 0;
+  rc = line(write, ctx, "Containers:    %u (from CONTAINER_ID items and Kernel-Process starts)",
+            (unsigned)c->count);
+  if (!rc && c->invalid_items)
+    rc = line(write, ctx, "  %llu container ID items were no GUID and were left out",
+              (unsigned long long)c->invalid_items);
+  if (!rc && (c->events_dropped || c->facts_dropped))
+    rc = line(write, ctx, "  more than %u containers or %u process facts: the rest were left out",
+              (unsigned)ETL_CONTAINERS_MAX, (unsigned)ETL_CONTAINER_RECORDS_MAX);
+  for (i = 0; i < c->count && !rc; i++) {
+    const struct etl_container *k = &c->list[i];
+    len = 0;
+    list[0] = '\0';
+    for (j = 0; j < k->pid_count; j++) {
+      int n = snprintf(list + len, sizeof(list) - len, "%s%u", j ? ", " : "",
+                       (unsigned)k->pids[j]);
+      if (n < 0 || (size_t)n >= sizeof(list) - len - 16) {
+        snprintf(list + len, sizeof(list) - len, " (and %u more)", (unsigned)(k->pid_count - j));
+        break;
+      }
+      len += (size_t)n;
+    }
+    rc = line(write, ctx, "  %s %10llu events, processes: %s", k->id,
+              (unsigned long long)k->events, k->pid_count ? list : "none");
+  }
+  return rc;
 }
 
 int etl_summary_report(const struct etl_summary *s, const char *display,
@@ -306,6 +349,8 @@ int etl_summary_report(const struct etl_summary *s, const char *display,
     len += (size_t)n;
   }
   LINE("Extended items: %s", len ? list : "none");
+  if ((rc = containers_report(&s->containers, write, ctx)) != 0)
+    return rc;
 
   LINE("Providers:     %u%s", (unsigned)s->provider_count,
        s->other_provider_events ? " (and more, counted as 'other')" : "");

@@ -1,11 +1,12 @@
 /* What `etwcap info` reports about one ETL: time range, OS, CPUs, clock,
  * logger, events and bytes per provider, header kinds, extended items,
- * events and buffers lost, compression.  Collected in one file-order pass;
+ * events and buffers lost, compression, containers.  Collected in one file-order pass;
  * memory is bounded (at most ETL_SUMMARY_MAX_PROVIDERS providers are told
  * apart, the rest are counted together). */
 #ifndef ETWCAP_ETL_SUMMARY_H
 #define ETWCAP_ETL_SUMMARY_H
 
+#include "etw/etl/etl_containers.h"
 #include "etw/etl/etl_reader.h"
 
 #include <stddef.h>
@@ -39,6 +40,7 @@ struct etl_summary {
   struct etl_provider_stat *providers; /* sorted by events, descending, after collect */
   size_t provider_count;
   uint64_t other_provider_events, other_provider_bytes;
+  struct etl_containers containers; /* see etl_containers.h */
   /* Iteration state of etl_summary_add. */
   unsigned files;
   uint32_t last_buffer;
@@ -60,7 +62,8 @@ void etl_summary_begin_file(struct etl_summary *s, struct etl_reader *r);
 struct etl_provider_stat *etl_summary_add(struct etl_summary *s, struct etl_reader *r,
                                           const struct etw_event *ev);
 void etl_summary_end_file(struct etl_summary *s, struct etl_reader *r);
-void etl_summary_finish(struct etl_summary *s);
+/* 0, or ETWCAP_E_NOMEM when the containers could not be told. */
+int etl_summary_finish(struct etl_summary *s);
 void etl_summary_release(struct etl_summary *s);
 
 /* A provider row's label: "kernel:Process" (or "kernel:N") or its GUID into

@@ -154,7 +154,8 @@ static int finish(struct report *r)
     place(r, REPORT_SERIES_GCS, r->gcs.gcs[i].start_filetime);
   report_exceptions_finish(&r->exceptions);
   kernel_rc = report_kernel_finish(&r->kernel);
-  etl_summary_finish(&r->summary);
+  if (!kernel_rc)
+    kernel_rc = etl_summary_finish(&r->summary);
   return rc ? rc : kernel_rc;
 }
 
