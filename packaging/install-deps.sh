@@ -33,3 +33,17 @@ if [ -n "$missing" ]; then
   # shellcheck disable=SC2086
   $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
 fi
+
+# The speedscope web app that e2e.test_speedscope opens, put into npm's
+# cache by installing it once into a scratch folder: the test then installs
+# it into the build tree from the cache, without the network.  npm comes
+# with the machine's Node.js, not from Debian; without it the test skips.
+if [ $# -eq 0 ] && command -v npm >/dev/null 2>&1; then
+  version=$(cat "$(dirname "$0")/../tests/e2e/speedscope.version")
+  scratch=$(mktemp -d)
+  if ! npm install --prefer-offline --no-package-lock --no-save --no-audit --no-fund \
+         --prefix "$scratch" "speedscope@$version" >/dev/null 2>&1; then
+    echo "install-deps: npm could not install speedscope@$version: e2e.test_speedscope will skip" >&2
+  fi
+  rm -rf "$scratch"
+fi

@@ -14,24 +14,18 @@ net.4.5.2.x64 (samples/golden, fox-it/dissect.etl): 264 GCStart v1 events
 (each GC is also logged as GCStart v2) and one CLR Exception/Start; the
 exception's type as the issue and PerfView name it.
 
-Chromium is driven over --remote-debugging-pipe with the DevTools protocol
-(https://chromedevtools.github.io/devtools-protocol/: Target, Page, Runtime,
-Log, Network), with flags that let it run in a minimal chroot (no dbus, no
-/dev/shm) and on a closed network (a proxy to nowhere, a resolver that
-refuses every name)."""
+Chromium is driven as tests/e2e/chromium_cdp.py says, on a closed network."""
 import base64
 import glob
 import hashlib
 import json
 import os
 import re
-import select
 import shutil
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chromium_cdp import Browser, find_chromium  # noqa: E402
 from etwcap_e2e import SKIP, Etwcap, samples_dir, tmp_dir, to_target_path  # noqa: E402
 
 t = Etwcap()
@@ -164,97 +158,6 @@ for path, code in ((cut, 5), (text, 5), (os.path.join(out_dir, "missing.etl"), 6
 
 
 # --- in a browser --------------------------------------------------------------
-def find_chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-class Browser:
-    """Chromium over --remote-debugging-pipe: fd 3 carries our commands, fd 4
-    its answers and events, each message NUL-terminated JSON."""
-
-    def __init__(self, exe, profile):
-        to_child_r, self.to_child = os.pipe()
-        self.from_child, from_child_w = os.pipe()
-        hi_r, hi_w = os.dup(to_child_r) + 100, os.dup(from_child_w) + 100
-        os.dup2(to_child_r, hi_r)
-        os.dup2(from_child_w, hi_w)
-
-        def child_fds():
-            # subprocess closes what pass_fds does not name after this runs.
-            os.dup2(hi_r, 3)
-            os.dup2(hi_w, 4)
-
-        env = dict(os.environ, HOME=profile, XDG_CONFIG_HOME=profile, XDG_CACHE_HOME=profile)
-        self.proc = subprocess.Popen(
-            [exe, "--headless", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-             "--remote-debugging-pipe", "--user-data-dir=" + profile, "--no-first-run",
-             "--no-default-browser-check", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--disable-extensions",
-             "--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
-             "--hide-scrollbars", "--window-size=1400,1000", "about:blank"],
-            preexec_fn=child_fds, pass_fds=(3, 4), stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=open(os.path.join(profile, "chromium.log"), "w"),
-            env=env)
-        for fd in (to_child_r, from_child_w, hi_r, hi_w):
-            os.close(fd)
-        self.next_id = 0
-        self.buf = b""
-        self.events = []
-
-    def _read(self, deadline):
-        while b"\0" not in self.buf:
-            left = deadline - time.time()
-            if left <= 0 or not select.select([self.from_child], [], [], left)[0]:
-                raise TimeoutError("Chromium did not answer")
-            chunk = os.read(self.from_child, 1 << 20)
-            if not chunk:
-                raise EOFError("Chromium closed the pipe")
-            self.buf += chunk
-        msg, self.buf = self.buf.split(b"\0", 1)
-        return json.loads(msg)
-
-    def call(self, method, params=None, session=None, timeout=60):
-        self.next_id += 1
-        msg = {"id": self.next_id, "method": method, "params": params or {}}
-        if session:
-            msg["sessionId"] = session
-        os.write(self.to_child, json.dumps(msg).encode() + b"\0")
-        deadline = time.time() + timeout
-        while True:
-            m = self._read(deadline)
-            if m.get("id") == self.next_id:
-                if "error" in m:
-                    raise RuntimeError("%s: %r" % (method, m["error"]))
-                return m.get("result", {})
-            self.events.append(m)
-
-    def wait_event(self, method, timeout=60):
-        deadline = time.time() + timeout
-        for m in self.events:
-            if m.get("method") == method:
-                return m
-        while True:
-            m = self._read(deadline)
-            self.events.append(m)
-            if m.get("method") == method:
-                return m
-
-    def close(self):
-        try:
-            self.call("Browser.close", timeout=10)
-        except Exception:  # noqa: BLE001 - it may already be gone
-            pass
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-
-
 def open_page(exe, page, shot):
     """Loads page; returns (DOM facts, console errors, network requests)."""
     profile = os.path.join(out_dir, "chromium-profile")
@@ -262,13 +165,8 @@ def open_page(exe, page, shot):
     os.makedirs(profile)
     b = Browser(exe, profile)
     try:
-        target = b.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        s = b.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        for domain in ("Page", "Runtime", "Log", "Network"):
-            b.call(domain + ".enable", session=s)
-        b.call("Page.navigate", {"url": "file://" + page}, session=s)
-        b.wait_event("Page.loadEventFired")
-        facts = b.call("Runtime.evaluate", {"returnByValue": True, "expression": """(() => {
+        s = b.open("file://" + page)
+        facts = b.evaluate(s, """(() => {
             const data = JSON.parse(document.getElementById('etwcap-report').textContent);
             const gcCells = [...document.querySelectorAll('table.gcs tbody tr')]
                 .map(r => r.children[5].textContent);
@@ -279,22 +177,9 @@ def open_page(exe, page, shot):
                     gcRows: document.querySelectorAll('table.gcs tbody tr').length,
                     gcPauses: gcCells, gcs: data.gcs.length,
                     height: document.documentElement.scrollHeight};
-        })()"""}, session=s)["result"]["value"]
-        b.call("Emulation.setDeviceMetricsOverride",
-               {"width": 1400, "height": min(facts["height"], 16000), "deviceScaleFactor": 1,
-                "mobile": False}, session=s)
-        png = b.call("Page.captureScreenshot", {"format": "png"}, session=s)["data"]
-        with open(shot, "wb") as f:
-            f.write(base64.b64decode(png))
-        errors = [m for m in b.events if
-                  (m.get("method") == "Runtime.consoleAPICalled" and
-                   m["params"].get("type") == "error") or
-                  m.get("method") == "Runtime.exceptionThrown" or
-                  (m.get("method") == "Log.entryAdded" and
-                   m["params"]["entry"].get("level") == "error")]
-        requests = [m["params"]["request"]["url"] for m in b.events
-                    if m.get("method") == "Network.requestWillBeSent"
-                    and not m["params"]["request"]["url"].startswith("file://")]
+        })()""")
+        b.screenshot(s, shot, 1400, min(facts["height"], 16000))
+        errors, requests = b.errors(), b.requests()
         return facts, errors, requests
     finally:
         b.close()
