@@ -18,6 +18,7 @@ set(FAKE_SOURCES
   tests/fakes/event_fingerprint.c
   tests/fakes/fake_advapi32_win32.c
   tests/fakes/fake_consumer.c
+  tests/fakes/fake_container_host.c
   tests/fakes/fake_consumer_win32.c
   tests/fakes/fake_controller.c
   tests/fakes/fake_eventwrite_win32.c

@@ -4,6 +4,7 @@
 #include "etw/etl/etl_format.h"
 #include "etw/image/image_identity.h"
 #include "etw/image/pe_image.h"
+#include "etw/merge/container_image.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/os/os_file.h"
@@ -18,6 +19,8 @@
 struct cache_entry {
   char *path;           /* the NT path as logged; NULL = empty slot */
   int read_rc;          /* 0 when pe holds the image */
+  int in_container;     /* found on a container's volume: each event's headers checked */
+  int mismatch;         /* there, but with other headers than the first event's */
   struct pe_image pe;
 };
 
@@ -100,9 +103,9 @@ static size_t hash_path(const char *s)
   return h & (CACHE_SLOTS - 1);
 }
 
-/* Where the image file is here: a /PathMap rule, the OS drive table, or the
- * logged path itself.  ETWCAP_E_NAMETOOLONG when a /PathMap rule makes it
- * longer than `size`: cut short, it would name another file, whose
+/* Where the image file is here: a /PathMap rule, the OS drive table (0), or
+ * the logged path itself (1).  ETWCAP_E_NAMETOOLONG when a /PathMap rule
+ * makes it longer than `size`: cut short, it would name another file, whose
  * identity would be written for this image.  (The drive table puts "C:"
  * where a device name was, so its path is never the longer.) */
 static int locate(const struct identity_injector *ij, const char *logged, char *out, size_t size)
@@ -124,15 +127,64 @@ static int locate(const struct identity_injector *ij, const char *logged, char *
     return 0;
   snprintf(out, size, "%s", logged); /* logged fits: it is a path of PATH_BYTES */
   os_native_path(out);
-  return 0;
+  return 1;
 }
 
-static void read_pe(const struct identity_injector *ij, struct cache_entry *e)
+/* Opens `path` and reads it as a PE into e (0), through the caller's
+ * opener for a container's file. */
+static int read_at(const struct identity_injector *ij, const char *path, int container,
+                   struct cache_entry *e)
+{
+  struct byte_source src;
+  int rc = container && ij->opt.open_file ? ij->opt.open_file(ij->opt.open_ctx, path, &src)
+                                          : byte_source_open_file(&src, path);
+  if (rc)
+    return rc;
+  rc = pe_image_read(&e->pe, &src, PE_READ_ALL);
+  byte_source_close(&src);
+  return rc;
+}
+
+/* A container's image: the first candidate place whose file has the load
+ * event's headers.  A file there with others is not this image (the volume
+ * may be another container's by now): e->mismatch says so. */
+static void read_in_container(const struct identity_injector *ij, struct cache_entry *e,
+                              const struct image_event *img)
 {
   char local[PATH_BYTES];
-  struct byte_source src;
-  if ((e->read_rc = locate(ij, e->path, local, sizeof(local))) != 0)
+  unsigned i;
+  int rc;
+  e->in_container = 1;
+  e->read_rc = ETWCAP_E_NOENT;
+  for (i = 0; (rc = container_image_candidate(e->path, i, ij->opt.volumes, ij->opt.volume_count,
+                                               local, sizeof(local))) != ETWCAP_E_NOENT;
+       i++) {
+    if (rc || read_at(ij, local, 1, e) != 0)
+      continue;
+    if (container_image_matches(&e->pe, img)) {
+      e->read_rc = 0;
+      e->mismatch = 0;
+      return;
+    }
+    pe_image_release(&e->pe);
+    e->mismatch = 1;
+  }
+}
+
+static void read_pe(const struct identity_injector *ij, struct cache_entry *e,
+                    const struct image_event *img)
+{
+  char local[PATH_BYTES];
+  int as_logged = locate(ij, e->path, local, sizeof(local));
+  if (as_logged < 0) {
+    e->read_rc = as_logged;
     return;
+  }
+  /* No rule and no drive letter names it: a container's volume, perhaps. */
+  if (as_logged && ij->opt.containers && container_image_device_len(e->path)) {
+    read_in_container(ij, e, img);
+    return;
+  }
   /* The name comes from the trace: a share is not opened (a hostile trace
    * would make the merge connect to any server), and byte_source_open_file
    * opens only a regular file, so a FIFO or device cannot hang the merge. */
@@ -140,16 +192,13 @@ static void read_pe(const struct identity_injector *ij, struct cache_entry *e)
     e->read_rc = ETWCAP_E_NOTFILE;
     return;
   }
-  e->read_rc = byte_source_open_file(&src, local);
-  if (e->read_rc)
-    return;
-  e->read_rc = pe_image_read(&e->pe, &src, PE_READ_ALL);
-  byte_source_close(&src);
+  e->read_rc = read_at(ij, local, 0, e);
 }
 
 /* The cache entry of a path, reading the PE the first time.  NULL when the
  * table is full (then the caller reads without caching). */
-static struct cache_entry *lookup(struct identity_injector *ij, const char *path)
+static struct cache_entry *lookup(struct identity_injector *ij, const char *path,
+                                  const struct image_event *img)
 {
   size_t i = hash_path(path), probes;
   for (probes = 0; probes < CACHE_SLOTS; probes++, i = (i + 1) & (CACHE_SLOTS - 1)) {
@@ -161,7 +210,7 @@ static struct cache_entry *lookup(struct identity_injector *ij, const char *path
       if (!e->path)
         return NULL;
       ij->cached++;
-      read_pe(ij, e);
+      read_pe(ij, e, img);
       return e;
     }
     if (str_caseeq(e->path, path))
@@ -219,15 +268,26 @@ int identity_inject(void *ctx, const struct etw_event *ev, struct etl_writer *w)
     ij->counts.unreadable++;
     return 0;
   }
-  e = lookup(ij, path);
+  e = lookup(ij, path, &img);
   if (!e) {
     memset(&scratch, 0, sizeof(scratch));
     scratch.path = path;
-    read_pe(ij, &scratch);
+    read_pe(ij, &scratch, &img);
     e = &scratch;
+  }
+  if (e->read_rc == 0 && e->in_container && !container_image_matches(&e->pe, &img)) {
+    ij->counts.unreadable++;
+    ij->counts.container_mismatch++;
+    if (e == &scratch)
+      pe_image_release(&scratch.pe);
+    return 0;
   }
   if (e->read_rc != 0) {
     ij->counts.unreadable++;
+    if (e->in_container && e->mismatch)
+      ij->counts.container_mismatch++;
+    else if (e->in_container)
+      ij->counts.container_unread++;
     return 0;
   }
   rc = image_identity_build_once(&set, &img, &e->pe, ij->seen);

@@ -13,6 +13,8 @@
 
 #include "etw/etl/etl_writer.h"
 #include "etw/event/etw_event.h"
+#include "src/base/byte_source.h"
+#include "src/base/os/os_volume.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +31,16 @@ struct identity_options {
   const struct identity_path_map *maps;
   size_t map_count;
   int use_os_mapping; /* also ask the running Windows' drive table */
+  /* Images on volumes no drive letter names, a process-isolated
+   * container's (container_image.h): tried through "\\?\GLOBALROOT", then
+   * through the GUID path `volumes` gives the device, and identified only
+   * when the file's headers are the load event's. */
+  int containers;
+  const struct os_volume *volumes;
+  size_t volume_count;
+  /* How those are opened: NULL is byte_source_open_file; tests fake it. */
+  int (*open_file)(void *ctx, const char *path, struct byte_source *src);
+  void *open_ctx;
 };
 
 struct identity_counts {
@@ -37,6 +49,9 @@ struct identity_counts {
   uint64_t unreadable;   /* of those, whose file could not be read as a PE, or whose
                           * name is too long to be opened whole */
   uint64_t already;      /* of those, identified in the input already */
+  /* Of the unreadable, those on a container's volume: found nowhere, or
+   * found with other headers than the event's (another file now). */
+  uint64_t container_unread, container_mismatch;
   uint64_t events_written;
 };
 

@@ -220,6 +220,8 @@ int capture_cmd_finish(struct collection *c, const struct plan *plan, const stru
 {
   struct capture_finish_params p;
   struct capture_finish_result r;
+  struct container_capture cc;
+  struct identity_options io;
   char why[1024];
   int64_t size = 0;
   int rc = collection_stop(c), frc;
@@ -258,7 +260,17 @@ int capture_cmd_finish(struct collection *c, const struct plan *plan, const stru
   p.ngen = (p.zip || cli->q.plan.wpr) && !cli->q.no_ngen_pdbs && !cli->q.plan.no_rundown
                ? &ngen_runner_os
                : NULL;
+  /* While the containers still run: their volumes' map, and through it the
+   * identity of their images (docs/containers.md). */
+  container_capture_init(&cc, c->env->containers);
+  memset(&io, 0, sizeof(io));
+  io.use_os_mapping = os_is_windows();
+  if (container_capture_at_stop(&cc, &io) != 0)
+    log_warn("no image identity: out of memory for its cache");
+  p.identity = cc.identity;
+  p.containers = &cc;
   frc = capture_finish(&p, &r, why, sizeof(why));
+  container_capture_release(&cc);
   if (frc) {
     log_error("%s. The session files are kept: 'etwcap merge %s' tries again.", why,
               plan->data_file);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 struct registry;
+struct container_host;
 
 struct collection_env {
   struct controller *ctl;
@@ -64,6 +65,8 @@ struct collection_env {
   int (*child_start)(void *ctx, const char *line, void **child, char *why, unsigned why_size);
   int (*child_exited)(void *ctx, void *child, int *exit_code);
   void (*child_close)(void *ctx, void *child, int kill);
+  /* The host's containers (container_host.h); NULL: the system's. */
+  const struct container_host *containers;
 };
 
 /* The real clock and file system around `ctl`. */

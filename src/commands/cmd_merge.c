@@ -97,6 +97,7 @@ static int run_merge(const struct cli *cli)
   struct log_memory log;
   struct identity_path_map maps[64];
   struct identity_options io;
+  struct container_capture cc;
   struct identity_injector *identity = NULL;
   char *store[64] = { NULL };
   char data_file[1024], why[1024];
@@ -132,9 +133,12 @@ static int run_merge(const struct cli *cli)
   io.maps = maps;
   io.map_count = nmaps;
   io.use_os_mapping = os_is_windows();
-  if (!rc)
-    rc = identity_injector_new(&identity, &io);
+  /* Containers still running give their images' identity from here too. */
+  container_capture_init(&cc, NULL);
+  if (!rc && (rc = container_capture_at_stop(&cc, &io)) == 0)
+    identity = cc.identity;
   if (rc) {
+    container_capture_release(&cc);
     for (i = 0; i < nmaps; i++)
       etwcap_free(store[i]);
     return rc;
@@ -151,6 +155,7 @@ static int run_merge(const struct cli *cli)
   p.log = &log;
   p.console = os_stderr_is_terminal() ? stderr : NULL;
   p.identity = identity;
+  p.containers = &cc;
   p.ngen = p.zip && !cli->q.no_ngen_pdbs ? &ngen_runner_os : NULL; /* PerfView's Merge() */
   work_cancel_begin();
   if (cli->q.image_ids_only)
@@ -171,7 +176,7 @@ static int run_merge(const struct cli *cli)
     capture_finish_print(&r);
   }
   log_memory_release(&log);
-  identity_injector_free(identity);
+  container_capture_release(&cc);
   for (i = 0; i < nmaps; i++)
     etwcap_free(store[i]);
   return rc;

@@ -119,6 +119,7 @@ static int manifest_json(const struct capture_finish_params *p, const struct mer
   m.session_count = in->count;
   m.trigger = p->trigger;
   m.health = p->health;
+  m.containers = p->containers;
   m.merged_file = path_base_name(p->data_file);
   m.merged_bytes = merged_bytes;
   m.merged_events = st->events_out;

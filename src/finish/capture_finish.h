@@ -15,6 +15,7 @@
 #include "etw/merge/identity_inject.h"
 #include "etw/merge/merge_inputs.h"
 #include "src/base/log_memory.h"
+#include "src/containers/container_capture.h"
 #include "src/finish/capture_manifest.h"
 #include "src/finish/ngen_pdb.h"
 
@@ -31,6 +32,9 @@ struct capture_finish_params {
   const struct capture_health *health; /* a live capture's self-check; NULL none */
   const struct log_memory *log; /* becomes LogFile.txt; NULL = none */
   struct identity_injector *identity; /* image identity; NULL = none */
+  /* The host's containers as the capture saw them (for the manifest), NULL
+   * none. */
+  const struct container_capture *containers;
   /* NGEN PDBs (ngen_pdb.h) made with this ngen, into the zip, or without
    * one into X.etl.ngenpdb (/Wpr); NULL = none (/NoNGenPdbs, /NoRundown, or
    * neither a zip nor /Wpr). */

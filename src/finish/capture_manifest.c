@@ -134,6 +134,7 @@ int capture_manifest_json(const struct capture_manifest *m, char **json)
   }
   sessions(&b, m);
   health(&b, m->health);
+  container_capture_json(&b, m->containers);
   strbuf_puts(&b, "  \"merged\": {\"file\": ");
   strbuf_json_string(&b, m->merged_file ? m->merged_file : "");
   strbuf_printf(&b,

@@ -8,6 +8,7 @@
 #define ETWCAP_CAPTURE_MANIFEST_H
 
 #include "src/capture/capture_health.h"
+#include "src/containers/container_capture.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -49,6 +50,7 @@ struct capture_manifest {
   size_t session_count;
   const struct manifest_trigger *trigger; /* NULL when none fired */
   const struct capture_health *health;    /* a live capture's self-check; NULL none */
+  const struct container_capture *containers; /* the host's containers; NULL none */
   const char *merged_file;
   uint64_t merged_bytes, merged_events;
   uint64_t images_identified, images_unreadable;

@@ -1,6 +1,7 @@
 /* Shared test helpers (see test_support.h). */
 #include "tests/fakes/test_support.h"
 
+#include "etw/etl/etl_writer.h"
 #include "src/base/alloc.h"
 #include "src/base/civil_time.h"
 #include "src/base/os/os_time.h"
@@ -160,4 +161,31 @@ int test_stop_after_ms(void *ctx, uint64_t elapsed_ms, struct manifest_trigger *
   fired->detail = "";
   fired->filetime = 0;
   return 1;
+}
+
+const char *test_pe_fixture(const char *name, char *buf, size_t size)
+{
+  const char *dir = getenv("ETWCAP_PE_FIXTURES");
+  if (!dir || !*dir) {
+    print_message("ETWCAP_PE_FIXTURES is not set (no mingw-w64 tools): skipping\n");
+    skip();
+  }
+  snprintf(buf, size, "%s/%s", dir, name);
+  return buf;
+}
+
+void test_kernel_trace_config(struct etl_writer_config *cfg, const char *logger)
+{
+  memset(cfg, 0, sizeof(*cfg));
+  cfg->header.os_major = 10;
+  cfg->header.build = 19041;
+  cfg->header.cpus = 1;
+  cfg->header.pointer_size = 8;
+  cfg->header.perf_freq = 10000000;
+  cfg->header.start_time = 133000000000000000ll;
+  cfg->header.end_time = cfg->header.start_time + 10000000;
+  cfg->header.clock_type = 1;
+  cfg->header.header_timestamp = 1000;
+  cfg->header.header_is_64 = 1;
+  snprintf(cfg->header.logger_name, sizeof(cfg->header.logger_name), "%s", logger);
 }

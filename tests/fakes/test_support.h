@@ -23,6 +23,14 @@ int test_mkdir(const char *path);
  * (minizip's reader: independent of etwcap's own). */
 void test_extract_member(const char *zip, const char *suffix, const char *out);
 
+/* "<ETWCAP_PE_FIXTURES>/<name>" (tests/pe/pe_fixtures.cmake) into buf;
+ * skips the current test with a message when the fixtures were not built. */
+const char *test_pe_fixture(const char *name, char *buf, size_t size);
+/* The header of a small 64-bit kernel trace a test writes (logger `logger`,
+ * one CPU, QPC at 10 MHz, Windows 10 build 19041). */
+struct etl_writer_config;
+void test_kernel_trace_config(struct etl_writer_config *cfg, const char *logger);
+
 /* A text member of a zip, NUL-terminated into buf, or fails the test. */
 void test_zip_text(const char *zip, const char *name, char *buf, size_t cap);
 /* The time the capture manifest (etwcap-capture.json) of `zip` gives for

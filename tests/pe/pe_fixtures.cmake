@@ -67,7 +67,7 @@ if(ETWCAP_PE_GCC64 AND ETWCAP_PE_GCC32 AND ETWCAP_PE_WINDRES64 AND ETWCAP_PE_WIN
   else()
     set(pe_env "ETWCAP_PE_FIXTURES=${pe_dir}")
   endif()
-  foreach(t test_pe_image test_image_identity test_ngen_pdb)
+  foreach(t test_pe_image test_image_identity test_ngen_pdb test_container_images)
     if(TARGET ${t})
       add_dependencies(${t} etwcap_pe_fixtures)
       set_property(TEST ${TEST_PREFIX}${t} APPEND PROPERTY ENVIRONMENT "${pe_env}")

@@ -664,17 +664,6 @@ static void file_version_is_written_once_per_image_key(void **state)
 
 /* ---- a PE the build makes ---- */
 
-static const char *fixture_path(const char *name, char *buf, size_t size)
-{
-  const char *dir = getenv("ETWCAP_PE_FIXTURES");
-  if (!dir || !*dir) {
-    print_message("ETWCAP_PE_FIXTURES is not set (no mingw-w64 tools): skipping\n");
-    skip();
-  }
-  snprintf(buf, size, "%s/%s", dir, name);
-  return buf;
-}
-
 static int read_pe(const char *path, struct pe_image *pe)
 {
   struct byte_source src;
@@ -739,7 +728,7 @@ static void fixture_identity_matches_the_pe(void **state)
   uint32_t off;
   uint8_t g[16];
   (void)state;
-  assert_int_equal(read_pe(fixture_path("pe64_version.dll", path, sizeof path), &pe), 0);
+  assert_int_equal(read_pe(test_pe_fixture("pe64_version.dll", path, sizeof path), &pe), 0);
   d = pe_image_first_rsds(&pe);
   assert_non_null(d);
   image_event_for(&img, name16, "\\Device\\HarddiskVolume2\\x\\pe64_version.dll",
@@ -839,7 +828,7 @@ static void fixture_identity_matches_the_pe(void **state)
   pe_image_release(&pe);
 
   /* A named PDB: the path as stored in the PE. */
-  assert_int_equal(read_pe(fixture_path("pe64_pdb.dll", path, sizeof path), &pe), 0);
+  assert_int_equal(read_pe(test_pe_fixture("pe64_pdb.dll", path, sizeof path), &pe), 0);
   image_event_for(&img, name16, "C:\\x\\pe64_pdb.dll", 0x180000000ull, pe.size_of_image);
   assert_int_equal(image_identity_build(&set, &img, &pe, IMAGE_IDENTITY_FILE_VERSION), 0);
   assert_int_equal(set.count, 3); /* no version resource: no FileVersion */
@@ -863,25 +852,25 @@ static void build_file_reads_the_pe_or_reports_why_not(void **state)
   image_event_for(&img, name16, "C:\\x\\pe64_version.dll", 0x180000000ull, 0x20000);
   assert_int_equal(image_identity_seen_new(&seen), 0);
   assert_int_equal(
-      image_identity_build_file(&set, &img, fixture_path("pe64_version.dll", path, sizeof path),
+      image_identity_build_file(&set, &img, test_pe_fixture("pe64_version.dll", path, sizeof path),
                                 seen),
       0);
   assert_int_equal(set.count, 4); /* FileVersion, Info, DbgID_RSDS, DbgPPDB */
   assert_int_equal(set.ev[0].opcode, IMAGE_ID_FILE_VERSION);
   image_identity_release(&set);
   assert_int_equal(
-      image_identity_build_file(&set, &img, fixture_path("pe64_version.dll", path, sizeof path),
+      image_identity_build_file(&set, &img, test_pe_fixture("pe64_version.dll", path, sizeof path),
                                 seen),
       0);
   assert_int_equal(set.count, 3); /* the key is known now */
   image_identity_release(&set);
   assert_int_equal(image_identity_build_file(&set, &img,
-                                             fixture_path("no-such.dll", path, sizeof path), seen),
+                                             test_pe_fixture("no-such.dll", path, sizeof path), seen),
                    ETWCAP_E_NOENT);
   assert_int_equal(set.count, 0);
   /* Not a PE: the objdump listing next to it. */
   assert_int_equal(image_identity_build_file(
-                       &set, &img, fixture_path("pe64_version.dll.objdump.txt", path, sizeof path),
+                       &set, &img, test_pe_fixture("pe64_version.dll.objdump.txt", path, sizeof path),
                        NULL),
                    ETWCAP_E_FORMAT);
   assert_int_equal(set.count, 0);

@@ -38,17 +38,6 @@ static const struct fixture fixtures[] = {
 };
 #define FIXTURE_COUNT (sizeof fixtures / sizeof fixtures[0])
 
-static const char *fixture_path(const char *name, char *buf, size_t size)
-{
-  const char *dir = getenv("ETWCAP_PE_FIXTURES");
-  if (!dir || !*dir) {
-    print_message("ETWCAP_PE_FIXTURES is not set (no mingw-w64 tools): skipping\n");
-    skip();
-  }
-  snprintf(buf, size, "%s/%s", dir, name);
-  return buf;
-}
-
 static uint8_t *read_all(const char *path, size_t *len)
 {
   FILE *f = os_fopen(path, "rb");
@@ -90,7 +79,7 @@ static void read_objdump(const char *name, struct objdump *od)
   char path[1024], line[512];
   FILE *f;
   memset(od, 0, sizeof *od);
-  snprintf(path, sizeof path, "%s.objdump.txt", fixture_path(name, line, sizeof line));
+  snprintf(path, sizeof path, "%s.objdump.txt", test_pe_fixture(name, line, sizeof line));
   f = os_fopen(path, "rb");
   assert_non_null(f);
   while (fgets(line, sizeof line, f)) {
@@ -139,7 +128,7 @@ static int read_fixture_at(const char *path, struct pe_image *pe)
 static int read_fixture(const char *name, struct pe_image *pe)
 {
   char path[1024];
-  return read_fixture_at(fixture_path(name, path, sizeof path), pe);
+  return read_fixture_at(test_pe_fixture(name, path, sizeof path), pe);
 }
 
 /* objdump prints the RSDS GUID as its registry text without the dashes. */
@@ -300,7 +289,7 @@ static void memory_and_file_sources_agree(void **state)
   struct byte_source src;
   struct pe_image a, b;
   (void)state;
-  bytes = read_all(fixture_path("pe32_version.dll", path, sizeof path), &len);
+  bytes = read_all(test_pe_fixture("pe32_version.dll", path, sizeof path), &len);
   assert_int_equal(byte_source_open_memory(&src, bytes, len), 0);
   assert_int_equal(pe_image_read(&a, &src, PE_READ_ALL), 0);
   byte_source_close(&src);
@@ -340,7 +329,7 @@ static void truncated_images_fail_cleanly(void **state)
   for (f = 0; f < FIXTURE_COUNT; f++) {
     char path[1024];
     size_t len, debug_end;
-    uint8_t *bytes = read_all(fixture_path(fixtures[f].name, path, sizeof path), &len);
+    uint8_t *bytes = read_all(test_pe_fixture(fixtures[f].name, path, sizeof path), &len);
     struct pe_image pe;
     assert_int_equal(read_bytes(bytes, len, &pe), 0);
     /* A copy that ends before the end of the debug table cannot be read. */
@@ -391,7 +380,7 @@ static void corrupt_headers_give_clear_errors(void **state)
 {
   char path[1024];
   size_t len;
-  uint8_t *orig = read_all(fixture_path("pe64_pdb.dll", path, sizeof path), &len);
+  uint8_t *orig = read_all(test_pe_fixture("pe64_pdb.dll", path, sizeof path), &len);
   uint8_t *b = malloc(len);
   uint32_t nt = get32(orig + 0x3C);
   uint32_t opt = nt + 24, dbg_dir = opt + 112 + 8 * PE_DIR_DEBUG;
@@ -475,7 +464,7 @@ static void random_damage_never_crashes(void **state)
 {
   char path[1024];
   size_t len, n;
-  uint8_t *orig = read_all(fixture_path("pe64_version.dll", path, sizeof path), &len);
+  uint8_t *orig = read_all(test_pe_fixture("pe64_version.dll", path, sizeof path), &len);
   uint8_t *b = malloc(len);
   uint32_t seed = 12345;
   struct pe_image good;
@@ -515,7 +504,7 @@ static void allocation_failures_release_everything(void **state)
 {
   char path[1024];
   size_t len;
-  uint8_t *bytes = read_all(fixture_path("pe64_version.dll", path, sizeof path), &len);
+  uint8_t *bytes = read_all(test_pe_fixture("pe64_version.dll", path, sizeof path), &len);
   unsigned n;
   int rc = ETWCAP_E_NOMEM;
   (void)state;
@@ -556,7 +545,7 @@ static void non_ascii_paths_open(void **state)
 {
   char src_path[1024], dst_path[1024];
   size_t len;
-  uint8_t *bytes = read_all(fixture_path("pe64_pdb.dll", src_path, sizeof src_path), &len);
+  uint8_t *bytes = read_all(test_pe_fixture("pe64_pdb.dll", src_path, sizeof src_path), &len);
   FILE *f;
   struct pe_image pe;
   (void)state;

@@ -1,0 +1,71 @@
+/* Candidate places of a container's image (see container_image.h). */
+#include "etw/merge/container_image.h"
+
+#include "src/base/error.h"
+#include "src/base/strutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define VOLUME_PREFIX "\\Device\\HarddiskVolume"
+#define GLOBALROOT "\\\\?\\GLOBALROOT"
+#define PAGE 4096u
+
+/* 1 when a component of `rest` ("\a\b.dll") is empty, "." or "..". */
+static int climbs(const char *rest)
+{
+  const char *p = rest;
+  while (*p == '\\') {
+    const char *name = p + 1, *end = strchr(name, '\\');
+    size_t len = end ? (size_t)(end - name) : strlen(name);
+    if (len == 0 || (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
+      return 1;
+    if (!end)
+      return 0;
+    p = end;
+  }
+  return 1;
+}
+
+size_t container_image_device_len(const char *path)
+{
+  size_t n = strlen(VOLUME_PREFIX), digits = 0;
+  if (!str_ncaseeq(path, VOLUME_PREFIX, n))
+    return 0;
+  while (path[n + digits] >= '0' && path[n + digits] <= '9' && digits < 10)
+    digits++;
+  if (!digits || path[n + digits] != '\\' || climbs(path + n + digits))
+    return 0;
+  return n + digits;
+}
+
+int container_image_candidate(const char *path, unsigned index, const struct os_volume *volumes,
+                              size_t volume_count, char *out, size_t size)
+{
+  size_t dev = container_image_device_len(path), i;
+  int w;
+  if (!dev)
+    return ETWCAP_E_NOENT;
+  if (index == 0) {
+    w = snprintf(out, size, "%s%s", GLOBALROOT, path);
+    return w < 0 || (size_t)w >= size ? ETWCAP_E_NAMETOOLONG : 0;
+  }
+  if (index != 1)
+    return ETWCAP_E_NOENT;
+  for (i = 0; i < volume_count; i++) {
+    const struct os_volume *v = &volumes[i];
+    if (strlen(v->device) == dev && str_ncaseeq(v->device, path, dev)) {
+      /* The GUID path ends in '\'; the rest of the path starts with one. */
+      w = snprintf(out, size, "%s%s", v->guid_path, path + dev + 1);
+      return w < 0 || (size_t)w >= size ? ETWCAP_E_NAMETOOLONG : 0;
+    }
+  }
+  return ETWCAP_E_NOENT;
+}
+
+int container_image_matches(const struct pe_image *pe, const struct image_event *img)
+{
+  uint64_t rounded = ((uint64_t)pe->size_of_image + PAGE - 1) / PAGE * PAGE;
+  return pe->time_date_stamp == img->time_date_stamp && pe->checksum == img->image_checksum &&
+         (img->image_size == pe->size_of_image || img->image_size == rounded);
+}

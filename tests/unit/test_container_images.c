@@ -1,0 +1,333 @@
+/* Images inside process-isolated containers, identified from the host at
+ * the end of a capture (container_capture.h, identity_inject.h), against a
+ * fake host with two running containers (fake_container_host.h): their
+ * loads name \Device\HarddiskVolumeN paths no drive letter maps.  The
+ * expected header values and PDB signatures are objdump's description of
+ * the PE fixtures and the SOURCE_DATE_EPOCH tests/pe/pe_fixtures.cmake
+ * builds them with, not etwcap's own reading. */
+#include "tests/fakes/test_support.h"
+
+#include "etw/etl/etl_source.h"
+#include "etw/etl/etl_writer.h"
+#include "etw/image/image_identity.h"
+#include "etw/merge/container_image.h"
+#include "src/base/error.h"
+#include "src/base/log_memory.h"
+#include "src/base/os/os_file.h"
+#include "src/containers/container_capture.h"
+#include "src/finish/capture_finish.h"
+#include "tests/fakes/fake_container_host.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPOCH_PE64_PDB 1300000000u     /* pe_fixtures.cmake */
+#define EPOCH_PE64_VERSION 1400000000u
+#define T0 1000000u
+#define PID_WEB 1676u    /* the PIDs of TraceEvent's two-container baseline */
+#define PID_WORKER 3476u
+#define PID_STALE 1677u
+
+struct objdump {
+  unsigned size_of_image, checksum;
+  char rsds[33];
+};
+
+static void read_objdump(const char *name, struct objdump *od)
+{
+  char path[1100], line[1024];
+  FILE *f;
+  unsigned age;
+  char pdb[256];
+  memset(od, 0, sizeof(*od));
+  snprintf(path, sizeof(path), "%s.objdump.txt", test_pe_fixture(name, line, sizeof(line)));
+  f = fopen(path, "r");
+  assert_non_null(f);
+  while (fgets(line, sizeof(line), f)) {
+    const char *p = strstr(line, "(format RSDS signature ");
+    if (sscanf(line, "SizeOfImage %x", &od->size_of_image) == 1 ||
+        sscanf(line, "CheckSum %x", &od->checksum) == 1)
+      continue;
+    if (p)
+      assert_true(sscanf(p, "(format RSDS signature %32[0-9a-f] age %u pdb %255[^)]", od->rsds,
+                         &age, pdb) >= 2);
+  }
+  fclose(f);
+  assert_true(od->size_of_image != 0);
+  assert_int_equal(strlen(od->rsds), 32);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+  char buf[65536];
+  size_t n;
+  FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+  assert_non_null(in);
+  assert_non_null(out);
+  while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+    assert_int_equal(fwrite(buf, 1, n, out), n);
+  fclose(in);
+  fclose(out);
+}
+
+/* root/volN/app/<file> from the fixture `name`. */
+static void place(const char *root, unsigned volume, const char *file, const char *name)
+{
+  char dir[700], path[800], src[700];
+  snprintf(dir, sizeof(dir), "%s/vol%u", root, volume);
+  assert_int_equal(test_mkdir(dir), 0);
+  snprintf(dir, sizeof(dir), "%s/vol%u/app", root, volume);
+  assert_int_equal(test_mkdir(dir), 0);
+  snprintf(path, sizeof(path), "%s/%s", dir, file);
+  copy_file(test_pe_fixture(name, src, sizeof(src)), path);
+}
+
+struct load {
+  uint32_t pid;
+  const char *path;
+  uint64_t size;
+  uint32_t checksum, stamp;
+};
+
+/* An Image/Load v3 (hook 0x030A) SYSTEM64 record: the payload layout of
+ * KernelTraceEventParser.cs's ImageLoadTraceData (ImageBase, ImageSize,
+ * ProcessID, ImageChecksum, TimeDateStamp, Reserved0, DefaultBase,
+ * Reserved1..4, FileName), as docs/etl.md §4.2 frames it. */
+static void write_load(struct etl_writer *w, const struct load *l, uint64_t ts)
+{
+  uint8_t r[1024];
+  uint64_t base = 0x7ff800000000ull;
+  size_t i, n = strlen(l->path), len = 56 + 2 * n + 2, head = 32;
+  uint32_t tid = 100;
+  memset(r, 0, sizeof(r));
+  r[0] = 3;
+  r[2] = 0x02;
+  r[3] = 0xC0;
+  r[4] = (uint8_t)(head + len);
+  r[5] = (uint8_t)((head + len) >> 8);
+  r[6] = 0x0A;
+  r[7] = 0x03;
+  memcpy(r + 8, &tid, 4);
+  memcpy(r + 12, &l->pid, 4);
+  memcpy(r + 16, &ts, 8);
+  memcpy(r + head, &base, 8);
+  memcpy(r + head + 8, &l->size, 8);
+  memcpy(r + head + 16, &l->pid, 4);
+  memcpy(r + head + 20, &l->checksum, 4);
+  memcpy(r + head + 24, &l->stamp, 4);
+  for (i = 0; i < n; i++)
+    r[head + 56 + 2 * i] = (uint8_t)l->path[i];
+  assert_int_equal(etl_writer_write(w, 0, ts, r, (uint32_t)(head + len)), 0);
+}
+
+static void write_trace(const char *path, const struct load *loads, size_t n)
+{
+  struct etl_writer_config cfg;
+  struct etl_writer *w;
+  size_t i;
+  test_kernel_trace_config(&cfg, "etwcapKernel");
+  os_remove(path);
+  assert_int_equal(etl_writer_open(&w, path, &cfg), 0);
+  for (i = 0; i < n; i++)
+    write_load(w, &loads[i], T0 + i);
+  assert_int_equal(etl_writer_finish(w), 0);
+}
+
+/* What the merged trace says per process: Info events, and the PDB
+ * signature of its DbgID_RSDS (hex, as objdump prints it). */
+struct seen {
+  unsigned info[3], rsds[3];
+  char sig[3][33];
+};
+
+static int pid_slot(uint32_t pid)
+{
+  return pid == PID_WEB ? 0 : pid == PID_WORKER ? 1 : 2;
+}
+
+static int scan(void *ctx, const char *display, struct etl_reader *r)
+{
+  struct seen *s = ctx;
+  struct etw_event ev;
+  int rc;
+  (void)display;
+  while ((rc = etl_reader_next(r, &ev)) == 1) {
+    uint32_t pid;
+    int k;
+    if (ev.is_kernel || !guid_equal(&ev.provider, &image_identity_guid) || ev.user_len < 32)
+      continue;
+    /* Info: ImageBase, ImageSize, ProcessId; DbgID: ImageBase, ProcessId
+     * (SymbolTraceEventParser.cs, pointers of 8 bytes here). */
+    memcpy(&pid, ev.user_data + (ev.opcode == IMAGE_ID_INFO ? 16 : 8), 4);
+    k = pid_slot(pid);
+    if (ev.opcode == IMAGE_ID_INFO) {
+      s->info[k]++;
+    } else if (ev.opcode == IMAGE_ID_DBG_RSDS) {
+      struct etw_guid g = guid_from_bytes(ev.user_data + 12);
+      char text[GUID_STRING_SIZE], *o = s->sig[k];
+      const char *p;
+      s->rsds[k]++;
+      guid_format(&g, text);
+      for (p = text; *p; p++)
+        if (*p != '-')
+          *o++ = *p;
+      *o = '\0';
+    }
+  }
+  return rc;
+}
+
+struct world {
+  struct fake_container_host host;
+  struct objdump pdb, ver;
+  char root[600], data[600], zip[700];
+  struct load loads[3];
+};
+
+static void build_world(struct world *w, const char *name)
+{
+  char dir[600];
+  snprintf(dir, sizeof(dir), "containers-%s", name);
+  test_tmp_path(dir, w->root, sizeof(w->root));
+  assert_int_equal(test_mkdir(w->root), 0);
+  snprintf(dir, sizeof(dir), "containers-%s.etl", name);
+  test_tmp_path(dir, w->data, sizeof(w->data));
+  snprintf(w->zip, sizeof(w->zip), "%s.zip", w->data);
+  os_remove(w->zip);
+  read_objdump("pe64_pdb.dll", &w->pdb);
+  read_objdump("pe64_version.dll", &w->ver);
+  place(w->root, 7, "web.dll", "pe64_pdb.dll");
+  place(w->root, 7, "stale.dll", "pe64_pdb.dll");
+  place(w->root, 9, "worker.dll", "pe64_version.dll");
+  fake_container_host_init(&w->host, w->root);
+  w->host.c[0] = (struct fake_container){ "6d9f6d0c57f85f0c", "web", "docker", "Container",
+                                          "6D9F6D0C-57F8-5F0C-898D-2DC82CC922E0", "Running",
+                                          "", 7, "{0000a7a7-0000-0000-0000-000000000007}", 0,
+                                          { PID_WEB }, 1 };
+  w->host.c[1] = (struct fake_container){ "9f8804816385", "worker", "docker", "Container",
+                                          "9F880481-6385-5528-93E5-5B918386652D", "Running",
+                                          "", 9, "{0000a9a9-0000-0000-0000-000000000009}", 0,
+                                          { PID_WORKER }, 1 };
+  w->host.count = 2;
+  w->loads[0] = (struct load){ PID_WEB, "\\Device\\HarddiskVolume7\\app\\web.dll",
+                               w->pdb.size_of_image, w->pdb.checksum, EPOCH_PE64_PDB };
+  /* The same file under another name, loaded with another TimeDateStamp:
+   * what is there now is not what was loaded. */
+  w->loads[1] = (struct load){ PID_STALE, "\\Device\\HarddiskVolume7\\app\\stale.dll",
+                               w->pdb.size_of_image, w->pdb.checksum, EPOCH_PE64_PDB + 1 };
+  w->loads[2] = (struct load){ PID_WORKER, "\\Device\\HarddiskVolume9\\app\\worker.dll",
+                               w->ver.size_of_image, w->ver.checksum, EPOCH_PE64_VERSION };
+  write_trace(w->data, w->loads, 3);
+}
+
+/* The capture's end as capture_cmd_finish runs it: the host's volumes and
+ * identity injector at the stop, then the merge into the zip. */
+static struct identity_counts finish(struct world *w, char *manifest, size_t cap)
+{
+  struct capture_finish_params p;
+  struct capture_finish_result r;
+  struct container_capture cc;
+  struct identity_options io;
+  struct identity_counts c;
+  char why[512];
+  container_capture_init(&cc, &w->host.host);
+  memset(&io, 0, sizeof(io));
+  assert_int_equal(container_capture_at_stop(&cc, &io), 0);
+  memset(&p, 0, sizeof(p));
+  p.data_file = w->data;
+  p.zip = 1;
+  p.identity = cc.identity;
+  p.containers = &cc;
+  assert_int_equal(capture_finish(&p, &r, why, sizeof(why)), 0);
+  identity_injector_counts(cc.identity, &c);
+  container_capture_release(&cc);
+  test_zip_text(w->zip, "etwcap-capture.json", manifest, cap);
+  return c;
+}
+
+static struct seen seen_in(const char *zip)
+{
+  struct seen s;
+  char err[512];
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(etl_source_foreach(zip, scan, &s, err, sizeof(err)), 0);
+  return s;
+}
+
+static void two_running_containers_images_get_identity(void **state)
+{
+  struct world w;
+  struct identity_counts c;
+  struct seen s;
+  char manifest[65536];
+  (void)state;
+  build_world(&w, "running");
+  c = finish(&w, manifest, sizeof(manifest));
+  s = seen_in(w.zip);
+  assert_int_equal(s.info[0], 1);
+  assert_int_equal(s.rsds[0], 1);
+  assert_string_equal(s.sig[0], w.pdb.rsds);
+  assert_int_equal(s.info[1], 1);
+  assert_int_equal(s.rsds[1], 1);
+  assert_string_equal(s.sig[1], w.ver.rsds);
+  /* The image whose header is not the load event's gets none. */
+  assert_int_equal(s.info[2], 0);
+  assert_int_equal(s.rsds[2], 0);
+  assert_int_equal(c.identified, 2);
+  assert_int_equal(c.container_mismatch, 1);
+  assert_int_equal(c.container_unread, 0);
+  /* The volume map, with both containers' volumes beside the host's. */
+  assert_non_null(strstr(manifest, "\"volumeMap\": {\"utc\": \""));
+  assert_non_null(strstr(manifest, "\"device\": \"\\\\Device\\\\HarddiskVolume7\", \"volume\": "
+                                   "\"\\\\\\\\?\\\\Volume{0000a7a7-0000-0000-0000-000000000007}\\\\\""));
+  assert_non_null(strstr(manifest, "\\\\Device\\\\HarddiskVolume9"));
+}
+
+/* When \\?\GLOBALROOT names are refused, the volume GUID path reaches the
+ * same files. */
+static void the_volume_guid_path_serves_when_globalroot_is_refused(void **state)
+{
+  struct world w;
+  struct identity_counts c;
+  struct seen s;
+  char manifest[65536];
+  (void)state;
+  build_world(&w, "guid");
+  w.host.globalroot_refused = 1;
+  c = finish(&w, manifest, sizeof(manifest));
+  s = seen_in(w.zip);
+  assert_string_equal(s.sig[0], w.pdb.rsds);
+  assert_string_equal(s.sig[1], w.ver.rsds);
+  assert_int_equal(c.identified, 2);
+  assert_true(w.host.opens >= 2);
+}
+
+/* A path that climbs out of its volume is never opened. */
+static void paths_that_leave_the_volume_are_not_candidates(void **state)
+{
+  char out[256];
+  (void)state;
+  assert_int_equal(container_image_device_len("\\Device\\HarddiskVolume7\\app\\x.dll"),
+                   strlen("\\Device\\HarddiskVolume7"));
+  assert_int_equal(container_image_device_len("\\Device\\HarddiskVolume7\\..\\Mup\\s\\x.dll"), 0);
+  assert_int_equal(container_image_device_len("\\Device\\HarddiskVolume7\\a\\.\\x.dll"), 0);
+  assert_int_equal(container_image_device_len("\\Device\\HarddiskVolume7\\a\\\\x.dll"), 0);
+  assert_int_equal(container_image_device_len("\\Device\\Mup\\server\\x.dll"), 0);
+  assert_int_equal(container_image_device_len("\\Device\\HarddiskVolume\\x.dll"), 0);
+  assert_int_equal(container_image_candidate("\\Device\\HarddiskVolume7\\a.dll", 0, NULL, 0, out,
+                                             sizeof(out)), 0);
+  assert_string_equal(out, "\\\\?\\GLOBALROOT\\Device\\HarddiskVolume7\\a.dll");
+  assert_int_equal(container_image_candidate("\\Device\\HarddiskVolume7\\a.dll", 1, NULL, 0, out,
+                                             sizeof(out)), ETWCAP_E_NOENT);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(two_running_containers_images_get_identity),
+    cmocka_unit_test(the_volume_guid_path_serves_when_globalroot_is_refused),
+    cmocka_unit_test(paths_that_leave_the_volume_are_not_candidates),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
