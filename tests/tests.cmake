@@ -99,6 +99,10 @@ foreach(src ${UNIT_TESTS})
   add_test(NAME ${TEST_PREFIX}${name} COMMAND ${name})
   etwcap_add_test(${TEST_PREFIX}${name})
 endforeach()
+# The /EventLog test reads etwcap.exe's message table from its own copy.
+if(WIN32)
+  target_sources(test_operator_log_win32 PRIVATE ${ETWCAP_MESSAGES_RC})
+endif()
 
 # End-to-end tests: the real etwcap binary (under Wine for the Windows build).
 find_package(Python3 REQUIRED COMPONENTS Interpreter)

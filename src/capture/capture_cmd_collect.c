@@ -29,6 +29,8 @@
 #include "src/capture/trigger_feed.h"
 #include "src/cli/cli.h"
 #include "src/os/operator_log.h"
+#include "src/os/operator_log_source.h"
+#include "src/os/os_proc.h"
 #include "src/os/own_provider.h"
 #include "triggers/counter_monitor.h"
 #include "triggers/os/counters_pdh.h"
@@ -322,6 +324,21 @@ static const char *ends_also(const struct live *l, const struct cli *cli)
 
 /* One collection of `plan`, start to zip.  *end says whether another may
  * follow. */
+/* /EventLog: the source registered with etwcap.exe's message table when
+ * the capture may write HKLM (operator_log_source.h). */
+static void prepare_event_log_source(const struct collection_env *env)
+{
+  struct registry system;
+  const struct registry *r = env->registry;
+  char exe[CONTROLLER_PATH_MAX];
+  if (!r) {
+    registry_system(&system);
+    r = &system;
+  }
+  operator_log_source_prepare(r, os_is_elevated(),
+                              os_exe_path(exe, sizeof(exe)) == 0 ? exe : NULL);
+}
+
 static int run_one(struct live *l, const struct cli *cli, const struct plan *plan,
                    const char *base_record, enum run_end *end)
 {
@@ -367,6 +384,8 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
 
   capture_cmd_write_record(&c, plan, cli, "collect", &log);
   counter_monitors_restart(&l->monitors, env->utc_now(env->ctx));
+  if (cli->q.event_log)
+    prepare_event_log_source(env);
   if (cli->q.event_log)
     collection_env_report(env, OPERATOR_CAPTURE_STARTED, "etwcap started capturing %s (%s)",
                           plan->data_file, cli->command_line);

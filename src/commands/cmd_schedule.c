@@ -11,10 +11,12 @@
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/base/os/registry.h"
 #include "src/base/strutil.h"
 #include "src/capture/capture_armed.h"
 #include "src/cli/cli.h"
 #include "src/cli/command.h"
+#include "src/os/operator_log_source.h"
 #include "src/os/os_proc.h"
 #include "src/os/schedule_os.h"
 #include "src/os/schedule_xml.h"
@@ -96,6 +98,21 @@ static int full_windows_path(const char *p)
   if (isalpha((unsigned char)p[0]) && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
     return p[3] != 0;
   return p[0] == '\\' && p[1] == '\\' && p[2] && p[2] != '\\';
+}
+
+/* The Application log's source, with the task's etwcap.exe as its message
+ * file, so the entries of /EventLog read cleanly in Event Viewer
+ * (operator_log_source.h).  A failure costs only that formatting. */
+static void register_event_source(const char *name, const char *exe)
+{
+  struct registry r;
+  int rc;
+  registry_system(&r);
+  if ((rc = operator_log_source_register(&r, exe)) != 0)
+    log_warn("schedule create %s: cannot register the Application log source etwcap "
+             "(HKLM\\%s: %s): /EventLog's entries are still written, and Event Viewer shows "
+             "each after a line saying its description cannot be found",
+             name, OPERATOR_LOG_SOURCE_KEY, etwcap_strerror(rc));
 }
 
 /* args[0] is the name; the rest are create's qualifiers and the capture,
@@ -188,6 +205,7 @@ static int create(char *const *args, size_t count)
     printf("Registered the task \\etwcap\\%s: at boot, as SYSTEM, 'etwcap abort' then the "
            "capture. 'schtasks /Run /TN \\etwcap\\%s' starts it now.\n",
            name, name);
+    register_event_source(name, exe);
   }
 cleanup:
   etwcap_free(xml);

@@ -1,10 +1,10 @@
 /* Entries in the Windows Application log for the operators of a capture
  * that runs unattended (/EventLog): the monitoring a fleet already has
  * reads that log, so a fire or a problem reaches it without a new agent.
- * Source "etwcap"; the event ids are README's ("Week-long capture").
- * etwcap registers no message file, so Event Viewer shows the text as the
- * entry's only insertion string, after a line that the description of the
- * id was not found. */
+ * Source "etwcap"; the event ids are README's ("Week-long capture").  The
+ * text is the entry's one insertion string; etwcap.exe's message table
+ * (etwcap_messages.mc) makes each id exactly that string, once the source
+ * is registered (operator_log_source.h). */
 #ifndef ETWCAP_OPERATOR_LOG_H
 #define ETWCAP_OPERATOR_LOG_H
 

@@ -8,6 +8,7 @@ which keeps its tasks as files under C:\\windows\\system32\\tasks and
 has no /Query, so schedule list is checked only for running the system
 folder's schtasks."""
 import os
+import subprocess
 import re
 import xml.etree.ElementTree as ET
 
@@ -132,6 +133,15 @@ if t.windows and prefix:
         # Wine keeps what it implements of the task: the description and
         # the settings, not the principal or the actions.
         t.check("etwcap: e2e" in text and "PT0S" in text, "Wine kept the task: %r" % text[:300])
+    # The Application log's source, with etwcap.exe as its message file
+    # ("Event Sources"), read back with Wine's reg.exe.
+    reg = subprocess.run(t.command[:-1] + ["reg", "query",
+                         "HKLM\\SYSTEM\\CurrentControlSet\\Services\\EventLog\\Application\\etwcap"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    listing = reg.stdout.decode("utf-8", "replace")
+    t.check("EventMessageFile" in listing and "REG_EXPAND_SZ" in listing and
+            "etwcap.exe" in listing.lower() and "TypesSupported" in listing,
+            "schedule create registered the event source: %r" % listing[:400])
     # schtasks is the system folder's: one planted in the current folder
     # (cmd.exe would run it first, elevated) is never run.
     work = os.path.join(tmp_dir(), "schedule-planted")

@@ -65,6 +65,15 @@ static int set_dword(void *impl, const char *key, const char *value, uint32_t da
   return set_typed(f, key, value, FAKE_REG_DWORD, b, sizeof(b));
 }
 
+/* REG_EXPAND_SZ: kept as the UTF-8 text with its NUL. */
+static int set_expand_string(void *impl, const char *key, const char *value, const char *text)
+{
+  struct fake_registry *f = self(impl);
+  if (f->fail_set)
+    return f->fail_set;
+  return set_typed(f, key, value, FAKE_REG_EXPAND_SZ, text, strlen(text) + 1);
+}
+
 static int get_dword(void *impl, const char *key, const char *value, uint32_t *out)
 {
   const struct fake_registry_value *v = fake_registry_find(self(impl), key, value);
@@ -176,7 +185,8 @@ static int delete_key_if_empty(void *impl, const char *key)
 }
 
 static const struct registry_ops fake_ops = { set_binary, subkeys, values, delete_value,
-                                              delete_key_if_empty, get_dword, set_dword };
+                                              delete_key_if_empty, get_dword, set_dword,
+                                              set_expand_string };
 
 void fake_registry_init(struct fake_registry *f)
 {

@@ -10,7 +10,8 @@
 #include <stddef.h>
 
 #define FAKE_REGISTRY_MAX 32
-/* winnt.h's REG_BINARY and REG_DWORD. */
+/* winnt.h's REG_EXPAND_SZ, REG_BINARY and REG_DWORD. */
+#define FAKE_REG_EXPAND_SZ 2u
 #define FAKE_REG_BINARY 3u
 #define FAKE_REG_DWORD 4u
 
@@ -19,7 +20,7 @@ struct fake_registry_value {
   char name[64];
   unsigned char data[1024];
   size_t size;
-  unsigned type;                     /* FAKE_REG_BINARY or FAKE_REG_DWORD */
+  unsigned type;                     /* FAKE_REG_EXPAND_SZ, _BINARY or _DWORD */
 };
 
 struct fake_registry {
@@ -28,7 +29,7 @@ struct fake_registry {
   size_t count;
   char keys[FAKE_REGISTRY_MAX][256]; /* keys that exist (possibly empty) */
   size_t key_count;
-  int fail_set;                      /* set_binary and set_dword return this when non-zero */
+  int fail_set;                      /* every set_* returns this when non-zero */
   size_t subkey_walks;               /* subkeys calls (walks of a key's children) */
 };
 

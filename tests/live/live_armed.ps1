@@ -3,7 +3,8 @@
 #   1. collect /InMemoryCircularBuffer /SnapshotOnTrigger /EventLog: a child PowerShell throws
 #      TimeoutExceptions; each fire (at most /CollectMultiple:2) must write live.N.etl.zip
 #      while the sessions keep running (ControlTrace FLUSH on a running ring), and the
-#      Application log must hold etwcap's entries (1000 start, 1001 fire, 1002 snapshot);
+#      Application log must hold etwcap's entries (1000 start, 1001 fire, 1002 snapshot),
+#      each reading as its text through etwcap.exe's message table (the source registered);
 #   2. collect /SegmentSec:20 /KeepSegments:2 /RundownPeriodSec:10: the sessions switch files
 #      (ControlTrace UPDATE) every 20 s; two segment zips must be left, each with kernel
 #      Process and Image events (a system logger kept its kernel events across the switch)
@@ -44,6 +45,13 @@ $entries = @(Get-WinEvent -FilterHashtable @{ LogName = "Application"; ProviderN
 foreach ($id in 1000, 1001, 1002, 1006) {
   Check (@($entries | Where-Object { $_.Id -eq $id }).Count -ge 1) "Application log holds etwcap's entry $id"
 }
+# The elevated /EventLog capture registered its source with etwcap.exe's message table, so
+# each entry's message is its text alone, with no "description ... cannot be found" line.
+$src = Get-ItemProperty "HKLM:\SYSTEM\CurrentControlSet\Services\EventLog\Application\etwcap" -ErrorAction SilentlyContinue
+Check ($src -and $src.EventMessageFile -like "*etwcap.exe" -and $src.TypesSupported -eq 7) "the source etwcap names etwcap.exe as its message file: $($src.EventMessageFile)"
+$started = @($entries | Where-Object { $_.Id -eq 1000 })
+Check ($started.Count -ge 1 -and $started[0].Message -like "etwcap started capturing*") "entry 1000 reads as its text: $($started[0].Message)"
+Check (@($entries | Where-Object { $_.Message -match "cannot be found" }).Count -eq 0) "no entry says its description cannot be found"
 
 # --- 2. segments and the periodic rundown ------------------------------------------------
 $seg = Join-Path $WorkDir "seg.etl"

@@ -83,6 +83,35 @@ static void a_failed_entry_is_an_error_and_closes_the_source(void **state)
   assert_int_equal(re->violations, 0);
 }
 
+/* The message table compiled into etwcap.exe (and into this test, from the
+ * same etwcap_messages.mc): Event Viewer formats an entry by looking its
+ * event id up in the source's EventMessageFile as FormatMessage does, so
+ * each of README's ids must be found under the very id ReportEventW is
+ * given (no severity or facility bits: "Message Text Files") and must
+ * come out as the entry's insertion string alone. */
+static void each_id_formats_as_its_text(void **state)
+{
+  static const DWORD ids[] = { 1000, 1001, 1002, 1003, 1004, 1005, 1006 };
+  static const wchar_t text[] = L"etwcap test entry: caf\u00e9";
+  DWORD_PTR args[1];
+  wchar_t out[256];
+  size_t i;
+  DWORD n;
+  (void)state;
+  args[0] = (DWORD_PTR)text;
+  for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+    n = FormatMessageW(FORMAT_MESSAGE_FROM_HMODULE | FORMAT_MESSAGE_ARGUMENT_ARRAY,
+                       GetModuleHandleW(NULL), ids[i], 0, out, 256, (va_list *)args);
+    assert_true(n >= wcslen(text));
+    assert_memory_equal(out, text, wcslen(text) * sizeof(wchar_t));
+    for (; n > wcslen(text); n--)
+      assert_true(out[n - 1] == L'\r' || out[n - 1] == L'\n');
+  }
+  assert_int_equal(FormatMessageW(FORMAT_MESSAGE_FROM_HMODULE | FORMAT_MESSAGE_ARGUMENT_ARRAY,
+                                  GetModuleHandleW(NULL), 999, 0, out, 256, (va_list *)args),
+                   0);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -91,6 +120,7 @@ int main(void)
                                     teardown),
     cmocka_unit_test_setup_teardown(a_failed_entry_is_an_error_and_closes_the_source, setup,
                                     teardown),
+    cmocka_unit_test(each_id_formats_as_its_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,13 @@
 /* The registry seam: the few HKEY_LOCAL_MACHINE operations etwcap needs
  * (the EventSource provider-data hand-off, eventsource_registry.h; the
- * TracingFlags value of OS heap tracing, heap_tracing_flag.h), as a
+ * TracingFlags value of OS heap tracing, heap_tracing_flag.h; the
+ * Application log's source, operator_log_source.h), as a
  * table of operations.  registry_win32.c implements it with advapi32's Reg*
  * functions (through a function table tests may replace); registry_posix.c
  * answers ETWCAP_E_NEEDS_WINDOWS; tests/fakes/fake_registry.c keeps keys in
  * memory.  Keys are paths under HKLM ("Software\\..."), names and values
- * UTF-8; data is bytes (REG_BINARY) or a number (REG_DWORD). */
+ * UTF-8; data is bytes (REG_BINARY), a number (REG_DWORD) or text
+ * (REG_EXPAND_SZ). */
 #ifndef ETWCAP_REGISTRY_H
 #define ETWCAP_REGISTRY_H
 
@@ -38,6 +40,9 @@ struct registry_ops {
   /* Creates `key` (and its parents) as needed and sets `value` to `data`
    * as REG_DWORD. */
   int (*set_dword)(void *impl, const char *key, const char *value, uint32_t data);
+  /* Creates `key` (and its parents) as needed and sets `value` to the
+   * UTF-8 `text` as REG_EXPAND_SZ (UTF-16 with its NUL on Windows). */
+  int (*set_expand_string)(void *impl, const char *key, const char *value, const char *text);
 };
 
 struct registry {

@@ -46,8 +46,15 @@ static int set_dword(void *impl, const char *key, const char *value, uint32_t da
   return ETWCAP_E_NEEDS_WINDOWS;
 }
 
+static int set_expand_string(void *impl, const char *key, const char *value, const char *text)
+{
+  (void)impl, (void)key, (void)value, (void)text;
+  return ETWCAP_E_NEEDS_WINDOWS;
+}
+
 static const struct registry_ops none_ops = { set_binary, subkeys, values, delete_value,
-                                              delete_key_if_empty, get_dword, set_dword };
+                                              delete_key_if_empty, get_dword, set_dword,
+                                              set_expand_string };
 
 void registry_system(struct registry *r)
 {

@@ -77,6 +77,18 @@ static int set_dword(void *impl, const char *key, const char *value, uint32_t da
   return set_value(key, value, REG_DWORD, &d, sizeof(d));
 }
 
+static int set_expand_string(void *impl, const char *key, const char *value, const char *text)
+{
+  wchar_t *w = utf8_to_utf16(text);
+  int rc;
+  (void)impl;
+  if (!w)
+    return ETWCAP_E_NOMEM;
+  rc = set_value(key, value, REG_EXPAND_SZ, w, (wcslen(w) + 1) * sizeof(wchar_t));
+  etwcap_free(w);
+  return rc;
+}
+
 static int get_dword(void *impl, const char *key, const char *value, uint32_t *out)
 {
   HKEY h;
@@ -184,7 +196,8 @@ static int delete_key_if_empty(void *impl, const char *key)
 }
 
 static const struct registry_ops advapi_ops = { set_binary, subkeys, values, delete_value,
-                                                delete_key_if_empty, get_dword, set_dword };
+                                                delete_key_if_empty, get_dword, set_dword,
+                                                set_expand_string };
 
 void registry_system(struct registry *r)
 {
