@@ -7,7 +7,7 @@
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 
-#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define VIEW_W 1100     /* the SVG's width in its own units; the page scales it */
@@ -124,15 +124,47 @@ static const char *frame_name(const struct drawing *d, uint32_t node)
   return name ? name : "?";
 }
 
-/* The children of node as an array (the caller frees it): NULL with *n 0
- * when there are none or memory ran out (d->nomem then). */
-static uint32_t *children_of(struct drawing *d, uint32_t node, size_t *n)
+/* A child as it is sorted: qsort's comparison has no context, so the
+ * name is asked for first. */
+struct child {
+  uint64_t total;
+  const char *name;
+  uint32_t frame, node;
+};
+
+/* Wider first, then by name, then by id, so the order never depends on the
+ * order stacks arrived in. */
+static int by_width(const void *a, const void *b)
 {
-  uint32_t c, *list;
-  size_t i = 0;
-  *n = 0;
-  for (c = d->g->nodes[node].first_child; c; c = d->g->nodes[c].next_sibling)
-    ++*n;
+  const struct child *x = a, *y = b;
+  int c;
+  if (x->total != y->total)
+    return x->total > y->total ? -1 : 1;
+  c = strcmp(x->name, y->name);
+  if (c)
+    return c;
+  return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+/* The children of node at least d->min wide, sorted, into a new array (the
+ * caller frees it; NULL when there are none, or when memory ran out:
+ * d->nomem then); the others are counted in *narrow_count and *narrow. */
+static struct child *wide_children(struct drawing *d, uint32_t node, size_t *n,
+                                   size_t *narrow_count, uint64_t *narrow)
+{
+  const struct flame_node *nodes = d->g->nodes;
+  struct child *list;
+  uint32_t c;
+  *n = *narrow_count = 0;
+  *narrow = 0;
+  for (c = nodes[node].first_child; c; c = nodes[c].next_sibling) {
+    if (nodes[c].total >= d->min) {
+      ++*n;
+    } else {
+      ++*narrow_count;
+      *narrow += nodes[c].total;
+    }
+  }
   if (!*n)
     return NULL;
   list = etwcap_calloc(*n, sizeof(*list));
@@ -141,43 +173,18 @@ static uint32_t *children_of(struct drawing *d, uint32_t node, size_t *n)
     *n = 0;
     return NULL;
   }
-  for (c = d->g->nodes[node].first_child; c; c = d->g->nodes[c].next_sibling)
-    list[i++] = c;
-  return list;
-}
-
-/* 1 when node a comes before b: wider first, then by name, then by id, so
- * the order never depends on the order stacks arrived in. */
-static int before(const struct drawing *d, uint32_t a, uint32_t b)
-{
-  const struct flame_node *x = &d->g->nodes[a], *y = &d->g->nodes[b];
-  int c;
-  if (x->total != y->total)
-    return x->total > y->total;
-  c = strcmp(frame_name(d, a), frame_name(d, b));
-  if (c)
-    return c < 0;
-  return x->frame < y->frame;
-}
-
-/* A merge sort, which qsort cannot be here: the order asks the names of
- * the caller's callback.  tmp holds n items. */
-static void sort_nodes(const struct drawing *d, uint32_t *v, uint32_t *tmp, size_t n)
-{
-  size_t width, i;
-  for (width = 1; width < n; width *= 2) {
-    for (i = 0; i < n; i += 2 * width) {
-      size_t mid = i + width < n ? i + width : n, end = i + 2 * width < n ? i + 2 * width : n;
-      size_t a = i, b = mid, o = i;
-      while (a < mid && b < end)
-        tmp[o++] = before(d, v[b], v[a]) ? v[b++] : v[a++];
-      while (a < mid)
-        tmp[o++] = v[a++];
-      while (b < end)
-        tmp[o++] = v[b++];
+  *n = 0;
+  for (c = nodes[node].first_child; c; c = nodes[c].next_sibling) {
+    if (nodes[c].total >= d->min) {
+      struct child *k = &list[(*n)++];
+      k->total = nodes[c].total;
+      k->name = frame_name(d, c);
+      k->frame = nodes[c].frame;
+      k->node = c;
     }
-    memcpy(v, tmp, n * sizeof(*v));
   }
+  qsort(list, *n, sizeof(*list), by_width);
+  return list;
 }
 
 /* Counts the frames drawn under node (itself included) at d->min, and the
@@ -212,7 +219,7 @@ static void weight_text(struct drawing *d, uint64_t weight)
   if (d->s->decimals > 0)
     rw_fixed(d->w, v, d->s->decimals);
   else
-    rw_count(d->w, (uint64_t)llround(v));
+    rw_count(d->w, (uint64_t)(v + 0.5));
 }
 
 /* name cut to what a box `px` wide shows: "" under 3 characters, else its
@@ -220,7 +227,7 @@ static void weight_text(struct drawing *d, uint64_t weight)
  * way after a zoom).  Characters are counted as UTF-8 sequences. */
 static const char *box_label(const char *name, double px, char *buf, size_t cap)
 {
-  long fits = lround(floor((px - 6) / CHAR_W));
+  long fits = px > 6 ? (long)((px - 6) / CHAR_W) : 0;
   size_t i = 0, chars = 0, cut = 0;
   if (fits < 3)
     return "";
@@ -286,45 +293,28 @@ static void draw_frame(struct drawing *d, const char *name, int merged, uint64_t
   rw_puts(w, "</text></g>\n");
 }
 
-static void draw_tree(struct drawing *d, uint32_t node, uint64_t x, int depth)
+static void draw_tree(struct drawing *d, uint32_t node, const char *name, uint64_t x, int depth)
 {
-  uint32_t *kids, *tmp;
-  size_t n, i, wide = 0, narrow_count = 0;
-  uint64_t narrow = 0;
-  draw_frame(d, frame_name(d, node), 0, x, d->g->nodes[node].total, depth);
-  kids = children_of(d, node, &n);
-  if (!kids)
+  struct child *kids;
+  size_t n, i, narrow_count;
+  uint64_t narrow;
+  draw_frame(d, name, 0, x, d->g->nodes[node].total, depth);
+  if (!d->g->nodes[node].first_child)
     return;
   if (depth + 1 >= MAX_ROWS) {
     d->too_deep = 1;
-    etwcap_free(kids);
     return;
   }
+  kids = wide_children(d, node, &n, &narrow_count, &narrow);
   for (i = 0; i < n; i++) {
-    if (d->g->nodes[kids[i]].total >= d->min) {
-      kids[wide++] = kids[i];
-    } else {
-      narrow += d->g->nodes[kids[i]].total;
-      narrow_count++;
-    }
-  }
-  tmp = etwcap_calloc(wide ? wide : 1, sizeof(*tmp));
-  if (!tmp) {
-    d->nomem = 1;
-    etwcap_free(kids);
-    return;
-  }
-  sort_nodes(d, kids, tmp, wide);
-  etwcap_free(tmp);
-  for (i = 0; i < wide; i++) {
-    draw_tree(d, kids[i], x, depth + 1);
-    x += d->g->nodes[kids[i]].total;
+    draw_tree(d, kids[i].node, kids[i].name, x, depth + 1);
+    x += kids[i].total;
   }
   etwcap_free(kids);
   if (narrow && narrow >= d->min) {
-    char name[96];
-    snprintf(name, sizeof(name), "%lu smaller frames", (unsigned long)narrow_count);
-    draw_frame(d, name, 1, x, narrow, depth + 1);
+    char merged[96];
+    snprintf(merged, sizeof(merged), "%lu smaller frames", (unsigned long)narrow_count);
+    draw_frame(d, merged, 1, x, narrow, depth + 1);
     d->merged += narrow_count;
   } else if (narrow_count) {
     d->left_out += narrow_count;
@@ -377,16 +367,17 @@ void report_flame_write(struct report_writer *w, const struct flame_graph *g,
     rw_puts(w, "<p class=\"muted\">No stacks to draw.</p>\n");
     return;
   }
-  d.min = (uint64_t)ceil((double)total * s->min_fraction);
-  if (d.min < 1)
-    d.min = 1;
+  /* At least the share asked for, rounded up. */
+  d.min = (uint64_t)((double)total * s->min_fraction);
+  if ((double)d.min < (double)total * s->min_fraction || d.min < 1)
+    d.min++;
   while (count_frames(&d, 0, 0) > s->max_frames && d.min < total) {
     d.min = d.min > total / 2 ? total : d.min * 2;
     d.rows = 0;
   }
   rw_printf(w, "<svg class=\"flame\" role=\"img\" viewBox=\"0 0 %d %d\" data-width=\"%d\">\n",
             VIEW_W, d.rows * ROW_H, VIEW_W);
-  draw_tree(&d, 0, 0, 0);
+  draw_tree(&d, 0, frame_name(&d, 0), 0, 0);
   rw_puts(w, "</svg>\n");
   note(&d);
 }

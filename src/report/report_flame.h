@@ -45,7 +45,8 @@ void flame_graph_release(struct flame_graph *g);
  * ETWCAP_E_NOMEM (the stack is then counted as cut short). */
 int flame_graph_add(struct flame_graph *g, const uint32_t *ids, size_t n, uint64_t weight);
 
-/* The name of frame `id`, or NULL for "?"; it is escaped on the page. */
+/* The name of frame `id`, or NULL for "?"; it is escaped on the page.  The
+ * string must stay as it is until report_flame_write returns. */
 typedef const char *flame_name_fn(void *ctx, uint32_t id);
 
 struct flame_style {
