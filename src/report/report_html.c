@@ -187,7 +187,8 @@ static void head(struct report_writer *w, const struct report *r)
   }
   rw_puts(w, "</p>\n<nav><a href=\"#capture\">Capture</a><a href=\"#timeline\">Timeline</a>"
              "<a href=\"#gc\">GC</a><a href=\"#exceptions\">Exceptions</a>"
-             "<a href=\"#processes\">Processes</a><a href=\"#symbols\">Symbols</a>"
+             "<a href=\"#processes\">Processes</a><a href=\"#containers\">Containers</a>"
+             "<a href=\"#symbols\">Symbols</a>"
              "<a href=\"#providers\">Providers</a></nav>\n</header>\n<main>\n");
 }
 
@@ -415,6 +416,53 @@ static void exceptions(struct report_writer *w, const struct report *r)
   rw_puts(w, "</section>\n");
 }
 
+/* A container by its name, or by its ID; blank for the host. */
+static void container_cell(struct report_writer *w, const struct report *r,
+                           const struct report_container *c)
+{
+  const char *name = c ? report_container_name(r, (size_t)(c - r->containers.list)) : NULL;
+  text_cell(w, "cmd", name ? name : c ? c->id->id : "");
+}
+
+static void containers(struct report_writer *w, const struct report *r)
+{
+  size_t i, j;
+  rw_puts(w, "<section id=\"containers\">\n<h2>Containers</h2>\n");
+  if (!r->containers.count) {
+    rw_puts(w, "<p class=\"muted\">No event carries a container ID (no process-isolated "
+               "container ran, or the capture lacked /EnableEventsInContainers "
+               "/EnableSourceContainerTracking).</p>\n</section>\n");
+    return;
+  }
+  rw_puts(w, "<p class=\"muted\">Events is the count of events that carried the container's ID. "
+             "Kernel events carry none: CPU samples, GCs and exceptions are joined to a "
+             "container through their process, at their time. Processes not listed ran on the "
+             "host.</p>\n<table>\n<thead><tr><th>Container</th><th>Processes</th>"
+             "<th class=\"n\">Events</th><th class=\"n\">CPU samples</th><th class=\"n\">GCs"
+             "</th><th class=\"n\">Exceptions</th></tr></thead>\n<tbody>\n");
+  for (i = 0; i < r->containers.count; i++) {
+    const struct report_container *c = &r->containers.list[i];
+    rw_puts(w, "<tr>");
+    container_cell(w, r, c);
+    rw_puts(w, "<td class=\"cmd\">");
+    for (j = 0; j < c->id->pid_count; j++) {
+      const char *name = process_name(r, c->id->pids[j]);
+      rw_printf(w, "%s%lu", j ? ", " : "", (unsigned long)c->id->pids[j]);
+      if (name) {
+        rw_puts(w, " ");
+        rw_html(w, name);
+      }
+    }
+    rw_puts(w, "</td>");
+    count_cell(w, c->id->events, 0);
+    count_cell(w, c->cpu_samples, 0);
+    count_cell(w, c->gcs, 0);
+    count_cell(w, c->exceptions, 0);
+    rw_puts(w, "</tr>\n");
+  }
+  rw_puts(w, "</tbody></table>\n</section>\n");
+}
+
 static int by_samples(const void *a, const void *b)
 {
   const struct report_process *x = *(const struct report_process *const *)a;
@@ -451,7 +499,10 @@ static void processes(struct report_writer *w, const struct report *r)
   rw_puts(w, "). Start and end are blank for processes that ran before or after the trace."
              "</p>\n<table>\n<thead><tr><th class=\"n\">PID</th><th>Name</th><th>Command line"
              "</th><th class=\"n\">Start (ms)</th><th class=\"n\">End (ms)</th>"
-             "<th class=\"n\">CPU samples</th></tr></thead>\n<tbody>\n");
+             "<th class=\"n\">CPU samples</th>");
+  if (r->containers.count)
+    rw_puts(w, "<th>Container</th>");
+  rw_puts(w, "</tr></thead>\n<tbody>\n");
   for (i = 0; i < shown; i++) {
     const struct report_process *p = order[i];
     rw_printf(w, "<tr><td class=\"n\">%lu</td>", (unsigned long)p->pid);
@@ -460,6 +511,8 @@ static void processes(struct report_writer *w, const struct report *r)
     ms_cell(w, p->start_filetime ? report_ms(r, p->start_filetime) : -1);
     ms_cell(w, p->end_filetime ? report_ms(r, p->end_filetime) : -1);
     count_cell(w, p->cpu_samples, 0);
+    if (r->containers.count)
+      container_cell(w, r, report_process_container(r, (size_t)(p - k->processes)));
     rw_puts(w, "</tr>\n");
   }
   rw_puts(w, "</tbody></table>\n");
@@ -556,6 +609,7 @@ void report_html_write(struct report_writer *w, const struct report *r)
   gcs(w, r);
   exceptions(w, r);
   processes(w, r);
+  containers(w, r);
   symbols(w, r);
   providers(w, r);
   rw_puts(w, "</main>\n<footer>Written by etwcap ");

@@ -265,6 +265,7 @@ static void exceptions(struct report_writer *w, const struct report *r)
 
 static void processes(struct report_writer *w, const struct report *r)
 {
+  const struct report_container *container;
   size_t i;
   rw_puts(w, "  \"processes\": [");
   for (i = 0; i < r->kernel.process_count; i++) {
@@ -276,6 +277,36 @@ static void processes(struct report_writer *w, const struct report *r)
     time_member(w, "startMs", r, p->start_filetime);
     time_member(w, "endMs", r, p->end_filetime);
     uint_member(w, "cpuSamples", p->cpu_samples);
+    container = report_process_container(r, i);
+    string_member(w, "containerId", container ? container->id->id : NULL);
+    rw_puts(w, "}");
+  }
+  rw_puts(w, "\n  ],\n");
+}
+
+/* `events` counts the events that carried the ID; the rest is joined
+ * through the processes (report_containers.h). */
+static void containers(struct report_writer *w, const struct report *r)
+{
+  size_t i, j;
+  rw_puts(w, "  \"containers\": [");
+  for (i = 0; i < r->containers.count; i++) {
+    const struct report_container *c = &r->containers.list[i];
+    open_member(w, i, "id");
+    rw_json_string(w, c->id->id);
+    string_member(w, "name", report_container_name(r, i));
+    member(w, "processes");
+    rw_puts(w, "[");
+    for (j = 0; j < c->id->pid_count; j++) {
+      if (j)
+        rw_puts(w, ", ");
+      rw_uint(w, c->id->pids[j]);
+    }
+    rw_puts(w, "]");
+    uint_member(w, "events", c->id->events);
+    uint_member(w, "cpuSamples", c->cpu_samples);
+    uint_member(w, "gcs", c->gcs);
+    uint_member(w, "exceptions", c->exceptions);
     rw_puts(w, "}");
   }
   rw_puts(w, "\n  ],\n");
@@ -322,6 +353,7 @@ void report_json_write(struct report_writer *w, const struct report *r)
   gcs(w, r);
   exceptions(w, r);
   processes(w, r);
+  containers(w, r);
   images(w, r);
   limits(w, r);
   rw_puts(w, "}\n");

@@ -156,6 +156,8 @@ static int finish(struct report *r)
   kernel_rc = report_kernel_finish(&r->kernel);
   if (!kernel_rc)
     kernel_rc = etl_summary_finish(&r->summary);
+  if (!rc && !kernel_rc)
+    kernel_rc = report_containers_collect(&r->containers, r);
   return rc ? rc : kernel_rc;
 }
 
@@ -204,6 +206,7 @@ void report_release(struct report *r)
   report_gcs_release(&r->gcs);
   report_exceptions_release(&r->exceptions);
   report_kernel_release(&r->kernel);
+  report_containers_release(&r->containers);
   etwcap_free(r->sessions);
   memset(r, 0, sizeof(*r));
 }

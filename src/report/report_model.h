@@ -10,6 +10,7 @@
 #define ETWCAP_REPORT_MODEL_H
 
 #include "etw/etl/etl_summary.h"
+#include "src/report/report_containers.h"
 #include "src/report/report_exceptions.h"
 #include "src/report/report_gc.h"
 #include "src/report/report_kernel.h"
@@ -53,6 +54,7 @@ struct report {
   struct report_gcs gcs;
   struct report_exceptions exceptions;
   struct report_kernel kernel;
+  struct report_containers containers; /* after the pass: see report_containers.h */
   struct report_timeline timeline;
   struct report_series_key series[REPORT_TIMELINE_PROVIDERS];
   struct report_manifest manifest;
