@@ -112,6 +112,28 @@ if doc:
         t.check(all(p["enableProperty"] & 0x400 for p in session(doc, role)["providers"]),
                 "ENABLE_SILOS on every %s enable" % role)
 
+# A container host (issue: containers from the host): both container bits
+# (EVENT_ENABLE_PROPERTY_ENABLE_SILOS 0x400, SOURCE_CONTAINER_TRACKING 0x800,
+# TraceEvent's TraceEventNativeMethods.cs) on every provider of the user,
+# rundown and trigger sessions, EventSources (*Name) included, and on
+# Microsoft-Windows-Kernel-Process, whose ProcessStart carries the ID that
+# joins processes to containers.
+doc = plan("/EnableEventsInContainers", "/EnableSourceContainerTracking",
+           "/Providers:*MyCompany-Billing", "/StopOnEtwEvent:*MyCompany-Orders/OrderFailed",
+           "collect")
+if doc:
+    for role in ("user", "rundown", "trigger"):
+        s = session(doc, role)
+        t.check(s is not None and s["providers"], "a %s session with providers" % role)
+        lacking = [p["name"] for p in (s["providers"] if s else [])
+                   if p["enableProperty"] & 0xC00 != 0xC00]
+        t.check(not lacking, "0x400|0x800 on every %s enable; lacking: %r" % (role, lacking))
+    names = {(role, p["name"]) for role in ("user", "rundown", "trigger")
+             for p in session(doc, role)["providers"]}
+    for want in (("user", "MyCompany-Billing"), ("trigger", "MyCompany-Orders"),
+                 ("user", "Microsoft-Windows-Kernel-Process")):
+        t.check(want in names, "%s enables %s" % want)
+
 # PerfView /FocusProcess:1234
 doc = plan("collect", "/FocusProcess:1234")
 if doc:
