@@ -220,7 +220,6 @@ int capture_cmd_finish(struct collection *c, const struct plan *plan, const stru
 {
   struct capture_finish_params p;
   struct capture_finish_result r;
-  struct container_capture cc;
   struct identity_options io;
   char why[1024];
   int64_t size = 0;
@@ -236,12 +235,14 @@ int capture_cmd_finish(struct collection *c, const struct plan *plan, const stru
   if (record && !c->heap_flag.exe[0])
     os_remove(record);
   if (!plan->merge) {
+    container_capture_release(&c->containers);
     printf("Stopped. /Merge:false: the session files stay as they are (%s and its siblings).\n",
            plan->data_file);
     return rc;
   }
   if (c->env->file_size(c->env->ctx, plan->data_file, &size) != 0) {
     log_error("the user session wrote no '%s', so there is nothing to merge", plan->data_file);
+    container_capture_release(&c->containers);
     return rc ? rc : ETWCAP_E_NOENT;
   }
   /* From here Ctrl+C ends etwcap as usual: the merge never deletes its
@@ -262,15 +263,14 @@ int capture_cmd_finish(struct collection *c, const struct plan *plan, const stru
                : NULL;
   /* While the containers still run: their volumes' map, and through it the
    * identity of their images (docs/containers.md). */
-  container_capture_init(&cc, c->env->containers);
   memset(&io, 0, sizeof(io));
   io.use_os_mapping = os_is_windows();
-  if (container_capture_at_stop(&cc, &io) != 0)
+  if (container_capture_at_stop(&c->containers, &io, 1, c->env->utc_now(c->env->ctx)) != 0)
     log_warn("no image identity: out of memory for its cache");
-  p.identity = cc.identity;
-  p.containers = &cc;
+  p.identity = c->containers.identity;
+  p.containers = &c->containers;
   frc = capture_finish(&p, &r, why, sizeof(why));
-  container_capture_release(&cc);
+  container_capture_release(&c->containers);
   if (frc) {
     log_error("%s. The session files are kept: 'etwcap merge %s' tries again.", why,
               plan->data_file);

@@ -260,6 +260,7 @@ static int wait_for_start(struct live *l, const char *request, struct collection
 static int abort_capture(struct collection *c, const struct plan *plan)
 {
   collection_stop(c);
+  container_capture_release(&c->containers);
   log_error("aborted: the sessions are stopped and their files kept as they are (%s and its "
             "siblings), not merged",
             plan->data_file);
@@ -383,6 +384,7 @@ static int run_one(struct live *l, const struct cli *cli, const struct plan *pla
     goto done;
 
   capture_cmd_write_record(&c, plan, cli, "collect", &log);
+  container_capture_at_start(&c.containers, env->utc_now(env->ctx));
   counter_monitors_restart(&l->monitors, env->utc_now(env->ctx));
   if (cli->q.event_log)
     prepare_event_log_source(env);

@@ -19,6 +19,7 @@ void collection_init(struct collection *c, const struct collection_env *env)
   memset(c, 0, sizeof(*c));
   c->env = env;
   c->params_version = 2;
+  container_capture_init(&c->containers, env ? env->containers : NULL);
 }
 
 static int starts_now(const struct plan_session *s)

@@ -24,6 +24,7 @@
 #include "src/capture/capture_health.h"
 #include "src/capture/collection_env.h"
 #include "src/capture/packet_capture.h"
+#include "src/containers/container_capture.h"
 #include "src/finish/capture_manifest.h"
 #include "src/os/console.h"
 
@@ -114,6 +115,9 @@ struct collection {
   /* /OSHeapExe's TracingFlags as etwcap set it (exe "" when it set none);
    * collection_stop puts it back.  From the record in `stop`. */
   struct heap_tracing_flag heap_flag;
+  /* The host's containers: the inventory at the start (collect, run), then
+   * at the stop with the volume map (capture_cmd_finish releases it). */
+  struct container_capture containers;
 };
 
 void collection_init(struct collection *c, const struct collection_env *env);

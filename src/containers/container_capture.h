@@ -1,9 +1,10 @@
 /* What a capture learns about the host's containers and does with it
- * (docs/containers.md): at its stop, while the containers still run, the
- * volume map (device name <-> volume GUID path, with the time), and an
- * image identity injector that reads container images through it; both go
- * into the merge, the map and what could not be read into the capture
- * manifest (`volumeMap`, `containers`).
+ * (docs/containers.md): at its start and at its stop the Host Compute
+ * Service's inventory (container_inventory.h); at its stop, while the
+ * containers still run, the volume map (device name <-> volume GUID path,
+ * with the time), and an image identity injector that reads container
+ * images through it.  The merge uses the injector; the capture manifest
+ * gets the inventory (`containers`) and the map (`volumeMap`).
  *
  * Lifetime: container_capture_release frees what the stop took. */
 #ifndef ETWCAP_CONTAINER_CAPTURE_H
@@ -13,24 +14,31 @@
 #include "src/base/os/os_volume.h"
 #include "src/base/strbuf.h"
 #include "src/containers/container_host.h"
+#include "src/containers/container_inventory.h"
 
 struct container_capture {
   const struct container_host *host;
   struct os_volume_list volumes;
   int volumes_rc; /* why there is no map: ETWCAP_E_UNSUPPORTED off Windows */
   struct identity_injector *identity;
+  struct container_inventory at_start, at_stop; /* a capture's; not taken by merge */
 };
 
 /* `host` NULL: the system's. */
 void container_capture_init(struct container_capture *cc, const struct container_host *host);
-/* At the stop: takes the volume map and makes the identity injector the
- * merge uses: `base`'s rules (/PathMap, the drive table), then the
- * container routes through this host.  0 or ETWCAP_E_NOMEM; a host that
- * gives no volumes is no error (volumes_rc says why). */
-int container_capture_at_stop(struct container_capture *cc, const struct identity_options *base);
+/* At a capture's start: the inventory.  Never fails (at_start.why). */
+void container_capture_at_start(struct container_capture *cc, int64_t filetime);
+/* At the stop: the inventory when `inventory` (a capture; merge takes
+ * none), the volume map, and the identity injector the merge uses:
+ * `base`'s rules (/PathMap, the drive table), then the container routes
+ * through this host.  0 or ETWCAP_E_NOMEM; a host that gives no volumes or
+ * no inventory is no error (volumes_rc, at_stop.why say why). */
+int container_capture_at_stop(struct container_capture *cc, const struct identity_options *base,
+                              int inventory, int64_t filetime);
 void container_capture_release(struct container_capture *cc);
 
-/* The manifest's members for it: `"volumeMap": ...,\n` (README.md). */
+/* The manifest's members for it: `"containers": ...,\n"volumeMap": ...,\n`
+ * (README.md); cc NULL: both null. */
 void container_capture_json(struct strbuf *b, const struct container_capture *cc);
 
 #endif

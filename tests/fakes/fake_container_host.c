@@ -144,7 +144,7 @@ static int processes(void *ctx, const char *id, char **json, char *why, size_t w
   for (i = 0; i < f->count && strcmp(f->c[i].id, id) != 0; i++)
     ;
   if (i == f->count) {
-    snprintf(why, why_size, "HcsOpenComputeSystem failed with HRESULT 0xC0370101");
+    snprintf(why, why_size, "HcsOpenComputeSystem failed with HRESULT 0xC037010E");
     return ETWCAP_E_NOENT;
   }
   memset(&b, 0, sizeof(b));

@@ -11,6 +11,7 @@
 #include "etw/etl/etl_writer.h"
 #include "etw/image/image_identity.h"
 #include "etw/merge/container_image.h"
+#include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/log_memory.h"
 #include "src/base/os/os_file.h"
@@ -233,7 +234,8 @@ static struct identity_counts finish(struct world *w, char *manifest, size_t cap
   char why[512];
   container_capture_init(&cc, &w->host.host);
   memset(&io, 0, sizeof(io));
-  assert_int_equal(container_capture_at_stop(&cc, &io), 0);
+  container_capture_at_start(&cc, INT64_C(133000000000000000));
+  assert_int_equal(container_capture_at_stop(&cc, &io, 1, INT64_C(133000000100000000)), 0);
   memset(&p, 0, sizeof(p));
   p.data_file = w->data;
   p.zip = 1;
@@ -282,6 +284,101 @@ static void two_running_containers_images_get_identity(void **state)
   assert_non_null(strstr(manifest, "\"device\": \"\\\\Device\\\\HarddiskVolume7\", \"volume\": "
                                    "\"\\\\\\\\?\\\\Volume{0000a7a7-0000-0000-0000-000000000007}\\\\\""));
   assert_non_null(strstr(manifest, "\\\\Device\\\\HarddiskVolume9"));
+  /* The inventory at the start and at the stop: both containers with their
+   * HCS fields and host PIDs. */
+  assert_non_null(strstr(manifest, "\"containers\": {\"inventory\": true, \"why\": null,"));
+  assert_non_null(strstr(manifest, "\"atStart\": {\"utc\": \"2022-06-18T04:26:40.0000000Z"));
+  assert_non_null(strstr(manifest, "\"atStop\": {\"utc\": "));
+  assert_non_null(strstr(manifest, "{\"id\": \"6d9f6d0c57f85f0c\", \"name\": \"web\", "
+                                   "\"owner\": \"docker\", \"systemType\": \"Container\", "
+                                   "\"runtimeId\": \"6D9F6D0C-57F8-5F0C-898D-2DC82CC922E0\", "
+                                   "\"state\": \"Running\", \"hostingSystemId\": null, "
+                                   "\"isolation\": \"process\", \"processes\": [1676], "));
+  assert_non_null(strstr(manifest, "\"name\": \"worker\""));
+  assert_non_null(strstr(manifest, "\"processes\": [3476]"));
+}
+
+/* Without HCS (an older Windows, or access denied) the capture is written
+ * and its manifest says why it has no inventory. */
+static void without_hcs_the_capture_says_why(void **state)
+{
+  struct world w;
+  struct identity_counts c;
+  char manifest[65536];
+  (void)state;
+  build_world(&w, "nohcs");
+  w.host.no_hcs = 1;
+  c = finish(&w, manifest, sizeof(manifest));
+  assert_int_equal(c.identified, 2); /* the volumes still serve */
+  assert_non_null(strstr(manifest, "\"containers\": {\"inventory\": false, \"why\": "
+                                   "\"computecore.dll is not in System32"));
+  assert_non_null(strstr(manifest, "\"atStart\": null,\n    \"atStop\": null}"));
+}
+
+/* A Hyper-V isolated container (HostingSystemId names its utility VM) is
+ * named as such with the warning, and its guest's PIDs are not asked. */
+static void a_hyperv_isolated_container_is_named_as_such(void **state)
+{
+  struct world w;
+  char manifest[65536];
+  (void)state;
+  build_world(&w, "hyperv");
+  w.host.c[2] = (struct fake_container){ "iis@vm", "iis-uvm", "docker", "VirtualMachine", "",
+                                         "Running", "", 0, "", 0, { 0 }, 0 };
+  w.host.c[3] = (struct fake_container){ "iis", "iis", "docker", "Container", "", "Running",
+                                         "iis@vm", 0, "", 0, { 4242 }, 1 };
+  w.host.count = 4;
+  finish(&w, manifest, sizeof(manifest));
+  assert_non_null(strstr(manifest, "\"hostingSystemId\": \"iis@vm\", \"isolation\": \"hyperv\", "
+                                   "\"processes\": null, \"processesWhy\": null, \"warning\": "
+                                   "\"Hyper-V isolated: it has its own kernel, so nothing inside it "
+                                   "can be captured from the host"));
+  assert_non_null(strstr(manifest, "\"isolation\": \"virtualMachine\""));
+  assert_null(strstr(manifest, "4242"));
+}
+
+/* HCS's documents are outside bytes: a list that is no array, a field too
+ * long, a PID out of range are refused or left out, never trusted. */
+static void hcs_documents_are_read_within_bounds(void **state)
+{
+  struct container_inventory inv;
+  struct container_system s;
+  char why[256], doc[2048], id[400];
+  static const char list[] =
+      "[{\"Id\":\"a\",\"SystemType\":\"Container\",\"Name\":7},"
+      "{\"SystemType\":\"Container\"},"
+      "{\"Id\":\"b\",\"SystemType\":\"Container\",\"Owner\":\"containerd-shim-runhcs-v1.exe\"}]";
+  static const char procs[] =
+      "{\"ProcessList\":[{\"ProcessId\":0},{\"ProcessId\":4294967296},{\"ProcessId\":-5},"
+      "{\"ProcessId\":\"12\"},7,{\"ProcessId\":1676}]}";
+  (void)state;
+  memset(&inv, 0, sizeof(inv));
+  assert_int_equal(container_inventory_parse_systems(&inv, "{}", 2, why, sizeof(why)),
+                   ETWCAP_E_FORMAT);
+  assert_int_equal(container_inventory_parse_systems(&inv, "[", 1, why, sizeof(why)),
+                   ETWCAP_E_FORMAT);
+  assert_int_equal(container_inventory_parse_systems(&inv, list, strlen(list), why, sizeof(why)),
+                   0);
+  assert_int_equal(inv.count, 1); /* a Name of another type, and no Id: skipped */
+  assert_int_equal(inv.skipped, 2);
+  assert_string_equal(inv.systems[0].id, "b");
+  assert_string_equal(inv.systems[0].owner, "containerd-shim-runhcs-v1.exe");
+  container_inventory_release(&inv);
+  memset(id, 'x', sizeof(id) - 1);
+  id[sizeof(id) - 1] = '\0';
+  snprintf(doc, sizeof(doc), "[{\"Id\":\"%s\",\"SystemType\":\"Container\"}]", id);
+  assert_int_equal(container_inventory_parse_systems(&inv, doc, strlen(doc), why, sizeof(why)), 0);
+  assert_int_equal(inv.count, 0);
+  assert_int_equal(inv.skipped, 1);
+  container_inventory_release(&inv);
+  memset(&s, 0, sizeof(s));
+  assert_int_equal(container_inventory_parse_processes(&s, "[]", 2, why, sizeof(why)),
+                   ETWCAP_E_FORMAT);
+  assert_int_equal(container_inventory_parse_processes(&s, procs, strlen(procs), why, sizeof(why)),
+                   0);
+  assert_int_equal(s.pid_count, 1);
+  assert_int_equal(s.pids[0], 1676);
+  etwcap_free(s.pids);
 }
 
 /* When \\?\GLOBALROOT names are refused, the volume GUID path reaches the
@@ -327,6 +424,9 @@ int main(void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(two_running_containers_images_get_identity),
     cmocka_unit_test(the_volume_guid_path_serves_when_globalroot_is_refused),
+    cmocka_unit_test(without_hcs_the_capture_says_why),
+    cmocka_unit_test(a_hyperv_isolated_container_is_named_as_such),
+    cmocka_unit_test(hcs_documents_are_read_within_bounds),
     cmocka_unit_test(paths_that_leave_the_volume_are_not_candidates),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,32 @@
+/* libFuzzer target: the Host Compute Service's documents as the container
+ * inventory reads them (src/containers/container_inventory.c): the list of
+ * compute systems and a ProcessList, from arbitrary bytes, and the
+ * manifest JSON written from what was read. */
+#include "src/base/alloc.h"
+#include "src/containers/container_inventory.h"
+
+#include <stdint.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  struct container_inventory inv;
+  struct container_system s;
+  struct strbuf b;
+  char why[256], *json = NULL;
+  memset(&inv, 0, sizeof(inv));
+  memset(&s, 0, sizeof(s));
+  if (container_inventory_parse_systems(&inv, (const char *)data, size, why, sizeof(why)) == 0) {
+    inv.available = 1;
+    memset(&b, 0, sizeof(b));
+    container_inventory_json(&b, &inv);
+    if (strbuf_finish(&b, &json) == 0)
+      etwcap_free(json);
+  }
+  container_inventory_release(&inv);
+  if (container_inventory_parse_processes(&s, (const char *)data, size, why, sizeof(why)) == 0)
+    etwcap_free(s.pids);
+  return 0;
+}
