@@ -29,6 +29,7 @@
 #define GROUP_STACKWALK 24
 #define OP_PROCESS_START 1
 #define OP_PROCESS_END 2
+#define OP_PROCESS_DCSTART 3
 #define OP_CSWITCH 36
 #define OP_READY_THREAD 50
 #define OP_SAMPLED_PROFILE 46
@@ -67,8 +68,10 @@ void selftest_facts_release(struct selftest_facts *f)
   for (k = 0; k < SELFTEST_KERNEL_KINDS; k++)
     etwcap_free(f->times[k].ts);
   etwcap_free(f->stack_times.ts);
+  etwcap_free(f->busy_times.ts);
   memset(f->times, 0, sizeof(f->times));
   memset(&f->stack_times, 0, sizeof(f->stack_times));
+  memset(&f->busy_times, 0, sizeof(f->busy_times));
 }
 
 static void keep_time(struct selftest_times *t, uint64_t ts)
@@ -119,9 +122,28 @@ static uint32_t process_id(const struct etw_event *ev)
   return ev->pid;
 }
 
+/* PerfInfo SampledProfile: InstructionPointer (a pointer), ThreadId. */
+static void scan_busy_sample(struct selftest_facts *f, const struct etw_event *ev)
+{
+  unsigned p = ev->pointer_size == 4 ? 4 : 8;
+  if (!f->expect.busy_tid || !ev->user_data || ev->user_len < p + 4 ||
+      etl_le32(ev->user_data + p) != f->expect.busy_tid)
+    return;
+  f->busy_samples++;
+  if (has_ext_stack(ev))
+    f->busy_with_ext_stack++;
+  else
+    keep_time(&f->busy_times, ev->timestamp);
+}
+
 static void scan_kernel(struct selftest_facts *f, const struct etw_event *ev, int group)
 {
   int kind = -1;
+  if (group == GROUP_PROCESS && ev->opcode == OP_PROCESS_DCSTART) {
+    if (!f->expect.self_pid || process_id(ev) == f->expect.self_pid)
+      f->process_dcstart++;
+    return;
+  }
   if (group == GROUP_PROCESS &&
       (ev->opcode == OP_PROCESS_START || ev->opcode == OP_PROCESS_END)) {
     if (f->expect.child_pid && process_id(ev) != f->expect.child_pid)
@@ -143,8 +165,10 @@ static void scan_kernel(struct selftest_facts *f, const struct etw_event *ev, in
     kind = SELFTEST_CSWITCH;
   else if (group == GROUP_THREAD && ev->opcode == OP_READY_THREAD)
     kind = SELFTEST_READY_THREAD;
-  else if (group == GROUP_PERFINFO && ev->opcode == OP_SAMPLED_PROFILE)
+  else if (group == GROUP_PERFINFO && ev->opcode == OP_SAMPLED_PROFILE) {
     kind = SELFTEST_SAMPLED_PROFILE;
+    scan_busy_sample(f, ev);
+  }
   if (kind < 0)
     return;
   f->kinds[kind]++;
@@ -187,6 +211,13 @@ static void scan_image(struct selftest_facts *f, const struct etw_event *ev)
   for (i = 0; i < sizeof(clr_images) / sizeof(clr_images[0]); i++)
     if (base_name_is(img.file_name, img.file_name_bytes, clr_images[i]))
       f->clr_images++;
+  if (img.opcode == IMAGE_EVENT_DCSTART) {
+    f->image_dcstart++;
+    if ((!f->expect.self_pid || img.process_id == f->expect.self_pid) &&
+        base_name_is(img.file_name, img.file_name_bytes, "ntdll.dll"))
+      f->ntdll_dcstart++;
+    return;
+  }
   if (img.opcode != IMAGE_EVENT_LOAD)
     return;
   if (f->expect.dll_name && !base_name_is(img.file_name, img.file_name_bytes, f->expect.dll_name))
@@ -365,17 +396,23 @@ static int cmp_u64(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Events of `kind` with a stack: an extended stack item, or a StackWalk
- * event naming their timestamp. */
-static uint64_t with_stacks(const struct selftest_facts *f, enum selftest_kernel_kind kind)
+/* Events with a stack: `ext` with an extended stack item, plus those of
+ * `t` that a StackWalk event names by their timestamp. */
+static uint64_t stacked(const struct selftest_facts *f, const struct selftest_times *t,
+                        uint64_t ext)
 {
-  const struct selftest_times *t = &f->times[kind], *s = &f->stack_times;
-  uint64_t n = f->kinds_with_ext_stack[kind];
+  const struct selftest_times *s = &f->stack_times;
+  uint64_t n = ext;
   size_t i;
   for (i = 0; i < t->count; i++)
     if (s->count && bsearch(&t->ts[i], s->ts, s->count, sizeof(*s->ts), cmp_u64))
       n++;
   return n;
+}
+
+static uint64_t with_stacks(const struct selftest_facts *f, enum selftest_kernel_kind kind)
+{
+  return stacked(f, &f->times[kind], f->kinds_with_ext_stack[kind]);
 }
 
 static void judge_kernel(const struct selftest_facts *f, struct selftest_result *r,
@@ -414,6 +451,68 @@ static void judge_samples(const struct selftest_facts *f, const struct selftest_
 {
   (void)o;
   judge_kernel(f, r, SELFTEST_SAMPLED_PROFILE, "SampledProfile");
+}
+
+/* The kernel's start rundown names what ran before the capture: without
+ * it a long-running process's samples cannot be resolved.  etwcap itself
+ * ran before its capture, so its Process/DCStart and the Image/DCStart of
+ * ntdll.dll (in every Windows process) must be there. */
+static void judge_start_rundown(const struct selftest_facts *f,
+                                const struct selftest_outcome *o, struct selftest_result *r)
+{
+  char who[48];
+  (void)o;
+  if (no_trace(f, r))
+    return;
+  if (f->expect.self_pid)
+    snprintf(who, sizeof(who), "etwcap's own process %lu", (unsigned long)f->expect.self_pid);
+  else
+    snprintf(who, sizeof(who), "any process");
+  if (!f->process_dcstart)
+    verdict(r, SELFTEST_FAIL, "no Process/DCStart for %s: the kernel session wrote no start "
+                              "rundown, so processes that ran before a capture are nameless",
+            who);
+  else if (!f->ntdll_dcstart)
+    verdict(r, SELFTEST_FAIL, "%s has a Process/DCStart but no Image/DCStart of ntdll.dll "
+                              "(%llu Image/DCStart in all): its DLLs would be nameless",
+            who, (unsigned long long)f->image_dcstart);
+  else
+    verdict(r, SELFTEST_PASS, "%s: %llu Process/DCStart, Image/DCStart of ntdll.dll (%llu "
+                              "Image/DCStart in all)",
+            who, (unsigned long long)f->process_dcstart, (unsigned long long)f->image_dcstart);
+}
+
+/* CPU samples at the rate asked: on the thread that spun, samples per
+ * CPU-second within a factor of 2 of 1 / interval, and at least half of
+ * them with a stack. */
+static void judge_sample_rate(const struct selftest_facts *f, const struct selftest_outcome *o,
+                              struct selftest_result *r)
+{
+  double expected, n = (double)f->busy_samples;
+  uint64_t with;
+  if (not_done(o->threads_rc, o, r) || no_trace(f, r))
+    return;
+  if (!f->expect.busy_tid || !o->busy_cpu_100ns || !o->sample_interval_100ns) {
+    verdict(r, SELFTEST_FAIL, "the busy thread's CPU time is unknown: nothing to judge the "
+                              "rate by");
+    return;
+  }
+  expected = (double)o->busy_cpu_100ns / (double)o->sample_interval_100ns;
+  with = stacked(f, &f->busy_times, f->busy_with_ext_stack);
+  if (n * 2 < expected || n > expected * 2)
+    verdict(r, SELFTEST_FAIL, "thread %lu: %llu samples in %.0f ms of CPU, %.0f expected at "
+                              "%.4f ms (not within a factor of 2)",
+            (unsigned long)f->expect.busy_tid, (unsigned long long)f->busy_samples,
+            (double)o->busy_cpu_100ns / 10000.0, expected, o->sample_interval_100ns / 10000.0);
+  else if (with * 2 < f->busy_samples)
+    verdict(r, SELFTEST_FAIL, "thread %lu: only %llu of its %llu samples have a stack",
+            (unsigned long)f->expect.busy_tid, (unsigned long long)with,
+            (unsigned long long)f->busy_samples);
+  else
+    verdict(r, SELFTEST_PASS, "thread %lu: %llu samples in %.0f ms of CPU (%.0f expected), "
+                              "%llu with stacks",
+            (unsigned long)f->expect.busy_tid, (unsigned long long)f->busy_samples,
+            (double)o->busy_cpu_100ns / 10000.0, expected, (unsigned long long)with);
 }
 
 static void judge_own(const struct selftest_facts *f, const struct selftest_outcome *o,
@@ -522,6 +621,12 @@ const struct selftest_check selftest_checks[] = {
   { "CSWITCH", "CSwitch events, with stacks", judge_cswitch },
   { "READY_THREAD", "ReadyThread events, with stacks", judge_ready_thread },
   { "CPU_SAMPLES", "SampledProfile (CPU sample) events, with stacks", judge_samples },
+  { "START_RUNDOWN", "Process/DCStart for etwcap's own process and Image/DCStart of ntdll.dll "
+                     "in it (the kernel's start rundown)",
+    judge_start_rundown },
+  { "SAMPLE_RATE", "on the busy thread, samples per CPU-second within a factor of 2 of the "
+                   "set interval, at least half with a stack",
+    judge_sample_rate },
   { "OWN_EVENTS", "etwcap's own TraceLogging events, each once, in the order written",
     judge_own },
   { "TRIGGER", "the /StopOnEtwEvent trigger on the last of them fired and ended the capture",

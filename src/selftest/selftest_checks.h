@@ -31,6 +31,8 @@ enum selftest_kernel_kind {
 /* What the workload did, so the trace can be searched for it. */
 struct selftest_expect {
   uint32_t child_pid;        /* the child process; 0: any Process/Start and End */
+  uint32_t self_pid;         /* etwcap's own process; 0: any, for the start rundown */
+  uint32_t busy_tid;         /* the thread that spun; 0: none known */
   const char *dll_name;      /* base name of the DLL loaded; NULL: any image load */
   struct etw_guid own_provider;
   unsigned own_events;       /* events written under own_provider, Seq 1..N */
@@ -43,6 +45,9 @@ struct selftest_outcome {
   char capture_detail[256];    /* what failed, or what was written */
   int child_rc, dll_rc, events_rc; /* the workload's steps (0 done) */
   char workload_why[256];      /* the first of its steps that failed */
+  int threads_rc;              /* the thread switches and the spin */
+  uint64_t busy_cpu_100ns;     /* the CPU time the spin took */
+  uint32_t sample_interval_100ns; /* the CPU sampling interval the capture set */
   const char *trigger_expected;/* e.g. "StopOnEtwEvent" */
   char trigger_fired[64];      /* the manifest's trigger name; "" none */
   int manifest_read;           /* the capture manifest was read back */
@@ -69,6 +74,10 @@ struct selftest_facts {
   char scan_error[256];
   uint64_t events;
   uint64_t process_start, process_end;
+  uint64_t process_dcstart;      /* Process/DCStart of self_pid (any when 0) */
+  uint64_t image_dcstart, ntdll_dcstart; /* Image/DCStart: all; ntdll.dll in self_pid */
+  uint64_t busy_samples, busy_with_ext_stack; /* SampledProfile of busy_tid */
+  struct selftest_times busy_times;  /* their timestamps, when no extended stack */
   uint64_t image_loads, image_loads_identified;
   uint64_t kinds[SELFTEST_KERNEL_KINDS];
   uint64_t kinds_with_ext_stack[SELFTEST_KERNEL_KINDS];

@@ -21,6 +21,12 @@
 #define SELFTEST_DLL "version.dll"
 #define SELFTEST_CHILD_WAIT_MS 30000u
 
+/* The thread that spun, for the samples-per-CPU-second check. */
+struct selftest_spin {
+  uint32_t tid;
+  uint64_t cpu_100ns;
+};
+
 struct selftest_os {
   void *ctx;
   /* Starts this program's SELFTEST_CHILD_COMMAND with no window and waits
@@ -30,9 +36,11 @@ struct selftest_os {
   /* Loads SELFTEST_DLL by its full path and frees it: 0 with the path. */
   int (*load_dll)(void *ctx, char *path, size_t path_size, char *why, size_t why_size);
   /* Two threads hand a token to each other `rounds` times (context
-   * switches, each wake-up a ReadyThread), then one spins `spin_ms` on the
-   * CPU (CPU samples). */
-  int (*switch_threads)(void *ctx, unsigned rounds, unsigned spin_ms);
+   * switches, each wake-up a ReadyThread), then the calling thread spins
+   * `spin_ms` on the CPU (CPU samples); *spin gets its id and the CPU time
+   * the spin took (GetThreadTimes, kernel + user), 0 when unknown. */
+  int (*switch_threads)(void *ctx, unsigned rounds, unsigned spin_ms,
+                        struct selftest_spin *spin);
   /* The TraceLogging provider: EventRegister; each event with
    * EventWriteTransfer (traits, event metadata, payload); EventUnregister. */
   int (*tl_register)(void *ctx, const struct etw_guid *provider);

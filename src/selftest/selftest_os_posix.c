@@ -23,11 +23,13 @@ static int no_dll(void *ctx, char *path, size_t path_size, char *why, size_t why
   return ETWCAP_E_NEEDS_WINDOWS;
 }
 
-static int no_threads(void *ctx, unsigned rounds, unsigned spin_ms)
+static int no_threads(void *ctx, unsigned rounds, unsigned spin_ms,
+                      struct selftest_spin *spin)
 {
   (void)ctx;
   (void)rounds;
   (void)spin_ms;
+  (void)spin;
   return ETWCAP_E_NEEDS_WINDOWS;
 }
 

@@ -120,11 +120,23 @@ static DWORD WINAPI pong(LPVOID arg)
   return 0;
 }
 
-static int switch_threads(void *ctx, unsigned rounds, unsigned spin_ms)
+/* Kernel + user time of this thread, in 100 ns; 0 when unknown. */
+static uint64_t thread_cpu_100ns(void)
+{
+  FILETIME created, exited, kernel, user;
+  if (!GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user))
+    return 0;
+  return ((uint64_t)kernel.dwHighDateTime << 32 | kernel.dwLowDateTime) +
+         ((uint64_t)user.dwHighDateTime << 32 | user.dwLowDateTime);
+}
+
+static int switch_threads(void *ctx, unsigned rounds, unsigned spin_ms,
+                          struct selftest_spin *busy)
 {
   struct ping p;
   HANDLE t;
   DWORD start;
+  uint64_t cpu_before;
   unsigned i;
   volatile unsigned long spin = 0;
   int rc = 0;
@@ -150,9 +162,12 @@ static int switch_threads(void *ctx, unsigned rounds, unsigned spin_ms)
     CloseHandle(p.go[0]);
   if (p.go[1])
     CloseHandle(p.go[1]);
+  busy->tid = GetCurrentThreadId();
+  cpu_before = thread_cpu_100ns();
   start = GetTickCount();
   while (GetTickCount() - start < spin_ms)
     spin++;
+  busy->cpu_100ns = cpu_before ? thread_cpu_100ns() - cpu_before : 0;
   return rc;
 }
 

@@ -80,7 +80,7 @@ static void selftest_log_sink(void *ctx, enum log_level level, const char *line)
 static int capture(const struct selftest_config *cfg, const char *prefix, const char *data)
 {
   char session[96], stop[96];
-  char *argv[16];
+  char *argv[20];
   struct cli cli;
   int argc = 0, rc;
   snprintf(session, sizeof(session), "/SessionName:%s", prefix);
@@ -89,6 +89,7 @@ static int capture(const struct selftest_config *cfg, const char *prefix, const 
   argv[argc++] = (char *)"collect";
   argv[argc++] = (char *)data;
   argv[argc++] = (char *)"/ThreadTime";
+  argv[argc++] = (char *)"/CpuSampleMSec:" SELFTEST_SAMPLE_MSEC_TEXT;
   argv[argc++] = session;
   argv[argc++] = (char *)"/Providers:*" SELFTEST_TL_PROVIDER;
   argv[argc++] = stop;
@@ -229,6 +230,9 @@ static void outcome_of_workload(const struct selftest_workload_report *w,
   o->child_rc = w->child_rc;
   o->dll_rc = w->dll_rc;
   o->events_rc = w->events_rc;
+  o->threads_rc = w->threads_rc;
+  o->busy_cpu_100ns = w->spin.cpu_100ns;
+  o->sample_interval_100ns = SELFTEST_SAMPLE_INTERVAL_100NS;
   snprintf(o->workload_why, sizeof(o->workload_why), "%s", w->why);
 }
 
@@ -282,6 +286,8 @@ int selftest_run(const struct selftest_config *cfg)
 
   memset(&x, 0, sizeof(x));
   x.child_pid = wr.child_pid;
+  x.self_pid = (uint32_t)cfg->pid;
+  x.busy_tid = wr.spin.tid;
   x.dll_name = SELFTEST_DLL;
   selftest_tl_provider_guid(&x.own_provider);
   x.own_events = SELFTEST_TL_STEPS + 1;

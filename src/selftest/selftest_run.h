@@ -29,6 +29,10 @@
 #define SELFTEST_REPORT_FILE "etwcap-selftest.txt"
 #define SELFTEST_MAX_COLLECT_SEC 40 /* a safety net: the trigger ends it in ~15 s */
 #define SELFTEST_RUNDOWN_TIMEOUT_SEC 20
+/* The CPU sampling interval the capture sets (/CpuSampleMSec), which
+ * SAMPLE_RATE judges the samples by: 1 ms, PerfView's default. */
+#define SELFTEST_SAMPLE_MSEC_TEXT "1"
+#define SELFTEST_SAMPLE_INTERVAL_100NS 10000u
 
 struct selftest_config {
   const struct collection_env *env;      /* the capture's controller and clock */

@@ -108,7 +108,7 @@ void selftest_workload_run(struct selftest_workload *w)
   if (r->dll_rc)
     first_why(r, "DLL load", why);
   write_event(w, SELFTEST_TL_STEP, ++seq);
-  r->threads_rc = os->switch_threads(os->ctx, SELFTEST_SWITCH_ROUNDS, SELFTEST_SPIN_MS);
+  r->threads_rc = os->switch_threads(os->ctx, SELFTEST_SWITCH_ROUNDS, SELFTEST_SPIN_MS, &r->spin);
   if (r->threads_rc)
     first_why(r, "thread switches", etwcap_strerror(r->threads_rc));
   while (seq < SELFTEST_TL_STEPS)

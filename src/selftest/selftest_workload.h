@@ -29,6 +29,7 @@ struct selftest_workload_report {
   char dll_path[512];
   int dll_rc;
   int threads_rc;
+  struct selftest_spin spin;
   unsigned events_written;
   int events_rc;
   char why[256];           /* the first thing that went wrong */

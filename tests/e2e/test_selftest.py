@@ -17,7 +17,8 @@ checks = re.findall(r"^  ([A-Z_]+)  (\S.*)$", out, re.M)
 names = [n for n, _ in checks]
 t.check(len(names) >= 10, "selftest /? lists the checks: %r" % names)
 for must in ("CAPTURE", "PROCESS", "IMAGE_LOAD", "CSWITCH", "READY_THREAD", "CPU_SAMPLES",
-             "OWN_EVENTS", "TRIGGER", "CLR_RUNDOWN", "NOTHING_LOST", "NO_SESSIONS_LEFT"):
+             "OWN_EVENTS", "TRIGGER", "CLR_RUNDOWN", "NOTHING_LOST", "NO_SESSIONS_LEFT",
+             "START_RUNDOWN", "SAMPLE_RATE"):
     t.check(must in names, "selftest /? lists %s" % must)
 
 rc, out, err = t.run("/?")

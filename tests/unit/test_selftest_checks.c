@@ -129,6 +129,43 @@ static void clr_rundown_passes_skips_and_fails_by_what_ran(void **state)
   expect_verdict("CLR_RUNDOWN", SELFTEST_SKIP);
 }
 
+static void a_sample_with_the_kernel_start_rundown_passes_start_rundown(void **state)
+{
+  (void)state;
+  scan_sample("ms-perfview__net.4.5.2.x64.etl.zip");
+  /* golden: 32 hook=0x0303 (Process/DCStart), 1763 hook=0x1403 (Image/DCStart). */
+  assert_int_equal(facts.process_dcstart, 32);
+  assert_int_equal(facts.image_dcstart, 1763);
+  assert_true(facts.ntdll_dcstart >= 1);
+  expect_verdict("START_RUNDOWN", SELFTEST_PASS);
+}
+
+static void a_sample_without_a_start_rundown_fails_it(void **state)
+{
+  (void)state;
+  /* golden: kernel events, but no hook=0x0303 nor 0x1403. */
+  scan_sample("ms-Tx__KernelNetwork.etl");
+  assert_int_equal(facts.process_dcstart, 0);
+  expect_verdict("START_RUNDOWN", SELFTEST_FAIL);
+}
+
+/* A thread the trace never sampled has no rate: SAMPLE_RATE fails on a
+ * real trace full of samples of other threads. */
+static void a_sample_without_the_busy_threads_samples_fails_sample_rate(void **state)
+{
+  struct selftest_expect x;
+  (void)state;
+  memset(&x, 0, sizeof(x));
+  x.busy_tid = 1; /* Windows thread ids are multiples of 4 */
+  selftest_facts_init(&facts, &x);
+  scan_sample("ms-perfview__net.4.5.2.x64.etl.zip");
+  assert_int_equal(facts.kinds[SELFTEST_SAMPLED_PROFILE], 79528);
+  assert_int_equal(facts.busy_samples, 0);
+  outcome.busy_cpu_100ns = 3000000;
+  outcome.sample_interval_100ns = 10000;
+  expect_verdict("SAMPLE_RATE", SELFTEST_FAIL);
+}
+
 static void someone_elses_tracelogging_events_fail_own_events(void **state)
 {
   struct selftest_expect x;
@@ -155,11 +192,11 @@ static void a_missing_trace_fails_every_trace_check(void **state)
 
 /* --- hand-built events --------------------------------------------------- */
 
-static uint8_t payload[64][256];
+static uint8_t payload[4096][256];
 
 static uint8_t *new_payload(void)
 {
-  assert_true(payload_used < 64);
+  assert_true(payload_used < 4096);
   memset(payload[payload_used], 0, sizeof(payload[0]));
   return payload[payload_used++];
 }
@@ -264,21 +301,93 @@ static void the_child_process_must_both_start_and_end(void **state)
   expect_verdict("PROCESS", SELFTEST_PASS);
 }
 
-/* Image_Load v2 (hook 0x030a, as the samples log it): ImageBase, ImageSize, ProcessId,
- * ImageCheckSum, TimeDateStamp, Reserved0, DefaultBase, Reserved1..4,
- * FileName (UTF-16) — the layout image_identity.c reads. */
-static void image_load(uint64_t ts, const char *path)
+/* Image_Load v2 (hook 0x030a, as the samples log it; DCStart 0x1403): ImageBase,
+ * ImageSize, ProcessId, ImageCheckSum, TimeDateStamp, Reserved0, DefaultBase,
+ * Reserved1..4, FileName (UTF-16) — the layout image_identity.c reads. */
+static void image_event(uint8_t group, uint8_t opcode, uint64_t ts, uint32_t pid,
+                        const char *path)
 {
   uint8_t *p = new_payload();
   size_t i, fixed = 3 * 8 + 32;
   struct etw_event ev;
   tb64(p, 0x7FF800000000ull);
   tb64(p + 8, 0x20000);
-  tb32(p + 16, 100);
+  tb32(p + 16, pid);
   for (i = 0; path[i]; i++)
     p[fixed + 2 * i] = (uint8_t)path[i];
-  ev = kernel(3, 10, 2, ts, p, (uint32_t)(fixed + 2 * i + 2));
+  ev = kernel(group, opcode, 2, ts, p, (uint32_t)(fixed + 2 * i + 2));
   selftest_scan_event(&facts, &ev);
+}
+
+static void image_load(uint64_t ts, const char *path)
+{
+  image_event(3, 10, ts, 100, path);
+}
+
+#define NTDLL "\\Device\\HarddiskVolume3\\Windows\\System32\\ntdll.dll"
+
+/* etwcap's own Process/DCStart and ntdll.dll's Image/DCStart in it. */
+static void the_start_rundown_must_name_etwcap_and_its_ntdll(void **state)
+{
+  struct selftest_expect x;
+  (void)state;
+  memset(&x, 0, sizeof(x));
+  x.self_pid = 4240;
+  selftest_facts_init(&facts, &x);
+  process_event(3, 8); /* another process's DCStart */
+  image_event(0x14, 3, 3000, 4240, NTDLL);
+  expect_verdict("START_RUNDOWN", SELFTEST_FAIL);
+  selftest_facts_release(&facts);
+  selftest_facts_init(&facts, &x);
+  process_event(3, 4240);
+  image_event(0x14, 3, 3000, 8, NTDLL);     /* ntdll of another process */
+  image_event(0x14, 10, 3000, 4240, NTDLL); /* loaded, not in the rundown */
+  expect_verdict("START_RUNDOWN", SELFTEST_FAIL);
+  image_event(0x14, 3, 3000, 4240, NTDLL);
+  expect_verdict("START_RUNDOWN", SELFTEST_PASS);
+}
+
+/* PerfInfo SampledProfile: InstructionPointer, ThreadId, Count, Reserved. */
+static void sample_of(uint32_t tid, uint64_t ts, int with_stack)
+{
+  uint8_t *p = new_payload();
+  struct etw_event ev;
+  tb64(p, 0x7FF812345678ull);
+  tb32(p + 8, tid);
+  p[12] = 1;
+  ev = kernel(15, 46, 2, ts, p, 16);
+  selftest_scan_event(&facts, &ev);
+  if (with_stack)
+    stack_for(ts);
+}
+
+/* 300 ms of CPU at 1 ms a sample: 150 to 600 samples, half with stacks. */
+static void the_busy_thread_is_sampled_at_the_set_rate_with_stacks(void **state)
+{
+  struct selftest_expect x;
+  unsigned i;
+  (void)state;
+  memset(&x, 0, sizeof(x));
+  x.busy_tid = 4244;
+  selftest_facts_init(&facts, &x);
+  outcome.busy_cpu_100ns = 3000000;
+  outcome.sample_interval_100ns = 10000;
+  for (i = 0; i < 149; i++)
+    sample_of(4244, 10000 + i, 1);
+  for (i = 0; i < 400; i++)
+    sample_of(8, 20000 + i, 1); /* another thread's */
+  expect_verdict("SAMPLE_RATE", SELFTEST_FAIL); /* 149 < 300 / 2 */
+  sample_of(4244, 30000, 0);
+  sample_of(4244, 30001, 0);
+  expect_verdict("SAMPLE_RATE", SELFTEST_PASS); /* 151, 149 with stacks */
+  for (i = 0; i < 160; i++)
+    sample_of(4244, 40000 + i, 0);
+  expect_verdict("SAMPLE_RATE", SELFTEST_FAIL); /* 311, 149 with stacks */
+  for (i = 0; i < 290; i++)
+    sample_of(4244, 50000 + i, 1);
+  expect_verdict("SAMPLE_RATE", SELFTEST_FAIL); /* 601 > 600 */
+  outcome.busy_cpu_100ns = 0;
+  expect_verdict("SAMPLE_RATE", SELFTEST_FAIL); /* no CPU time to judge by */
 }
 
 /* KernelTraceControl's ImageID/Info (image_identity_guid, opcode 0). */
@@ -479,12 +588,17 @@ int main(void)
     T(a_sample_with_process_start_and_end_passes_process),
     T(a_sample_with_identified_image_loads_passes_image_load),
     T(clr_rundown_passes_skips_and_fails_by_what_ran),
+    T(a_sample_with_the_kernel_start_rundown_passes_start_rundown),
+    T(a_sample_without_a_start_rundown_fails_it),
+    T(a_sample_without_the_busy_threads_samples_fails_sample_rate),
     T(someone_elses_tracelogging_events_fail_own_events),
     T(a_missing_trace_fails_every_trace_check),
     T(context_switches_pass_only_with_stacks),
     T(a_stack_in_an_extended_item_counts),
     T(the_child_process_must_both_start_and_end),
     T(the_loaded_dll_needs_its_identity_event),
+    T(the_start_rundown_must_name_etwcap_and_its_ntdll),
+    T(the_busy_thread_is_sampled_at_the_set_rate_with_stacks),
     T(own_events_pass_when_all_come_in_order),
     T(own_events_fail_when_one_is_missing_or_out_of_order),
     T(the_trigger_sessions_and_health_come_from_the_outcome),

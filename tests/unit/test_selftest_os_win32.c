@@ -132,8 +132,11 @@ static void two_threads_hand_the_token_back_and_forth(void **state)
 {
   struct selftest_os os;
   (void)state;
+  struct selftest_spin spin;
   selftest_os_system(&os);
-  assert_int_equal(os.switch_threads(os.ctx, 200, 10), 0);
+  memset(&spin, 0, sizeof(spin));
+  assert_int_equal(os.switch_threads(os.ctx, 200, 10, &spin), 0);
+  assert_int_equal(spin.tid, GetCurrentThreadId());
 }
 
 int main(int argc, char **argv)

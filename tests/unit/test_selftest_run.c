@@ -54,10 +54,13 @@ static int os_dll(void *ctx, char *path, size_t path_size, char *why, size_t why
   return f->dll_rc;
 }
 
-static int os_threads(void *ctx, unsigned rounds, unsigned spin_ms)
+static int os_threads(void *ctx, unsigned rounds, unsigned spin_ms,
+                      struct selftest_spin *spin)
 {
   (void)rounds;
   (void)spin_ms;
+  spin->tid = 4243;
+  spin->cpu_100ns = 3000000;
   step(ctx, "threads");
   return 0;
 }
