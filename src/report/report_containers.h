@@ -1,34 +1,53 @@
 /* The Containers section of `etwcap report`: for each container ID of the
- * trace (etw/etl/etl_containers.h) its processes, CPU samples, GCs and
- * exceptions, and the container of each process of the process table.
+ * trace (etw/etl/etl_containers.h) its processes, CPU samples, GCs,
+ * exceptions and image loads, and the container of each process of the
+ * process table.
  * Kernel events carry no container ID: they are joined through their
  * process, whose lives etl_containers_find knows.  CPU samples are the
  * processes' own, charged by the report's thread-to-process attribution
  * (report_kernel.c); nothing is attributed a second way here.
  *
- * Lifetime: report_containers_collect fills it from a finished report
- * (report_model.c calls it); report_containers_release frees. */
+ * Lifetime: zeroed with the report; report_containers_image takes each
+ * image event during the pass (their processes are known only at the
+ * end); report_containers_collect fills the rest from the finished report
+ * (report_model.c calls both); report_containers_release frees. */
 #ifndef ETWCAP_REPORT_CONTAINERS_H
 #define ETWCAP_REPORT_CONTAINERS_H
 
 #include "etw/etl/etl_containers.h"
+#include "etw/event/etw_event.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 struct report;
 
+/* Image loads (Load and DCStart events) kept, 16 bytes each. */
+#define REPORT_MAX_IMAGE_LOADS (1u << 20)
+
 struct report_container {
   const struct etl_container *id; /* its ID, events and processes */
-  uint64_t cpu_samples, gcs, exceptions;
+  uint64_t cpu_samples, gcs, exceptions, image_loads;
+};
+
+struct report_image_load {
+  int64_t filetime;
+  uint32_t pid;
 };
 
 struct report_containers {
   struct report_container *list; /* in the order of r->summary.containers.list */
   size_t count;
   int *process_container; /* per r->kernel.processes[i]: index in list, -1: none */
+  struct report_image_load *loads; /* during the pass */
+  size_t load_count, load_cap;
+  uint64_t loads_dropped;
 };
 
+/* Keeps a kernel image Load or DCStart event's process and time.  0, or
+ * ETWCAP_E_NOMEM. */
+int report_containers_image(struct report_containers *c, const struct etw_event *ev,
+                            int64_t filetime);
 /* 0 or ETWCAP_E_NOMEM. */
 int report_containers_collect(struct report_containers *c, const struct report *r);
 void report_containers_release(struct report_containers *c);

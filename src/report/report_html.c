@@ -144,6 +144,15 @@ static void cut_note(struct report_writer *w, size_t shown, size_t total, const 
               shown, total, what);
 }
 
+/* What a memory bound left out, when it did. */
+static void not_kept(struct report_writer *w, uint64_t n, unsigned cap, const char *what,
+                     const char *so)
+{
+  if (n)
+    rw_printf(w, "<p class=\"bad\">%llu %s were not kept (more than %u): %s.</p>\n",
+              (unsigned long long)n, what, cap, so);
+}
+
 static const char *process_name(const struct report *r, uint32_t pid)
 {
   const struct report_process *p = report_kernel_process(&r->kernel, pid);
@@ -379,10 +388,7 @@ static void gcs(struct report_writer *w, const struct report *r)
     gc_table(w, r, &t);
     rw_puts(w, "</div>\n");
   }
-  if (r->gcs.dropped)
-    rw_printf(w, "<p class=\"bad\">%llu GC events were not kept (more than %u): the GCs are "
-                 "incomplete.</p>\n",
-              (unsigned long long)r->gcs.dropped, (unsigned)REPORT_GC_MAX_RECORDS);
+  not_kept(w, r->gcs.dropped, REPORT_GC_MAX_RECORDS, "GC events", "the GCs are incomplete");
   rw_puts(w, "</section>\n");
 }
 
@@ -435,11 +441,12 @@ static void containers(struct report_writer *w, const struct report *r)
     return;
   }
   rw_puts(w, "<p class=\"muted\">Events is the count of events that carried the container's ID. "
-             "Kernel events carry none: CPU samples, GCs and exceptions are joined to a "
-             "container through their process, at their time. Processes not listed ran on the "
-             "host.</p>\n<table>\n<thead><tr><th>Container</th><th>Processes</th>"
+             "Kernel events carry none: CPU samples, GCs, exceptions and image loads are joined "
+             "to a container through their process, at their time. Processes not listed ran on "
+             "the host.</p>\n<table>\n<thead><tr><th>Container</th><th>Processes</th>"
              "<th class=\"n\">Events</th><th class=\"n\">CPU samples</th><th class=\"n\">GCs"
-             "</th><th class=\"n\">Exceptions</th></tr></thead>\n<tbody>\n");
+             "</th><th class=\"n\">Exceptions</th><th class=\"n\">Image loads</th></tr>"
+             "</thead>\n<tbody>\n");
   for (i = 0; i < r->containers.count; i++) {
     const struct report_container *c = &r->containers.list[i];
     rw_puts(w, "<tr>");
@@ -458,9 +465,13 @@ static void containers(struct report_writer *w, const struct report *r)
     count_cell(w, c->cpu_samples, 0);
     count_cell(w, c->gcs, 0);
     count_cell(w, c->exceptions, 0);
+    count_cell(w, c->image_loads, 0);
     rw_puts(w, "</tr>\n");
   }
-  rw_puts(w, "</tbody></table>\n</section>\n");
+  rw_puts(w, "</tbody></table>\n");
+  not_kept(w, r->containers.loads_dropped, REPORT_MAX_IMAGE_LOADS, "image loads",
+           "the containers' image loads are incomplete");
+  rw_puts(w, "</section>\n");
 }
 
 static int by_samples(const void *a, const void *b)

@@ -307,6 +307,7 @@ static void containers(struct report_writer *w, const struct report *r)
     uint_member(w, "cpuSamples", c->cpu_samples);
     uint_member(w, "gcs", c->gcs);
     uint_member(w, "exceptions", c->exceptions);
+    uint_member(w, "imageLoads", c->image_loads);
     rw_puts(w, "}");
   }
   rw_puts(w, "\n  ],\n");

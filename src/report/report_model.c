@@ -4,6 +4,7 @@
 
 #include "etw/etl/etl_source.h"
 #include "etw/event/builtin_events.h"
+#include "etw/image/image_identity.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 
@@ -85,6 +86,9 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
       r->timeline.count[REPORT_SERIES_EXCEPTIONS][bin]++;
     return rc < 0 ? rc : 0;
   }
+  if (image_identity_is_image_event(ev) &&
+      (rc = report_containers_image(&r->containers, ev, ft)) != 0)
+    return rc;
   rc = report_kernel_event(&r->kernel, ev, ft);
   if (rc == REPORT_SAW_CSWITCH && bin >= 0)
     r->timeline.count[REPORT_SERIES_CSWITCH][bin]++;

@@ -302,10 +302,11 @@ m = re.search(r'<script type="application/json" id="etwcap-report">(.*?)</script
 doc = json.loads(m.group(1))
 got = {c["id"]: c for c in doc["containers"]}
 t.check(sorted(got) == sorted([ID_A, ID_B]), "two containers in the JSON: %r" % sorted(got))
+# Image loads: three for each started process (its exe, ntdll, coreclr).
 want = {ID_A: dict(processes=[1200, 1676, 4000], events=events_a, cpuSamples=5 + 2, gcs=3,
-                   exceptions=4),
+                   exceptions=4, imageLoads=3 + 3),
         ID_B: dict(processes=[2200, 3476], events=events_b, cpuSamples=7, gcs=2,
-                   exceptions=1)}
+                   exceptions=1, imageLoads=3)}
 for cid, w in want.items():
     c = got.get(cid, {})
     t.check(c.get("name", "missing") is None, "%s: name null without an inventory" % cid)
