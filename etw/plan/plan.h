@@ -102,8 +102,9 @@ struct plan_system_provider {
 #define PLAN_NAME_MAX 1024 /* session names: ETW allows 1023 characters */
 
 /* KERNEL_RUNDOWN: with /InMemoryCircularBuffer the ring may have lost the
- * kernel's process and image rundown, so a short kernel session at stop
- * records them again (PerfView's <name>KernelRundown). */
+ * kernel's process and image rundown, and a rotated segment never had one,
+ * so a short kernel session at stop (at each segment's end) records them
+ * again (PerfView's <name>KernelRundown). */
 enum plan_role {
   PLAN_ROLE_KERNEL,
   PLAN_ROLE_USER,
@@ -355,6 +356,10 @@ struct plan_options {
   const char *focus_process;
   int containers, container_tracking;
   int no_rundown, no_clr_rundown, no_ngen_rundown, force_ngen_rundown, no_v2_rundown;
+  /* /SegmentSec, /SegmentMB: the files rotate, and each segment gets its own
+   * kernel rundown at its end as an in-memory ring does (a file switch
+   * writes none). */
+  int segments;
   int64_t rundown_timeout_sec, min_rundown_sec, rundown_max_mb;
   int merge, zip;             /* -1: unset */
   /* What the triggers need (plan_options_from_cli asks the trigger engine's

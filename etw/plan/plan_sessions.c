@@ -258,13 +258,16 @@ int plan_rundown_session(struct plan *plan, struct plan_state *st)
 
 /* PerfView's in-memory stop (CommandProcessor Stop): a kernel session with
  * Process|ImageLoad, 256 MB, into X.kernelRundown.etl, started and stopped
- * at once so its DCStart/DCEnd events name every process and image. */
+ * at once so its DCStart/DCEnd events name every process and image.  A
+ * rotating capture runs it at each segment's end: a file switch writes no
+ * rundown (docs/win32-contract.md §4.7). */
 int plan_kernel_rundown_session(struct plan *plan, struct plan_state *st)
 {
   char name[PLAN_NAME_MAX];
   struct plan_session *s;
   uint64_t kw = KW_KERNEL_PROCESS | KW_KERNEL_IMAGELOAD;
-  if (!st->opt->in_memory || !st->kernel || !plan_at_least(plan, 6, 2, 0))
+  if (!(st->opt->in_memory || st->opt->segments) || !st->kernel ||
+      !plan_at_least(plan, 6, 2, 0))
     return 0;
   snprintf(name, sizeof(name), "%sKernelRundown", st->base);
   s = plan_new_session(plan, PLAN_ROLE_KERNEL_RUNDOWN, name);

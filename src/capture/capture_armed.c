@@ -398,8 +398,10 @@ static void written(void *ctx, const char *zip)
 }
 
 /* Closes the segment being written and goes on in the next: each session's
- * file switched (ControlTrace UPDATE), the closed one's rundown, its merge
- * in the background. */
+ * file switched (ControlTrace UPDATE) and a kernel session's events put
+ * back, the closed one's kernel and CLR rundown (each segment names its
+ * processes, images and methods on its own: docs/win32-contract.md §4.7),
+ * its merge in the background. */
 static void rotate(struct capture_armed *a)
 {
   char name[CONTROLLER_PATH_MAX];
@@ -435,6 +437,9 @@ static void rotate(struct capture_armed *a)
     }
     snprintf(s->file, sizeof(s->file), "%s", a->plan->sessions[j].file);
     s->plan = &a->plan->sessions[j];
+    /* UPDATE left a kernel session only the groups of the EnableFlags it
+     * carried (ControlTraceW; docs/win32-contract.md §4.5-§4.6). */
+    collection_kernel_put_back(a->c, s);
   }
   log_info("segment '%s' closed; the capture goes on in '%s'", closed.data_file,
            a->plan->data_file);

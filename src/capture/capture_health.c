@@ -107,6 +107,20 @@ int capture_health_add(struct capture_health *h, const struct capture_health_spe
   return 0;
 }
 
+void capture_health_remask(struct capture_health *h, const char *name,
+                           const uint32_t applied[CAPTURE_HEALTH_MASK_WORDS], const char *what)
+{
+  struct capture_health_session *s = find(h, name);
+  char lost[160];
+  if (!s || s->mask.words != CAPTURE_HEALTH_MASK_WORDS)
+    return;
+  memcpy(s->mask.applied, applied, sizeof(s->mask.applied));
+  s->mask.applied_known = 1;
+  if (missing_bits(&s->mask, lost, sizeof(lost)))
+    say(s, HEALTH_WARNING, "%s (%s): the events of those groups are not being recorded", what,
+        lost);
+}
+
 static int active(const struct capture_health_session *s)
 {
   return s->buffers_written > 0 || s->delivered > 0;

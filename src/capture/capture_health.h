@@ -104,6 +104,13 @@ void capture_health_init(struct capture_health *h, uint64_t start_ms);
  * warned at once.  ETWCAP_E_RANGE when CAPTURE_HEALTH_MAX_SESSIONS are in. */
 int capture_health_add(struct capture_health *h, const struct capture_health_spec *spec);
 
+/* A kernel session's group mask read back again (after a file switch):
+ * `applied` replaces what was known, and a bit asked and not applied is a
+ * warning at once, `what` (e.g. "lost PERF_PMC_PROFILE after its switch to
+ * X") saying what it costs.  Nothing for a session without a group mask. */
+void capture_health_remask(struct capture_health *h, const char *name,
+                           const uint32_t applied[CAPTURE_HEALTH_MASK_WORDS], const char *what);
+
 /* A query's answer for session `name` at `now_ms` (UTC `now_ft`). */
 void capture_health_observe(struct capture_health *h, const char *name, uint64_t now_ms,
                             int64_t now_ft, const struct controller_status *st);

@@ -243,14 +243,13 @@ static void asked_mask(const struct plan_session *s, uint32_t mask[PLAN_GROUP_MA
     plan_group_mask_of_flags(s->enable_flags, mask);
 }
 
-/* After the start: what Windows applied, where it says (TraceQueryInformation
- * is documented from Windows 8; the OS version gates the call and the
- * controller turns a missing or stub function into UNSUPPORTED).  A group
- * asked for and not applied is a warning naming it; either way the result is
- * kept in cs->kernel_mask for the health report. */
-static void read_back_mask(struct collection *c, const struct plan *plan,
-                           struct collection_session *cs, const struct plan_session *s,
-                           uint64_t handle)
+/* What Windows applied, where it says (TraceQueryInformation is documented
+ * from Windows 8, where system loggers, the only sessions with a group
+ * mask, begin; the controller turns a missing or stub function into
+ * UNSUPPORTED).  The result is kept in cs->kernel_mask for the health
+ * report; returns 1 when a group asked for is missing (m->lost names it). */
+static int read_back_mask(struct collection *c, struct collection_session *cs,
+                          const struct plan_session *s)
 {
   struct controller *ctl = c->env->ctl;
   struct collection_kernel_mask *m = &cs->kernel_mask;
@@ -259,13 +258,11 @@ static void read_back_mask(struct collection *c, const struct plan *plan,
   size_t w;
   asked_mask(s, m->asked);
   m->readback = COLLECTION_MASK_NO_QUERY;
-  if (os_version_cmp(&plan->os, 6, 2, 0) < 0)
-    return;
-  if (ctl->ops->query_group_mask(ctl, handle, m->applied) != 0) {
+  if (ctl->ops->query_group_mask(ctl, cs->handle, m->applied) != 0) {
     log_info("cannot read back the kernel group mask of '%s' (%s): the capture goes on "
              "unchecked",
              cs->name, controller_error_text(ctl, detail, sizeof(detail)));
-    return;
+    return 0;
   }
   if (s->route == PLAN_ROUTE_SYSTEM_PROVIDERS) {
     m->readback = COLLECTION_MASK_INFORMATIONAL;
@@ -274,20 +271,54 @@ static void read_back_mask(struct collection *c, const struct plan *plan,
              "for information only: whether keyword enables show in it is not proven, so "
              "groups it lacks are not reported as missing",
              cs->name, names[0] ? names : "empty");
-    return;
+    return 0;
   }
   m->readback = COLLECTION_MASK_READ;
   for (w = 0; w < PLAN_GROUP_MASK_WORDS; w++) {
     m->lost[w] = m->asked[w] & ~m->applied[w];
     any |= m->lost[w];
   }
-  if (!any)
+  return any != 0;
+}
+
+/* After the start: a group asked for and not applied is a warning naming it. */
+static void check_mask_at_start(struct collection *c, struct collection_session *cs,
+                                const struct plan_session *s)
+{
+  char names[512];
+  if (!read_back_mask(c, cs, s))
     return;
-  plan_group_mask_names(m->lost, names, sizeof(names));
+  plan_group_mask_names(cs->kernel_mask.lost, names, sizeof(names));
   warn_dropped(c, COLLECTION_DROPPED_KERNEL_GROUPS,
                "Windows did not apply every kernel group asked for in '%s': %s are missing, so "
                "their events will not be in the trace",
                cs->name, names);
+}
+
+int collection_kernel_put_back(struct collection *c, struct collection_session *cs)
+{
+  struct controller *ctl = c->env->ctl;
+  const struct plan_session *s = cs->plan;
+  char names[512], detail[160], what[CAPTURE_HEALTH_TEXT_MAX];
+  int rc;
+  if (cs->role != PLAN_ROLE_KERNEL || !s ||
+      (s->route != PLAN_ROUTE_GROUP_MASK && s->route != PLAN_ROUTE_SYSTEM_PROVIDERS))
+    return 0;
+  if ((rc = controller_kernel_on(ctl, cs->handle, s, c->params_version)) != 0) {
+    log_error("cannot turn the kernel events of '%s' back on by the %s route after its switch "
+              "to '%s' (%s): %s; this segment may have no kernel events",
+              cs->name, plan_route_name(s->route), cs->file,
+              controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
+    return rc;
+  }
+  if (read_back_mask(c, cs, s)) {
+    plan_group_mask_names(cs->kernel_mask.lost, names, sizeof(names));
+    snprintf(what, sizeof(what), "lost %.120s at its switch to '%.120s'", names, cs->file);
+    capture_health_remask(&c->health, cs->name, cs->kernel_mask.applied, what);
+  } else if (cs->kernel_mask.readback == COLLECTION_MASK_READ) {
+    capture_health_remask(&c->health, cs->name, cs->kernel_mask.applied, "");
+  }
+  return 0;
 }
 
 /* /CpuCounters before the start, as TraceEventProfileSources.Set: every
@@ -404,7 +435,7 @@ static int start_kernel(struct collection *c, const struct plan *plan,
     return rc;
   }
   if (s->route != PLAN_ROUTE_NT_KERNEL_LOGGER)
-    read_back_mask(c, plan, cs, s, handle);
+    check_mask_at_start(c, cs, s);
   if (s->stack_caching &&
       (rc = ctl->ops->set_stack_caching(ctl, handle, 1, s->stack_cache_size,
                                         s->stack_cache_buckets)) != 0)
@@ -597,7 +628,7 @@ static int start_user(struct collection *c, const struct plan *plan,
                 controller_error_text(ctl, detail, sizeof(detail)), etwcap_strerror(rc));
       return rc;
     }
-    read_back_mask(c, plan, cs, s, handle);
+    check_mask_at_start(c, cs, s);
   }
   log_info("started session '%s' -> %s (%lu providers, %lu MB pool, %s)", s->name,
            cs->file[0]                                 ? cs->file

@@ -142,6 +142,16 @@ int collection_check_free(const struct collection_env *env, const struct plan *p
  * logged. */
 int collection_start(struct collection *c, const struct plan *plan);
 
+/* After a kernel session's file switch (ControlTrace UPDATE, which on a
+ * system logger leaves only the groups of the EnableFlags it carries:
+ * docs/win32-contract.md §4.5): its kernel events put back by its route
+ * (controller_kernel_on), then its mask read back and compared with what
+ * was asked, a group lost being a health warning that names it.  Nothing
+ * for other sessions, or the NT Kernel Logger (its UPDATE carries all its
+ * flags).  0, or the error that kept the events from being put back
+ * (logged). */
+int collection_kernel_put_back(struct collection *c, struct collection_session *cs);
+
 /* Adds a session known from a record, to stop it (collection_stop). */
 void collection_adopt(struct collection *c, enum plan_role role, const char *name,
                       const char *file, uint32_t log_file_mode, uint32_t maximum_file_size_mb);

@@ -76,7 +76,8 @@ int plan_options_from_cli(const struct cli *cli, const struct trigger_engine *tr
   if (cli->arg_count > arg)
     o->data_file = cli->args[arg]; /* the positional wins, as in PerfView */
   o->max_collect_sec = cli->q.triggers.max_collect_sec;
-  if ((cli->q.segment_sec || cli->q.segment_mb) && o->circular_mb < 0)
+  o->segments = cli->q.segment_sec > 0 || cli->q.segment_mb > 0;
+  if (o->segments && o->circular_mb < 0)
     o->circular_mb = 0; /* segments are files that grow, rotated */
   if (o->min_rundown_sec > o->rundown_timeout_sec) {
     snprintf(err, err_size, "/MinRundownTime:%lld is longer than /RundownTimeout:%lld: the "

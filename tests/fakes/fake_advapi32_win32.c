@@ -707,6 +707,36 @@ static ULONG WINAPI fake_start_trace(PTRACEHANDLE handle, LPCWSTR name,
 
 /* --- ControlTraceW -------------------------------------------------------------- */
 
+/* UPDATE (ControlTraceW, the members UPDATE may change): a new LogFileName
+ * switches the file, what was written so far staying in the old one; on a
+ * system logger EnableFlags are "the system providers that you want to
+ * enable or keep enabled" and 0 "disable[s] all system providers", so the
+ * session's groups become those of the flags given (keyword enables of the
+ * System Providers included: they are system providers too); EnableFlags
+ * "may be non-zero only for system loggers". */
+static void update_session(const struct fake_advapi_call *c, struct fake_advapi_session *s,
+                           ULONG enable_flags)
+{
+  int system_logger = (s->log_file_mode & EVENT_TRACE_SYSTEM_LOGGER_MODE) ||
+                      !_stricmp(s->name, "NT Kernel Logger");
+  if (enable_flags && !system_logger)
+    violation("ControlTraceW(%s, UPDATE): EnableFlags 0x%lx on a session that is no system "
+              "logger",
+              c->name, (unsigned long)enable_flags);
+  if (system_logger) {
+    memset(s->group_mask, 0, sizeof(s->group_mask));
+    groups_of_flags(enable_flags, s->group_mask);
+    apply_drops(s);
+  }
+  if (c->file[0] && strcmp(c->file, s->file) != 0) {
+    if (s->file[0])
+      fake_etl_write(s->file, s->name, 5, seed_of(s->name));
+    snprintf(s->file, sizeof(s->file), "%s", c->file);
+    fake_etl_write(s->file, s->name, 0, seed_of(s->name));
+  }
+  save_state();
+}
+
 static ULONG WINAPI fake_control_trace(TRACEHANDLE handle, LPCWSTR name,
                                        PEVENT_TRACE_PROPERTIES p, ULONG code_in)
 {
@@ -726,8 +756,9 @@ static ULONG WINAPI fake_control_trace(TRACEHANDLE handle, LPCWSTR name,
     violation("ControlTraceW(%s): control code %lu", c->name, (unsigned long)code_in);
   /* QUERY and STOP return the names: room for both (ControlTraceW docs). */
   decode_props("ControlTraceW", c, p, code_in != EVENT_TRACE_CONTROL_FLUSH);
-  if (code_in == EVENT_TRACE_CONTROL_FLUSH && p->LogFileNameOffset)
-    string_at("ControlTraceW(FLUSH)", "LogFileName", p, p->LogFileNameOffset, c->file,
+  if ((code_in == EVENT_TRACE_CONTROL_FLUSH || code_in == EVENT_TRACE_CONTROL_UPDATE) &&
+      p->LogFileNameOffset)
+    string_at("ControlTraceW", "LogFileName", p, p->LogFileNameOffset, c->file,
               sizeof(c->file));
   if (F.on_call)
     F.on_call(F.on_call_ctx, c);
@@ -737,6 +768,8 @@ static ULONG WINAPI fake_control_trace(TRACEHANDLE handle, LPCWSTR name,
   s = handle ? by_handle(handle) : find(c->name);
   if (!s)
     return finish(c, ERROR_WMI_INSTANCE_NOT_FOUND);
+  if (code_in == EVENT_TRACE_CONTROL_UPDATE)
+    update_session(c, s, p->EnableFlags);
   fill_props(p, s);
   if (code_in == EVENT_TRACE_CONTROL_STOP) {
     if (s->file[0])

@@ -1,10 +1,11 @@
 /* The fake controller and virtual clock (see fake_controller.h). */
 #include "tests/fakes/fake_controller.h"
 
-#include "etw/etl/etl_writer.h"
+#include "etw/event/builtin_events.h"
 #include "src/base/error.h"
 #include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
+#include "tests/fakes/fake_session_events.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -97,6 +98,62 @@ static unsigned seed_of(const char *name)
   return h % 97u;
 }
 
+/* A system logger's groups become those of `flags` (each flag's group:
+ * plan_group_mask_of_flags), less what this "Windows" drops. */
+static void set_groups(struct fake_controller *f, struct fake_session *s, uint32_t flags)
+{
+  size_t w;
+  plan_group_mask_of_flags(flags, s->group_mask);
+  for (w = 0; w < PLAN_GROUP_MASK_WORDS; w++)
+    s->group_mask[w] &= ~f->drop_groups[w];
+  s->mask_set = 1;
+}
+
+/* Writes what the session recorded since its last write into `path`: 5
+ * filler events, what is pending, and the kernel events of its groups
+ * (with the DCEnd rundown when it stops). */
+static void write_recorded(struct fake_controller *f, struct fake_session *s, const char *path,
+                           int at_stop)
+{
+  unsigned kinds = s->pending | (s->mask_set ? fake_kernel_kinds(s->group_mask, at_stop) : 0);
+  s->pending = 0;
+  if (f->write_files)
+    fake_etl_write_kinds(path, s->name, 5, seed_of(s->name), kinds);
+}
+
+/* System Provider keywords -> the legacy flag each stands for (the System
+ * Providers page's table; the rows etwcap's tests need): Process GENERAL
+ * 0x1, THREAD 0x800, LOADER 0x1000; Scheduler CONTEXT_SWITCH 0x200,
+ * DISPATCHER 0x2; Profile GENERAL 0x1. */
+static const struct {
+  uint32_t data1;
+  uint64_t keyword;
+  uint32_t flag;
+} system_keywords[] = {
+  { 0x151f55dc, 0x1, 0x1 },    { 0x151f55dc, 0x800, 0x2 },  { 0x151f55dc, 0x1000, 0x4 },
+  { 0x599a2a76, 0x200, 0x10 }, { 0x599a2a76, 0x2, 0x800 },  { 0xbfeb0324, 0x1, 0x01000000 },
+};
+
+/* An enable's effect on what the session records: a System Provider's
+ * keywords add their groups to a system logger; a CLR rundown enable or
+ * capture-state request makes the runtime write its rundown into it. */
+static void record_enable(struct fake_controller *f, struct fake_session *s,
+                          const struct plan_provider *p)
+{
+  uint32_t flags = 0, mask[PLAN_GROUP_MASK_WORDS];
+  size_t i;
+  if (guid_equal(&p->guid, &bi_guid_clr_rundown))
+    s->pending |= fake_clr_rundown_kinds(p->match_any);
+  if (!s->mask_set || p->control_code != PLAN_CONTROL_ENABLE_PROVIDER)
+    return;
+  for (i = 0; i < sizeof(system_keywords) / sizeof(system_keywords[0]); i++)
+    if (p->guid.data1 == system_keywords[i].data1 && (p->match_any & system_keywords[i].keyword))
+      flags |= system_keywords[i].flag;
+  plan_group_mask_of_flags(flags, mask);
+  for (i = 0; i < PLAN_GROUP_MASK_WORDS; i++)
+    s->group_mask[i] |= mask[i] & ~f->drop_groups[i];
+}
+
 static int fake_start(struct controller *c, const struct plan_session *ps, uint64_t *handle,
                       char *file, size_t file_size)
 {
@@ -130,11 +187,15 @@ static int fake_start(struct controller *c, const struct plan_session *ps, uint6
    * group: krabsetw perfinfo_groupmask.hpp, as plan_group_mask_of_flags),
    * so an empty mask when they were 0 (the System Providers route). */
   if (ps->log_file_mode & PLAN_SYSTEM_LOGGER_MODE) {
-    size_t w;
-    plan_group_mask_of_flags(ps->enable_flags_at_start, s->group_mask);
-    for (w = 0; w < PLAN_GROUP_MASK_WORDS; w++)
-      s->group_mask[w] &= ~f->drop_groups[w];
-    s->mask_set = 1;
+    set_groups(f, s, ps->enable_flags_at_start);
+    /* A kernel session started with Process / ImageLoad in its EnableFlags
+     * lists the running processes and images (DCStart), as PerfView's
+     * kernel rundown session relies on (CommandProcessor Stop).  Groups
+     * switched on after the start are not assumed to do the same. */
+    if (ps->enable_flags_at_start & 0x1)
+      s->pending |= FAKE_EVENT_PROCESS_DCSTART;
+    if (ps->enable_flags_at_start & 0x4)
+      s->pending |= FAKE_EVENT_IMAGE_DCSTART;
   }
   s->handle = ++f->next_handle + 0x1000;
   s->running = 1;
@@ -179,6 +240,7 @@ static int fake_enable(struct controller *c, uint64_t handle, const struct plan_
                                       "ERROR_INVALID_HANDLE");
   if ((rc = scripted(f, "enable", s->name, p->enable_property, has_scope(p))) != 0)
     return call->rc = rc;
+  record_enable(f, s, p);
   return 0;
 }
 
@@ -288,8 +350,8 @@ static int fake_flush(struct controller *c, const struct plan_session *props, co
   if (!(s = find(f, name)))
     return call->rc = controller_fail(c, ETWCAP_E_NO_SESSION, "ControlTraceW", 4201,
                                       "ERROR_WMI_INSTANCE_NOT_FOUND");
-  if (f->write_files && file)
-    fake_etl_write(file, name, 5, seed_of(name));
+  if (file)
+    write_recorded(f, s, file, 0);
   return 0;
 }
 
@@ -308,8 +370,8 @@ static int fake_stop(struct controller *c, const char *name, struct controller_s
     fill_status(s, out);
   s->running = 0;
   /* The session's last buffers reach the file at stop. */
-  if (f->write_files && s->file[0] && !(s->log_file_mode & PLAN_BUFFERING_MODE))
-    fake_etl_write(s->file, s->name, 5, seed_of(s->name));
+  if (s->file[0] && !(s->log_file_mode & PLAN_BUFFERING_MODE))
+    write_recorded(f, s, s->file, 1);
   return 0;
 }
 
@@ -333,7 +395,11 @@ static int fake_list(struct controller *c, controller_list_fn fn, void *ctx)
 }
 
 /* UPDATE with a new file: what was written so far stays in the old file
- * (its buffers reach it as at a stop), the session goes on in the new. */
+ * (its buffers reach it as at a stop, without the stop's rundown), the
+ * session goes on in the new.  On a system logger the UPDATE's EnableFlags
+ * are "the system providers that you want to enable or keep enabled", 0
+ * "disable[s] all system providers" (ControlTraceW): its groups become
+ * those of the flags sent, keyword enables of the System Providers lost. */
 static int fake_switch_file(struct controller *c, const struct plan_session *props,
                             const char *name, const char *file)
 {
@@ -347,8 +413,10 @@ static int fake_switch_file(struct controller *c, const struct plan_session *pro
   if (!(s = find(f, name)) || !s->running)
     return call->rc = controller_fail(c, ETWCAP_E_NO_SESSION, "ControlTraceW", 4201,
                                       "ERROR_WMI_INSTANCE_NOT_FOUND");
-  if (f->write_files && s->file[0])
-    fake_etl_write(s->file, s->name, 5, seed_of(s->name));
+  if (s->file[0])
+    write_recorded(f, s, s->file, 0);
+  if (s->mask_set)
+    set_groups(f, s, call->value);
   snprintf(s->file, sizeof(s->file), "%s", file);
   return 0;
 }
@@ -501,54 +569,9 @@ size_t fake_controller_find(const struct fake_controller *f, const char *op, con
 
 /* --- ETL files ------------------------------------------------------------ */
 
-/* A FULL_HEADER64 classic event (docs/etl.md §4.2) of `size` bytes. */
-static void classic_event(uint8_t *e, uint16_t size, uint64_t ts)
-{
-  memset(e, 0xAB, size);
-  e[0] = (uint8_t)size;
-  e[1] = (uint8_t)(size >> 8);
-  e[2] = 0x14;
-  e[3] = 0xC0;
-  memset(e + 4, 0, 0x2C);
-  e[0x10] = (uint8_t)ts;
-  e[0x11] = (uint8_t)(ts >> 8);
-  e[0x12] = (uint8_t)(ts >> 16);
-}
-
 int fake_etl_write(const char *path, const char *logger, unsigned events, unsigned seed)
 {
-  struct etl_writer_config cfg;
-  struct etl_writer *w;
-  uint8_t ev[0x40];
-  unsigned i;
-  int rc;
-  memset(&cfg, 0, sizeof(cfg));
-  cfg.buffer_size = 8192;
-  cfg.header.os_major = 10;
-  cfg.header.build = 20348;
-  cfg.header.cpus = 2;
-  cfg.header.pointer_size = 8;
-  cfg.header.perf_freq = 10000000;
-  cfg.header.boot_time = INT64_C(133232200000000000);
-  cfg.header.start_time = INT64_C(133232283966946549);
-  cfg.header.clock_type = 1;
-  cfg.header.header_timestamp = 1000;
-  snprintf(cfg.header.logger_name, sizeof(cfg.header.logger_name), "%s", logger);
-  snprintf(cfg.header.log_file_name, sizeof(cfg.header.log_file_name), "%s", path);
-  cfg.header_pid = 4;
-  cfg.header_tid = 8;
-  if ((rc = etl_writer_open(&w, path, &cfg)) != 0)
-    return rc;
-  for (i = 0; i < events && !rc; i++) {
-    uint64_t ts = 2000 + (uint64_t)i * 100 + seed;
-    classic_event(ev, sizeof(ev), ts);
-    rc = etl_writer_write(w, (uint16_t)(i % 2), ts, ev, sizeof(ev));
-  }
-  if (rc) {
-    etl_writer_abort(w);
-    return rc;
-  }
-  return etl_writer_finish(w);
+  return fake_etl_write_kinds(path, logger, events, seed, 0);
 }
 
 /* --- the virtual clock ---------------------------------------------------- */

@@ -49,7 +49,8 @@ struct fake_session {
   uint32_t maximum_file_size_mb, enable_flags;
   uint64_t handle;
   uint32_t group_mask[PLAN_GROUP_MASK_WORDS]; /* from EnableFlags at start, or kernel_flags */
-  int mask_set;
+  int mask_set;   /* a system logger: group_mask is its kernel groups in effect */
+  unsigned pending; /* fake_event_kind bits its file gets at the next write */
   /* What a query answers (tests change them between queries); a started
    * session has written 3 buffers. */
   uint32_t buffers_written, events_lost, log_buffers_lost, realtime_buffers_lost;

@@ -24,6 +24,7 @@
 #include "src/os/console.h"
 #include "tests/fakes/fake_consumer.h"
 #include "tests/fakes/fake_controller.h"
+#include "tests/fakes/fake_session_events.h"
 #include "tests/fakes/log_capture.h"
 #include "tests/fakes/run_command.h"
 
@@ -881,6 +882,52 @@ static void segments_rotate_every_hour_for_half_a_day(void **state)
   segment_zips(w, &f, 1);
 }
 
+/* Three segments on each kernel route keep the kernel's events and name
+ * their processes, images and methods each on its own.  The fake models
+ * UPDATE as ControlTraceW reads (a system logger keeps only the groups of
+ * the EnableFlags sent, none on the System Providers route), a kernel
+ * session's DCStart at a start with Process/ImageLoad flags and DCEnd at a
+ * stop, and the CLR rundown's DCEnd events for its keywords
+ * (tests/fakes/README.md).  Expected: CSwitch and SampledProfile in every
+ * segment (/ThreadTime, docs/perfview-collection.md §4.1), a Process and an
+ * Image DCStart or DCEnd, ModuleDCEnd and MethodDCEndVerbose (the CLR
+ * rundown's loader and method passes, §4.4). */
+static void segments_keep_kernel_events_and_rundown_on_each_route(void **state)
+{
+  static const char *const routes[] = { "/KernelRoute:groupMask", "/KernelRoute:systemProviders" };
+  static const char *const kind_names[FAKE_EVENT_KINDS] = {
+    "CSwitch", "SampledProfile", "Process/DCStart", "Image/DCStart",
+    "Process/DCEnd", "Image/DCEnd", "ModuleDCEnd", "MethodDCEndVerbose"
+  };
+  struct world *w = *state;
+  struct segment_files f;
+  char dir[512], path[700], err[256];
+  unsigned n[FAKE_EVENT_KINDS];
+  size_t r, i, k;
+  snprintf(dir, sizeof(dir), "%.*s", (int)path_dir_len(w->data), w->data);
+  for (r = 0; r < 2; r++) {
+    const char *args[] = { "collect", w->data, "/ThreadTime", "/SegmentSec:600",
+                           "/MaxCollectSec:1800", routes[r], NULL };
+    segment_zips(w, &f, 1);
+    fake_controller_init(&w->fake);
+    assert_int_equal(run(w, args), 0);
+    assert_int_equal(segment_zips(w, &f, 0), 3);
+    for (i = 0; i < f.count; i++) {
+      snprintf(path, sizeof(path), "%s%s", dir, f.names[i]);
+      if (fake_event_census(path, n, err, sizeof(err)) != 0)
+        fail_msg("%s: %s", path, err);
+      for (k = 0; k < FAKE_EVENT_KINDS; k++)
+        if ((k < 2 || k > 5) && !n[k]) /* the DCStart/DCEnd pairs: either will do */
+          fail_msg("%s, %s: no %s", routes[r], f.names[i], kind_names[k]);
+      if (!n[2] && !n[4])
+        fail_msg("%s, %s: no Process rundown", routes[r], f.names[i]);
+      if (!n[3] && !n[5])
+        fail_msg("%s, %s: no Image rundown", routes[r], f.names[i]);
+    }
+  }
+  segment_zips(w, &f, 1);
+}
+
 /* A segment an earlier run left, `days` before T0 (a zip with a manifest
  * naming a fire when `fired`), its path in `path` (700 bytes); `suffix`
  * goes between the stamp and ".etl.zip". */
@@ -1189,6 +1236,7 @@ int main(void)
     T(snapshots_need_the_ring_and_a_trigger),
     T(event_log_tells_the_operators),
     T(segments_rotate_every_hour_for_half_a_day),
+    T(segments_keep_kernel_events_and_rundown_on_each_route),
     T(keep_days_spans_earlier_runs_and_keeps_fires),
     T(retention_deletes_only_the_names_it_writes),
     T(segments_refuse_what_cannot_work),

@@ -698,16 +698,65 @@ struct rig {
   struct collection c;
 };
 
-static void rig_up(struct rig *r, struct plan_options *o)
+static void rig_up_on(struct rig *r, struct plan_options *o, unsigned build)
 {
-  o->os.build = 19045;
+  o->os.build = build;
   o->data_file = data_path;
   assert_int_equal(plan_build(o, &r->plan), 0);
-  fake_advapi32_set_os(10, 0, 19045);
+  fake_advapi32_set_os(10, 0, build);
   memset(&r->clock, 0, sizeof(r->clock));
   controller_system(&r->ctl);
   fake_env_init(&r->env, &r->ctl, &r->clock);
   collection_init(&r->c, &r->env);
+}
+
+static void rig_up(struct rig *r, struct plan_options *o)
+{
+  rig_up_on(r, o, 19045);
+}
+
+/* A file switch of the kernel session (ControlTraceW UPDATE) on each route,
+ * through the Win32 controller: the fake applies UPDATE as ControlTraceW
+ * reads (a system logger keeps the groups of the EnableFlags sent, 0
+ * disables all its system providers), and the put-back brings every group
+ * asked for back (docs/win32-contract.md §4.5).  Groups: krabsetw
+ * perfinfo_groupmask.hpp, PERF_PROFILE 0x2 | PERF_CONTEXT_SWITCH 0x4 |
+ * PERF_DISPATCHER 0x200 in Masks[1]. */
+static void a_switched_kernel_session_gets_its_events_back(void **state)
+{
+  static const char *const routes[] = { "groupMask", "systemProviders" };
+  static struct rig r;
+  struct plan_options o;
+  struct collection_session *k = NULL;
+  char next[600];
+  size_t i, route;
+  (void)state;
+  for (route = 0; route < 2; route++) {
+    fake_advapi32_install(NULL);
+    plan_options_init(&o);
+    o.thread_time = 1;
+    o.circular_mb = 0;
+    o.kernel_route = routes[route];
+    rig_up_on(&r, &o, 20348);
+    assert_int_equal(collection_start(&r.c, &r.plan), 0);
+    for (i = 0; i < r.c.count; i++)
+      if (r.c.sessions[i].role == PLAN_ROLE_KERNEL)
+        k = &r.c.sessions[i];
+    assert_non_null(k);
+    snprintf(next, sizeof(next), "%.*snext.kernel.etl", (int)(strlen(data_path) - 7), data_path);
+    assert_int_equal(r.ctl.ops->switch_file(&r.ctl, k->plan, k->name, next), 0);
+    /* groupMask: the flags kept their groups; systemProviders: none left. */
+    assert_int_equal(fake_advapi32_group_mask("etwcapKernel")[1] & 0x206, route ? 0 : 0x206);
+    snprintf(k->file, sizeof(k->file), "%s", next);
+    assert_int_equal(collection_kernel_put_back(&r.c, k), 0);
+    assert_int_equal(fake_advapi32_group_mask("etwcapKernel")[1] & 0x206, 0x206);
+    assert_int_equal(k->kernel_mask.readback,
+                     route ? COLLECTION_MASK_INFORMATIONAL : COLLECTION_MASK_READ);
+    assert_int_equal(collection_stop(&r.c), 0);
+    plan_release(&r.plan);
+    no_violations();
+    os_remove(next);
+  }
 }
 
 /* A refused system logger is an error; no silent move to the shared NT
@@ -1611,6 +1660,7 @@ int main(int argc, char **argv)
     T(system_logger_refused_is_an_error),
     T(runbook_threadtime_system_providers),
     T(a_lost_group_is_named_and_recorded),
+    T(a_switched_kernel_session_gets_its_events_back),
     T(a_query_that_raises_does_not_end_the_capture),
     T(the_real_query_under_wine_is_survivable),
     T(a_raising_query_reports_the_exception_code),
