@@ -6,6 +6,7 @@
 #include "src/base/os/os_time.h"
 #include "src/base/path_name.h"
 #include "src/report/report_flame.h"
+#include "src/report/report_html_cpu.h"
 #include "src/report/report_json.h"
 #include "src/report/report_svg.h"
 #include "src/version.h"
@@ -197,7 +198,7 @@ static void head(struct report_writer *w, const struct report *r)
   rw_puts(w, "</p>\n<nav><a href=\"#capture\">Capture</a><a href=\"#timeline\">Timeline</a>"
              "<a href=\"#gc\">GC</a><a href=\"#exceptions\">Exceptions</a>"
              "<a href=\"#processes\">Processes</a><a href=\"#containers\">Containers</a>"
-             "<a href=\"#symbols\">Symbols</a>"
+             "<a href=\"#cpu\">CPU</a><a href=\"#symbols\">Symbols</a>"
              "<a href=\"#providers\">Providers</a></nav>\n</header>\n<main>\n");
 }
 
@@ -621,6 +622,7 @@ void report_html_write(struct report_writer *w, const struct report *r)
   exceptions(w, r);
   processes(w, r);
   containers(w, r);
+  report_html_cpu(w, r);
   symbols(w, r);
   providers(w, r);
   rw_puts(w, "</main>\n<footer>Written by etwcap ");

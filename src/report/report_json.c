@@ -10,6 +10,9 @@
 #include <string.h>
 
 /* SystemTraceControlGuid: the provider GUID of classic kernel events. */
+/* Frames listed per process in "cpu" (the issue asks for at least 20). */
+#define REPORT_CPU_TOP_JSON 30
+
 #define KERNEL_GUID_TEXT "9e814aad-3204-11d2-9a82-006008a86939"
 
 static void utc(struct report_writer *w, int64_t filetime)
@@ -313,6 +316,32 @@ static void containers(struct report_writer *w, const struct report *r)
   rw_puts(w, "\n  ],\n");
 }
 
+/* The busiest processes' CPU samples and the frames with the most
+ * exclusive samples (report_cpu.h). */
+static void cpu(struct report_writer *w, const struct report *r)
+{
+  size_t i, j;
+  rw_puts(w, "  \"cpu\": [");
+  for (i = 0; i < r->cpu.count; i++) {
+    const struct report_cpu_process *p = &r->cpu.list[i];
+    open_member(w, i, "pid");
+    rw_uint(w, p->pid);
+    string_member(w, "name", p->name);
+    uint_member(w, "samples", p->samples);
+    uint_member(w, "samplesWithStack", p->with_stack);
+    rw_puts(w, ", \"top\": [");
+    for (j = 0; j < p->top_count && j < REPORT_CPU_TOP_JSON; j++) {
+      rw_puts(w, j ? ",\n      {\"frame\": " : "\n      {\"frame\": ");
+      rw_json_string(w, report_frames_name(&r->frames, p->top[j].frame));
+      uint_member(w, "self", p->top[j].self);
+      uint_member(w, "total", p->top[j].total);
+      rw_puts(w, "}");
+    }
+    rw_puts(w, "]}");
+  }
+  rw_puts(w, "\n  ],\n");
+}
+
 static void images(struct report_writer *w, const struct report *r)
 {
   size_t i;
@@ -334,13 +363,18 @@ static void limits(struct report_writer *w, const struct report *r)
   rw_printf(w,
             "  \"notCounted\": {\"gcEvents\": %llu, \"exceptionKinds\": %llu, \"processes\": "
             "%llu, \"threads\": %llu, \"images\": %llu, \"sessions\": %llu, "
-            "\"cpuSamplesUnattributed\": %llu}\n",
+            "\"cpuSamplesUnattributed\": %llu, \"stackSamples\": %llu, \"stackFrames\": %llu, "
+            "\"codeRanges\": %llu, \"frameNames\": %llu, \"callTreePaths\": %llu}\n",
             (unsigned long long)r->gcs.dropped, (unsigned long long)r->exceptions.dropped,
             (unsigned long long)r->kernel.processes_dropped,
             (unsigned long long)r->kernel.threads_dropped,
             (unsigned long long)r->kernel.images.dropped,
             (unsigned long long)r->sessions_dropped,
-            (unsigned long long)r->kernel.samples_unattributed);
+            (unsigned long long)r->kernel.samples_unattributed,
+            (unsigned long long)r->stacks.samples_dropped,
+            (unsigned long long)r->stacks.frames_dropped,
+            (unsigned long long)r->frames.ranges_dropped,
+            (unsigned long long)r->frames.names_dropped, (unsigned long long)r->cpu.paths_cut);
 }
 
 void report_json_write(struct report_writer *w, const struct report *r)
@@ -355,6 +389,7 @@ void report_json_write(struct report_writer *w, const struct report *r)
   exceptions(w, r);
   processes(w, r);
   containers(w, r);
+  cpu(w, r);
   images(w, r);
   limits(w, r);
   rw_puts(w, "}\n");

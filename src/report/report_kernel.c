@@ -244,6 +244,14 @@ static uint32_t charged_process(const struct report_kernel *k, const struct repo
   return report_idmap_get(&k->pid_to_process, pid, &index) ? index + 1 : 0;
 }
 
+uint32_t report_kernel_charged(const struct report_kernel *k, uint32_t tid, int64_t filetime)
+{
+  struct report_sample s;
+  s.filetime = filetime;
+  s.tid = tid;
+  return charged_process(k, &s);
+}
+
 static void charge(struct report_kernel *k, const struct report_sample *s)
 {
   uint32_t process = charged_process(k, s);
@@ -279,13 +287,18 @@ static int sample_event(struct report_kernel *k, const struct etw_event *ev, int
   return 0;
 }
 
-static int image_event(struct report_kernel *k, const struct etw_event *ev)
+static int image_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
 {
   struct image_event img;
   unsigned cpu = ev->cpu < REPORT_MAX_CPUS ? ev->cpu : 0;
-  int with_id, with_pdb;
+  int with_id, with_pdb, rc;
   if (image_identity_parse_image_fields(ev, &img) != 0)
     return 0;
+  if (k->frames) {
+    struct image_event copy = img;
+    if ((rc = report_frames_image(k->frames, &copy, filetime)) != 0)
+      return rc;
+  }
   with_id = k->pending_id_base[cpu] == img.image_base && img.image_base;
   with_pdb = k->pending_pdb_base[cpu] == img.image_base && img.image_base;
   k->pending_id_base[cpu] = k->pending_pdb_base[cpu] = 0;
@@ -336,7 +349,7 @@ int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int
     return 0;
   }
   if (image_identity_is_image_event(ev))
-    return image_event(k, ev);
+    return image_event(k, ev, filetime);
   group = kernel_group(k, ev);
   if (!group)
     return 0;

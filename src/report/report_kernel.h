@@ -10,6 +10,7 @@
 #define ETWCAP_REPORT_KERNEL_H
 
 #include "etw/event/etw_event.h"
+#include "src/report/report_frames.h"
 #include "src/report/report_idmap.h"
 #include "src/report/report_images.h"
 
@@ -32,6 +33,7 @@
 #define REPORT_OPCODE_CSWITCH 36
 #define REPORT_GROUP_PERFINFO 0x0F
 #define REPORT_OPCODE_SAMPLE 46
+#define REPORT_GROUP_STACKWALK 0x18
 
 struct report_process {
   uint32_t pid;
@@ -95,6 +97,7 @@ struct report_kernel {
   uint64_t threads_dropped;
   uint64_t cpu_samples, samples_unattributed, context_switches;
   struct report_images images;
+  struct report_frames *frames; /* also told of the image events, when set */
   uint64_t identity_events;
   /* The identity events KernelTraceControl writes just before an image
    * event, on the same CPU: the ImageBase they named. */
@@ -110,6 +113,10 @@ enum report_kernel_seen { REPORT_SAW_OTHER, REPORT_SAW_CSWITCH, REPORT_SAW_CPU_S
 int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime);
 /* The latest process with this pid, or NULL. */
 const struct report_process *report_kernel_process(const struct report_kernel *k, uint32_t pid);
+/* The process (index in processes + 1) a CPU sample of thread tid at
+ * filetime is charged to, or 0: the rules of charged_process in
+ * report_kernel.c.  Meaningful once all thread events are in. */
+uint32_t report_kernel_charged(const struct report_kernel *k, uint32_t tid, int64_t filetime);
 /* Names the images in UTF-8 and sorts them by name, for the report: 0, or
  * ETWCAP_E_NOMEM.  No more events after it. */
 int report_kernel_finish(struct report_kernel *k);

@@ -15,16 +15,25 @@
  * timeline: years 1601 to about 30828. */
 #define FILETIME_SANE_MAX (INT64_C(1) << 62)
 
-static int init(struct report *r, const char *path)
+static int init(struct report *r, const char *path, const struct report_cpu_select *sel)
 {
   int rc;
   memset(r, 0, sizeof(*r));
   snprintf(r->trace, sizeof(r->trace), "%s", path);
+  if (sel)
+    r->cpu_select = *sel;
+  else
+    r->cpu_select.busiest = REPORT_CPU_BUSIEST;
   rc = etl_summary_init(&r->summary);
   if (!rc)
     rc = report_exceptions_init(&r->exceptions);
   if (!rc)
     rc = report_kernel_init(&r->kernel);
+  if (!rc)
+    rc = report_stacks_init(&r->stacks);
+  if (!rc)
+    rc = report_frames_init(&r->frames);
+  r->kernel.frames = &r->frames;
   return rc;
 }
 
@@ -49,7 +58,7 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
 {
   struct etl_provider_stat *p = etl_summary_add(&r->summary, rd, ev);
   int64_t ft;
-  int rc, bin;
+  int rc, rc2, bin;
   if (!(ev->has & ETW_HAS_TIMESTAMP))
     return 0;
   ft = sane_filetime(etl_clock_filetime(clock, ev->timestamp));
@@ -77,6 +86,8 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
   }
   if (!ev->is_kernel && (ev->has & ETW_HAS_PROVIDER) && guid_equal(&ev->provider, &bi_guid_clr)) {
     /* Most CLR events are neither (allocation ticks, JIT, loader). */
+    if (ev->id > CLR_ID_EXCEPTION_START)
+      return report_frames_clr(&r->frames, ev, 0, ft);
     if (ev->id <= CLR_ID_GC_SUSPEND_EE_START)
       return report_gcs_event(&r->gcs, ev, ft);
     if (ev->id != CLR_ID_EXCEPTION_START)
@@ -89,7 +100,21 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
   if (image_identity_is_image_event(ev) &&
       (rc = report_containers_image(&r->containers, ev, ft)) != 0)
     return rc;
+  if (ev->is_kernel && ev->group == REPORT_GROUP_STACKWALK)
+    return report_stacks_walk(&r->stacks, ev, ft);
+  if (!ev->is_kernel && (ev->has & ETW_HAS_PROVIDER) &&
+      guid_equal(&ev->provider, &bi_guid_clr_rundown))
+    return report_frames_clr(&r->frames, ev, 1, ft);
   rc = report_kernel_event(&r->kernel, ev, ft);
+  if (rc == REPORT_SAW_CPU_SAMPLE) {
+    int stack_rc = report_stacks_sample(&r->stacks, ev, ft);
+    if (!stack_rc && ev->ext_count)
+      stack_rc = report_stacks_ext(&r->stacks, ev, ft, 1);
+    if (stack_rc)
+      return stack_rc;
+  } else if (rc >= 0 && ev->ext_count && (rc2 = report_stacks_ext(&r->stacks, ev, ft, 0)) != 0) {
+    return rc2;
+  }
   if (rc == REPORT_SAW_CSWITCH && bin >= 0)
     r->timeline.count[REPORT_SERIES_CSWITCH][bin]++;
   else if (rc == REPORT_SAW_CPU_SAMPLE && bin >= 0)
@@ -159,6 +184,13 @@ static int finish(struct report *r)
   report_exceptions_finish(&r->exceptions);
   kernel_rc = report_kernel_finish(&r->kernel);
   if (!kernel_rc)
+    kernel_rc = report_stacks_finish(&r->stacks);
+  if (!kernel_rc)
+    kernel_rc = report_frames_finish(&r->frames);
+  if (!kernel_rc)
+    kernel_rc = report_cpu_build(&r->cpu, &r->kernel, &r->stacks, &r->frames,
+                                 r->summary.lf.pointer_size, &r->cpu_select);
+  if (!kernel_rc)
     kernel_rc = etl_summary_finish(&r->summary);
   if (!rc && !kernel_rc)
     kernel_rc = report_containers_collect(&r->containers, r);
@@ -167,8 +199,14 @@ static int finish(struct report *r)
 
 int report_collect(struct report *r, const char *path, char *err, size_t errcap)
 {
+  return report_collect_cpu(r, path, NULL, err, errcap);
+}
+
+int report_collect_cpu(struct report *r, const char *path, const struct report_cpu_select *sel,
+                       char *err, size_t errcap)
+{
   struct pass pass = { r, path, 0 };
-  int rc = init(r, path);
+  int rc = init(r, path, sel);
   if (rc) {
     snprintf(err, errcap, "%s: %s", path, etwcap_strerror(rc));
     return rc;
@@ -190,7 +228,7 @@ int report_collect_memory(struct report *r, const void *data, size_t len, const 
                           char *err, size_t errcap)
 {
   struct pass pass = { r, label, 0 };
-  int rc = init(r, label);
+  int rc = init(r, label, NULL);
   if (rc) {
     snprintf(err, errcap, "%s: %s", label, etwcap_strerror(rc));
     return rc;
@@ -211,6 +249,9 @@ void report_release(struct report *r)
   report_exceptions_release(&r->exceptions);
   report_kernel_release(&r->kernel);
   report_containers_release(&r->containers);
+  report_stacks_release(&r->stacks);
+  report_frames_release(&r->frames);
+  report_cpu_release(&r->cpu);
   etwcap_free(r->sessions);
   memset(r, 0, sizeof(*r));
 }

@@ -11,10 +11,13 @@
 
 #include "etw/etl/etl_summary.h"
 #include "src/report/report_containers.h"
+#include "src/report/report_cpu.h"
 #include "src/report/report_exceptions.h"
+#include "src/report/report_frames.h"
 #include "src/report/report_gc.h"
 #include "src/report/report_kernel.h"
 #include "src/report/report_manifest.h"
+#include "src/report/report_stacks.h"
 #include "src/report/report_timeline.h"
 
 #include <stddef.h>
@@ -55,6 +58,10 @@ struct report {
   struct report_exceptions exceptions;
   struct report_kernel kernel;
   struct report_containers containers; /* after the pass: see report_containers.h */
+  struct report_stacks stacks;
+  struct report_frames frames;
+  struct report_cpu_select cpu_select;
+  struct report_cpu cpu;
   struct report_timeline timeline;
   struct report_series_key series[REPORT_TIMELINE_PROVIDERS];
   struct report_manifest manifest;
@@ -68,6 +75,10 @@ int report_collect(struct report *r, const char *path, char *err, size_t errcap)
 /* The same over bytes in memory (tests, fuzzing); no manifest is read. */
 int report_collect_memory(struct report *r, const void *data, size_t len, const char *label,
                           char *err, size_t errcap);
+/* report_collect with the CPU stacks of the processes sel chooses (the
+ * others: REPORT_CPU_BUSIEST busiest), for `convert`. */
+int report_collect_cpu(struct report *r, const char *path, const struct report_cpu_select *sel,
+                       char *err, size_t errcap);
 void report_release(struct report *r);
 
 /* Milliseconds from the trace's start (base_filetime) to filetime. */

@@ -1,0 +1,83 @@
+/* Frame names for the CPU stacks of `etwcap report` and `convert`, from the
+ * trace itself (no symbol files), in this order (docs/stacks.md):
+ *   - an address inside a CLR method of the process, live at the sample's
+ *     time (MethodLoadVerbose, rundown MethodDCStartVerbose and
+ *     MethodDCEndVerbose), is "Namespace.Name";
+ *   - an address inside an image of the process (kernel Image Load,
+ *     DCStart, DCEnd, Unload) is the file's base name and "!?",
+ *     "clr.dll!?";
+ *   - a kernel address is looked for in the images of processes 0 and 4;
+ *   - anything else is "?!?".
+ * A method or image is live from its Load or DCStart (a DCStart: from
+ * before the trace) to its Unload or DCEnd (one known only from its end:
+ * from before the trace); where two contain the address, the one live at
+ * the sample's time wins, the later loaded of two live ones.
+ * Names are interned: a frame is a small number, 0 is "?!?".  Memory is
+ * bounded by the caps below; what does not fit is counted.
+ *
+ * Lifetime: init, events, report_frames_finish, lookups, release. */
+#ifndef ETWCAP_REPORT_FRAMES_H
+#define ETWCAP_REPORT_FRAMES_H
+
+#include "etw/event/etw_event.h"
+#include "etw/image/image_identity.h"
+#include "src/report/report_keymap.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define REPORT_MAX_CODE_RANGES (1u << 21)
+#define REPORT_MAX_FRAME_NAMES (1u << 20)
+#define REPORT_FRAME_NAME_MAX 512
+#define REPORT_FRAME_UNKNOWN 0u
+
+/* A method's or image's code, [lo, hi), live in [start, end] (filetimes). */
+struct report_code_range {
+  uint64_t lo, hi;
+  int64_t start, end;
+  uint32_t pid, frame;
+  uint64_t max_hi; /* after finish: the largest hi of this range and those before it */
+};
+
+/* The ranges of one kind (methods or images), sorted by (pid, lo) after
+ * finish, with where each pid's run starts. */
+struct report_code_ranges {
+  struct report_code_range *list;
+  size_t count, cap;
+  struct report_keymap open;   /* (address, pid) -> index + 1 of the range still live */
+  struct report_keymap by_pid; /* after finish: pid -> index + 1 of its first range */
+};
+
+struct report_frames {
+  struct report_code_ranges methods, images;
+  char *text;                  /* the names, NUL-terminated, one after another */
+  size_t text_len, text_cap;
+  uint32_t *name_at;           /* frame -> offset in text */
+  size_t frame_count, frame_cap;
+  struct report_keymap by_name; /* (hash, length) -> frame + 1 */
+  uint64_t ranges_dropped, names_dropped;
+};
+
+int report_frames_init(struct report_frames *f);
+void report_frames_release(struct report_frames *f);
+/* A kernel Image event (img as image_identity_parse_image_fields leaves it;
+ * its name's length may be measured): 0 or ETWCAP_E_NOMEM. */
+int report_frames_image(struct report_frames *f, struct image_event *img, int64_t filetime);
+/* A CLR runtime or rundown event (the caller checked the provider; rundown
+ * says which): the method events are kept.  0 or ETWCAP_E_NOMEM. */
+int report_frames_clr(struct report_frames *f, const struct etw_event *ev, int rundown,
+                      int64_t filetime);
+/* Sorts the ranges for lookups: 0 or ETWCAP_E_NOMEM.  No events after it. */
+int report_frames_finish(struct report_frames *f);
+
+/* The frame of address in process pid at filetime (pointer_size: the
+ * trace's). */
+uint32_t report_frames_lookup(const struct report_frames *f, uint32_t pid, uint64_t address,
+                              int64_t filetime, unsigned pointer_size);
+/* A frame's name (UTF-8 from the trace: escape it). */
+const char *report_frames_name(const struct report_frames *f, uint32_t frame);
+/* The frame named text (interned on first use): 0 also when the names are
+ * full, or ETWCAP_E_NOMEM as a negative value. */
+int64_t report_frames_intern(struct report_frames *f, const char *text, size_t len);
+
+#endif

@@ -1,0 +1,91 @@
+/* See report_keymap.h. */
+#include "src/report/report_keymap.h"
+
+#include "src/base/alloc.h"
+
+#include <string.h>
+
+#define FIRST_SLOTS 1024
+
+void report_keymap_init(struct report_keymap *m, size_t max_slots)
+{
+  memset(m, 0, sizeof(*m));
+  m->max_slots = max_slots;
+}
+
+void report_keymap_release(struct report_keymap *m)
+{
+  etwcap_free(m->slot);
+  memset(m, 0, sizeof(*m));
+}
+
+/* A 64-bit mix (the finaliser of MurmurHash3): stack keys and code
+ * addresses differ mostly in their middle bits. */
+static size_t hash(uint64_t a, uint32_t b)
+{
+  uint64_t h = a ^ ((uint64_t)b * 0x9e3779b97f4a7c15ull);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return (size_t)h;
+}
+
+static struct report_keymap_slot *find(const struct report_keymap *m, uint64_t a, uint32_t b)
+{
+  size_t i = hash(a, b) & (m->slots - 1);
+  for (;;) {
+    struct report_keymap_slot *s = &m->slot[i];
+    if (!s->used || (s->a == a && s->b == b))
+      return s;
+    i = (i + 1) & (m->slots - 1);
+  }
+}
+
+static int grow(struct report_keymap *m)
+{
+  size_t n = m->slots ? m->slots * 2 : FIRST_SLOTS, i;
+  struct report_keymap old = *m;
+  if (n > m->max_slots)
+    return -1;
+  m->slot = etwcap_calloc(n, sizeof(*m->slot));
+  if (!m->slot) {
+    m->slot = old.slot;
+    return -1;
+  }
+  m->slots = n;
+  for (i = 0; i < old.slots; i++)
+    if (old.slot[i].used)
+      *find(m, old.slot[i].a, old.slot[i].b) = old.slot[i];
+  etwcap_free(old.slot);
+  return 0;
+}
+
+int report_keymap_put(struct report_keymap *m, uint64_t a, uint32_t b, uint32_t value)
+{
+  struct report_keymap_slot *s;
+  if (m->slots) {
+    s = find(m, a, b);
+    if (s->used) {
+      s->value = value;
+      return 0;
+    }
+  }
+  if (!value)
+    return 0;
+  if ((m->count + 1) * 4 > m->slots * 3 && grow(m) != 0)
+    return -1;
+  s = find(m, a, b);
+  s->a = a;
+  s->b = b;
+  s->used = 1;
+  s->value = value;
+  m->count++;
+  return 0;
+}
+
+uint32_t report_keymap_get(const struct report_keymap *m, uint64_t a, uint32_t b)
+{
+  return m->slots ? find(m, a, b)->value : 0;
+}

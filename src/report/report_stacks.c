@@ -1,0 +1,549 @@
+/* See report_stacks.h.  Payloads, as TraceEvent's KernelTraceEventParser
+ * reads them (StackWalkStackTraceData, StackWalkRefTraceData,
+ * StackWalkDefTraceData): StackWalk is EventTimeStamp (u64), StackProcess
+ * (u32), StackThread (u32), then the frames (pointers, leaf first); a
+ * reference is the same head and a StackKey (pointer); a definition is the
+ * StackKey then the frames.  A STACK_TRACE item is a MatchId (u64) then
+ * the frames (EVENT_EXTENDED_ITEM_STACK_TRACE32/64). */
+#include "src/report/report_stacks.h"
+
+#include "etw/etl/etl_bytes.h"
+#include "src/base/alloc.h"
+#include "src/base/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_SLOTS (1u << 21)
+#define FRAGMENT_SLOTS (1u << 21)
+#define FIRST_BLOCK 4096
+
+/* Opcodes of the StackWalk group (TraceEvent's KernelTraceEventParser). */
+#define OPCODE_STACK 32
+#define OPCODE_KEY_DELETE 35
+#define OPCODE_KEY_RUNDOWN 36
+#define OPCODE_KEY_KERNEL 37
+#define OPCODE_KEY_USER 38
+
+enum { KIND_KERNEL = 1, KIND_USER = 2 };
+
+/* The EventTracing provider (KernelTraceEventParser.EventTracingProviderGuid)
+ * logs a thread's user-mode stack as event 18, opcode 24, when it returns
+ * from the kernel (TraceLog.ProcessExtendedData). */
+static const struct etw_guid event_tracing_guid = {
+  0xb675ec37, 0xbdb6, 0x4648, { 0xbc, 0x92, 0xf3, 0xfd, 0xc7, 0x4d, 0x3c, 0xa2 }
+};
+
+int report_is_kernel_address(uint64_t address, unsigned pointer_size)
+{
+  return pointer_size == 4 ? address >= 0x80000000u : address >= 0xFFFF000000000000ull;
+}
+
+int report_stacks_init(struct report_stacks *s)
+{
+  memset(s, 0, sizeof(*s));
+  report_keymap_init(&s->def_by_key, KEY_SLOTS);
+  report_keymap_init(&s->fragment_by_hash, FRAGMENT_SLOTS);
+  return 0;
+}
+
+void report_stacks_release(struct report_stacks *s)
+{
+  etwcap_free(s->samples);
+  etwcap_free(s->addresses);
+  etwcap_free(s->fragments);
+  etwcap_free(s->refs);
+  etwcap_free(s->defs);
+  etwcap_free(s->lates);
+  etwcap_free(s->flushes);
+  report_keymap_release(&s->def_by_key);
+  report_keymap_release(&s->fragment_by_hash);
+  memset(s, 0, sizeof(*s));
+}
+
+static uint64_t frame_at(const uint8_t *p, unsigned ptr, size_t i)
+{
+  return ptr == 4 ? etl_le32(p + i * 4) : etl_le64(p + i * 8);
+}
+
+/* The part of the n frames at p (pointer size ptr): a fragment, the same
+ * one for the same frames.  0 when the pool is full (the frames are
+ * counted as dropped), or ETWCAP_E_NOMEM as a negative value. */
+static int64_t fragment(struct report_stacks *s, const uint8_t *p, unsigned ptr, size_t n)
+{
+  uint64_t h = 0x84222325cbf29ce4ull;
+  uint32_t known;
+  size_t i;
+  struct report_fragment *f;
+  for (i = 0; i < n; i++)
+    h = (h ^ frame_at(p, ptr, i)) * 0x100000001b3ull;
+  known = report_keymap_get(&s->fragment_by_hash, h, (uint32_t)n);
+  if (known) {
+    f = &s->fragments[known - 1];
+    for (i = 0; i < n && s->addresses[f->first + i] == frame_at(p, ptr, i); i++)
+      ;
+    if (i == n)
+      return REPORT_PART_FRAGMENT | (known - 1);
+  }
+  if (s->address_count + n > REPORT_MAX_STACK_ADDRESSES) {
+    s->frames_dropped += n;
+    return 0;
+  }
+  while (s->address_count + n > s->address_cap)
+    if (etwcap_grow((void **)&s->addresses, &s->address_cap, s->address_cap,
+                    sizeof(*s->addresses), FIRST_BLOCK * 16) != 0)
+      return ETWCAP_E_NOMEM;
+  if (etwcap_grow((void **)&s->fragments, &s->fragment_cap, s->fragment_count,
+                  sizeof(*s->fragments), FIRST_BLOCK) != 0)
+    return ETWCAP_E_NOMEM;
+  f = &s->fragments[s->fragment_count];
+  f->first = (uint32_t)s->address_count;
+  f->count = (uint32_t)n;
+  for (i = 0; i < n; i++)
+    s->addresses[s->address_count++] = frame_at(p, ptr, i);
+  if (!known)
+    report_keymap_put(&s->fragment_by_hash, h, (uint32_t)n, (uint32_t)s->fragment_count + 1);
+  return REPORT_PART_FRAGMENT | (uint32_t)s->fragment_count++;
+}
+
+/* A reference to (key, kind) at filetime, resolved at the end: its index
+ * + 1, 0 when none can be kept, or ETWCAP_E_NOMEM as a negative value. */
+static int64_t key_ref(struct report_stacks *s, uint64_t key, unsigned kind, int64_t filetime)
+{
+  struct report_stack_ref *r;
+  if (s->ref_count >= 2 * (size_t)REPORT_MAX_STACK_SAMPLES)
+    return 0;
+  if (etwcap_grow((void **)&s->refs, &s->ref_cap, s->ref_count, sizeof(*s->refs),
+                  FIRST_BLOCK) != 0)
+    return ETWCAP_E_NOMEM;
+  r = &s->refs[s->ref_count++];
+  r->key = key;
+  r->filetime = filetime;
+  r->kind = kind;
+  r->part = 0;
+  return (int64_t)s->ref_count;
+}
+
+static int add_flush(struct report_stacks *s, int64_t filetime, uint32_t tid, uint32_t part)
+{
+  struct report_stack_flush *f;
+  if (!part)
+    return 0;
+  if (s->flush_count >= REPORT_MAX_STACK_SAMPLES)
+    return 0;
+  if (etwcap_grow((void **)&s->flushes, &s->flush_cap, s->flush_count, sizeof(*s->flushes),
+                  FIRST_BLOCK) != 0)
+    return ETWCAP_E_NOMEM;
+  f = &s->flushes[s->flush_count++];
+  f->filetime = filetime;
+  f->tid = tid;
+  f->part = part;
+  return 0;
+}
+
+int report_stacks_sample(struct report_stacks *s, const struct etw_event *ev, int64_t filetime)
+{
+  unsigned ptr = ev->pointer_size == 4 ? 4 : 8, cpu = ev->cpu % REPORT_STACK_CPUS;
+  struct report_stack_sample *x;
+  struct report_stacks_recent *r;
+  if (!ev->user_data || ev->user_len < ptr + 4)
+    return 0;
+  if (s->sample_count >= REPORT_MAX_STACK_SAMPLES) {
+    s->samples_dropped++;
+    return 0;
+  }
+  if (etwcap_grow((void **)&s->samples, &s->sample_cap, s->sample_count, sizeof(*s->samples),
+                  FIRST_BLOCK) != 0)
+    return ETWCAP_E_NOMEM;
+  x = &s->samples[s->sample_count];
+  memset(x, 0, sizeof(*x));
+  x->filetime = filetime;
+  x->timestamp = ev->timestamp;
+  x->ip = frame_at(ev->user_data, ptr, 0);
+  x->tid = etl_le32(ev->user_data + ptr);
+  r = &s->recent[cpu][s->recent_next[cpu]];
+  s->recent_next[cpu] = (uint8_t)((s->recent_next[cpu] + 1) % REPORT_STACK_RECENT);
+  r->timestamp = ev->timestamp;
+  r->tid = x->tid;
+  r->sample = (uint32_t)s->sample_count + 1;
+  s->sample_count++;
+  return 0;
+}
+
+/* The sample a stack event on this CPU names, or NULL (a stack of another
+ * kind of event, or of a sample no longer remembered). */
+static struct report_stack_sample *target(struct report_stacks *s, unsigned cpu,
+                                          uint64_t timestamp, uint32_t tid)
+{
+  unsigned i;
+  cpu %= REPORT_STACK_CPUS;
+  for (i = 0; i < REPORT_STACK_RECENT; i++) {
+    const struct report_stacks_recent *r = &s->recent[cpu][i];
+    if (r->sample && r->timestamp == timestamp && r->tid == tid)
+      return &s->samples[r->sample - 1];
+  }
+  return NULL;
+}
+
+/* A kernel part for x: the whole stack in processes 0 and 4, else it
+ * waits for the thread's user part unless that came already. */
+static void give_kernel(struct report_stack_sample *x, uint32_t part, uint32_t pid)
+{
+  if (x->kern)
+    return; /* two stacks for one event: TraceLog keeps the first */
+  x->kern = part;
+  if (pid == 0 || pid == 4)
+    x->flags |= REPORT_SAMPLE_NO_USER;
+  else if (!x->user)
+    x->flags |= REPORT_SAMPLE_WAITS;
+}
+
+static void give_user(struct report_stack_sample *x, uint32_t part)
+{
+  if (x->user)
+    return;
+  x->user = part;
+  x->flags &= ~(uint32_t)REPORT_SAMPLE_WAITS;
+}
+
+/* Keeps a part whose event was not found at once, to match at the end. */
+static int add_late(struct report_stacks *s, uint64_t timestamp, uint32_t tid, uint32_t pid,
+                    uint32_t part, int is_kernel)
+{
+  struct report_stack_late *l;
+  if (s->late_count >= REPORT_MAX_STACK_SAMPLES)
+    return 0;
+  if (etwcap_grow((void **)&s->lates, &s->late_cap, s->late_count, sizeof(*s->lates),
+                  FIRST_BLOCK) != 0)
+    return ETWCAP_E_NOMEM;
+  l = &s->lates[s->late_count++];
+  l->timestamp = timestamp;
+  l->tid = tid;
+  l->pid = pid;
+  l->part = part;
+  l->is_kernel = (uint32_t)is_kernel;
+  return 0;
+}
+
+/* A stack event's part for the event x (NULL: not found yet, it names the
+ * event at raw time `names`) of thread tid in process pid. */
+static int give(struct report_stacks *s, struct report_stack_sample *x, uint64_t names,
+                uint32_t tid, uint32_t pid, uint32_t part, int is_kernel)
+{
+  if (!x)
+    return add_late(s, names, tid, pid, part, is_kernel);
+  if (is_kernel)
+    give_kernel(x, part, pid);
+  else
+    give_user(x, part);
+  return 0;
+}
+
+/* A run of n frames at p for the event x (may be NULL: it names the event
+ * at raw time `names`) of thread tid in process pid, logged as one stack
+ * walk at filetime. */
+static int frames(struct report_stacks *s, struct report_stack_sample *x, uint64_t names,
+                  const uint8_t *p, unsigned ptr, size_t n, uint32_t pid, uint32_t tid,
+                  int64_t filetime)
+{
+  int64_t part;
+  int rc;
+  if (n == 0)
+    return 0;
+  part = fragment(s, p, ptr, n);
+  if (part < 0)
+    return (int)part;
+  if (!part)
+    return 0;
+  if (report_is_kernel_address(frame_at(p, ptr, n - 1), ptr))
+    return give(s, x, names, tid, pid, (uint32_t)part, 1);
+  if ((rc = give(s, x, names, tid, pid, (uint32_t)part, 0)) != 0)
+    return rc;
+  /* A fragment that starts in user mode is where the thread left the
+   * kernel: the user part of every kernel part waiting on the thread. */
+  if (!report_is_kernel_address(frame_at(p, ptr, 0), ptr))
+    return add_flush(s, filetime, tid, (uint32_t)part);
+  return 0;
+}
+
+static int definition(struct report_stacks *s, const struct etw_event *ev, unsigned ptr,
+                      int64_t filetime)
+{
+  size_t n = ev->user_len / ptr;
+  struct report_stack_def *d;
+  uint64_t key;
+  unsigned kind;
+  int64_t part;
+  if (n < 2)
+    return 0;
+  n--;
+  key = frame_at(ev->user_data, ptr, 0);
+  kind = report_is_kernel_address(frame_at(ev->user_data + ptr, ptr, n - 1), ptr) ? KIND_KERNEL
+                                                                                  : KIND_USER;
+  part = fragment(s, ev->user_data + ptr, ptr, n);
+  if (part <= 0)
+    return (int)part;
+  if (etwcap_grow((void **)&s->defs, &s->def_cap, s->def_count, sizeof(*s->defs),
+                  FIRST_BLOCK) != 0)
+    return ETWCAP_E_NOMEM;
+  d = &s->defs[s->def_count];
+  d->key = key;
+  d->kind = kind;
+  d->filetime = filetime;
+  d->part = (uint32_t)part;
+  d->next = report_keymap_get(&s->def_by_key, key, kind);
+  if (report_keymap_put(&s->def_by_key, key, kind, (uint32_t)s->def_count + 1) != 0)
+    return 0; /* more keys than the map holds: their uses stay unresolved */
+  s->def_count++;
+  return 0;
+}
+
+int report_stacks_walk(struct report_stacks *s, const struct etw_event *ev, int64_t filetime)
+{
+  unsigned ptr = ev->pointer_size == 4 ? 4 : 8;
+  struct report_stack_sample *x;
+  uint32_t pid, tid;
+  uint64_t names;
+  int64_t ref;
+  int rc;
+  if (!ev->user_data)
+    return 0;
+  if (ev->opcode == OPCODE_KEY_DELETE || ev->opcode == OPCODE_KEY_RUNDOWN)
+    return definition(s, ev, ptr, filetime);
+  if ((ev->opcode != OPCODE_STACK && ev->opcode != OPCODE_KEY_KERNEL &&
+       ev->opcode != OPCODE_KEY_USER) || ev->user_len < 16)
+    return 0;
+  s->stack_events++;
+  pid = etl_le32(ev->user_data + 8);
+  tid = etl_le32(ev->user_data + 12);
+  names = etl_le64(ev->user_data);
+  x = target(s, ev->cpu, names, tid);
+  if (!x)
+    s->orphan_stack_events++;
+  if (ev->opcode == OPCODE_STACK)
+    return frames(s, x, names, ev->user_data + 16, ptr, (ev->user_len - 16) / ptr, pid, tid,
+                  filetime);
+  if (ev->user_len < 16 + ptr)
+    return 0;
+  ref = key_ref(s, frame_at(ev->user_data + 16, ptr, 0),
+                ev->opcode == OPCODE_KEY_KERNEL ? KIND_KERNEL : KIND_USER, filetime);
+  if (ref <= 0)
+    return (int)ref;
+  if (ev->opcode == OPCODE_KEY_KERNEL)
+    return give(s, x, names, tid, pid, (uint32_t)ref, 1);
+  if ((rc = give(s, x, names, tid, pid, (uint32_t)ref, 0)) != 0)
+    return rc;
+  return add_flush(s, filetime, tid, (uint32_t)ref);
+}
+
+int report_stacks_ext(struct report_stacks *s, const struct etw_event *ev, int64_t filetime,
+                      int is_sample)
+{
+  struct report_stack_sample *x = is_sample && s->sample_count ? &s->samples[s->sample_count - 1]
+                                                               : NULL;
+  int user_stack_event = !x && !ev->is_kernel && (ev->has & ETW_HAS_PROVIDER) &&
+                         ev->id == 18 && ev->opcode == 24 &&
+                         guid_equal(&ev->provider, &event_tracing_guid);
+  unsigned i;
+  if (!x && !user_stack_event)
+    return 0;
+  for (i = 0; i < ev->ext_count; i++) {
+    const struct etw_ext_item *e = &ev->ext[i];
+    unsigned ptr = e->type == ETW_EXT_STACK_TRACE64 ? 8 : 4;
+    if ((e->type != ETW_EXT_STACK_TRACE32 && e->type != ETW_EXT_STACK_TRACE64) || e->size < 8)
+      continue;
+    if (x && x->tid != ev->tid)
+      return 0;
+    return frames(s, x, ev->timestamp, e->data + 8, ptr, (e->size - 8u) / ptr, ev->pid,
+                  ev->tid, filetime);
+  }
+  return 0;
+}
+
+/* A waiting sample or a user part, in the order finish walks them. */
+struct wait_item {
+  int64_t filetime;
+  uint32_t tid;
+  uint32_t what; /* sample index, or flush index | FLUSH_BIT */
+};
+#define FLUSH_BIT 0x80000000u
+
+static int by_thread_then_time(const void *a, const void *b)
+{
+  const struct wait_item *x = a, *y = b;
+  if (x->tid != y->tid)
+    return x->tid < y->tid ? -1 : 1;
+  if (x->filetime != y->filetime)
+    return x->filetime < y->filetime ? -1 : 1;
+  /* At one time a sample comes before the user part logged for it. */
+  if ((x->what & FLUSH_BIT) != (y->what & FLUSH_BIT))
+    return (x->what & FLUSH_BIT) ? 1 : -1;
+  return x->what < y->what ? -1 : x->what > y->what;
+}
+
+/* Each reference takes the first definition of its key at or after its
+ * time (TraceLog, in time order: the next definition resolves every use
+ * waiting for it). */
+static void resolve_refs(struct report_stacks *s)
+{
+  size_t i;
+  for (i = 0; i < s->ref_count; i++) {
+    struct report_stack_ref *r = &s->refs[i];
+    const struct report_stack_def *best = NULL;
+    uint32_t at = report_keymap_get(&s->def_by_key, r->key, r->kind);
+    for (; at; at = s->defs[at - 1].next) {
+      const struct report_stack_def *d = &s->defs[at - 1];
+      if (d->filetime >= r->filetime && (!best || d->filetime < best->filetime))
+        best = d;
+    }
+    r->part = best ? best->part : 0;
+  }
+}
+
+static int by_timestamp(const void *a, const void *b)
+{
+  const struct report_stack_late *x = a, *y = b;
+  if (x->timestamp != y->timestamp)
+    return x->timestamp < y->timestamp ? -1 : 1;
+  return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* The stack events not matched at once, matched to the samples they name
+ * by (EventTimeStamp, thread). */
+static void match_lates(struct report_stacks *s)
+{
+  size_t i;
+  if (!s->late_count)
+    return;
+  qsort(s->lates, s->late_count, sizeof(*s->lates), by_timestamp);
+  for (i = 0; i < s->sample_count; i++) {
+    struct report_stack_sample *x = &s->samples[i];
+    size_t lo = 0, hi = s->late_count;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (s->lates[mid].timestamp < x->timestamp)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    for (; lo < s->late_count && s->lates[lo].timestamp == x->timestamp; lo++) {
+      const struct report_stack_late *l = &s->lates[lo];
+      if (l->tid != x->tid)
+        continue;
+      if (l->is_kernel)
+        give_kernel(x, l->part, l->pid);
+      else
+        give_user(x, l->part);
+    }
+  }
+}
+
+/* A kernel part still waiting when the trace ends is a stack of its own:
+ * TraceLog ends it at the thread's root. */
+static void finish_waits(struct report_stacks *s)
+{
+  size_t i;
+  for (i = 0; i < s->sample_count; i++)
+    if (s->samples[i].flags & REPORT_SAMPLE_WAITS) {
+      s->samples[i].flags &= ~(uint32_t)REPORT_SAMPLE_WAITS;
+      s->samples[i].flags |= REPORT_SAMPLE_NO_USER;
+    }
+}
+
+int report_stacks_finish(struct report_stacks *s)
+{
+  struct report_keymap waiting_threads;
+  struct wait_item *items;
+  size_t n = 0, i, pending;
+  resolve_refs(s);
+  match_lates(s);
+  report_keymap_init(&waiting_threads, KEY_SLOTS);
+  for (i = 0; i < s->sample_count; i++)
+    if (s->samples[i].flags & REPORT_SAMPLE_WAITS) {
+      n++;
+      report_keymap_put(&waiting_threads, s->samples[i].tid, 0, 1);
+    }
+  if (!n) {
+    report_keymap_release(&waiting_threads);
+    finish_waits(s);
+    return 0;
+  }
+  for (i = 0; i < s->flush_count; i++)
+    if (report_keymap_get(&waiting_threads, s->flushes[i].tid, 0))
+      n++;
+  items = etwcap_calloc(n, sizeof(*items));
+  if (!items) {
+    report_keymap_release(&waiting_threads);
+    return ETWCAP_E_NOMEM;
+  }
+  n = 0;
+  for (i = 0; i < s->sample_count; i++)
+    if (s->samples[i].flags & REPORT_SAMPLE_WAITS) {
+      items[n].filetime = s->samples[i].filetime;
+      items[n].tid = s->samples[i].tid;
+      items[n++].what = (uint32_t)i;
+    }
+  for (i = 0; i < s->flush_count; i++)
+    if (report_keymap_get(&waiting_threads, s->flushes[i].tid, 0)) {
+      items[n].filetime = s->flushes[i].filetime;
+      items[n].tid = s->flushes[i].tid;
+      items[n++].what = (uint32_t)i | FLUSH_BIT;
+    }
+  report_keymap_release(&waiting_threads);
+  qsort(items, n, sizeof(*items), by_thread_then_time);
+  /* Walk each thread: a user part goes to every sample waiting since the
+   * last one (TraceLog's EmitStackOnExitFromKernel). */
+  pending = 0;
+  for (i = 0; i < n; i++) {
+    if (i > 0 && items[i].tid != items[i - 1].tid)
+      pending = i;
+    if (items[i].what & FLUSH_BIT) {
+      uint32_t part = s->flushes[items[i].what & ~FLUSH_BIT].part;
+      size_t j;
+      for (j = pending; j < i; j++)
+        if (!(items[j].what & FLUSH_BIT))
+          give_user(&s->samples[items[j].what], part);
+      pending = i + 1;
+    }
+  }
+  etwcap_free(items);
+  finish_waits(s);
+  return 0;
+}
+
+const struct report_fragment *report_stacks_part(const struct report_stacks *s, uint32_t part)
+{
+  unsigned hops;
+  for (hops = 0; part && hops < 4; hops++) {
+    if (part & REPORT_PART_FRAGMENT)
+      return (part & ~REPORT_PART_FRAGMENT) < s->fragment_count
+                 ? &s->fragments[part & ~REPORT_PART_FRAGMENT]
+                 : NULL;
+    part = part - 1 < s->ref_count ? s->refs[part - 1].part : 0;
+  }
+  return NULL;
+}
+
+int report_stacks_of(const struct report_stacks *s, const struct report_stack_sample *x,
+                     const struct report_fragment *out[2], unsigned *n_out)
+{
+  const struct report_fragment *k = NULL, *u = NULL;
+  *n_out = 0;
+  if (x->kern) {
+    k = report_stacks_part(s, x->kern);
+    if (!k)
+      return 0;
+  }
+  if (x->user) {
+    u = report_stacks_part(s, x->user);
+    if (!u)
+      return 0;
+  } else if (!k || !(x->flags & REPORT_SAMPLE_NO_USER)) {
+    return 0;
+  }
+  if (k)
+    out[(*n_out)++] = k;
+  if (u)
+    out[(*n_out)++] = u;
+  return 1;
+}

@@ -1,0 +1,149 @@
+/* The call stacks of CPU samples for `etwcap report` and `convert`: each
+ * kernel SampledProfile event joined to the stack events that belong to it,
+ * by TraceLog's rules (microsoft/perfview src/TraceEvent/TraceLog.cs, the
+ * StackWalk handlers and IncompleteStack; docs/stacks.md):
+ *   - a StackWalk event (opcode 32) or a StackKeyKernel/StackKeyUser
+ *     reference (37, 38) names its event by EventTimeStamp and thread, and
+ *     is logged on the same CPU right after it;
+ *   - a reference is resolved by the next definition of its key (KeyDelete
+ *     35, KeyRundown 36), kernel or user by the definition's last frame;
+ *   - a part that ends in kernel mode waits for the thread's next user part
+ *     (a StackWalk that starts in user mode, or any StackKeyUser), which the
+ *     kernel logs when the thread returns to user mode; processes 0 and 4
+ *     have no user part;
+ *   - an EVENT_HEADER_EXT_TYPE_STACK_TRACE32/64 item is a stack of its own
+ *     event, and the EventTracing provider's user-mode stack event (id 18,
+ *     opcode 24) is such a user part.
+ * Events may come in file order (each CPU's buffers apart), so nothing here
+ * depends on the order across CPUs: a stack event is matched at once to
+ * the recent samples of its CPU, or else at the end to any sample; a
+ * reference takes the first definition of its key at or after its time;
+ * the waiting parts are given their user part at the end, thread by thread
+ * in time order.  Memory is bounded by the caps below; samples and
+ * stack frames past them are counted as dropped.
+ *
+ * Lifetime: report_stacks_init, events, report_stacks_finish, then the
+ * samples are read; report_stacks_release frees everything. */
+#ifndef ETWCAP_REPORT_STACKS_H
+#define ETWCAP_REPORT_STACKS_H
+
+#include "etw/event/etw_event.h"
+#include "src/report/report_keymap.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define REPORT_MAX_STACK_SAMPLES (1u << 22)
+#define REPORT_MAX_STACK_ADDRESSES (1u << 22)
+#define REPORT_STACK_CPUS 256
+#define REPORT_STACK_RECENT 8 /* samples remembered per CPU for their stack events */
+
+/* One CPU sample.  kern and user are parts: 0 none, REPORT_PART_FRAGMENT |
+ * index of a fragment, or a reference's index + 1 (report_stacks_part
+ * follows it). */
+#define REPORT_PART_FRAGMENT 0x80000000u
+struct report_stack_sample {
+  int64_t filetime;
+  uint64_t timestamp; /* raw, as stack events name it */
+  uint64_t ip;        /* InstructionPointer */
+  uint32_t tid;
+  uint32_t kern, user;
+  uint32_t flags;     /* enum report_sample_flags */
+};
+
+enum report_sample_flags {
+  REPORT_SAMPLE_WAITS = 1,   /* its kernel part waits for the thread's next user part */
+  REPORT_SAMPLE_NO_USER = 2, /* process 0 or 4: the kernel part is the whole stack */
+};
+
+/* A run of addresses in the pool, leaf first. */
+struct report_fragment {
+  uint32_t first, count;
+};
+
+/* A use of a stack key (StackKeyKernel or StackKeyUser) at a time, and the
+ * fragment of the first definition of that key at or after it (finish). */
+struct report_stack_ref {
+  uint64_t key;
+  int64_t filetime;
+  uint32_t kind;
+  uint32_t part;
+};
+
+/* A definition of a key (KeyDelete, KeyRundown); those of one key are
+ * chained, latest first. */
+struct report_stack_def {
+  uint64_t key;
+  int64_t filetime;
+  uint32_t kind, part, next;
+};
+
+/* A stack event whose event was not among the CPU's recent samples: a
+ * user part logged when the thread left the kernel, or the stack of
+ * another kind of event.  Matched to the samples at the end. */
+struct report_stack_late {
+  uint64_t timestamp; /* EventTimeStamp */
+  uint32_t tid, pid, part, is_kernel;
+};
+
+/* A user part at a time on a thread, for the parts that wait. */
+struct report_stack_flush {
+  int64_t filetime;
+  uint32_t tid, part;
+};
+
+struct report_stacks_recent {
+  uint64_t timestamp; /* raw */
+  uint32_t tid, sample;
+};
+
+struct report_stacks {
+  struct report_stack_sample *samples;
+  size_t sample_count, sample_cap;
+  uint64_t *addresses;
+  size_t address_count, address_cap;
+  struct report_fragment *fragments;
+  size_t fragment_count, fragment_cap;
+  struct report_stack_ref *refs;
+  size_t ref_count, ref_cap;
+  struct report_stack_def *defs;
+  size_t def_count, def_cap;
+  struct report_stack_late *lates;
+  size_t late_count, late_cap;
+  struct report_stack_flush *flushes;
+  size_t flush_count, flush_cap;
+  struct report_keymap def_by_key; /* (key, kind) -> latest definition + 1 */
+  struct report_keymap fragment_by_hash;
+  struct report_stacks_recent recent[REPORT_STACK_CPUS][REPORT_STACK_RECENT];
+  uint8_t recent_next[REPORT_STACK_CPUS];
+  uint64_t samples_dropped, frames_dropped, stack_events, orphan_stack_events;
+};
+
+int report_stacks_init(struct report_stacks *s);
+void report_stacks_release(struct report_stacks *s);
+/* A SampledProfile event (the caller has recognised it) at filetime:
+ * 0 or ETWCAP_E_NOMEM. */
+int report_stacks_sample(struct report_stacks *s, const struct etw_event *ev, int64_t filetime);
+/* A kernel StackWalk event (group 24): 0 or ETWCAP_E_NOMEM. */
+int report_stacks_walk(struct report_stacks *s, const struct etw_event *ev, int64_t filetime);
+/* The STACK_TRACE items of any event; is_sample says whether ev is the
+ * sample just given to report_stacks_sample.  0 or ETWCAP_E_NOMEM. */
+int report_stacks_ext(struct report_stacks *s, const struct etw_event *ev, int64_t filetime,
+                      int is_sample);
+/* Gives the waiting kernel parts their user parts: 0 or ETWCAP_E_NOMEM. */
+int report_stacks_finish(struct report_stacks *s);
+
+/* A part followed to its fragment: the fragment, or NULL when its key was
+ * never defined. */
+const struct report_fragment *report_stacks_part(const struct report_stacks *s, uint32_t part);
+/* The sample's stack, leaf first, as up to two fragments (kernel then user;
+ * *n_out of them): 1, or 0 when it has none (TraceLog's rules give it none:
+ * no stack event, a key never defined, or a kernel part whose user part
+ * never came). */
+int report_stacks_of(const struct report_stacks *s, const struct report_stack_sample *x,
+                     const struct report_fragment *out[2], unsigned *n_out);
+
+/* TraceLog's IsWindowsKernelAddress. */
+int report_is_kernel_address(uint64_t address, unsigned pointer_size);
+
+#endif
