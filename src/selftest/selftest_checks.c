@@ -36,6 +36,15 @@
 #define OP_STACK 32
 #define OP_STACK_KEY_KERNEL 37
 #define OP_STACK_KEY_USER 38
+/* Event ids of the CLR runtime provider: MethodLoad, MethodLoadVerbose,
+ * and Loader's DomainModuleLoad (151) .. AppDomainUnload (157); of the
+ * rundown provider: MethodDCEnd, MethodDCEndVerbose. */
+#define CLR_METHOD_LOAD 141
+#define CLR_METHOD_LOAD_VERBOSE 143
+#define CLR_LOADER_FIRST 151
+#define CLR_LOADER_LAST 157
+#define CLR_RUNDOWN_METHOD_DCEND 142
+#define CLR_RUNDOWN_METHOD_DCEND_VERBOSE 144
 
 /* Classic kernel events that came with their MOF class GUID instead of a
  * system header (a real-time or FULL header copy): the group they belong
@@ -250,6 +259,24 @@ static void scan_own(struct selftest_facts *f, const struct etw_event *ev)
     f->own_last_named = 1;
 }
 
+/* The .NET child's events, by id (the runtime's and the rundown's
+ * manifests, as TraceEvent's ClrTraceEventParser and
+ * ClrRundownTraceEventParser name them). */
+static void scan_dotnet(struct selftest_facts *f, const struct etw_event *ev, int rundown)
+{
+  if (!f->expect.dotnet_pid || !(ev->has & ETW_HAS_DESCRIPTOR) ||
+      !(ev->has & ETW_HAS_PID_TID) || ev->pid != f->expect.dotnet_pid)
+    return;
+  if (rundown) {
+    if (ev->id == CLR_RUNDOWN_METHOD_DCEND || ev->id == CLR_RUNDOWN_METHOD_DCEND_VERBOSE)
+      f->dotnet_dcend++;
+  } else if (ev->id == CLR_METHOD_LOAD || ev->id == CLR_METHOD_LOAD_VERBOSE) {
+    f->dotnet_methods++;
+  } else if (ev->id >= CLR_LOADER_FIRST && ev->id <= CLR_LOADER_LAST) {
+    f->dotnet_loader++;
+  }
+}
+
 void selftest_scan_event(struct selftest_facts *f, const struct etw_event *ev)
 {
   int group = kernel_group(ev);
@@ -267,10 +294,13 @@ void selftest_scan_event(struct selftest_facts *f, const struct etw_event *ev)
     return;
   if (guid_equal(&ev->provider, &image_identity_guid) && ev->opcode == IMAGE_ID_INFO)
     f->identity_ts[ev->cpu % 256] = ev->timestamp + 1;
-  else if (guid_equal(&ev->provider, &bi_guid_clr))
+  else if (guid_equal(&ev->provider, &bi_guid_clr)) {
     f->clr_runtime_events++;
-  else if (guid_equal(&ev->provider, &bi_guid_clr_rundown))
+    scan_dotnet(f, ev, 0);
+  } else if (guid_equal(&ev->provider, &bi_guid_clr_rundown)) {
     f->clr_rundown_events++;
+    scan_dotnet(f, ev, 1);
+  }
   else if (f->expect.own_events && guid_equal(&ev->provider, &f->expect.own_provider))
     scan_own(f, ev);
 }
@@ -515,6 +545,40 @@ static void judge_sample_rate(const struct selftest_facts *f, const struct selft
             (double)o->busy_cpu_100ns / 10000.0, expected, (unsigned long long)with);
 }
 
+/* A .NET process the workload started, which ran managed code during the
+ * capture and still ran at its end: its CLR Loader and MethodLoad events
+ * show the runtime provider reached it, its MethodDCEnd that the rundown
+ * named its methods. */
+static void judge_dotnet_child(const struct selftest_facts *f,
+                               const struct selftest_outcome *o, struct selftest_result *r)
+{
+  unsigned long pid = (unsigned long)f->expect.dotnet_pid;
+  if (o->dotnet_rc == ETWCAP_E_NOENT) {
+    verdict(r, SELFTEST_SKIP, "%s", o->dotnet_why);
+    return;
+  }
+  if (o->dotnet_rc) {
+    verdict(r, SELFTEST_FAIL, "could not run a .NET child (%s): %s",
+            etwcap_err_name(o->dotnet_rc), o->dotnet_why);
+    return;
+  }
+  if (no_trace(f, r))
+    return;
+  if (!f->dotnet_loader || !f->dotnet_methods)
+    verdict(r, SELFTEST_FAIL, "%s (process %lu): %llu CLR Loader and %llu MethodLoad events "
+                              "(both needed): the CLR provider did not reach it",
+            o->dotnet_what, pid, (unsigned long long)f->dotnet_loader,
+            (unsigned long long)f->dotnet_methods);
+  else if (!f->dotnet_dcend)
+    verdict(r, SELFTEST_FAIL, "%s (process %lu): no MethodDCEnd in the CLR rundown: its JIT'd "
+                              "methods would have no names",
+            o->dotnet_what, pid);
+  else
+    verdict(r, SELFTEST_PASS, "%s (process %lu): %llu Loader, %llu MethodLoad, %llu MethodDCEnd",
+            o->dotnet_what, pid, (unsigned long long)f->dotnet_loader,
+            (unsigned long long)f->dotnet_methods, (unsigned long long)f->dotnet_dcend);
+}
+
 static void judge_own(const struct selftest_facts *f, const struct selftest_outcome *o,
                       struct selftest_result *r)
 {
@@ -633,6 +697,9 @@ const struct selftest_check selftest_checks[] = {
     judge_trigger },
   { "CLR_RUNDOWN", "CLR rundown events for the .NET processes (SKIP when none runs)",
     judge_clr_rundown },
+  { "DOTNET_CHILD", "a .NET child (Windows PowerShell) has CLR Loader and MethodLoad events and "
+                    "a MethodDCEnd in the rundown (SKIP only with no .NET on the host)",
+    judge_dotnet_child },
   { "NOTHING_LOST", "no event or buffer lost, in any session or the merged trace", judge_lost },
   { "HEALTH", "the capture's self-check flagged nothing while it ran", judge_health },
   { "NO_SESSIONS_LEFT", "none of the selftest's sessions still runs afterwards",

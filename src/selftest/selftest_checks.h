@@ -33,6 +33,7 @@ struct selftest_expect {
   uint32_t child_pid;        /* the child process; 0: any Process/Start and End */
   uint32_t self_pid;         /* etwcap's own process; 0: any, for the start rundown */
   uint32_t busy_tid;         /* the thread that spun; 0: none known */
+  uint32_t dotnet_pid;       /* the .NET child; 0: none started */
   const char *dll_name;      /* base name of the DLL loaded; NULL: any image load */
   struct etw_guid own_provider;
   unsigned own_events;       /* events written under own_provider, Seq 1..N */
@@ -46,6 +47,9 @@ struct selftest_outcome {
   int child_rc, dll_rc, events_rc; /* the workload's steps (0 done) */
   char workload_why[256];      /* the first of its steps that failed */
   int threads_rc;              /* the thread switches and the spin */
+  int dotnet_rc;               /* the .NET child; ETWCAP_E_NOENT: no .NET on the host */
+  char dotnet_what[64];
+  char dotnet_why[256];
   uint64_t busy_cpu_100ns;     /* the CPU time the spin took */
   uint32_t sample_interval_100ns; /* the CPU sampling interval the capture set */
   const char *trigger_expected;/* e.g. "StopOnEtwEvent" */
@@ -77,6 +81,9 @@ struct selftest_facts {
   uint64_t process_dcstart;      /* Process/DCStart of self_pid (any when 0) */
   uint64_t image_dcstart, ntdll_dcstart; /* Image/DCStart: all; ntdll.dll in self_pid */
   uint64_t busy_samples, busy_with_ext_stack; /* SampledProfile of busy_tid */
+  /* The .NET child's CLR events (by the header's process id): Loader
+   * (151..157), MethodLoad (141, 143), and the rundown's MethodDCEnd (142, 144). */
+  uint64_t dotnet_loader, dotnet_methods, dotnet_dcend;
   struct selftest_times busy_times;  /* their timestamps, when no extended stack */
   uint64_t image_loads, image_loads_identified;
   uint64_t kinds[SELFTEST_KERNEL_KINDS];

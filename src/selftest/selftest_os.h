@@ -20,6 +20,10 @@
  * etwcap does not load itself, loaded by full path from the system folder. */
 #define SELFTEST_DLL "version.dll"
 #define SELFTEST_CHILD_WAIT_MS 30000u
+/* How long the .NET child may take to start and run its managed code. */
+#define SELFTEST_DOTNET_READY_MS 30000u
+/* A bound on its life should nobody end it. */
+#define SELFTEST_DOTNET_LIFE_SEC 120u
 
 /* The thread that spun, for the samples-per-CPU-second check. */
 struct selftest_spin {
@@ -33,6 +37,15 @@ struct selftest_os {
    * up to SELFTEST_CHILD_WAIT_MS for it: 0 with its pid and exit code, or
    * ETWCAP_E_* with why. */
   int (*run_child)(void *ctx, uint32_t *pid, int *exit_code, char *why, size_t why_size);
+  /* Starts a managed (.NET) process that runs managed code, says so, and
+   * stays running until stop_dotnet (the CLR rundown at the capture's stop
+   * names the methods of live processes only): 0 with its pid and what it
+   * is; ETWCAP_E_NOENT when this host has no .NET runtime (why says what
+   * was looked for); another ETWCAP_E_* with why. */
+  int (*start_dotnet)(void *ctx, uint32_t *pid, char *what, size_t what_size, char *why,
+                      size_t why_size);
+  /* Ends what start_dotnet started, if it runs. */
+  void (*stop_dotnet)(void *ctx);
   /* Loads SELFTEST_DLL by its full path and frees it: 0 with the path. */
   int (*load_dll)(void *ctx, char *path, size_t path_size, char *why, size_t why_size);
   /* Two threads hand a token to each other `rounds` times (context

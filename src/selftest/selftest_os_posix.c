@@ -14,6 +14,22 @@ static int no_child(void *ctx, uint32_t *pid, int *exit_code, char *why, size_t 
   return ETWCAP_E_NEEDS_WINDOWS;
 }
 
+static int no_dotnet(void *ctx, uint32_t *pid, char *what, size_t what_size, char *why,
+                     size_t why_size)
+{
+  (void)ctx;
+  *pid = 0;
+  if (what_size)
+    what[0] = '\0';
+  snprintf(why, why_size, "needs Windows");
+  return ETWCAP_E_NEEDS_WINDOWS;
+}
+
+static void no_stop(void *ctx)
+{
+  (void)ctx;
+}
+
 static int no_dll(void *ctx, char *path, size_t path_size, char *why, size_t why_size)
 {
   (void)ctx;
@@ -56,6 +72,8 @@ void selftest_os_system(struct selftest_os *os)
 {
   os->ctx = NULL;
   os->run_child = no_child;
+  os->start_dotnet = no_dotnet;
+  os->stop_dotnet = no_stop;
   os->load_dll = no_dll;
   os->switch_threads = no_threads;
   os->tl_register = no_register;

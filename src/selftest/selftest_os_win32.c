@@ -1,5 +1,6 @@
 /* The selftest's workload on Windows (selftest_os.h): a hidden child
- * process of etwcap itself, a system DLL loaded by full path, two threads
+ * process of etwcap itself, a .NET child (Windows PowerShell) that stays
+ * until the capture ends, a system DLL loaded by full path, two threads
  * handing a token back and forth, and TraceLogging events written with
  * EventWriteTransfer.  The TraceLogging bytes come from selftest_tl.c; here
  * they travel as EVENT_DATA_DESCRIPTORs: [0] the provider traits (Type
@@ -35,6 +36,7 @@ void selftest_os_win32_set_eventapi(const struct selftest_eventapi *api)
 }
 
 struct win_ctx {
+  HANDLE dotnet;       /* the .NET child, until stop_dotnet */
   REGHANDLE provider;
   uint8_t traits[64];
   size_t traits_len;
@@ -76,6 +78,108 @@ static int run_child(void *ctx, uint32_t *pid, int *exit_code, char *why, size_t
     return ETWCAP_E_TIMEOUT;
   }
   return 0;
+}
+
+static int exists(const wchar_t *path)
+{
+  return GetFileAttributesW(path) != INVALID_FILE_ATTRIBUTES;
+}
+
+/* Windows PowerShell 5.1, a .NET Framework program that ships with every
+ * supported Windows but Nano Server (and may be removed from Server
+ * Core); where it is missing, whether a .NET Framework runtime is there
+ * (clr.dll of 4.x, mscorwks.dll of 2.0/3.5) decides between "no .NET on
+ * this host" and a failure to start one. */
+static int start_dotnet(void *ctx, uint32_t *pid, char *what, size_t what_size, char *why,
+                        size_t why_size)
+{
+  static const wchar_t *const runtimes[] = {
+    L"\\Microsoft.NET\\Framework64\\v4.0.30319\\clr.dll",
+    L"\\Microsoft.NET\\Framework64\\v2.0.50727\\mscorwks.dll",
+  };
+  struct win_ctx *w = ctx;
+  wchar_t sys[MAX_PATH], win[MAX_PATH], exe[MAX_PATH + 64], line[1024], name[64], rt[MAX_PATH + 64];
+  STARTUPINFOW si;
+  PROCESS_INFORMATION pi;
+  HANDLE ready;
+  DWORD n, waited;
+  int signalled;
+  size_t i;
+  *pid = 0;
+  if (what_size)
+    what[0] = '\0';
+  n = GetSystemDirectoryW(sys, MAX_PATH);
+  if (!n || n >= MAX_PATH)
+    return os_fail(why, why_size, "GetSystemDirectoryW", GetLastError());
+  _snwprintf(exe, sizeof(exe) / sizeof(exe[0]), L"%ls\\WindowsPowerShell\\v1.0\\powershell.exe",
+             sys);
+  exe[sizeof(exe) / sizeof(exe[0]) - 1] = 0;
+  snprintf(what, what_size, "Windows PowerShell");
+  if (!exists(exe)) {
+    n = GetSystemWindowsDirectoryW(win, MAX_PATH);
+    for (i = 0; n && n < MAX_PATH && i < sizeof(runtimes) / sizeof(runtimes[0]); i++) {
+      _snwprintf(rt, sizeof(rt) / sizeof(rt[0]), L"%ls%ls", win, runtimes[i]);
+      rt[sizeof(rt) / sizeof(rt[0]) - 1] = 0;
+      if (exists(rt)) {
+        snprintf(why, why_size, "this host has the .NET Framework but no Windows PowerShell "
+                                "to run as a managed child");
+        return ETWCAP_E_UNSUPPORTED;
+      }
+    }
+    snprintf(why, why_size, "no Windows PowerShell and no .NET Framework runtime (clr.dll, "
+                            "mscorwks.dll) on this host");
+    return ETWCAP_E_NOENT;
+  }
+  /* The child sets this event from managed code, then sleeps until it is
+   * ended: its JIT and loader events are in the capture, and it still
+   * runs at the CLR rundown. */
+  _snwprintf(name, sizeof(name) / sizeof(name[0]), L"Local\\etwcapSelftestDotNet_%lu",
+             (unsigned long)GetCurrentProcessId());
+  name[sizeof(name) / sizeof(name[0]) - 1] = 0;
+  if (!(ready = CreateEventW(NULL, TRUE, FALSE, name)))
+    return os_fail(why, why_size, "CreateEventW", GetLastError());
+  _snwprintf(line, sizeof(line) / sizeof(line[0]),
+             L"\"%ls\" -NoProfile -NonInteractive -Command \"$e = "
+             L"[System.Threading.EventWaitHandle]::OpenExisting('%ls'); [void]$e.Set(); "
+             L"Start-Sleep -Seconds %u\"",
+             exe, name, SELFTEST_DOTNET_LIFE_SEC);
+  line[sizeof(line) / sizeof(line[0]) - 1] = 0;
+  memset(&si, 0, sizeof(si));
+  si.cb = sizeof(si);
+  if (!CreateProcessW(exe, line, NULL, NULL, FALSE, CREATE_NO_WINDOW, NULL, NULL, &si, &pi)) {
+    CloseHandle(ready);
+    return os_fail(why, why_size, "CreateProcessW", GetLastError());
+  }
+  CloseHandle(pi.hThread);
+  *pid = pi.dwProcessId;
+  /* Until the event is set, the child ends, or the wait is over. */
+  for (waited = 0; waited < SELFTEST_DOTNET_READY_MS; waited += 100)
+    if (WaitForSingleObject(ready, 100) == WAIT_OBJECT_0 ||
+        WaitForSingleObject(pi.hProcess, 0) == WAIT_OBJECT_0)
+      break;
+  signalled = WaitForSingleObject(ready, 0) == WAIT_OBJECT_0;
+  CloseHandle(ready);
+  if (!signalled) {
+    snprintf(why, why_size, "Windows PowerShell (process %lu) %s", (unsigned long)*pid,
+             waited < SELFTEST_DOTNET_READY_MS ? "ended before its managed code ran"
+                                               : "did not run its managed code in time");
+    TerminateProcess(pi.hProcess, 1);
+    CloseHandle(pi.hProcess);
+    return waited < SELFTEST_DOTNET_READY_MS ? ETWCAP_E_SYSTEM : ETWCAP_E_TIMEOUT;
+  }
+  w->dotnet = pi.hProcess;
+  return 0;
+}
+
+static void stop_dotnet(void *ctx)
+{
+  struct win_ctx *w = ctx;
+  if (!w->dotnet)
+    return;
+  TerminateProcess(w->dotnet, 0);
+  WaitForSingleObject(w->dotnet, 5000);
+  CloseHandle(w->dotnet);
+  w->dotnet = NULL;
 }
 
 static int load_dll(void *ctx, char *path, size_t path_size, char *why, size_t why_size)
@@ -224,6 +328,8 @@ void selftest_os_system(struct selftest_os *os)
   memset(&ctx, 0, sizeof(ctx));
   os->ctx = &ctx;
   os->run_child = run_child;
+  os->start_dotnet = start_dotnet;
+  os->stop_dotnet = stop_dotnet;
   os->load_dll = load_dll;
   os->switch_threads = switch_threads;
   os->tl_register = tl_register;

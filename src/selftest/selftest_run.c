@@ -231,6 +231,9 @@ static void outcome_of_workload(const struct selftest_workload_report *w,
   o->dll_rc = w->dll_rc;
   o->events_rc = w->events_rc;
   o->threads_rc = w->threads_rc;
+  o->dotnet_rc = w->dotnet_rc;
+  snprintf(o->dotnet_what, sizeof(o->dotnet_what), "%s", w->dotnet_what);
+  snprintf(o->dotnet_why, sizeof(o->dotnet_why), "%s", w->dotnet_why);
   o->busy_cpu_100ns = w->spin.cpu_100ns;
   o->sample_interval_100ns = SELFTEST_SAMPLE_INTERVAL_100NS;
   snprintf(o->workload_why, sizeof(o->workload_why), "%s", w->why);
@@ -272,6 +275,8 @@ int selftest_run(const struct selftest_config *cfg)
   o.capture_rc = capture(cfg, prefix, data);
   log.capturing = 0;
   selftest_workload_join(&work, &wr);
+  /* The .NET child had to live through the capture's CLR rundown. */
+  cfg->os->stop_dotnet(cfg->os->ctx);
   outcome_of_workload(&wr, &o);
   have_zip = os_file_size(zip, &size) == 0;
   if (o.capture_rc)
@@ -288,6 +293,7 @@ int selftest_run(const struct selftest_config *cfg)
   x.child_pid = wr.child_pid;
   x.self_pid = (uint32_t)cfg->pid;
   x.busy_tid = wr.spin.tid;
+  x.dotnet_pid = wr.dotnet_rc ? 0 : wr.dotnet_pid;
   x.dll_name = SELFTEST_DLL;
   selftest_tl_provider_guid(&x.own_provider);
   x.own_events = SELFTEST_TL_STEPS + 1;
@@ -306,8 +312,10 @@ int selftest_run(const struct selftest_config *cfg)
   strbuf_printf(&txt, "etwcap %s selftest on %s (%s), %s UTC\n", ETWCAP_VERSION,
                 os_hostname(machine, sizeof(machine)), os_describe(os, sizeof(os)),
                 filetime_format_iso7(os_time_now_utc_filetime(), when, sizeof(when)));
-  strbuf_printf(&txt, "workload: child %lu (exit %d), DLL %s, %u events written%s%s\n\n",
-                (unsigned long)wr.child_pid, wr.child_exit, wr.dll_path[0] ? wr.dll_path : "-",
+  strbuf_printf(&txt, "workload: child %lu (exit %d), .NET child %lu (%s), DLL %s, %u events "
+                      "written%s%s\n\n",
+                (unsigned long)wr.child_pid, wr.child_exit, (unsigned long)wr.dotnet_pid,
+                wr.dotnet_rc ? wr.dotnet_why : wr.dotnet_what, wr.dll_path[0] ? wr.dll_path : "-",
                 wr.events_written, wr.why[0] ? "; " : "", wr.why);
   log_info("selftest: for a bug report, attach %s%s%s", report, have_zip ? " and " : "",
            have_zip ? zip : "");

@@ -81,6 +81,8 @@ void selftest_workload_run(struct selftest_workload *w)
       snprintf(r->why, sizeof(r->why), "'%s' did not run within %u s: no workload", w->session,
                SELFTEST_WORKLOAD_WAIT_MS / 1000);
     r->child_rc = r->dll_rc = r->threads_rc = r->events_rc = ETWCAP_E_NO_SESSION;
+    r->dotnet_rc = ETWCAP_E_NO_SESSION;
+    snprintf(r->dotnet_why, sizeof(r->dotnet_why), "%s", r->why);
     return;
   }
   w->env->sleep_ms(w->env->ctx, SELFTEST_WORKLOAD_SETTLE_MS);
@@ -93,6 +95,8 @@ void selftest_workload_run(struct selftest_workload *w)
     first_why(r, "EventRegister", etwcap_strerror(rc));
   }
   write_event(w, SELFTEST_TL_STEP, ++seq);
+  r->dotnet_rc = os->start_dotnet(os->ctx, &r->dotnet_pid, r->dotnet_what, sizeof(r->dotnet_what),
+                                  r->dotnet_why, sizeof(r->dotnet_why));
   why[0] = '\0';
   r->child_rc = os->run_child(os->ctx, &r->child_pid, &r->child_exit, why, sizeof(why));
   if (!r->child_rc && r->child_exit != 0) {

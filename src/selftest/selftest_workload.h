@@ -1,6 +1,7 @@
 /* The workload `etwcap selftest` makes during its capture, so every check
  * has something to find: once the capture's trigger session runs, the
- * TraceLogging provider writes Seq 1, the child process runs (Seq 2), the
+ * TraceLogging provider writes Seq 1, a .NET child starts and stays (until
+ * the caller ends it with stop_dotnet after the capture), the child process runs (Seq 2), the
  * DLL is loaded (Seq 3), two threads switch back and forth and one spins
  * (Seq 4, 5), and the last event, the one the trigger watches, ends it.
  * Portable: what it asks of Windows goes through selftest_os.h; it runs on
@@ -26,6 +27,10 @@ struct selftest_workload_report {
   int ran;                 /* the sessions were seen and the work was done */
   uint32_t child_pid;
   int child_exit, child_rc;
+  uint32_t dotnet_pid;     /* the .NET child, left running for the rundown */
+  int dotnet_rc;           /* ETWCAP_E_NOENT: no .NET runtime on the host */
+  char dotnet_what[64];
+  char dotnet_why[256];
   char dll_path[512];
   int dll_rc;
   int threads_rc;

@@ -7,6 +7,7 @@
 #include "tests/fakes/test_support.h"
 #include "tests/unit/test_etl_bytes.h"
 
+#include "etw/event/builtin_events.h"
 #include "etw/event/tracelogging.h"
 #include "etw/image/image_identity.h"
 #include "src/base/error.h"
@@ -164,6 +165,37 @@ static void a_sample_without_the_busy_threads_samples_fails_sample_rate(void **s
   outcome.busy_cpu_100ns = 3000000;
   outcome.sample_interval_100ns = 10000;
   expect_verdict("SAMPLE_RATE", SELFTEST_FAIL);
+}
+
+static void dotnet_sample(uint32_t pid)
+{
+  struct selftest_expect x;
+  memset(&x, 0, sizeof(x));
+  x.dotnet_pid = pid;
+  selftest_facts_release(&facts);
+  selftest_facts_init(&facts, &x);
+  snprintf(outcome.dotnet_what, sizeof(outcome.dotnet_what), "the sample's process");
+  scan_sample("ms-perfview__net.4.5.2.x64.etl.zip");
+}
+
+/* net.4.5.2: the app (3676) ran and exited before the rundown; PerfView
+ * (3988) was rundown but started before the capture (no Loader events). */
+static void a_sample_whose_dotnet_process_lacks_a_rundown_fails_dotnet_child(void **state)
+{
+  (void)state;
+  dotnet_sample(3676);
+  /* golden, pid=3676 of e13c0d23: 13 events of ids 151..157 (Loader), 143 x288;
+   * no a669021c event of that pid. */
+  assert_int_equal(facts.dotnet_loader, 13);
+  assert_int_equal(facts.dotnet_methods, 288);
+  assert_int_equal(facts.dotnet_dcend, 0);
+  expect_verdict("DOTNET_CHILD", SELFTEST_FAIL);
+  dotnet_sample(3988);
+  /* golden, pid=3988: 143 x2, a669021c id=144 x16702, no Loader event. */
+  assert_int_equal(facts.dotnet_loader, 0);
+  assert_int_equal(facts.dotnet_methods, 2);
+  assert_int_equal(facts.dotnet_dcend, 16702);
+  expect_verdict("DOTNET_CHILD", SELFTEST_FAIL);
 }
 
 static void someone_elses_tracelogging_events_fail_own_events(void **state)
@@ -423,6 +455,43 @@ static void the_loaded_dll_needs_its_identity_event(void **state)
   assert_int_equal(facts.image_loads_identified, 1);
 }
 
+/* A manifest event (EVENT_HEADER) of the CLR runtime or rundown provider. */
+static void clr_event(int rundown, uint16_t id, uint32_t pid)
+{
+  struct etw_event ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.header_type = ETW_HDR_EVENT_HEADER64;
+  ev.pointer_size = 8;
+  ev.has = ETW_HAS_PID_TID | ETW_HAS_TIMESTAMP | ETW_HAS_PROVIDER | ETW_HAS_DESCRIPTOR;
+  ev.provider = rundown ? bi_guid_clr_rundown : bi_guid_clr;
+  ev.id = id;
+  ev.pid = pid;
+  ev.timestamp = 6000;
+  selftest_scan_event(&facts, &ev);
+}
+
+/* Loader (ModuleLoad 152), MethodLoadVerbose (143) and the rundown's
+ * MethodDCEndVerbose (144), each of the child's own process. */
+static void the_dotnet_child_needs_loader_jit_and_rundown_events(void **state)
+{
+  struct selftest_expect x;
+  (void)state;
+  memset(&x, 0, sizeof(x));
+  x.dotnet_pid = 5000;
+  selftest_facts_init(&facts, &x);
+  clr_event(0, 152, 5000);
+  clr_event(0, 143, 5000);
+  clr_event(1, 144, 5004); /* another process's rundown */
+  expect_verdict("DOTNET_CHILD", SELFTEST_FAIL);
+  clr_event(1, 144, 5000);
+  expect_verdict("DOTNET_CHILD", SELFTEST_PASS);
+  outcome.dotnet_rc = ETWCAP_E_NOENT;
+  snprintf(outcome.dotnet_why, sizeof(outcome.dotnet_why), "no .NET runtime here");
+  expect_verdict("DOTNET_CHILD", SELFTEST_SKIP);
+  outcome.dotnet_rc = ETWCAP_E_TIMEOUT;
+  expect_verdict("DOTNET_CHILD", SELFTEST_FAIL);
+}
+
 /* Own events: EVENT_HEADER with the schema in EVENT_SCHEMA_TL, as ETW logs
  * what EventWriteTransfer was given. */
 static struct selftest_tl_event tl[SELFTEST_MAX_OWN];
@@ -591,6 +660,7 @@ int main(void)
     T(a_sample_with_the_kernel_start_rundown_passes_start_rundown),
     T(a_sample_without_a_start_rundown_fails_it),
     T(a_sample_without_the_busy_threads_samples_fails_sample_rate),
+    T(a_sample_whose_dotnet_process_lacks_a_rundown_fails_dotnet_child),
     T(someone_elses_tracelogging_events_fail_own_events),
     T(a_missing_trace_fails_every_trace_check),
     T(context_switches_pass_only_with_stacks),
@@ -599,6 +669,7 @@ int main(void)
     T(the_loaded_dll_needs_its_identity_event),
     T(the_start_rundown_must_name_etwcap_and_its_ntdll),
     T(the_busy_thread_is_sampled_at_the_set_rate_with_stacks),
+    T(the_dotnet_child_needs_loader_jit_and_rundown_events),
     T(own_events_pass_when_all_come_in_order),
     T(own_events_fail_when_one_is_missing_or_out_of_order),
     T(the_trigger_sessions_and_health_come_from_the_outcome),

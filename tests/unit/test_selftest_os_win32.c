@@ -7,6 +7,7 @@
 #include "tests/fakes/test_support.h"
 
 #include "etw/event/tracelogging.h"
+#include "src/base/error.h"
 #include "src/selftest/selftest_os_win32.h"
 
 #include <stdio.h>
@@ -128,6 +129,36 @@ static void the_dll_is_loaded_from_the_system_folder(void **state)
   assert_true(path[1] == ':'); /* a full path */
 }
 
+/* Under Wine the .NET child cannot run managed code: with no powershell.exe
+ * "no .NET on this host" (the one answer that makes DOTNET_CHILD a SKIP);
+ * with Wine's powershell.exe, which runs no .NET, a failure that says
+ * the child never ran its managed code, and nothing left running. */
+static void a_dotnet_child_that_runs_no_managed_code_is_a_failure(void **state)
+{
+  struct selftest_os os;
+  char what[64], why[256];
+  uint32_t pid = 1;
+  wchar_t ps[MAX_PATH + 64];
+  UINT n;
+  int rc;
+  (void)state;
+  n = GetSystemDirectoryW(ps, MAX_PATH);
+  assert_true(n > 0 && n < MAX_PATH);
+  wcscat(ps, L"\\WindowsPowerShell\\v1.0\\powershell.exe");
+  selftest_os_system(&os);
+  rc = os.start_dotnet(os.ctx, &pid, what, sizeof(what), why, sizeof(why));
+  if (GetFileAttributesW(ps) == INVALID_FILE_ATTRIBUTES) {
+    assert_int_equal(rc, ETWCAP_E_NOENT);
+    assert_int_equal(pid, 0);
+    assert_non_null(strstr(why, "no Windows PowerShell and no .NET Framework runtime"));
+  } else {
+    assert_true(rc == ETWCAP_E_SYSTEM || rc == ETWCAP_E_TIMEOUT);
+    assert_non_null(strstr(why, "Windows PowerShell (process "));
+    assert_non_null(strstr(why, "managed code"));
+  }
+  os.stop_dotnet(os.ctx);
+}
+
 static void two_threads_hand_the_token_back_and_forth(void **state)
 {
   struct selftest_os os;
@@ -146,6 +177,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(the_child_process_runs_and_ends),
     cmocka_unit_test(the_dll_is_loaded_from_the_system_folder),
     cmocka_unit_test(two_threads_hand_the_token_back_and_forth),
+    cmocka_unit_test(a_dotnet_child_that_runs_no_managed_code_is_a_failure),
   };
   if (argc > 1 && !strcmp(argv[1], SELFTEST_CHILD_COMMAND))
     return 0;

@@ -45,6 +45,21 @@ static int os_child(void *ctx, uint32_t *pid, int *exit_code, char *why, size_t 
   return f->child_rc;
 }
 
+static int os_dotnet(void *ctx, uint32_t *pid, char *what, size_t what_size, char *why,
+                     size_t why_size)
+{
+  step(ctx, "dotnet");
+  *pid = 778;
+  snprintf(what, what_size, "Windows PowerShell");
+  snprintf(why, why_size, "scripted");
+  return 0;
+}
+
+static void os_stop_dotnet(void *ctx)
+{
+  step(ctx, "stop_dotnet");
+}
+
 static int os_dll(void *ctx, char *path, size_t path_size, char *why, size_t why_size)
 {
   struct fake_os *f = ctx;
@@ -98,6 +113,8 @@ static void fake_os_init(struct selftest_os *os, struct fake_os *f)
   memset(f, 0, sizeof(*f));
   os->ctx = f;
   os->run_child = os_child;
+  os->start_dotnet = os_dotnet;
+  os->stop_dotnet = os_stop_dotnet;
   os->load_dll = os_dll;
   os->switch_threads = os_threads;
   os->tl_register = os_register;
@@ -167,8 +184,11 @@ static void the_workload_writes_each_step_between_its_actions(void **state)
   selftest_workload_run(&w);
   selftest_workload_join(&w, &r);
   assert_int_equal(f.bad_meta, 0);
-  assert_string_equal(f.steps, "register SelftestStep:1 child SelftestStep:2 dll SelftestStep:3 "
-                               "threads SelftestStep:4 SelftestStep:5 SelftestStop:6 unregister");
+  assert_string_equal(f.steps, "register SelftestStep:1 dotnet child SelftestStep:2 dll "
+                               "SelftestStep:3 threads SelftestStep:4 SelftestStep:5 "
+                               "SelftestStop:6 unregister");
+  assert_int_equal(r.dotnet_pid, 778);
+  assert_int_equal(r.dotnet_rc, 0);
   assert_int_equal(r.ran, 1);
   assert_int_equal(r.events_written, SELFTEST_TL_STEPS + 1);
   assert_int_equal(r.child_pid, 777);
@@ -291,6 +311,8 @@ static void a_selftest_that_captures_nothing_fails_and_says_where(void **state)
   assert_non_null(strstr(out, "FAIL PROCESS "));
   assert_non_null(strstr(out, "FAIL OWN_EVENTS "));
   assert_non_null(strstr(out, "PASS NO_SESSIONS_LEFT "));
+  assert_non_null(strstr(out, "FAIL DOTNET_CHILD "));
+  assert_non_null(strstr(f.steps, "stop_dotnet")); /* whatever the workload did */
   /* The closing line is the last. */
   assert_true(n > 2);
   for (i = n - 1; i > 0 && out[i - 1] != '\n'; i--)
