@@ -39,28 +39,45 @@ size_t container_image_device_len(const char *path)
   return n + digits;
 }
 
-int container_image_candidate(const char *path, unsigned index, const struct os_volume *volumes,
-                              size_t volume_count, char *out, size_t size)
+static const struct os_volume *volume_of(const char *path, size_t dev,
+                                        const struct container_places *pl)
 {
-  size_t dev = container_image_device_len(path), i;
-  int w;
+  size_t i;
+  for (i = 0; i < pl->volume_count; i++)
+    if (strlen(pl->volumes[i].device) == dev && str_ncaseeq(pl->volumes[i].device, path, dev))
+      return &pl->volumes[i];
+  return NULL;
+}
+
+int container_image_volume_listed(const char *path, const struct container_places *pl)
+{
+  size_t dev = container_image_device_len(path);
+  return dev && volume_of(path, dev, pl) != NULL;
+}
+
+static int fits(int w, size_t size)
+{
+  return w < 0 || (size_t)w >= size ? ETWCAP_E_NAMETOOLONG : 0;
+}
+
+int container_image_candidate(const char *path, unsigned index, const struct container_places *pl,
+                              char *out, size_t size)
+{
+  size_t dev = container_image_device_len(path);
+  const struct os_volume *v;
   if (!dev)
     return ETWCAP_E_NOENT;
-  if (index == 0) {
-    w = snprintf(out, size, "%s%s", GLOBALROOT, path);
-    return w < 0 || (size_t)w >= size ? ETWCAP_E_NAMETOOLONG : 0;
+  if (index == 0)
+    return fits(snprintf(out, size, "%s%s", GLOBALROOT, path), size);
+  if (index == 1) {
+    if (!(v = volume_of(path, dev, pl)))
+      return ETWCAP_E_RANGE; /* no GUID path: on to the layers */
+    /* The GUID path ends in '\'; the rest of the path starts with one. */
+    return fits(snprintf(out, size, "%s%s", v->guid_path, path + dev + 1), size);
   }
-  if (index != 1)
+  if (index - 2 >= pl->layer_count)
     return ETWCAP_E_NOENT;
-  for (i = 0; i < volume_count; i++) {
-    const struct os_volume *v = &volumes[i];
-    if (strlen(v->device) == dev && str_ncaseeq(v->device, path, dev)) {
-      /* The GUID path ends in '\'; the rest of the path starts with one. */
-      w = snprintf(out, size, "%s%s", v->guid_path, path + dev + 1);
-      return w < 0 || (size_t)w >= size ? ETWCAP_E_NAMETOOLONG : 0;
-    }
-  }
-  return ETWCAP_E_NOENT;
+  return fits(snprintf(out, size, "%s\\Files%s", pl->layers[index - 2], path + dev), size);
 }
 
 int container_image_matches(const struct pe_image *pe, const struct image_event *img)

@@ -6,7 +6,10 @@
  * + the rest, as TraceEvent's WindowsDeviceToVolumeMap.cs rewrites it).
  * Either may name another file by the time the merge runs (a volume number
  * is reused once its container has gone), so a file found this way counts
- * only when its headers are the load event's.
+ * only when its headers are the load event's.  After the container has
+ * gone, the files of its image remain in its image layers' folders
+ * (`<layer>\Files\...`, layerchain.json lists them topmost first: moby's
+ * Windows graph driver); a file there counts on the same terms.
  *
  * Pure: builds names and compares headers; opens nothing. */
 #ifndef ETWCAP_CONTAINER_IMAGE_H
@@ -24,13 +27,25 @@
  * volume into another device).  0 for any other path. */
 size_t container_image_device_len(const char *path);
 
+/* Where the host may find a container's files. */
+struct container_places {
+  const struct os_volume *volumes; /* the volume map */
+  size_t volume_count;
+  const char *const *layers;       /* image layer folders, each container's topmost first */
+  size_t layer_count;
+};
+
 /* The candidate places of `path` (container_image_device_len > 0), in the
- * order to try them: index 0 the GLOBALROOT name, 1 the GUID path when
- * `volumes` names the device.  0 with the name in `out`, ETWCAP_E_NOENT when
- * there is no candidate `index` (nor any after it), ETWCAP_E_NAMETOOLONG
- * when this one does not fit (try the next). */
-int container_image_candidate(const char *path, unsigned index, const struct os_volume *volumes,
-                              size_t volume_count, char *out, size_t size);
+ * order to try them: index 0 the GLOBALROOT name, 1 the GUID path when the
+ * volume map names the device, 2 + k layer k's `Files` folder.  0 with the
+ * name in `out`; ETWCAP_E_NOENT when there is no candidate `index` nor any
+ * after it; another error (NAMETOOLONG, RANGE: no GUID path) when this one
+ * cannot be used: try the next. */
+int container_image_candidate(const char *path, unsigned index, const struct container_places *pl,
+                              char *out, size_t size);
+/* 1 when the volume map names the device of `path`: its volume is mounted
+ * (its container runs, or another has its number now). */
+int container_image_volume_listed(const char *path, const struct container_places *pl);
 
 /* 1 when the PE read from a candidate is the image the event loaded: the
  * same TimeDateStamp and CheckSum, and SizeOfImage equal to the event's

@@ -21,6 +21,7 @@ struct cache_entry {
   int read_rc;          /* 0 when pe holds the image */
   int in_container;     /* found on a container's volume: each event's headers checked */
   int mismatch;         /* there, but with other headers than the first event's */
+  int noted;            /* listed among the images found nowhere */
   struct pe_image pe;
 };
 
@@ -37,6 +38,8 @@ struct identity_injector {
   struct cache_entry *cache;
   size_t cached;
   struct identity_counts counts;
+  struct identity_unread *unread;
+  size_t unread_count;
   uint8_t record[65536];
 };
 
@@ -70,6 +73,9 @@ void identity_injector_free(struct identity_injector *ij)
       etwcap_free(ij->cache[i].path);
     }
   etwcap_free(ij->cache);
+  for (i = 0; i < ij->unread_count; i++)
+    etwcap_free(ij->unread[i].path);
+  etwcap_free(ij->unread);
   image_identity_seen_free(ij->seen);
   etwcap_free(ij);
 }
@@ -77,6 +83,34 @@ void identity_injector_free(struct identity_injector *ij)
 void identity_injector_counts(const struct identity_injector *ij, struct identity_counts *c)
 {
   *c = ij->counts;
+}
+
+size_t identity_injector_unread_count(const struct identity_injector *ij)
+{
+  return ij->unread_count;
+}
+
+const struct identity_unread *identity_injector_unread(const struct identity_injector *ij,
+                                                       size_t i)
+{
+  return i < ij->unread_count ? &ij->unread[i] : NULL;
+}
+
+/* Remembers a container image found nowhere, once per path (the cache
+ * reads each path once, so this runs once per path it holds). */
+static void note_unread(struct identity_injector *ij, const char *path, uint32_t pid)
+{
+  struct identity_unread *u;
+  if (ij->unread_count >= IDENTITY_UNREAD_MAX)
+    return;
+  if (!ij->unread && !(ij->unread = etwcap_calloc(IDENTITY_UNREAD_MAX, sizeof(*ij->unread))))
+    return;
+  u = &ij->unread[ij->unread_count];
+  if (!(u->path = etwcap_strdup(path)))
+    return;
+  u->pid = pid;
+  u->volume_listed = container_image_volume_listed(path, &ij->opt.places);
+  ij->unread_count++;
 }
 
 int identity_parse_path_map(char *item, struct identity_path_map *map)
@@ -156,8 +190,8 @@ static void read_in_container(const struct identity_injector *ij, struct cache_e
   int rc;
   e->in_container = 1;
   e->read_rc = ETWCAP_E_NOENT;
-  for (i = 0; (rc = container_image_candidate(e->path, i, ij->opt.volumes, ij->opt.volume_count,
-                                               local, sizeof(local))) != ETWCAP_E_NOENT;
+  for (i = 0; (rc = container_image_candidate(e->path, i, &ij->opt.places, local,
+                                               sizeof(local))) != ETWCAP_E_NOENT;
        i++) {
     if (rc || read_at(ij, local, 1, e) != 0)
       continue;
@@ -284,10 +318,17 @@ int identity_inject(void *ctx, const struct etw_event *ev, struct etl_writer *w)
   }
   if (e->read_rc != 0) {
     ij->counts.unreadable++;
-    if (e->in_container && e->mismatch)
+    /* Another file where its container runs is not this image; with its
+     * container gone, what the layers hold instead does not say more. */
+    if (e->in_container && e->mismatch &&
+        container_image_volume_listed(e->path, &ij->opt.places)) {
       ij->counts.container_mismatch++;
-    else if (e->in_container)
+    } else if (e->in_container) {
       ij->counts.container_unread++;
+      if (!e->noted)
+        note_unread(ij, e->path, img.process_id);
+      e->noted = 1;
+    }
     return 0;
   }
   rc = image_identity_build_once(&set, &img, &e->pe, ij->seen);

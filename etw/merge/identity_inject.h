@@ -13,8 +13,8 @@
 
 #include "etw/etl/etl_writer.h"
 #include "etw/event/etw_event.h"
+#include "etw/merge/container_image.h"
 #include "src/base/byte_source.h"
-#include "src/base/os/os_volume.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -33,11 +33,11 @@ struct identity_options {
   int use_os_mapping; /* also ask the running Windows' drive table */
   /* Images on volumes no drive letter names, a process-isolated
    * container's (container_image.h): tried through "\\?\GLOBALROOT", then
-   * through the GUID path `volumes` gives the device, and identified only
-   * when the file's headers are the load event's. */
+   * through the GUID path the volume map gives the device, then in the
+   * image layers, and identified only when the file's headers are the load
+   * event's. */
   int containers;
-  const struct os_volume *volumes;
-  size_t volume_count;
+  struct container_places places;
   /* How those are opened: NULL is byte_source_open_file; tests fake it. */
   int (*open_file)(void *ctx, const char *path, struct byte_source *src);
   void *open_ctx;
@@ -55,12 +55,25 @@ struct identity_counts {
   uint64_t events_written;
 };
 
+/* A container's image that got no identity: found nowhere (its volume
+ * gone with its container, and in no layer), or not readable there. */
+struct identity_unread {
+  char *path;        /* as logged */
+  uint32_t pid;      /* of its first load */
+  int volume_listed; /* its volume was still mounted: the file was not readable */
+};
+#define IDENTITY_UNREAD_MAX 1024 /* kept; the counts go on */
+
 struct identity_injector;
 
 int identity_injector_new(struct identity_injector **out, const struct identity_options *o);
 /* An etl_merge_inject_fn: ctx is the injector. */
 int identity_inject(void *ctx, const struct etw_event *ev, struct etl_writer *w);
 void identity_injector_counts(const struct identity_injector *ij, struct identity_counts *c);
+/* The container images found nowhere, in the order first met. */
+size_t identity_injector_unread_count(const struct identity_injector *ij);
+const struct identity_unread *identity_injector_unread(const struct identity_injector *ij,
+                                                       size_t i);
 void identity_injector_free(struct identity_injector *ij);
 
 /* Parses "FROM=TO" (a /PathMap item) into *map, pointing into `item`, whose

@@ -1,11 +1,15 @@
 /* A capture's containers (see container_capture.h). */
 #include "src/containers/container_capture.h"
 
+#include "src/base/alloc.h"
 #include "src/base/civil_time.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#define LAYERCHAIN_MAX (64u << 10) /* bytes of one layerchain.json read */
 
 void container_capture_init(struct container_capture *cc, const struct container_host *host)
 {
@@ -17,6 +21,57 @@ void container_capture_init(struct container_capture *cc, const struct container
 void container_capture_at_start(struct container_capture *cc, int64_t filetime)
 {
   container_inventory_take(&cc->at_start, cc->host, filetime);
+}
+
+/* An Id from HCS names a folder only when it is one plain name. */
+static int plain_name(const char *id)
+{
+  const char *p;
+  for (p = id; *p; p++)
+    if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+          *p == '-' || *p == '_'))
+      return 0;
+  return p != id;
+}
+
+/* Appends the layers of container `id` (its folder's layerchain.json). */
+static void layers_of(struct container_capture *cc, const char *root, const char *id)
+{
+  struct byte_source src;
+  char path[1024], why[256], *text = NULL;
+  if (!plain_name(id) || snprintf(path, sizeof(path), "%s\\%s\\layerchain.json", root, id) >=
+                             (int)sizeof(path))
+    return;
+  if (cc->host->open_file(cc->host->ctx, path, &src) != 0)
+    return; /* not Docker's, or gone with its container */
+  if (src.size > 0 && src.size <= (int64_t)LAYERCHAIN_MAX &&
+      (text = etwcap_malloc((size_t)src.size)) != NULL &&
+      byte_source_read_exact(&src, 0, text, (size_t)src.size, NULL) == 0 &&
+      container_inventory_parse_layerchain(text, (size_t)src.size, cc->layers, &cc->layer_count, why,
+                                           sizeof(why)) != 0)
+    log_warn("'%s': %s", path, why);
+  etwcap_free(text);
+  byte_source_close(&src);
+}
+
+/* The layers of every process-isolated container either inventory saw. */
+static void gather_layers(struct container_capture *cc)
+{
+  const struct container_inventory *inv[2] = { &cc->at_start, &cc->at_stop };
+  char root[700];
+  size_t i, k, j;
+  if (!cc->host->layer_root || cc->host->layer_root(cc->host->ctx, root, sizeof(root)) != 0)
+    return;
+
+  for (k = 0; k < 2; k++)
+    for (i = 0; i < inv[k]->count; i++) {
+      const struct container_system *s = &inv[k]->systems[i];
+      int again = 0;
+      for (j = 0; k == 1 && j < cc->at_start.count; j++)
+        again |= strcmp(cc->at_start.systems[j].id, s->id) == 0;
+      if (s->isolation == CONTAINER_PROCESS && !again)
+        layers_of(cc, root, s->id);
+    }
 }
 
 int container_capture_at_stop(struct container_capture *cc, const struct identity_options *base,
@@ -31,8 +86,11 @@ int container_capture_at_stop(struct container_capture *cc, const struct identit
              "unless their volumes open through \\\\?\\GLOBALROOT",
              etwcap_strerror(cc->volumes_rc));
   o.containers = 1;
-  o.volumes = cc->volumes.v;
-  o.volume_count = cc->volumes.count;
+  gather_layers(cc);
+  o.places.volumes = cc->volumes.v;
+  o.places.volume_count = cc->volumes.count;
+  o.places.layers = (const char *const *)cc->layers;
+  o.places.layer_count = cc->layer_count;
   o.open_file = cc->host->open_file;
   o.open_ctx = cc->host->ctx;
   return identity_injector_new(&cc->identity, &o);
@@ -40,9 +98,12 @@ int container_capture_at_stop(struct container_capture *cc, const struct identit
 
 void container_capture_release(struct container_capture *cc)
 {
+  size_t i;
   identity_injector_free(cc->identity);
   container_inventory_release(&cc->at_start);
   container_inventory_release(&cc->at_stop);
+  for (i = 0; i < cc->layer_count; i++)
+    etwcap_free(cc->layers[i]);
   os_volume_list_release(&cc->volumes);
   memset(cc, 0, sizeof(*cc));
 }
@@ -91,12 +152,30 @@ static void inventory(struct strbuf *b, const struct container_capture *cc)
   strbuf_puts(b, "},\n");
 }
 
+/* The container images the merge found nowhere. */
+static void unread(struct strbuf *b, const struct container_capture *cc)
+{
+  size_t i, n = cc->identity ? identity_injector_unread_count(cc->identity) : 0;
+  strbuf_puts(b, "  \"containerImagesUnread\": [");
+  for (i = 0; i < n; i++) {
+    const struct identity_unread *u = identity_injector_unread(cc->identity, i);
+    strbuf_puts(b, i ? ",\n    {\"path\": " : "\n    {\"path\": ");
+    strbuf_json_string(b, u->path);
+    strbuf_printf(b, ", \"pid\": %lu, \"reason\": \"%s\"}", (unsigned long)u->pid,
+                  u->volume_listed ? "not readable on its container's volume"
+                                   : CONTAINER_STOPPED_REASON);
+  }
+  strbuf_puts(b, n ? "\n  ],\n" : "],\n");
+}
+
 void container_capture_json(struct strbuf *b, const struct container_capture *cc)
 {
   if (!cc) {
-    strbuf_puts(b, "  \"containers\": null,\n  \"volumeMap\": null,\n");
+    strbuf_puts(b, "  \"containers\": null,\n  \"volumeMap\": null,\n"
+                   "  \"containerImagesUnread\": null,\n");
     return;
   }
   inventory(b, cc);
   volume_map(b, cc);
+  unread(b, cc);
 }

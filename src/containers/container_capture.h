@@ -22,6 +22,11 @@ struct container_capture {
   int volumes_rc; /* why there is no map: ETWCAP_E_UNSUPPORTED off Windows */
   struct identity_injector *identity;
   struct container_inventory at_start, at_stop; /* a capture's; not taken by merge */
+  /* The image layers of the containers the inventory saw, each one's
+   * topmost first: where an image is looked for once its container has
+   * gone (container_image.h). */
+  char *layers[CONTAINER_LAYERS_MAX];
+  size_t layer_count;
 };
 
 /* `host` NULL: the system's. */
@@ -37,8 +42,12 @@ int container_capture_at_stop(struct container_capture *cc, const struct identit
                               int inventory, int64_t filetime);
 void container_capture_release(struct container_capture *cc);
 
-/* The manifest's members for it: `"containers": ...,\n"volumeMap": ...,\n`
- * (README.md); cc NULL: both null. */
+/* What the manifest says of a container image found nowhere: its volume
+ * was gone, and no image layer held it. */
+#define CONTAINER_STOPPED_REASON "container stopped before its identity could be read"
+
+/* The manifest's members for it: `"containers"`, `"volumeMap"` and
+ * `"containerImagesUnread"` (README.md); cc NULL: all null. */
 void container_capture_json(struct strbuf *b, const struct container_capture *cc);
 
 #endif

@@ -3,6 +3,11 @@
 
 #include "src/containers/hcs.h"
 
+#include "src/base/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
 static int volumes(void *ctx, struct os_volume_list *out)
 {
   (void)ctx;
@@ -27,8 +32,23 @@ static int processes(void *ctx, const char *id, char **json, char *why, size_t w
   return hcs_processes_json(id, json, why, why_size);
 }
 
+/* Learn's "Container Storage Overview": Docker stores the layers in
+ * C:\ProgramData\docker, "split across the image and windowsfilter
+ * directories" (a daemon.json data-root moves them: not followed here). */
+static int layer_root(void *ctx, char *out, size_t size)
+{
+  const char *data = getenv("ProgramData");
+  int w;
+  (void)ctx;
+  if (!data || !*data)
+    return ETWCAP_E_NOENT;
+  w = snprintf(out, size, "%s\\docker\\windowsfilter", data);
+  return w < 0 || (size_t)w >= size ? ETWCAP_E_NAMETOOLONG : 0;
+}
+
 const struct container_host *container_host_system(void)
 {
-  static const struct container_host host = { NULL, volumes, open_file, systems, processes };
+  static const struct container_host host = { NULL,    volumes,   open_file,
+                                              systems, processes, layer_root };
   return &host;
 }

@@ -31,6 +31,9 @@ struct container_host {
   /* HcsGetComputeSystemProperties' result document for {"PropertyTypes":
    * ["ProcessList"]} of the compute system `id`, likewise. */
   int (*processes)(void *ctx, const char *id, char **json, char *why, size_t why_size);
+  /* The folder of Docker's Windows layers, each container's and each
+   * image layer's folder in it: 0, or ETWCAP_E_NOENT when there is none. */
+  int (*layer_root)(void *ctx, char *out, size_t size);
 };
 
 /* The running system's. */

@@ -5,6 +5,7 @@
 #include "src/base/civil_time.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/base/os/os_file.h"
 #include "src/capture/session_record_json.h"
 
 #include <stdio.h>
@@ -60,19 +61,28 @@ static int parse(const char *json, size_t len, struct record_json **root, char *
   return record_json_parse(json, len, root, why, why_size);
 }
 
+/* A document that must be a JSON array (`what` names it in `why`). */
+static int parse_array(const char *json, size_t len, const char *what, struct record_json **root,
+                       char *why, size_t why_size)
+{
+  int rc = parse(json, len, root, why, why_size);
+  if (!rc && (*root)->type != RECORD_JSON_ARRAY) {
+    snprintf(why, why_size, "%s is not a JSON array", what);
+    record_json_free(*root);
+    *root = NULL;
+    rc = ETWCAP_E_FORMAT;
+  }
+  return rc;
+}
+
 int container_inventory_parse_systems(struct container_inventory *inv, const char *json,
                                       size_t len, char *why, size_t why_size)
 {
   struct record_json *root = NULL;
   size_t i;
-  int rc = parse(json, len, &root, why, why_size);
+  int rc = parse_array(json, len, "the list of compute systems", &root, why, why_size);
   if (rc)
     return rc;
-  if (root->type != RECORD_JSON_ARRAY) {
-    snprintf(why, why_size, "the list of compute systems is not a JSON array");
-    record_json_free(root);
-    return ETWCAP_E_FORMAT;
-  }
   if (root->count && !(inv->systems = etwcap_calloc(root->count < CONTAINER_SYSTEMS_MAX
                                                         ? root->count
                                                         : CONTAINER_SYSTEMS_MAX,
@@ -182,6 +192,29 @@ void container_inventory_release(struct container_inventory *inv)
   memcpy(why, inv->why, sizeof(why));
   memset(inv, 0, sizeof(*inv));
   memcpy(inv->why, why, sizeof(why));
+}
+
+int container_inventory_parse_layerchain(const char *json, size_t len, char **layers,
+                                         size_t *count, char *why, size_t why_size)
+{
+  struct record_json *root = NULL;
+  size_t i;
+  int rc = parse_array(json, len, "layerchain.json", &root, why, why_size);
+  if (rc)
+    return rc;
+  for (i = 0; i < root->count && *count < CONTAINER_LAYERS_MAX && !rc; i++) {
+    const struct record_json *v = &root->items[i];
+    /* A share is never read: a layer is a folder of this host. */
+    if (v->type != RECORD_JSON_STRING || !v->text[0] || strlen(v->text) >= 1024 ||
+        os_path_is_remote(v->text))
+      continue;
+    if (!(layers[*count] = etwcap_strdup(v->text)))
+      rc = ETWCAP_E_NOMEM;
+    else
+      (*count)++;
+  }
+  record_json_free(root);
+  return rc;
 }
 
 const struct container_system *container_inventory_by_pid(const struct container_inventory *inv,

@@ -65,6 +65,15 @@ int container_inventory_parse_systems(struct container_inventory *inv, const cha
 int container_inventory_parse_processes(struct container_system *s, const char *json, size_t len,
                                         char *why, size_t why_size);
 
+/* A container's layerchain.json (moby's Windows graph driver writes one
+ * into each layer folder: a JSON array of its parent layers' folders,
+ * topmost first) appended to *layers (*count of them; each allocated,
+ * etwcap_free).  Paths that are not text, too long, or another machine's
+ * are left out.  0, ETWCAP_E_FORMAT or ETWCAP_E_NOMEM. */
+#define CONTAINER_LAYERS_MAX 256
+int container_inventory_parse_layerchain(const char *json, size_t len, char **layers,
+                                         size_t *count, char *why, size_t why_size);
+
 /* The system whose PIDs include pid, or NULL. */
 const struct container_system *container_inventory_by_pid(const struct container_inventory *inv,
                                                           uint32_t pid);

@@ -84,8 +84,13 @@ static int open_file(void *ctx, const char *path, struct byte_source *src)
     if (f->globalroot_refused)
       return ETWCAP_E_ACCES;
     c = by_number(f, path + strlen(GLOBALROOT), &rest);
-  } else {
+  } else if (str_ncaseeq(path, "\\\\?\\", 4)) {
     c = by_guid(f, path, &rest);
+  } else {
+    /* A folder of the host (the layers): the scratch area itself. */
+    snprintf(local, sizeof(local), "%s", path);
+    os_native_path(local);
+    return byte_source_open_file(src, local);
   }
   /* A stopped container's volume is gone: its names open nothing. */
   if (!c || c->stopped || *rest != '\\')
@@ -158,6 +163,13 @@ static int processes(void *ctx, const char *id, char **json, char *why, size_t w
   return strbuf_finish(&b, json);
 }
 
+static int layer_root(void *ctx, char *out, size_t size)
+{
+  struct fake_container_host *f = ctx;
+  snprintf(out, size, "%s/windowsfilter", f->root);
+  return 0;
+}
+
 void fake_container_host_init(struct fake_container_host *f, const char *root)
 {
   memset(f, 0, sizeof(*f));
@@ -167,4 +179,5 @@ void fake_container_host_init(struct fake_container_host *f, const char *root)
   f->host.open_file = open_file;
   f->host.systems = systems;
   f->host.processes = processes;
+  f->host.layer_root = layer_root;
 }

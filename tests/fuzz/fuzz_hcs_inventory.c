@@ -1,7 +1,7 @@
 /* libFuzzer target: the Host Compute Service's documents as the container
  * inventory reads them (src/containers/container_inventory.c): the list of
- * compute systems and a ProcessList, from arbitrary bytes, and the
- * manifest JSON written from what was read. */
+ * compute systems and a ProcessList, and Docker's layerchain.json, from
+ * arbitrary bytes, and the manifest JSON written from what was read. */
 #include "src/base/alloc.h"
 #include "src/containers/container_inventory.h"
 
@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   struct container_inventory inv;
   struct container_system s;
   struct strbuf b;
-  char why[256], *json = NULL;
+  char why[256], *json = NULL, *layers[CONTAINER_LAYERS_MAX];
+  size_t layer_count = 0, i;
   memset(&inv, 0, sizeof(inv));
   memset(&s, 0, sizeof(s));
   if (container_inventory_parse_systems(&inv, (const char *)data, size, why, sizeof(why)) == 0) {
@@ -28,5 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   container_inventory_release(&inv);
   if (container_inventory_parse_processes(&s, (const char *)data, size, why, sizeof(why)) == 0)
     etwcap_free(s.pids);
+  container_inventory_parse_layerchain((const char *)data, size, layers, &layer_count, why,
+                                       sizeof(why));
+  for (i = 0; i < layer_count; i++)
+    etwcap_free(layers[i]);
   return 0;
 }

@@ -337,6 +337,70 @@ static void a_hyperv_isolated_container_is_named_as_such(void **state)
   assert_null(strstr(manifest, "4242"));
 }
 
+/* layer/Files/app/worker.dll from the fixture `name`. */
+static void layer_file(const char *layer, const char *name)
+{
+  static const char *const dirs[] = { "", "/Files", "/Files/app" };
+  char path[1000], src[700];
+  size_t i;
+  for (i = 0; i < 3; i++) {
+    snprintf(path, sizeof(path), "%s%s", layer, dirs[i]);
+    assert_int_equal(test_mkdir(path), 0);
+  }
+  snprintf(path, sizeof(path), "%s/Files/app/worker.dll", layer);
+  copy_file(test_pe_fixture(name, src, sizeof(src)), path);
+}
+
+/* A container that stopped before the capture's end: its volume is gone,
+ * so its image is read from its image layer (layerchain.json, topmost
+ * first, with the same header check); one found in no layer is listed in
+ * the manifest as such. */
+static void a_stopped_containers_image_is_found_in_its_layer(void **state)
+{
+  struct world w;
+  struct identity_counts c;
+  struct seen s;
+  char manifest[65536], dir[700], layer_top[800], layer_base[800], path[1000];
+  FILE *f;
+  (void)state;
+  build_world(&w, "stopped");
+  /* worker (volume 9) has stopped; its layers: top (an older worker.dll:
+   * the other fixture, whose headers differ) above base (the loaded one). */
+  w.host.c[1].stopped = 1;
+  snprintf(dir, sizeof(dir), "%s/windowsfilter", w.root);
+  assert_int_equal(test_mkdir(dir), 0);
+  snprintf(layer_top, sizeof(layer_top), "%s/top", dir);
+  snprintf(layer_base, sizeof(layer_base), "%s/base", dir);
+  snprintf(path, sizeof(path), "%s/%s", dir, w.host.c[1].id);
+  assert_int_equal(test_mkdir(path), 0);
+  snprintf(path, sizeof(path), "%s/%s/layerchain.json", dir, w.host.c[1].id);
+  f = fopen(path, "wb");
+  assert_non_null(f);
+  fprintf(f, "[\"%s\",\"%s\"]", layer_top, layer_base);
+  fclose(f);
+  layer_file(layer_top, "pe64_pdb.dll");
+  layer_file(layer_base, "pe64_version.dll");
+  c = finish(&w, manifest, sizeof(manifest));
+  s = seen_in(w.zip);
+  assert_int_equal(s.rsds[1], 1);
+  assert_string_equal(s.sig[1], w.ver.rsds);
+  assert_int_equal(c.identified, 2);
+  assert_null(strstr(manifest, "worker.dll"));
+
+  /* Without the base layer, worker.dll is found nowhere: listed. */
+  snprintf(path, sizeof(path), "%s/Files/app/worker.dll", layer_base);
+  assert_int_equal(os_remove(path), 0);
+  write_trace(w.data, w.loads, 3); /* the first merge took the session file */
+  c = finish(&w, manifest, sizeof(manifest));
+  s = seen_in(w.zip);
+  assert_int_equal(s.rsds[1], 0);
+  assert_int_equal(c.container_unread, 1);
+  assert_non_null(strstr(manifest, "\"containerImagesUnread\": [\n    {\"path\": "
+                                   "\"\\\\Device\\\\HarddiskVolume9\\\\app\\\\worker.dll\", "
+                                   "\"pid\": 3476, \"reason\": \"container stopped before its "
+                                   "identity could be read\"}\n  ],"));
+}
+
 /* HCS's documents are outside bytes: a list that is no array, a field too
  * long, a PID out of range are refused or left out, never trusted. */
 static void hcs_documents_are_read_within_bounds(void **state)
@@ -403,7 +467,9 @@ static void the_volume_guid_path_serves_when_globalroot_is_refused(void **state)
 /* A path that climbs out of its volume is never opened. */
 static void paths_that_leave_the_volume_are_not_candidates(void **state)
 {
+  struct container_places none;
   char out[256];
+  memset(&none, 0, sizeof(none));
   (void)state;
   assert_int_equal(container_image_device_len("\\Device\\HarddiskVolume7\\app\\x.dll"),
                    strlen("\\Device\\HarddiskVolume7"));
@@ -412,10 +478,12 @@ static void paths_that_leave_the_volume_are_not_candidates(void **state)
   assert_int_equal(container_image_device_len("\\Device\\HarddiskVolume7\\a\\\\x.dll"), 0);
   assert_int_equal(container_image_device_len("\\Device\\Mup\\server\\x.dll"), 0);
   assert_int_equal(container_image_device_len("\\Device\\HarddiskVolume\\x.dll"), 0);
-  assert_int_equal(container_image_candidate("\\Device\\HarddiskVolume7\\a.dll", 0, NULL, 0, out,
+  assert_int_equal(container_image_candidate("\\Device\\HarddiskVolume7\\a.dll", 0, &none, out,
                                              sizeof(out)), 0);
   assert_string_equal(out, "\\\\?\\GLOBALROOT\\Device\\HarddiskVolume7\\a.dll");
-  assert_int_equal(container_image_candidate("\\Device\\HarddiskVolume7\\a.dll", 1, NULL, 0, out,
+  assert_int_equal(container_image_candidate("\\Device\\HarddiskVolume7\\a.dll", 1, &none, out,
+                                             sizeof(out)), ETWCAP_E_RANGE);
+  assert_int_equal(container_image_candidate("\\Device\\HarddiskVolume7\\a.dll", 2, &none, out,
                                              sizeof(out)), ETWCAP_E_NOENT);
 }
 
@@ -425,6 +493,7 @@ int main(void)
     cmocka_unit_test(two_running_containers_images_get_identity),
     cmocka_unit_test(the_volume_guid_path_serves_when_globalroot_is_refused),
     cmocka_unit_test(without_hcs_the_capture_says_why),
+    cmocka_unit_test(a_stopped_containers_image_is_found_in_its_layer),
     cmocka_unit_test(a_hyperv_isolated_container_is_named_as_such),
     cmocka_unit_test(hcs_documents_are_read_within_bounds),
     cmocka_unit_test(paths_that_leave_the_volume_are_not_candidates),
