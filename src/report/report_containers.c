@@ -139,12 +139,40 @@ const struct report_container *report_process_container(const struct report *r, 
   return k >= 0 ? &r->containers.list[k] : NULL;
 }
 
-/* No name yet: the capture manifest holds no host inventory to take it
- * from.  Matching an ETW container ID to an HCS compute system goes by
- * the processes both list (docs/etl.md, "Containers of a trace"). */
+/* 1 when container i holds pid: the trace's ID facts say so, or a process
+ * row of that pid is joined to it. */
+static int holds(const struct report *r, size_t i, uint32_t pid)
+{
+  const struct etl_container *id = r->containers.list[i].id;
+  size_t k;
+  for (k = 0; k < id->pid_count; k++)
+    if (id->pids[k] == pid)
+      return 1;
+  for (k = 0; r->containers.process_container && k < r->kernel.process_count; k++)
+    if (r->kernel.processes[k].pid == pid && r->containers.process_container[k] == (int)i)
+      return 1;
+  return 0;
+}
+
+/* The HCS compute system of the capture manifest whose host PIDs the
+ * container shares most: whether the ETW container ID is HCS's RuntimeId
+ * is documented nowhere (docs/containers.md), the processes both list are
+ * what ties them. */
 const char *report_container_name(const struct report *r, size_t i)
 {
-  (void)r;
-  (void)i;
-  return NULL;
+  const struct report_manifest *m = &r->manifest;
+  const struct report_manifest_system *best = NULL;
+  size_t s, k, most = 0;
+  if (i >= r->containers.count)
+    return NULL;
+  for (s = 0; s < m->system_count; s++) {
+    size_t shared = 0;
+    for (k = 0; k < m->systems[s].pid_count; k++)
+      shared += holds(r, i, m->systems[s].pids[k]);
+    if (shared > most) {
+      most = shared;
+      best = &m->systems[s];
+    }
+  }
+  return best ? (best->name[0] ? best->name : best->id) : NULL;
 }

@@ -55,9 +55,9 @@ void report_containers_release(struct report_containers *c);
 /* The container of process table row i, or NULL (a host process). */
 const struct report_container *report_process_container(const struct report *r, size_t i);
 
-/* The name of container i, or NULL when the capture does not name it.
- * The one place a name comes from: the capture manifest's host inventory
- * (the HCS compute system whose processes the container shares) fills it. */
+/* The name of container i, or NULL when the capture does not name it: the
+ * HCS compute system of the capture manifest's host inventory whose
+ * processes the container shares most (its Name, else its Id). */
 const char *report_container_name(const struct report *r, size_t i);
 
 #endif

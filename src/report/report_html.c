@@ -533,6 +533,32 @@ static void processes(struct report_writer *w, const struct report *r)
   rw_puts(w, "</section>\n");
 }
 
+/* The container images the capture's merge could not identify (the
+ * manifest's containerImagesUnread): most often their container had
+ * stopped before the capture ended. */
+static void container_images_unread(struct report_writer *w, const struct report *r)
+{
+  const struct report_manifest *m = &r->manifest;
+  size_t i;
+  if (!m->unread_total)
+    return;
+  rw_printf(w, "<p><span class=\"warn\">%lu image(s) inside containers have no identity:</span> "
+               "the merge could not read them from the host. For these, run "
+               "<code>etwcap merge X.etl.zip /ImageIDsOnly</code> inside the container while it "
+               "runs.</p>\n<table>\n<thead><tr><th>Image</th><th class=\"n\">PID</th>"
+               "<th>Why</th></tr></thead>\n<tbody>\n",
+            (unsigned long)m->unread_total);
+  for (i = 0; i < m->unread_count; i++) {
+    rw_puts(w, "<tr>");
+    text_cell(w, "cmd", m->unread[i].path);
+    count_cell(w, m->unread[i].pid, 0);
+    text_cell(w, NULL, m->unread[i].reason);
+    rw_puts(w, "</tr>\n");
+  }
+  rw_puts(w, "</tbody></table>\n");
+  cut_note(w, m->unread_count, m->unread_total, "container images without identity");
+}
+
 static void symbols(struct report_writer *w, const struct report *r)
 {
   const struct report_kernel *k = &r->kernel;
@@ -586,6 +612,7 @@ static void symbols(struct report_writer *w, const struct report *r)
     cut_note(w, listed, without, "images without identity");
     rw_puts(w, "</details>\n");
   }
+  container_images_unread(w, r);
   rw_puts(w, "</section>\n");
 }
 

@@ -9,6 +9,7 @@
 #include "src/finish/capture_manifest.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int digits(const char *s, int n, unsigned *out)
@@ -66,6 +67,85 @@ static void copy(char *dst, size_t cap, const char *src)
   snprintf(dst, cap, "%s", src ? src : "");
 }
 
+/* The system of `id` among those kept, or a new one (NULL: no room). */
+static struct report_manifest_system *system_of(struct report_manifest *m, const char *id)
+{
+  size_t i;
+  for (i = 0; i < m->system_count; i++)
+    if (strcmp(m->systems[i].id, id) == 0)
+      return &m->systems[i];
+  if (m->system_count == REPORT_MANIFEST_SYSTEMS)
+    return NULL;
+  copy(m->systems[m->system_count].id, sizeof(m->systems[0].id), id);
+  return &m->systems[m->system_count++];
+}
+
+/* A PID written as a bare number, or -1. */
+static int64_t pid_of(const struct record_json *v)
+{
+  char *end;
+  long long n;
+  if (v->type != RECORD_JSON_NUMBER)
+    return -1;
+  n = strtoll(v->text, &end, 10);
+  return *end ? -1 : (int64_t)n;
+}
+
+/* One inventory ({"utc", "systems": [...]}) into m: the process-isolated
+ * containers with their names and PIDs. */
+static void inventory(struct report_manifest *m, const struct record_json *inv)
+{
+  const struct record_json *list = inv && inv->type == RECORD_JSON_OBJECT
+                                       ? record_json_get(inv, "systems")
+                                       : NULL;
+  size_t i, k, j;
+  for (i = 0; list && list->type == RECORD_JSON_ARRAY && i < list->count; i++) {
+    const struct record_json *s = &list->items[i], *pids;
+    struct report_manifest_system *sys;
+    if (s->type != RECORD_JSON_OBJECT || !*record_json_string(s, "id", "") ||
+        strcmp(record_json_string(s, "isolation", ""), "process") != 0 ||
+        !(sys = system_of(m, record_json_string(s, "id", ""))))
+      continue;
+    copy(sys->name, sizeof(sys->name), record_json_string(s, "name", ""));
+    pids = record_json_get(s, "processes");
+    for (k = 0; pids && pids->type == RECORD_JSON_ARRAY && k < pids->count; k++) {
+      int64_t pid = pid_of(&pids->items[k]);
+      int known = 0;
+      for (j = 0; j < sys->pid_count; j++)
+        known |= sys->pids[j] == (uint32_t)pid;
+      if (pid > 0 && pid <= (int64_t)UINT32_MAX && !known &&
+          sys->pid_count < REPORT_MANIFEST_SYSTEM_PIDS)
+        sys->pids[sys->pid_count++] = (uint32_t)pid;
+    }
+  }
+}
+
+static void containers(struct report_manifest *m, const struct record_json *root)
+{
+  const struct record_json *c = record_json_get(root, "containers"), *u;
+  size_t i;
+  if (c && c->type == RECORD_JSON_OBJECT) {
+    inventory(m, record_json_get(c, "atStart"));
+    inventory(m, record_json_get(c, "atStop"));
+  }
+  u = record_json_get(root, "containerImagesUnread");
+  for (i = 0; u && u->type == RECORD_JSON_ARRAY && i < u->count; i++) {
+    const struct record_json *e = &u->items[i];
+    struct report_manifest_unread *d = &m->unread[m->unread_count];
+    int64_t pid;
+    if (e->type != RECORD_JSON_OBJECT)
+      continue;
+    m->unread_total++;
+    if (m->unread_count == REPORT_MANIFEST_UNREAD)
+      continue;
+    pid = record_json_int(e, "pid", 0);
+    copy(d->path, sizeof(d->path), record_json_string(e, "path", ""));
+    copy(d->reason, sizeof(d->reason), record_json_string(e, "reason", ""));
+    d->pid = pid > 0 && pid <= (int64_t)UINT32_MAX ? (uint32_t)pid : 0;
+    m->unread_count++;
+  }
+}
+
 int report_manifest_parse(const char *text, size_t len, struct report_manifest *m, char *why,
                           size_t why_size)
 {
@@ -93,6 +173,7 @@ int report_manifest_parse(const char *text, size_t len, struct report_manifest *
     if (!report_parse_utc(record_json_string(trig, "utc", ""), &m->trigger_filetime))
       m->trigger_filetime = 0;
   }
+  containers(m, root);
   record_json_free(root);
   return 0;
 }

@@ -1,6 +1,8 @@
 /* The capture manifest (etwcap-capture.json, capture_manifest.h) read back
- * from an .etl.zip for `etwcap report`: the command line, and the trigger
- * that fired and when.  The zip's directory and member are read with
+ * from an .etl.zip for `etwcap report`: the command line, the trigger
+ * that fired and when, the host's containers (their HCS names and host
+ * PIDs, at the start and at the stop) and the container images the merge
+ * could not identify.  The zip's directory and member are read with
  * zip_directory.h, the JSON with session_record_json.h; both bound every
  * size, and a manifest that is absent or malformed is simply not shown. */
 #ifndef ETWCAP_REPORT_MANIFEST_H
@@ -10,6 +12,22 @@
 #include <stdint.h>
 
 #define REPORT_MANIFEST_TEXT_MAX 2048
+#define REPORT_MANIFEST_SYSTEMS 32      /* compute systems kept */
+#define REPORT_MANIFEST_SYSTEM_PIDS 128 /* host PIDs kept per system */
+#define REPORT_MANIFEST_UNREAD 16       /* unidentified container images kept */
+
+/* A process-isolated container of the inventory (atStart and atStop
+ * joined by Id). */
+struct report_manifest_system {
+  char id[256], name[256];
+  uint32_t pids[REPORT_MANIFEST_SYSTEM_PIDS];
+  size_t pid_count;
+};
+
+struct report_manifest_unread {
+  char path[512], reason[96];
+  uint32_t pid;
+};
 
 struct report_manifest {
   int present;
@@ -19,6 +37,10 @@ struct report_manifest {
   char trigger_name[256];
   char trigger_detail[REPORT_MANIFEST_TEXT_MAX];
   int64_t trigger_filetime; /* 0 when the manifest gives no valid time */
+  struct report_manifest_system systems[REPORT_MANIFEST_SYSTEMS];
+  size_t system_count;
+  struct report_manifest_unread unread[REPORT_MANIFEST_UNREAD];
+  size_t unread_count, unread_total; /* kept, and listed in the manifest */
 };
 
 /* Fills *m from the JSON text of a manifest: 0, or ETWCAP_E_FORMAT with a

@@ -28,6 +28,7 @@ import shutil
 import struct
 import sys
 import uuid
+import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from etwcap_e2e import Etwcap, tmp_dir, to_target_path  # noqa: E402
@@ -293,13 +294,19 @@ t.check(m_b and int(m_b.group(1)) == events_b and m_b.group(2) == "2200, 3476",
         % (events_b, m_b.group(0) if m_b else out))
 
 # --- report ---
-page = os.path.join(work, "containers.html")
-rc, out, err = t.run("report", to_target_path(t, trace), "/Out:" + to_target_path(t, page))
-t.check(rc == 0 and os.path.isfile(page), "report writes the page: %d %r" % (rc, err))
-with open(page, encoding="utf-8") as f:
-    html = f.read()
-m = re.search(r'<script type="application/json" id="etwcap-report">(.*?)</script>', html, re.S)
-doc = json.loads(m.group(1))
+def report_of(path, name):
+    """The page `report` writes for path, and the JSON embedded in it."""
+    page = os.path.join(work, name)
+    rc, out, err = t.run("report", to_target_path(t, path), "/Out:" + to_target_path(t, page))
+    t.check(rc == 0 and os.path.isfile(page), "report writes %s: %d %r" % (name, rc, err))
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r'<script type="application/json" id="etwcap-report">(.*?)</script>', text,
+                  re.S)
+    return text, json.loads(m.group(1))
+
+
+html, doc = report_of(trace, "containers.html")
 got = {c["id"]: c for c in doc["containers"]}
 t.check(sorted(got) == sorted([ID_A, ID_B]), "two containers in the JSON: %r" % sorted(got))
 # Image loads: three for each started process (its exe, ntdll, coreclr).
@@ -321,4 +328,40 @@ t.check(sorted(procs, key=str) == sorted(want_procs, key=str),
 t.check(all(p[2] is None for p in procs if p[0] in HOST), "the host's processes in none")
 t.check('<section id="containers">' in html and "<th>Container</th>" in html,
         "the page has a Containers section and a Container column")
+
+# --- report of the capture's zip, whose manifest holds the host inventory ---
+# The manifest as README.md's "capture manifest" documents it: HCS's compute
+# systems with their host PIDs (HCS's Ids, not the ETW IDs: they are tied by
+# the processes both list), a Hyper-V isolated one and its utility VM, and
+# an image the merge could not identify.
+def system(sid, name, pids, isolation="process"):
+    return {"id": sid, "name": name, "owner": "docker", "systemType": "Container",
+            "runtimeId": None, "state": "Running", "hostingSystemId": None,
+            "isolation": isolation, "processes": pids, "processesWhy": None, "warning": None}
+
+
+manifest = {
+    "schema": "etwcap-capture/1",
+    "containers": {"inventory": True, "why": None,
+                   "atStart": {"utc": "2024-05-13T10:30:00.0000000Z", "skipped": 0,
+                               "systems": [system("a1b2", "web", [1200]),
+                                           system("c3d4", "worker", [2200, 3476]),
+                                           system("e5f6", "iis", None, "hyperv")]},
+                   "atStop": {"utc": "2024-05-13T10:31:40.0000000Z", "skipped": 0,
+                              "systems": [system("a1b2", "web", [1200, 1676])]}},
+    "containerImagesUnread": [
+        {"path": "\\Device\\HarddiskVolume7\\Windows\\System32\\cmd.exe", "pid": 4000,
+         "reason": "container stopped before its identity could be read"}],
+}
+zipped = os.path.join(work, "containers.etl.zip")
+with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as z:
+    z.write(trace, "containers.etl")
+    z.writestr("etwcap-capture.json", json.dumps(manifest))
+html, doc = report_of(zipped, "named.html")
+names = {c["id"]: c["name"] for c in doc["containers"]}
+t.check(names == {ID_A: "web", ID_B: "worker"},
+        "each container named by the HCS system whose PIDs it shares: %r" % names)
+t.check("HarddiskVolume7\\Windows\\System32\\cmd.exe" in html and
+        "container stopped before its identity could be read" in html,
+        "the Symbols section lists the container image found nowhere")
 t.finish()
