@@ -32,7 +32,8 @@ struct qualifier_values {
   char *const *path_map;           /* merge */
   size_t path_map_count;
   const char *counter_log;         /* replay */
-  const char *out;                 /* replay, report */
+  const char *out;                 /* replay, report, convert */
+  const char *format;              /* convert */
   int64_t window_sec;              /* replay */
   int snapshot_on_trigger;         /* collect */
   int64_t snapshot_cooldown_sec;   /* collect; -1: DelayAfterTriggerSec */

@@ -29,13 +29,13 @@ const struct opt_group opt_group_common = OPT_GROUP("Qualifiers for every comman
 const struct opt_group *const opt_groups_common[] = { &opt_group_common, &opt_group_viewer, NULL };
 
 extern const struct command cmd_run, cmd_collect, cmd_snapshot, cmd_schedule, cmd_start, cmd_stop, cmd_abort, cmd_list_sessions,
-    cmd_merge, cmd_unzip, cmd_mark, cmd_dump, cmd_info, cmd_replay, cmd_report, cmd_plan,
+    cmd_merge, cmd_unzip, cmd_mark, cmd_dump, cmd_info, cmd_replay, cmd_report, cmd_convert, cmd_plan,
     cmd_selftest, cmd_selftest_child, cmd_version, cmd_list_cpu_counters;
 
 const struct command *const etwcap_commands[] = {
   &cmd_run, &cmd_collect, &cmd_snapshot, &cmd_schedule, &cmd_start,  &cmd_stop,     &cmd_abort,          &cmd_list_sessions,
   &cmd_list_cpu_counters, &cmd_merge,   &cmd_unzip, &cmd_mark, &cmd_dump,   &cmd_info,
-  &cmd_replay, &cmd_report, &cmd_plan,    &cmd_selftest, &cmd_selftest_child, &cmd_version, NULL,
+  &cmd_replay, &cmd_report, &cmd_convert, &cmd_plan,    &cmd_selftest, &cmd_selftest_child, &cmd_version, NULL,
 };
 
 const struct command *command_find(const char *name)

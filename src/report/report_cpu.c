@@ -32,13 +32,17 @@ struct build {
   size_t nodes;                  /* in all processes */
 };
 
+/* A name matches with or without its ".exe", in any case. */
 static int selected(const struct report_process *p, const struct report_cpu_select *sel)
 {
+  size_t n;
   if (sel->pid_given)
     return p->pid == sel->pid;
-  if (sel->name)
-    return str_caseeq(p->name, sel->name);
-  return 1;
+  if (!sel->name)
+    return 1;
+  n = strlen(sel->name);
+  return str_caseeq(p->name, sel->name) ||
+         (str_ncaseeq(p->name, sel->name, n) && str_caseeq(p->name + n, ".exe"));
 }
 
 struct candidate {

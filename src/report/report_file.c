@@ -6,13 +6,15 @@
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
+#include "src/report/report_export.h"
 #include "src/report/report_html.h"
 #include "src/report/report_model.h"
 
 #include <stdio.h>
 #include <string.h>
 
-int report_default_path(const char *trace, char *out, size_t cap)
+/* The file next to the trace with its suffix in place of the trace's. */
+static int default_path(const char *trace, const char *suffix, char *out, size_t cap)
 {
   static const char *const suffixes[] = { ".etl.zip", ".etl", ".zip" };
   size_t n = strlen(trace), i;
@@ -24,11 +26,24 @@ int report_default_path(const char *trace, char *out, size_t cap)
       break;
     }
   }
-  w = snprintf(out, cap, "%.*s.report.html", (int)n, trace);
+  w = snprintf(out, cap, "%.*s%s", (int)n, trace, suffix);
   return w < 0 || (size_t)w >= cap ? ETWCAP_E_RANGE : 0;
 }
 
-static int write_page(const struct report *r, const char *tmp, char *err, size_t errcap)
+int report_default_path(const char *trace, char *out, size_t cap)
+{
+  return default_path(trace, ".report.html", out, cap);
+}
+
+/* What a file is: the page, or an export in a format. */
+struct output {
+  int page;
+  enum report_export_format format;
+  const char *default_suffix;
+};
+
+static int write_output(const struct report *r, const struct output *o, const char *tmp,
+                        char *err, size_t errcap)
 {
   struct report_writer *w = etwcap_malloc(sizeof(*w)); /* its buffer: 64 KiB */
   char why[256];
@@ -44,8 +59,11 @@ static int write_page(const struct report *r, const char *tmp, char *err, size_t
     etwcap_free(w);
     return rc ? rc : ETWCAP_E_IO;
   }
-  report_html_write(w, r);
-  rc = report_writer_flush(w);
+  if (o->page)
+    report_html_write(w, r);
+  rc = o->page ? 0 : report_export_write(w, r, o->format);
+  if (!rc)
+    rc = report_writer_flush(w);
   if (fclose(w->f) != 0 && !rc)
     rc = ETWCAP_E_IO;
   etwcap_free(w);
@@ -54,24 +72,36 @@ static int write_page(const struct report *r, const char *tmp, char *err, size_t
   return rc;
 }
 
-int report_write_file(const char *trace, const char *out, char *written, size_t written_cap,
-                      char *err, size_t errcap)
+/* Reads trace with the CPU stacks sel chooses (NULL: the report's) and
+ * writes o to out (NULL: next to the trace), through a temporary. */
+static int produce(const char *trace, const char *out, const struct report_cpu_select *sel,
+                   const struct output *o, char *written, size_t written_cap, char *err,
+                   size_t errcap)
 {
   struct report r;
   char path[4096], tmp[4200];
   int rc;
   err[0] = '\0';
   if (!out) {
-    if (report_default_path(trace, path, sizeof(path)) != 0) {
+    if (default_path(trace, o->default_suffix, path, sizeof(path)) != 0) {
       snprintf(err, errcap,
-               "the path is too long for its report's name (at most %zu bytes): give /Out a "
-               "shorter path than '%s'", sizeof(path) - 1, trace);
+               "the path is too long for the name of its output (at most %zu bytes): give "
+               "/Out a shorter path than '%s'", sizeof(path) - 1, trace);
       return ETWCAP_E_NAMETOOLONG;
     }
     out = path;
   }
   snprintf(written, written_cap, "%s", out);
-  rc = report_collect(&r, trace, err, errcap);
+  rc = report_collect_cpu(&r, trace, sel, err, errcap);
+  if (!rc && sel && (sel->pid_given || sel->name) && r.cpu.count == 0) {
+    if (sel->pid_given)
+      snprintf(err, errcap, "%s: no process with pid %u has CPU samples: 'etwcap report %s' "
+               "lists the processes", trace, (unsigned)sel->pid, trace);
+    else
+      snprintf(err, errcap, "%s: no process named '%s' has CPU samples: 'etwcap report %s' "
+               "lists the processes", trace, sel->name, trace);
+    rc = ETWCAP_E_USAGE;
+  }
   if (rc) {
     report_release(&r);
     return rc;
@@ -93,13 +123,31 @@ int report_write_file(const char *trace, const char *out, char *written, size_t 
     report_release(&r);
     return rc;
   }
-  rc = write_page(&r, tmp, err, errcap);
+  rc = write_output(&r, o, tmp, err, errcap);
   report_release(&r);
   if (rc == 0 && (rc = os_rename_replace(tmp, out)) != 0)
     snprintf(err, errcap, "cannot rename '%s' to '%s': %s", tmp, out, etwcap_strerror(rc));
   if (rc)
     os_remove(tmp);
   return rc;
+}
+
+int report_write_file(const char *trace, const char *out, char *written, size_t written_cap,
+                      char *err, size_t errcap)
+{
+  static const struct output page = { 1, REPORT_EXPORT_FOLDED, ".report.html" };
+  return produce(trace, out, NULL, &page, written, written_cap, err, errcap);
+}
+
+int report_convert_file(const char *trace, enum report_export_format format, const char *out,
+                        const struct report_cpu_select *sel, char *written, size_t written_cap,
+                        char *err, size_t errcap)
+{
+  struct output o;
+  o.page = 0;
+  o.format = format;
+  o.default_suffix = format == REPORT_EXPORT_FOLDED ? ".folded.txt" : ".speedscope.json";
+  return produce(trace, out, sel, &o, written, written_cap, err, errcap);
 }
 
 int report_after_capture(const char *capture)

@@ -1,11 +1,14 @@
 /* `etwcap report` as one call, for the report command and for the /Report
  * qualifier of collect and replay: read a trace in one pass and write its
- * page.  The page is written to a temporary created exclusively beside OUT
+ * page; and `etwcap convert` the same way.  The page (or export) is written to a temporary created exclusively beside OUT
  * (os_temp_name, os_fcreate) and renamed to OUT when it is complete, so a
  * failure never leaves a half page under the final name and a planted link
  * is never followed. */
 #ifndef ETWCAP_REPORT_FILE_H
 #define ETWCAP_REPORT_FILE_H
+
+#include "src/report/report_cpu.h"
+#include "src/report/report_export.h"
 
 #include <stddef.h>
 
@@ -18,6 +21,15 @@ int report_default_path(const char *trace, char *out, size_t cap);
  * (the trace reader's for bad input, the file's for I/O). */
 int report_write_file(const char *trace, const char *out, char *written, size_t written_cap,
                       char *err, size_t errcap);
+
+/* `etwcap convert`: the CPU stacks of `trace`'s processes that sel chooses
+ * (all with samples when it names none) in `format`, to `out` (NULL:
+ * NAME.speedscope.json or NAME.folded.txt next to the trace), written the
+ * same way.  0, or an ETWCAP_E_* code with a message in err;
+ * ETWCAP_E_USAGE when sel names a process that has no samples. */
+int report_convert_file(const char *trace, enum report_export_format format, const char *out,
+                        const struct report_cpu_select *sel, char *written, size_t written_cap,
+                        char *err, size_t errcap);
 
 /* For /Report of collect and replay: writes the default page of the capture
  * just written to `capture` and logs where, or why not (the capture stays
