@@ -281,6 +281,7 @@ t.check(all("container=" not in l for l in lines if l not in marked),
 
 # --- info ---
 rc, out, err = t.run("info", to_target_path(t, trace))
+out = out.replace("\r\n", "\n")
 t.check(rc == 0, "info exits 0: %d %r" % (rc, err))
 t.check("CONTAINER_ID=%d" % WITH_ID in out, "info counts the items: %r" % out)
 t.check("Containers:    2 " in out, "info lists two containers")
