@@ -322,11 +322,11 @@ static void draw_tree(struct drawing *d, uint32_t node, const char *name, uint64
   }
 }
 
-static void note(struct drawing *d)
+/* What the minimum width did to the graph. */
+static void narrow_note(struct drawing *d)
 {
   struct report_writer *w = d->w;
-  rw_puts(w, "<p class=\"muted\">Click a frame to zoom on it, the bottom frame to zoom out; "
-             "hover for its name and weight. Frames narrower than ");
+  rw_puts(w, " Frames narrower than ");
   weight_text(d, d->min);
   rw_puts(w, " ");
   rw_html(w, d->s->unit);
@@ -339,6 +339,15 @@ static void note(struct drawing *d)
   rw_puts(w, " ");
   rw_html(w, d->s->unit);
   rw_puts(w, ").");
+}
+
+static void note(struct drawing *d)
+{
+  struct report_writer *w = d->w;
+  rw_puts(w, "<p class=\"muted\">Click a frame to zoom on it, the bottom frame to zoom out; "
+             "hover for its name and weight.");
+  if (d->merged || d->left_out)
+    narrow_note(d);
   if (d->too_deep)
     rw_printf(w, " Frames deeper than %d are not drawn.", MAX_ROWS);
   if (d->g->cut) {

@@ -2,6 +2,10 @@
  * file names): escaped like every other text of the page. */
 #include "src/report/report_html_cpu.h"
 
+#include "src/report/report_flame.h"
+
+#include <stdio.h>
+
 /* Processes given tables on the page (the JSON has all REPORT_CPU_BUSIEST)
  * and rows per table. */
 #define HTML_CPU_PROCESSES 5
@@ -20,6 +24,49 @@ static void count_then_percent(struct report_writer *w, uint64_t n, uint64_t of)
   rw_count(w, n);
   rw_puts(w, "</td>");
   percent_cell(w, n, of);
+}
+
+/* Flame graphs: rows drawn (deeper paths are cut there, as the renderer
+ * cuts them) and frames drawn, which bound a page at about 0.4 MB per
+ * graph; frames under 0.1% of the process's samples are merged. */
+#define FLAME_DEPTH 256
+#define FLAME_FRAMES 1500
+#define FLAME_MIN_FRACTION 0.001
+
+static const char *frame_name(void *ctx, uint32_t frame)
+{
+  return report_frames_name(ctx, frame);
+}
+
+/* p's call tree as a flame graph: each node's own samples are one stack
+ * of the frames from the process down to it. */
+static void flame(struct report_writer *w, const struct report *r,
+                  const struct report_cpu_process *p)
+{
+  struct flame_graph g;
+  struct flame_style s = { 0 };
+  uint32_t path[FLAME_DEPTH];
+  char root[REPORT_PROCESS_NAME_MAX + 16];
+  size_t i;
+  int rc = flame_graph_init(&g, p->node_count);
+  for (i = 0; !rc && i < p->node_count; i++)
+    if (p->nodes[i].weight)
+      rc = flame_graph_add(&g, path, report_cpu_path(p, (uint32_t)i, path, FLAME_DEPTH),
+                           p->nodes[i].weight);
+  if (rc) {
+    rw_puts(w, "<p class=\"bad\">Out of memory drawing the flame graph.</p>\n");
+  } else {
+    snprintf(root, sizeof(root), "%s (%u)", p->name[0] ? p->name : "?", (unsigned)p->pid);
+    s.root = root;
+    s.unit = "samples";
+    s.unit_per_weight = 1;
+    s.min_fraction = FLAME_MIN_FRACTION;
+    s.max_frames = FLAME_FRAMES;
+    s.name = frame_name;
+    s.ctx = (void *)&r->frames;
+    report_flame_write(w, &g, &s);
+  }
+  flame_graph_release(&g);
 }
 
 /* The frames of list (n of them, first HTML_CPU_ROWS) in one table. */
@@ -72,7 +119,9 @@ void report_html_cpu(struct report_writer *w, const struct report *r)
     rw_count(w, p->samples);
     rw_puts(w, " samples, ");
     rw_count(w, p->with_stack);
-    rw_puts(w, " with a stack</h3>\n<div style=\"display:flex;flex-wrap:wrap;gap:24px\">\n");
+    rw_puts(w, " with a stack</h3>\n");
+    flame(w, r, p);
+    rw_puts(w, "<div style=\"display:flex;flex-wrap:wrap;gap:24px\">\n");
     frame_table(w, r, p, p->top, p->top_count, "By exclusive samples");
     frame_table(w, r, p, p->top_total, p->top_total_count, "By inclusive samples");
     rw_puts(w, "</div>\n");

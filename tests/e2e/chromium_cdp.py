@@ -116,11 +116,16 @@ class Browser:
             raise RuntimeError("%s: %r" % (expression[:80], r["exceptionDetails"]))
         return r["result"].get("value")
 
-    def screenshot(self, session, path, width, height):
+    def screenshot(self, session, path, width, height, clip=None):
+        """The page at width x height into path (PNG); with clip, only that
+        rectangle of the page ({x, y, width, height} in CSS pixels)."""
         self.call("Emulation.setDeviceMetricsOverride",
                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
                   session=session)
-        png = self.call("Page.captureScreenshot", {"format": "png"}, session=session)["data"]
+        params = {"format": "png"}
+        if clip:
+            params.update(clip=dict(clip, scale=1), captureBeyondViewport=True)
+        png = self.call("Page.captureScreenshot", params, session=session)["data"]
         with open(path, "wb") as f:
             f.write(base64.b64decode(png))
 

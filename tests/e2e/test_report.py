@@ -158,6 +158,103 @@ for path, code in ((cut, 5), (text, 5), (os.path.join(out_dir, "missing.etl"), 6
 
 
 # --- in a browser --------------------------------------------------------------
+# The flame graph checked: the one whose root frame's name starts with FLAME_OF.
+FLAME_OF = "Test.x64.exe"
+FLAME_SVG = """[...document.querySelectorAll('svg.flame')].find(svg =>
+    svg.querySelector('g.f title').textContent.startsWith(%s))""" % json.dumps(FLAME_OF)
+FLAME_FRAMES = """(() => {
+    const svg = """ + FLAME_SVG + """;
+    return svg ? [...svg.querySelectorAll('g.f')].map(g => ({
+        x: +g.dataset.x, w: +g.dataset.w, d: +g.dataset.d, cls: g.getAttribute('class'),
+        rx: +g.children[1].getAttribute('x'), rw: +g.children[1].getAttribute('width'),
+        title: g.children[0].textContent})) : [];
+})()"""
+
+
+def click_frame(b, s, index):
+    """A real mouse click at the middle of frame number index of FLAME_OF's
+    flame graph, as a person clicks it."""
+    at = b.evaluate(s, """(() => {
+        const g = (""" + FLAME_SVG + """).querySelectorAll('g.f')[%d];
+        g.scrollIntoView({block: 'center'});
+        const r = g.children[1].getBoundingClientRect();
+        return [r.x + r.width / 2, r.y + r.height / 2];
+    })()""" % index)
+    for kind in ("mousePressed", "mouseReleased"):
+        b.call("Input.dispatchMouseEvent", {"type": kind, "x": at[0], "y": at[1],
+                                            "button": "left", "clickCount": 1}, session=s)
+    return b.evaluate(s, FLAME_FRAMES)
+
+
+def flame_shot(b, s, shot):
+    """A screenshot of FLAME_OF's flame graph with its heading and note."""
+    box = b.evaluate(s, """(() => {
+        const svg = """ + FLAME_SVG + """;
+        const top = svg.previousElementSibling.getBoundingClientRect();
+        const end = svg.nextElementSibling.getBoundingClientRect();
+        return {x: top.x + window.scrollX - 8, y: top.y + window.scrollY - 8,
+                width: end.right - top.x + 16, height: end.bottom - top.y + 16};
+    })()""")
+    b.screenshot(s, shot, 1400, 1000, clip=box)
+
+
+def flame_zoom(b, s, shot):
+    """FLAME_OF's flame graph's frames as drawn, after a click on its widest
+    frame at most half as wide as the root, and after a click on the root;
+    and that frame's index.  Screenshots of the graph before and
+    after the first click: shot with "-flame" and "-zoomed"."""
+    drawn = b.evaluate(s, FLAME_FRAMES)
+    if not drawn:
+        return drawn, None, None, None
+    root = drawn[0]["w"]
+    narrower = [i for i, f in enumerate(drawn) if f["d"] >= 2 and 2 * f["w"] <= root]
+    if not narrower:
+        return drawn, None, None, None
+    pick = max(narrower, key=lambda i: drawn[i]["w"])
+    flame_shot(b, s, shot.replace(".png", "-flame.png"))
+    zoomed = click_frame(b, s, pick)
+    flame_shot(b, s, shot.replace(".png", "-zoomed.png"))
+    reset = click_frame(b, s, 0)
+    return drawn, zoomed, reset, pick
+
+
+def check_flame(shot, drawn, zoomed, reset, pick, samples):
+    """The widths drawn are the weights' shares of 1100 units, each frame
+    within its parent; a click on a frame makes it as wide as the graph,
+    keeps its ancestors across the width and hides what is not below it;
+    a click on the root draws the graph as it was."""
+    t.check(len(drawn) > 3 and drawn[0]["d"] == 0 and drawn[0]["w"] == samples,
+            "%s: a flame graph of %s whose root holds its %d samples: %r"
+            % (shot, FLAME_OF, samples, drawn[:1]))
+    if len(drawn) <= 3:
+        return
+    total = drawn[0]["w"]
+    off = [f for f in drawn if abs(f["rw"] - f["w"] / total * 1100) > 0.06]
+    t.check(not off, "%s: every width is the frame's share of 1100: %r" % (shot, off[:3]))
+    outside = [f for f in drawn[1:] if not any(
+        p["d"] == f["d"] - 1 and p["x"] <= f["x"] and f["x"] + f["w"] <= p["x"] + p["w"]
+        for p in drawn)]
+    t.check(not outside, "%s: every frame lies within its parent: %r" % (shot, outside[:3]))
+    t.check(pick is not None, "%s: a frame at most half as wide as the root" % shot)
+    if pick is None:
+        return
+    z = drawn[pick]
+    t.check(abs(zoomed[pick]["rx"]) < 0.06 and abs(zoomed[pick]["rw"] - 1100) < 0.06,
+            "%s: the clicked frame fills the width: %r" % (shot, zoomed[pick]))
+    below = lambda f: f["d"] >= z["d"] and z["x"] <= f["x"] and f["x"] + f["w"] <= z["x"] + z["w"]  # noqa: E731
+    above = lambda f: f["d"] < z["d"] and f["x"] <= z["x"] and z["x"] + z["w"] <= f["x"] + f["w"]  # noqa: E731
+    wrong = [(f["title"], zoomed[i]["cls"]) for i, f in enumerate(drawn) if
+             ("hid" in zoomed[i]["cls"].split()) != (not below(f) and not above(f))
+             or ("anc" in zoomed[i]["cls"].split()) != above(f)]
+    t.check(not wrong, "%s: after the click, ancestors span the graph and only frames "
+            "outside the clicked one hide: %r" % (shot, wrong[:3]))
+    t.check(any("hid" in f["cls"].split() for f in zoomed),
+            "%s: the click hides the frames beside the clicked one" % shot)
+    t.check([(f["rx"], f["rw"]) for f in reset] == [(f["rx"], f["rw"]) for f in drawn] and
+            not any("hid" in f["cls"].split() for f in reset),
+            "%s: a click on the root draws the graph as it was" % shot)
+
+
 def open_page(exe, page, shot):
     """Loads page; returns (DOM facts, console errors, network requests)."""
     profile = os.path.join(out_dir, "chromium-profile")
@@ -179,6 +276,7 @@ def open_page(exe, page, shot):
                     height: document.documentElement.scrollHeight};
         })()""")
         b.screenshot(s, shot, 1400, min(facts["height"], 16000))
+        facts["flame"] = flame_zoom(b, s, shot)
         errors, requests = b.errors(), b.requests()
         return facts, errors, requests
     finally:
@@ -210,6 +308,9 @@ for page, shot, want_gcs in ((gc_page, "gcevents.png", 2), (net_page, "net.4.5.2
     t.check(requests == [], "%s: no network request: %r" % (shot, requests))
     t.check(os.path.getsize(os.path.join(out_dir, shot)) > 10000,
             "%s: the screenshot is saved in %s" % (shot, out_dir))
+    if page == net_page:
+        # The issue's figure: Test.x64.exe has 5,129 samples.
+        check_flame(shot, *facts["flame"], samples=5129)
     if want_gcs == 2:
         t.check(facts["gcPauses"] == ["0.787", "0.542"],
                 "the GC table shows the pauses 0.787 and 0.542: %r" % facts["gcPauses"])

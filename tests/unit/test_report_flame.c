@@ -153,6 +153,8 @@ static void widths_are_proportional_to_weights(void **state)
   /* Three rows of 17 units, the root at the bottom. */
   assert_non_null(strstr(c.page, "viewBox=\"0 0 1100 51\""));
   assert_non_null(strstr(c.page, "<rect x=\"0.0\" y=\"34\""));
+  /* Nothing was merged or left out: the note does not speak of it. */
+  assert_null(strstr(c.page, "narrower"));
   end(&c);
 }
 
