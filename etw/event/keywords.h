@@ -67,6 +67,7 @@ extern const struct keyword_set keywords_tpl;
 
 /* CLR rundown values (§4.4). */
 #define KW_RUNDOWN_LOADER 0x8ull
+#define KW_RUNDOWN_JIT 0x10ull
 #define KW_RUNDOWN_NGEN 0x20ull
 #define KW_RUNDOWN_FORCEEND 0x100ull
 #define KW_RUNDOWN_ILTONATIVEMAP 0x20000ull

@@ -317,7 +317,7 @@ int plan_build(const struct plan_options *o, struct plan *plan)
       goto done;
     plan_kernel_route(plan->kernel_route_asked, &plan->sessions[i]);
   }
-  if ((rc = plan_note_kernel_route(plan)) != 0)
+  if ((rc = plan_note_kernel_route(plan)) != 0 || (rc = plan_periodic_rundown(plan, &st)) != 0)
     goto done;
   if ((o->containers || o->container_tracking) && !containers_supported(plan) &&
       (rc = plan_note(plan, "/EnableEventsInContainers and /EnableSourceContainerTracking need "

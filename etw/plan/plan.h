@@ -303,6 +303,24 @@ struct plan_packet_capture {
 };
 #define PLAN_NETSH_STOP_ARGS "trace stop"
 
+/* /RundownPeriodSec: a rundown recorded into the running capture every
+ * `seconds`, so that any window a ring or segment keeps names what ran in
+ * it (docs/win32-contract.md §8.4-§8.6).  The CLR part is TraceEvent's
+ * CaptureState on the CLR rundown provider in the user session (an enable
+ * with `clr_keywords`, then EVENT_CONTROL_CODE_CAPTURE_STATE with them):
+ * both of PerfView's passes at once, Jit and NGen methods always.  The
+ * kernel part depends on the route. */
+enum plan_periodic_kernel {
+  PLAN_PERIODIC_KERNEL_NONE = 0,    /* no kernel session, or Windows 7 */
+  PLAN_PERIODIC_KERNEL_SESSION,     /* the kernel rundown session, into its own file */
+  PLAN_PERIODIC_KERNEL_CAPTURE_STATE /* CAPTURE_STATE to each System Provider: undocumented */
+};
+struct plan_periodic_rundown {
+  uint32_t seconds;                 /* 0: none */
+  uint64_t clr_keywords;
+  enum plan_periodic_kernel kernel;
+};
+
 struct plan {
   struct os_version os;
   int os_assumed;             /* not the running Windows: default or /TargetOS */
@@ -318,6 +336,7 @@ struct plan {
   struct plan_session sessions[PLAN_MAX_SESSIONS];
   size_t session_count;
   struct plan_packet_capture packet_capture;
+  struct plan_periodic_rundown periodic_rundown;
   char **notes;               /* things a user should know (quirks, fallbacks) */
   size_t note_count;
   char error[1024];           /* why plan_build failed, naming the token */
@@ -360,6 +379,7 @@ struct plan_options {
    * kernel rundown at its end as an in-memory ring does (a file switch
    * writes none). */
   int segments;
+  int64_t rundown_period_sec; /* /RundownPeriodSec: 0 none (plan_periodic_rundown) */
   int64_t rundown_timeout_sec, min_rundown_sec, rundown_max_mb;
   int merge, zip;             /* -1: unset */
   /* What the triggers need (plan_options_from_cli asks the trigger engine's
@@ -443,6 +463,9 @@ void plan_group_mask_of_flags(uint32_t flags, uint32_t mask[PLAN_GROUP_MASK_WORD
  * for messages about groups Windows did not apply; bits etwcap has no name
  * for print as "Masks[i]:0x..".  snprintf-like. */
 size_t plan_group_mask_names(const uint32_t mask[PLAN_GROUP_MASK_WORDS], char *buf, size_t size);
+/* "kernelRundownSession", "captureState" or "none" (plan JSON's
+ * periodicRundown.kernel). */
+const char *plan_periodic_kernel_name(enum plan_periodic_kernel kernel);
 /* "systemProviders", "groupMask", "ntKernelLogger", or "none". */
 const char *plan_route_name(enum plan_kernel_route route);
 

@@ -52,6 +52,10 @@ int plan_kernel_session(struct plan *plan, struct plan_state *st);
 int plan_user_session(struct plan *plan, struct plan_state *st);
 int plan_rundown_session(struct plan *plan, struct plan_state *st);
 int plan_kernel_rundown_session(struct plan *plan, struct plan_state *st);
+/* plan->periodic_rundown from /RundownPeriodSec, once every session has its
+ * route (plan.h, struct plan_periodic_rundown); a note for the routes whose
+ * kernel part is undocumented or missing.  0 or ETWCAP_E_NOMEM. */
+int plan_periodic_rundown(struct plan *plan, const struct plan_state *st);
 int plan_trigger_session(struct plan *plan, struct plan_state *st);
 
 /* plan_kernel_route.c: a note when the kernel goes by the System Providers

@@ -235,6 +235,17 @@ static void packet_capture_json(struct strbuf *b, const struct plan_packet_captu
                 pc->netmon ? "true" : "false");
 }
 
+static void periodic_rundown_json(struct strbuf *b, const struct plan_periodic_rundown *r)
+{
+  if (!r->seconds) {
+    strbuf_puts(b, "null");
+    return;
+  }
+  strbuf_printf(b, "{\"seconds\": %u, ", (unsigned)r->seconds);
+  hex64(b, "clrKeywords", r->clr_keywords, 1);
+  strbuf_printf(b, "\"kernel\": \"%s\"}", plan_periodic_kernel_name(r->kernel));
+}
+
 int plan_to_json(const struct plan *plan, char **out)
 {
   struct strbuf b = { 0 };
@@ -262,6 +273,8 @@ int plan_to_json(const struct plan *plan, char **out)
   }
   strbuf_puts(&b, "  ],\n  \"packetCapture\": ");
   packet_capture_json(&b, &plan->packet_capture);
+  strbuf_puts(&b, ",\n  \"periodicRundown\": ");
+  periodic_rundown_json(&b, &plan->periodic_rundown);
   strbuf_puts(&b, ",\n  \"notes\": [");
   for (i = 0; i < plan->note_count; i++) {
     strbuf_puts(&b, i ? ",\n    " : "\n    ");

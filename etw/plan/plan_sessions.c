@@ -260,13 +260,14 @@ int plan_rundown_session(struct plan *plan, struct plan_state *st)
  * Process|ImageLoad, 256 MB, into X.kernelRundown.etl, started and stopped
  * at once so its DCStart/DCEnd events name every process and image.  A
  * rotating capture runs it at each segment's end: a file switch writes no
- * rundown (docs/win32-contract.md §4.7). */
+ * rundown (docs/win32-contract.md §4.7); /RundownPeriodSec runs it every
+ * period too (plan_periodic_rundown). */
 int plan_kernel_rundown_session(struct plan *plan, struct plan_state *st)
 {
   char name[PLAN_NAME_MAX];
   struct plan_session *s;
   uint64_t kw = KW_KERNEL_PROCESS | KW_KERNEL_IMAGELOAD;
-  if (!(st->opt->in_memory || st->opt->segments) || !st->kernel ||
+  if (!(st->opt->in_memory || st->opt->segments || st->opt->rundown_period_sec) || !st->kernel ||
       !plan_at_least(plan, 6, 2, 0))
     return 0;
   snprintf(name, sizeof(name), "%sKernelRundown", st->base);
@@ -279,6 +280,63 @@ int plan_kernel_rundown_session(struct plan *plan, struct plan_state *st)
   if (!(s->file = plan_change_extension(plan->data_file, ".kernelRundown.etl")))
     return ETWCAP_E_NOMEM;
   return 0;
+}
+
+/* The CLR part is both of PerfView's passes at once (DoClrRundownForSession:
+ * Loader|ForceEnd, then the method keywords), as TraceEventSession
+ * CaptureState sends one keyword set.  Unlike the final rundown, which
+ * follows /NoNGenRundown, it always asks for Jit and NGen methods and
+ * drops SupressNGen ("CLR ETW Keywords and Levels": SuppressNGenKeyword
+ * "prevents the generation of events for methods that are inside NGen
+ * modules"), so a window whose NGEN images loaded before it still names
+ * them.  The kernel part: the kernel rundown session on the group mask
+ * (it works on every route from Windows 8, docs/win32-contract.md §8.5), a
+ * capture-state request on the System Providers (undocumented, §8.4), none
+ * for the NT Kernel Logger, which has no second kernel session. */
+int plan_periodic_rundown(struct plan *plan, const struct plan_state *st)
+{
+  struct plan_periodic_rundown *r = &plan->periodic_rundown;
+  size_t i;
+  memset(r, 0, sizeof(*r));
+  if (st->opt->rundown_period_sec <= 0)
+    return 0;
+  r->seconds = (uint32_t)st->opt->rundown_period_sec;
+  r->clr_keywords = (KW_RUNDOWN_DEFAULT | KW_RUNDOWN_FORCEEND | KW_RUNDOWN_JIT | KW_RUNDOWN_NGEN) &
+                    ~KW_RUNDOWN_SUPRESSNGEN;
+  if (!(st->clr & KW_CLR_ILTONATIVEMAP))
+    r->clr_keywords &= ~KW_RUNDOWN_ILTONATIVEMAP;
+  for (i = 0; i < plan->session_count; i++) {
+    const struct plan_session *s = &plan->sessions[i];
+    if (s->role != PLAN_ROLE_KERNEL)
+      continue;
+    if (s->route == PLAN_ROUTE_SYSTEM_PROVIDERS) {
+      r->kernel = PLAN_PERIODIC_KERNEL_CAPTURE_STATE;
+      return plan_note(plan, "/RundownPeriodSec on /KernelRoute:systemProviders: the kernel "
+                       "part is EVENT_CONTROL_CODE_CAPTURE_STATE to each System Provider, a "
+                       "mechanism Microsoft does not document for them (WPR's "
+                       "CaptureStateOnDemand names the idea, not the call); the groupMask "
+                       "route uses a kernel rundown session instead.");
+    }
+    if (s->route == PLAN_ROUTE_GROUP_MASK) {
+      r->kernel = PLAN_PERIODIC_KERNEL_SESSION;
+      return 0;
+    }
+    return plan_note(plan, "/RundownPeriodSec: Windows 7 has one kernel session, the NT Kernel "
+                     "Logger, so the periodic rundown records the CLR's names only.");
+  }
+  return 0;
+}
+
+const char *plan_periodic_kernel_name(enum plan_periodic_kernel kernel)
+{
+  switch (kernel) {
+  case PLAN_PERIODIC_KERNEL_SESSION:
+    return "kernelRundownSession";
+  case PLAN_PERIODIC_KERNEL_CAPTURE_STATE:
+    return "captureState";
+  default:
+    return "none";
+  }
 }
 
 /* The providers the triggers need, as trigger_session_providers merges

@@ -199,6 +199,25 @@ static void packet_capture_text(struct strbuf *b, const struct plan_packet_captu
   strbuf_puts(b, "  packets   Microsoft-Windows-NDIS-PacketCapture events in the user session\n");
 }
 
+/* /RundownPeriodSec (struct plan_periodic_rundown). */
+static void periodic_rundown_text(struct strbuf *b, const struct plan_periodic_rundown *r)
+{
+  if (!r->seconds)
+    return;
+  strbuf_printf(b, "\nRundown into the capture every %u s\n", (unsigned)r->seconds);
+  strbuf_printf(b, "  CLR       ClrRundown 0x%llX in the user session (enable, then capture "
+                   "state: modules, JIT and NGEN methods)\n",
+                (unsigned long long)r->clr_keywords);
+  strbuf_printf(b, "  kernel    %s\n",
+                r->kernel == PLAN_PERIODIC_KERNEL_SESSION
+                    ? "the kernel rundown session, started and stopped at once, into its own "
+                      "file beside the capture (processes, images)"
+                    : r->kernel == PLAN_PERIODIC_KERNEL_CAPTURE_STATE
+                          ? "a capture-state request to each System Provider (undocumented "
+                            "for them)"
+                          : "none");
+}
+
 int plan_to_text(const struct plan *plan, char **out)
 {
   struct strbuf b = { 0 };
@@ -221,6 +240,7 @@ int plan_to_text(const struct plan *plan, char **out)
   for (i = 0; i < plan->session_count; i++)
     session_text(&b, &plan->sessions[i]);
   packet_capture_text(&b, &plan->packet_capture);
+  periodic_rundown_text(&b, &plan->periodic_rundown);
   if (plan->note_count)
     strbuf_puts(&b, "\nNotes:\n");
   for (i = 0; i < plan->note_count; i++)

@@ -13,6 +13,7 @@
 #include "src/base/strutil.h"
 #include "src/base/zip/zip_member_text.h"
 #include "src/capture/capture_cmd_internal.h"
+#include "src/capture/rundown.h"
 #include "src/capture/segment_retention.h"
 #include "src/cli/cli.h"
 #include "src/os/operator_log.h"
@@ -160,46 +161,57 @@ void capture_armed_snapshot_request(void *ctx)
 
 /* --- rundown into the capture (/RundownPeriodSec) ------------------------- */
 
-int capture_armed_check_plan(const struct qualifier_values *q, const struct plan *plan)
+/* The CLR part: TraceEventSession.CaptureState on the CLR rundown provider
+ * in the user session, an enable with the periodic keywords, then
+ * EVENT_CONTROL_CODE_CAPTURE_STATE with them (plan_periodic_rundown).  The
+ * enable leaves the provider on in the user session, so the final
+ * rundown's DCEnd events are there too. */
+static int clr_capture_state(struct capture_armed *a, const struct collection_session *s)
 {
+  struct controller *ctl = a->env->ctl;
+  struct plan_provider p;
+  int rc;
+  memset(&p, 0, sizeof(p));
+  p.guid = bi_guid_clr_rundown;
+  snprintf(p.name, sizeof(p.name), "ClrRundown");
+  p.origin = "periodic rundown";
+  p.level = 5; /* Verbose: the method events are Verbose ("Method ETW Events") */
+  p.match_any = a->plan->periodic_rundown.clr_keywords;
+  p.control_code = PLAN_CONTROL_ENABLE_PROVIDER;
+  if ((rc = ctl->ops->enable_provider(ctl, s->handle, &p, a->c->params_version)) != 0)
+    return rc;
+  p.control_code = PLAN_CONTROL_CAPTURE_STATE;
+  return ctl->ops->enable_provider(ctl, s->handle, &p, a->c->params_version);
+}
+
+/* The kernel part on the group mask: the plan's kernel rundown session,
+ * started and stopped at once, into X.kernelRundown.<n>.etl beside the
+ * ring or segment X.etl, merged with it (a sibling by PerfView's names). */
+static void kernel_rundown_session(struct capture_armed *a)
+{
+  struct plan_session s;
+  struct rundown_result rr;
+  char file[CONTROLLER_PATH_MAX];
   size_t i;
-  if (!q->rundown_period_sec)
-    return 0;
-  for (i = 0; i < plan->session_count; i++) {
-    const struct plan_session *s = &plan->sessions[i];
-    if (s->role == PLAN_ROLE_KERNEL && s->route != PLAN_ROUTE_SYSTEM_PROVIDERS) {
-      log_error("/RundownPeriodSec records the kernel's processes, threads and images into "
-                "the capture by a capture-state request to the System Providers, which this "
-                "Windows (%u.%u.%u, route %s) lacks: add /KernelEvents:None to record only the "
-                "CLR's rundown, or leave /RundownPeriodSec out",
-                plan->os.major, plan->os.minor, plan->os.build, plan_route_name(s->route));
-      return ETWCAP_E_UNSUPPORTED;
-    }
-  }
-  return 0;
+  for (i = 0; i < a->plan->session_count; i++)
+    if (a->plan->sessions[i].role == PLAN_ROLE_KERNEL_RUNDOWN)
+      break;
+  if (i == a->plan->session_count)
+    return;
+  s = a->plan->sessions[i];
+  snprintf(file, sizeof(file), "%.*s.kernelRundown.%u.etl",
+           (int)path_stem_len(a->plan->data_file, ".etl"), a->plan->data_file, ++a->rundowns);
+  s.file = file;
+  rundown_kernel(a->env, &s, &rr);
 }
 
-/* The CLR rundown provider as the plan's rundown session enables it. */
-static const struct plan_provider *clr_rundown(const struct plan *plan)
-{
-  size_t i, j;
-  for (i = 0; i < plan->session_count; i++)
-    if (plan->sessions[i].role == PLAN_ROLE_RUNDOWN)
-      for (j = 0; j < plan->sessions[i].provider_count; j++)
-        if (!memcmp(&plan->sessions[i].providers[j].guid, &bi_guid_clr_rundown,
-                    sizeof(bi_guid_clr_rundown)))
-          return &plan->sessions[i].providers[j];
-  return NULL;
-}
-
-/* A rundown into the running sessions: the CLR's rundown provider enabled
- * again in the user session (each enable starts the runtime's rundown, as
- * PerfView's rundown session relies on), and a capture-state request to
- * the kernel session's System Providers. */
+/* A rundown into the running capture (/RundownPeriodSec, struct
+ * plan_periodic_rundown): the CLR's in the user session, the kernel's by
+ * the route. */
 static void rundown_now(struct capture_armed *a)
 {
   struct controller *ctl = a->env->ctl;
-  const struct plan_provider *clr = clr_rundown(a->plan);
+  const struct plan_periodic_rundown *r = &a->plan->periodic_rundown;
   size_t i;
   char detail[256];
   for (i = 0; i < a->c->count; i++) {
@@ -207,14 +219,16 @@ static void rundown_now(struct capture_armed *a)
     int rc = 0;
     if (!s->running || !s->plan)
       continue;
-    if (s->role == PLAN_ROLE_USER && clr)
-      rc = ctl->ops->enable_provider(ctl, s->handle, clr, a->c->params_version);
-    else if (s->role == PLAN_ROLE_KERNEL)
+    if (s->role == PLAN_ROLE_USER && r->clr_keywords)
+      rc = clr_capture_state(a, s);
+    else if (s->role == PLAN_ROLE_KERNEL && r->kernel == PLAN_PERIODIC_KERNEL_CAPTURE_STATE)
       rc = controller_kernel_capture_state(ctl, s->handle, s->plan, a->c->params_version);
     if (rc)
       log_warn("periodic rundown into '%s': %s", s->name,
                controller_error_text(ctl, detail, sizeof(detail)));
   }
+  if (r->kernel == PLAN_PERIODIC_KERNEL_SESSION)
+    kernel_rundown_session(a);
   log_info("rundown recorded into the capture (/RundownPeriodSec)");
 }
 

@@ -41,8 +41,9 @@ struct capture_armed {
   uint64_t segment_ms;          /* when it began (env's monotonic clock) */
   struct manifest_trigger_copy segment_fire;
   int segment_fired;
-  /* /RundownPeriodSec */
+  /* /RundownPeriodSec (the plan's periodic_rundown) */
   uint64_t rundown_period_ms, rundown_ms;
+  unsigned rundowns;            /* kernel rundown files written so far */
 };
 
 /* Do the qualifiers combine?  0, or ETWCAP_E_USAGE with the reason
@@ -56,9 +57,6 @@ int capture_armed_setup(struct capture_armed *a, const struct cli *cli,
 /* The least time between two snapshots: /SnapshotCooldownSec, else
  * DelayAfterTriggerSec. */
 int64_t capture_armed_cooldown_sec(const struct qualifier_values *q);
-/* Can the plan's Windows do /RundownPeriodSec?  0, or
- * ETWCAP_E_UNSUPPORTED with the reason logged. */
-int capture_armed_check_plan(const struct qualifier_values *q, const struct plan *plan);
 /* Stays the capture armed after a stop fire? */
 int capture_armed_active(const struct capture_armed *a);
 

@@ -573,11 +573,6 @@ static int capture(const struct cli *cli, const struct collection_env *env, cons
     trigger_engine_free(l.e);
     return rc;
   }
-  if (capture_armed_check_plan(&cli->q, &plan) != 0) {
-    plan_release(&plan);
-    trigger_engine_free(l.e);
-    return ETWCAP_E_UNSUPPORTED;
-  }
   snprintf(base, sizeof(base), "%s", plan.data_file);
   l.armed.base = base;
   l.armed.engine = l.e;

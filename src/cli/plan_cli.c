@@ -77,6 +77,7 @@ int plan_options_from_cli(const struct cli *cli, const struct trigger_engine *tr
     o->data_file = cli->args[arg]; /* the positional wins, as in PerfView */
   o->max_collect_sec = cli->q.triggers.max_collect_sec;
   o->segments = cli->q.segment_sec > 0 || cli->q.segment_mb > 0;
+  o->rundown_period_sec = cli->q.rundown_period_sec;
   if (o->segments && o->circular_mb < 0)
     o->circular_mb = 0; /* segments are files that grow, rotated */
   if (o->min_rundown_sec > o->rundown_timeout_sec) {

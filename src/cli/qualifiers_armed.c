@@ -48,10 +48,11 @@ static const struct opt_def rundown_defs[] = {
   { "RundownPeriodSec", NULL, BIND_INT(rundown_period_sec), "SEC", NULL,
     "Every SEC seconds record a rundown into the capture itself, so that whatever window a "
     "ring or a segment keeps names what ran in it: the CLR's (its rundown provider enabled "
-    "again in the user session: method and module names) and the kernel's (a capture-state "
-    "request to each System Provider: processes, threads, images). The kernel part needs "
-    "the System Providers route (build 20348 and later); elsewhere the qualifier is refused "
-    "unless /KernelEvents:None. Checked against the fake controller only.",
+    "and asked for its state in the user session: modules, JIT and NGEN methods) and the "
+    "kernel's (processes, images: a kernel rundown session into its own file, merged with "
+    "the capture; on /KernelRoute:systemProviders a capture-state request to each System "
+    "Provider, which Microsoft does not document for them). Any route; on Windows 7 the CLR "
+    "part only. Checked against the fake controller only.",
     10, 86400, NULL },
 };
 

@@ -75,8 +75,6 @@ static void armed_text(struct strbuf *b, const struct qualifier_values *q)
                   (long long)q->segment_sec, (long long)q->segment_mb,
                   (long long)q->keep_segments, (long long)q->keep_days,
                   (long long)q->max_disk_mb);
-  if (q->rundown_period_sec)
-    strbuf_printf(b, "\nRundown into the capture every %lld s\n", (long long)q->rundown_period_sec);
 }
 
 /* /MonitorPerfCounter's counters, as the JSON member "monitors". */
@@ -191,8 +189,6 @@ static int run_plan(const struct cli *cli)
     log_error("%s", plan.error[0] ? plan.error : etwcap_strerror(rc));
     goto done;
   }
-  if ((rc = capture_armed_check_plan(&cli->q, &plan)) != 0)
-    goto done;
   rc = cli->q.json ? plan_to_json(&plan, &text) : plan_to_text(&plan, &text);
   if (rc == 0)
     rc = cli->q.json ? json_with_extras(text, &triggers, &monitors, &cli->q, &whole)

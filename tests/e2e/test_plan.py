@@ -286,6 +286,24 @@ for target in (None, "/TargetOS:10.0.26100"):
             and any("DCStart" in n for n in d["notes"]),
             "%s /KernelRoute:systemProviders: the System Providers, a note: %r" % (" ".join(args), k))
 
+# /RundownPeriodSec (docs/plan-json.md periodicRundown; issue acceptance): the
+# command as given exits 0 with the period, the CLR rundown keywords with Jit
+# 0x10 and NGen 0x20 (and EndRundown 0x100, without SupressNGen 0x40000:
+# "CLR ETW Keywords and Levels"), beside the existing rundownPeriodSec.
+rc, out, err = t.run("plan", "collect", "/RundownPeriodSec:600", "/Json")
+d = rc == 0 and json.loads(out)
+pr = d and d.get("periodicRundown")
+t.check(pr and pr["seconds"] == 600 and d["rundownPeriodSec"] == 600
+        and int(pr["clrKeywords"], 16) & 0x40138 == 0x138,
+        "plan collect /RundownPeriodSec:600 /Json: periodicRundown %r (%d %s)" % (pr, rc, err))
+for route, kernel in (("groupMask", "kernelRundownSession"), ("systemProviders", "captureState")):
+    p = plan("collect", "/RundownPeriodSec:600", "/KernelRoute:" + route)
+    t.check(p is not None and p["periodicRundown"]["kernel"] == kernel
+            and any(s["role"] == "kernelRundown" for s in p["sessions"]),
+            "/RundownPeriodSec on %s: kernel part %r" % (route, p and p["periodicRundown"]))
+p = plan("collect")
+t.check(p is not None and p["periodicRundown"] is None, "no /RundownPeriodSec: periodicRundown null")
+
 # /TargetOS belongs to plan only.
 rc, out, err = t.run("collect", SERVER)
 t.check(rc == 2, "collect refuses /TargetOS")

@@ -9,6 +9,7 @@
  * under Wine. */
 #include "tests/fakes/test_support.h"
 
+#include "etw/event/builtin_events.h"
 #include "etw/event/guid.h"
 #include "etw/event/tracelogging.h"
 #include "src/base/civil_time.h"
@@ -1059,64 +1060,97 @@ static void retention_deletes_only_the_names_it_writes(void **state)
 
 /* --- /RundownPeriodSec ------------------------------------------------- */
 
-/* When each enable call was made, by call index (the virtual clock). */
-static uint64_t enable_ms[FAKE_MAX_CALLS];
+/* When each controller call was made, by call index (the virtual clock). */
+static uint64_t call_ms[FAKE_MAX_CALLS];
 
-static void time_enables(void *ctx, const char *op, const char *session)
+static void time_calls(void *ctx, const char *op, const char *session)
 {
+  (void)op;
   (void)session;
   (void)ctx;
-  if (!strcmp(op, "enable") && W->fake.call_count <= FAKE_MAX_CALLS)
-    enable_ms[W->fake.call_count - 1] = W->clock.now_ms;
+  if (W->fake.call_count <= FAKE_MAX_CALLS)
+    call_ms[W->fake.call_count - 1] = W->clock.now_ms;
+}
+
+/* /RundownPeriodSec:60 for 330 s: rundowns at 60, 120, 180, 240 and 300 s.
+ * The CLR's is TraceEventSession.CaptureState on the CLR rundown provider
+ * (CLR ETW Providers: a669021c-...) in the user session itself: an enable
+ * (EVENT_CONTROL_CODE_ENABLE_PROVIDER 1), then CAPTURE_STATE (2), with
+ * Loader 0x8, Jit 0x10, NGen 0x20 and EndRundown 0x100 and without
+ * SupressNGen 0x40000 ("CLR ETW Keywords and Levels"; docs/perfview-
+ * collection.md §4.4).  The kernel's: on the group mask the kernel rundown
+ * session started and stopped at once into a file of its own (PerfView's
+ * in-memory stop, CommandProcessor Stop); on the System Providers
+ * CAPTURE_STATE to each one the kernel session enabled.  `route` is a
+ * /KernelRoute value; *rundown_starts counts the kernel rundown session's
+ * starts before the stop. */
+static void check_periodic_rundown(struct world *w, const char *route, size_t *rundown_starts)
+{
+  const char *args[] = { "collect", w->data, "/RundownPeriodSec:60", "/MaxCollectSec:330",
+                         "/Merge:false", route, NULL };
+  uint64_t clr_at[8], t0 = w->clock.now_ms;
+  size_t clr = 0, clr_state = 0, kernel = 0, kernel_on = 0, i;
+  fake_controller_init(&w->fake);
+  w->fake.before = time_calls;
+  *rundown_starts = 0;
+  assert_int_equal(run(w, args), 0);
+  for (i = 0; i < w->fake.call_count; i++) {
+    const struct fake_call *c = &w->fake.calls[i];
+    if (!strcmp(c->op, "start") && !strcmp(c->session, "etwcapKernelRundown") &&
+        call_ms[i] - t0 < 330000)
+      ++*rundown_starts;
+    if (strcmp(c->op, "enable") != 0)
+      continue;
+    if (!strcmp(c->session, "etwcap") && guid_equal(&c->guid, &bi_guid_clr_rundown)) {
+      assert_int_equal(c->any & 0x40138, 0x138);
+      assert_int_equal(c->level, 5);
+      if (c->control_code == 1 && clr < 8)
+        clr_at[clr++] = call_ms[i] - t0;
+      clr_state += c->control_code == 2;
+    }
+    if (!strcmp(c->session, "etwcapKernel") && c->control_code == 1)
+      kernel_on++;
+    if (!strcmp(c->session, "etwcapKernel") && c->control_code == 2) {
+      assert_true(call_ms[i] - t0 >= 60000);
+      kernel++;
+    }
+  }
+  assert_int_equal(clr, 5);
+  assert_int_equal(clr_state, 5);
+  for (i = 0; i < clr; i++)
+    assert_true(clr_at[i] >= (i + 1) * 60000 && clr_at[i] < (i + 1) * 60000 + 1000);
+  /* Capture state only where the System Providers were enabled. */
+  assert_int_equal(kernel, 5 * kernel_on);
+  every_start_stopped(w);
 }
 
 static void the_periodic_rundown_lands_in_the_capture_at_its_period(void **state)
 {
   struct world *w = *state;
-  static const struct etw_guid clr_rundown = { 0xa669021c, 0xc450, 0x4609,
-                                               { 0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf,
-                                                 0x18 } };
-  const char *args[] = { "collect", w->data, "/RundownPeriodSec:60", "/MaxCollectSec:330",
-                         NULL };
-  const char *clr_only[] = { "collect", w->data, "/RundownPeriodSec:60", "/MaxCollectSec:330",
-                             "/KernelEvents:None", NULL };
-  uint64_t clr_at[8], kernel_first = 0;
-  size_t clr = 0, kernel = 0, kernel_on = 0, i;
-  int rc, system_providers = 1;
-  w->fake.before = time_enables;
-  rc = run(w, args);
-  if (rc == ETWCAP_E_UNSUPPORTED) {
-    /* This Windows (Wine's) plans the kernel on the group-mask route, which
-     * has no capture-state request: refused, and the CLR part alone runs. */
-    assert_true(logged(w, "/RundownPeriodSec records the kernel's processes"));
-    system_providers = 0;
-    rc = run(w, clr_only);
+  char path[700], err[256];
+  unsigned n[FAKE_EVENT_KINDS], k;
+  size_t starts;
+  check_periodic_rundown(w, "/KernelRoute:groupMask", &starts);
+  assert_int_equal(starts, 5);
+  /* The user session's own file has the runtime's DCEnd rundown (the fake
+   * writes it for the capture-state request's keywords): method names. */
+  assert_int_equal(fake_event_census(w->data, n, err, sizeof(err)), 0);
+  assert_true(n[7] > 0); /* MethodDCEndVerbose */
+  assert_true(n[6] > 0); /* ModuleDCEnd */
+  /* Each kernel rundown in its own file beside it, with its DCStart. */
+  snprintf(path, sizeof(path), "%.*s.kernelRundown.5.etl", (int)(strlen(w->data) - 4), w->data);
+  assert_int_equal(fake_event_census(path, n, err, sizeof(err)), 0);
+  assert_true(n[2] > 0 && n[3] > 0); /* Process, Image DCStart */
+  check_periodic_rundown(w, "/KernelRoute:systemProviders", &starts);
+  assert_int_equal(starts, 0);
+  for (k = 0; k <= 5; k++) { /* X.kernelRundown.etl, X.kernelRundown.1.etl, ... */
+    char num[8] = "";
+    if (k)
+      snprintf(num, sizeof(num), ".%u", k);
+    snprintf(path, sizeof(path), "%.*s.kernelRundown%s.etl", (int)(strlen(w->data) - 4), w->data,
+             num);
+    os_remove(path);
   }
-  assert_int_equal(rc, 0);
-  for (i = 0; i < w->fake.call_count; i++) {
-    const struct fake_call *c = &w->fake.calls[i];
-    if (strcmp(c->op, "enable") != 0)
-      continue;
-    /* The CLR rundown provider (CLR ETW Providers: a669021c-...) enabled in
-     * the user session itself, not in a rundown session. */
-    if (!strcmp(c->session, "etwcap") && !memcmp(&c->guid, &clr_rundown, sizeof(clr_rundown)) &&
-        clr < 8)
-      clr_at[clr++] = enable_ms[i];
-    /* EVENT_CONTROL_CODE_CAPTURE_STATE (2) to each System Provider the
-     * kernel session enabled (EVENT_CONTROL_CODE_ENABLE_PROVIDER, 1). */
-    if (!strcmp(c->session, "etwcapKernel") && c->control_code == 1)
-      kernel_on++;
-    if (!strcmp(c->session, "etwcapKernel") && c->control_code == 2 && !kernel++)
-      kernel_first = enable_ms[i];
-  }
-  /* 330 s at one rundown a minute: at 60, 120, 180, 240 and 300 s. */
-  assert_int_equal(clr, 5);
-  assert_int_equal(kernel, 5 * kernel_on);
-  assert_true(!system_providers || kernel_on > 0);
-  for (i = 0; i < clr; i++)
-    assert_true(clr_at[i] >= (i + 1) * 60000 && clr_at[i] < (i + 1) * 60000 + 1000);
-  assert_true(!system_providers || (kernel_first >= 60000 && kernel_first < 61000));
-  every_start_stopped(w);
 }
 
 static void segments_refuse_what_cannot_work(void **state)

@@ -931,6 +931,43 @@ static void kernel_route_qualifier_picks_or_refuses_a_route(void **state)
   plan_release(&plan);
 }
 
+/* /RundownPeriodSec (docs/win32-contract.md §8.4-§8.6).  CLR rundown
+ * keywords ("CLR ETW Keywords and Levels", docs/perfview-collection.md
+ * §4.4): Loader 0x8, Jit 0x10, NGen 0x20, EndRundown 0x100 always, the
+ * NGen methods not suppressed (SupressNGen 0x40000 off) whatever
+ * /NoNGenRundown says; JittedMethodILToNativeMap 0x20000 only when the CLR
+ * events have it.  The kernel part by route: the kernel rundown session
+ * (planned for it), capture state on the System Providers with a note,
+ * none on Windows 7's NT Kernel Logger with a note. */
+static void periodic_rundown_names_methods_on_every_route(void **state)
+{
+  struct plan plan;
+  size_t i;
+  (void)state;
+  BUILD_OK(&plan, SERVER, "/RundownPeriodSec:600");
+  assert_int_equal(plan.periodic_rundown.seconds, 600);
+  /* PerfView's default CLR events carry the IL-to-native map (§4.3). */
+  assert_int_equal(plan.periodic_rundown.clr_keywords & 0x60138, 0x20138);
+  assert_int_equal(plan.periodic_rundown.kernel, PLAN_PERIODIC_KERNEL_SESSION);
+  assert_non_null(session(&plan, PLAN_ROLE_KERNEL_RUNDOWN));
+  plan_release(&plan);
+  BUILD_OK(&plan, SERVER, "/RundownPeriodSec:600", "/ClrEvents:Default-JittedMethodILToNativeMap",
+           "/KernelRoute:systemProviders");
+  assert_int_equal(plan.periodic_rundown.clr_keywords & 0x60138, 0x138);
+  assert_int_equal(plan.periodic_rundown.kernel, PLAN_PERIODIC_KERNEL_CAPTURE_STATE);
+  assert_true(has_note(&plan, "does not document"));
+  plan_release(&plan);
+  BUILD_OK(&plan, "/TargetOS:6.1", "/RundownPeriodSec:600");
+  assert_int_equal(plan.periodic_rundown.kernel, PLAN_PERIODIC_KERNEL_NONE);
+  assert_true(has_note(&plan, "CLR's names only"));
+  plan_release(&plan);
+  BUILD_OK(&plan, SERVER);
+  assert_int_equal(plan.periodic_rundown.seconds, 0);
+  for (i = 0; i < plan.session_count; i++)
+    assert_int_not_equal(plan.sessions[i].role, PLAN_ROLE_KERNEL_RUNDOWN);
+  plan_release(&plan);
+}
+
 /* /KernelEvents:FileIOInit (EVENT_TRACE_FLAG_FILE_IO_INIT 0x04000000) on
  * the System Providers route is SystemIoProvider
  * {3d5c43e3-0f1c-4202-b817-174c0070dc79} with SYSTEM_IO_KW_FILE_INIT 0x400
@@ -1070,6 +1107,7 @@ int main(void)
     cmocka_unit_test(descriptions_render),
     cmocka_unit_test(kernel_route_group_mask_by_default_from_windows_8),
     cmocka_unit_test(kernel_route_system_providers_when_asked),
+    cmocka_unit_test(periodic_rundown_names_methods_on_every_route),
     cmocka_unit_test(file_io_init_is_system_io_kw_file_init),
     cmocka_unit_test(kernel_route_qualifier_picks_or_refuses_a_route),
     cmocka_unit_test(stack_caching_has_wpr_sizes),
