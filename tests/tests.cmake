@@ -19,9 +19,11 @@ set(FAKE_SOURCES
   tests/fakes/fake_advapi32_win32.c
   tests/fakes/fake_consumer.c
   tests/fakes/fake_container_host.c
+  tests/fakes/fake_computecore_win32.c
   tests/fakes/fake_consumer_win32.c
   tests/fakes/fake_controller.c
   tests/fakes/fake_eventwrite_win32.c
+  tests/fakes/fake_volumes_win32.c
   tests/fakes/fake_netsh.c
   tests/fakes/fake_registry.c
   tests/fakes/fake_reportevent_win32.c

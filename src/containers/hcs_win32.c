@@ -7,6 +7,7 @@
  * loaded from System32 only (LoadLibraryExW, LOAD_LIBRARY_SEARCH_SYSTEM32),
  * never from the current folder or PATH. */
 #include "src/containers/hcs.h"
+#include "src/containers/hcs_win32.h"
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
@@ -19,20 +20,6 @@
 #ifndef LOAD_LIBRARY_SEARCH_SYSTEM32
 #define LOAD_LIBRARY_SEARCH_SYSTEM32 0x00000800
 #endif
-
-typedef void *hcs_operation;
-typedef void *hcs_system;
-
-/* computecore.h's prototypes (mingw-w64 has no such header). */
-struct hcs_api {
-  hcs_operation(WINAPI *create_operation)(const void *context, void *callback);
-  void(WINAPI *close_operation)(hcs_operation op);
-  HRESULT(WINAPI *enumerate)(PCWSTR query, hcs_operation op);
-  HRESULT(WINAPI *wait_result)(hcs_operation op, DWORD timeout_ms, PWSTR *result);
-  HRESULT(WINAPI *open_system)(PCWSTR id, DWORD access, hcs_system *sys);
-  void(WINAPI *close_system)(hcs_system sys);
-  HRESULT(WINAPI *properties)(hcs_system sys, hcs_operation op, PCWSTR query);
-};
 
 /* A compute system answers within seconds; a stuck service must not hold
  * the capture's start or stop longer than this. */
@@ -63,10 +50,21 @@ static int load(struct hcs_api *a, char *why, size_t why_size)
   return 0; /* kept loaded: the process asks again at the capture's stop */
 }
 
-static int api(struct hcs_api **out, char *why, size_t why_size)
+static const struct hcs_api *injected;
+
+void hcs_use_api(const struct hcs_api *a)
+{
+  injected = a;
+}
+
+static int api(const struct hcs_api **out, char *why, size_t why_size)
 {
   static struct hcs_api a;
   static int rc = 1;
+  if (injected) {
+    *out = injected;
+    return 0;
+  }
   if (rc == 1)
     rc = load(&a, why, why_size);
   else if (rc)
@@ -86,7 +84,7 @@ static int started(HRESULT hr, const char *what, char *why, size_t why_size)
 }
 
 /* The operation's result document as UTF-8. */
-static int wait_json(struct hcs_api *a, hcs_operation op, const char *what, char **json,
+static int wait_json(const struct hcs_api *a, hcs_operation op, const char *what, char **json,
                      char *why, size_t why_size)
 {
   PWSTR doc = NULL;
@@ -105,7 +103,7 @@ static int wait_json(struct hcs_api *a, hcs_operation op, const char *what, char
 
 int hcs_systems_json(char **json, char *why, size_t why_size)
 {
-  struct hcs_api *a;
+  const struct hcs_api *a;
   hcs_operation op;
   int rc;
   *json = NULL;
@@ -126,7 +124,7 @@ int hcs_systems_json(char **json, char *why, size_t why_size)
 
 int hcs_processes_json(const char *id, char **json, char *why, size_t why_size)
 {
-  struct hcs_api *a;
+  const struct hcs_api *a;
   hcs_operation op = NULL;
   hcs_system sys = NULL;
   wchar_t *wid;
