@@ -424,10 +424,9 @@ static void exceptions(struct report_writer *w, const struct report *r)
 }
 
 /* A container by its name, or by its ID; blank for the host. */
-static void container_cell(struct report_writer *w, const struct report *r,
+static void container_cell(struct report_writer *w, const char *name,
                            const struct report_container *c)
 {
-  const char *name = c ? report_container_name(r, (size_t)(c - r->containers.list)) : NULL;
   text_cell(w, "cmd", name ? name : c ? c->id->id : "");
 }
 
@@ -451,7 +450,7 @@ static void containers(struct report_writer *w, const struct report *r)
   for (i = 0; i < r->containers.count; i++) {
     const struct report_container *c = &r->containers.list[i];
     rw_puts(w, "<tr>");
-    container_cell(w, r, c);
+    container_cell(w, report_container_name(r, i), c);
     rw_puts(w, "<td class=\"cmd\">");
     for (j = 0; j < c->id->pid_count; j++) {
       const char *name = process_name(r, c->id->pids[j]);
@@ -488,6 +487,7 @@ static void processes(struct report_writer *w, const struct report *r)
 {
   const struct report_kernel *k = &r->kernel;
   const struct report_process **order;
+  const char *names[ETL_CONTAINERS_MAX];
   size_t i, shown = k->process_count < MAX_PROCESS_ROWS ? k->process_count : MAX_PROCESS_ROWS;
   rw_puts(w, "<section id=\"processes\">\n<h2>Processes</h2>\n");
   if (!k->process_count) {
@@ -515,6 +515,10 @@ static void processes(struct report_writer *w, const struct report *r)
   if (r->containers.count)
     rw_puts(w, "<th>Container</th>");
   rw_puts(w, "</tr></thead>\n<tbody>\n");
+  /* Naming a container compares its processes with the inventory's: once
+   * each, not once a row. */
+  for (i = 0; i < r->containers.count; i++)
+    names[i] = report_container_name(r, i);
   for (i = 0; i < shown; i++) {
     const struct report_process *p = order[i];
     rw_printf(w, "<tr><td class=\"n\">%lu</td>", (unsigned long)p->pid);
@@ -523,8 +527,10 @@ static void processes(struct report_writer *w, const struct report *r)
     ms_cell(w, p->start_filetime ? report_ms(r, p->start_filetime) : -1);
     ms_cell(w, p->end_filetime ? report_ms(r, p->end_filetime) : -1);
     count_cell(w, p->cpu_samples, 0);
-    if (r->containers.count)
-      container_cell(w, r, report_process_container(r, (size_t)(p - k->processes)));
+    if (r->containers.count) {
+      const struct report_container *c = report_process_container(r, (size_t)(p - k->processes));
+      container_cell(w, c ? names[c - r->containers.list] : NULL, c);
+    }
     rw_puts(w, "</tr>\n");
   }
   rw_puts(w, "</tbody></table>\n");
