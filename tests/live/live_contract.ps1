@@ -3,8 +3,8 @@
 # 16): the kernel routes (sections 3.2-3.3), EventSource arguments (6), the
 # ring's FLUSH (4.4), stack caching (7.4) and the system logger's own GUID
 # (1.8):
-#   1. /ThreadTime: the kernel route this Windows takes (System Providers from
-#      build 20348, EnableFlags + group mask before), the applied group mask
+#   1. /ThreadTime: the kernel route this Windows takes (EnableFlags + group
+#      mask from Windows 8, the default on every build), the applied group mask
 #      read back without a lost group, and CSwitch / SampledProfile /
 #      ReadyThread events in the trace;
 #   2. EventSource arguments for processes started later: the
@@ -20,7 +20,8 @@
 #      ReadyThread, FileIo Create (with FileIOInit), StackWalk; plus each
 #      file's size and its StackWalk Reference/Delete counts (what stack
 #      caching with WPR's sizes does). A type one route has and the other lacks
-#      is a failure: the default route must not lose what the old one gives.
+#      is a failure: the opt-in System Providers route can become the default
+#      only when it gives all the group mask gives, the DCStart rundown first.
 # Unrun here (no PowerShell and no real ETW on the build machine): written for
 # a real, elevated Windows. Exit 0 = passed, 1 = failed, 77 = skipped.
 #
@@ -31,17 +32,6 @@ param(
 )
 
 . "$PSScriptRoot\common.ps1"
-
-function ZipText([string]$zipPath, [string]$entry) {
-  Add-Type -AssemblyName System.IO.Compression.FileSystem
-  $zip = [IO.Compression.ZipFile]::OpenRead($zipPath)
-  try {
-    $e = $zip.Entries | Where-Object { $_.FullName -eq $entry } | Select-Object -First 1
-    if (-not $e) { return "" }
-    $reader = New-Object IO.StreamReader($e.Open())
-    try { return $reader.ReadToEnd() } finally { $reader.Dispose() }
-  } finally { $zip.Dispose() }
-}
 
 Run @("abort") | Out-Null
 
@@ -99,26 +89,7 @@ Check (Test-Path $data) "FLUSH wrote ring.etl"
 Check (-not ((Run @("listSessions")).Text -match "(?m)^\*")) "no etwcap session left"
 
 # --- 4. /KernelRoute: the census of each route ----------------------------------------
-# Kernel events print in `etwcap dump` as kernel:<Group><TAB>hook=0x....(grp=G,op=O); the
-# types below by group and opcode (TraceEvent's KernelTraceEventParser: Process, Thread and
-# Image DCStart 3, DCEnd 4; Thread CSwitch 36, ReadyThread 50; PerfInfo SampledProfile 46;
-# FileIo Create 64; StackWalk Stack 32, Reference/Delete by key 37/38 with caching).
-$types = [ordered]@{
-  "SystemConfig" = "^Config/";         "Process/DCStart" = "^Process/3$"; "Process/DCEnd" = "^Process/4$"
-  "Thread/DCStart" = "^Thread/3$";     "Thread/DCEnd" = "^Thread/4$";     "Image/DCStart" = "^Image/3$"
-  "Image/DCEnd" = "^Image/4$";         "SampledProfile" = "^PerfInfo/46$"; "CSwitch" = "^Thread/36$"
-  "ReadyThread" = "^Thread/50$";       "FileIo/Create" = "^FileIo/64$";  "StackWalk/Stack" = "^StackWalk/32$"
-  "StackWalk/KeyReference" = "^StackWalk/37$"; "StackWalk/KeyDelete" = "^StackWalk/38$"
-}
-function Census([string]$zip) {
-  $counts = @{}
-  foreach ($name in $types.Keys) { $counts[$name] = 0 }
-  foreach ($m in [regex]::Matches((Run @("dump", $zip)).Text, "kernel:(\w+)\s+hook=0x[0-9A-Fa-f]+\(grp=\d+,op=(\d+)\)")) {
-    $key = "$($m.Groups[1].Value)/$($m.Groups[2].Value)"
-    foreach ($name in $types.Keys) { if ($key -match $types[$name]) { $counts[$name]++ } }
-  }
-  return $counts
-}
+# Census and $CensusTypes: common.ps1.
 $build = [Environment]::OSVersion.Version.Build
 if ($build -lt 20348) {
   Write-Output "info build $build has one route only (systemProviders needs 20348): section 4 skipped"
@@ -133,10 +104,10 @@ if ($build -lt 20348) {
     Check ($r.Code -eq 0) "collect /KernelRoute:$route exits 0 ($($r.Code))"
     $census[$route] = Census "$data.zip"
     $size = (Get-Item "$data.zip").Length
-    $line = ($types.Keys | ForEach-Object { "$_=$($census[$route][$_])" }) -join " "
+    $line = CensusLine $census[$route]
     Write-Output "info $route`: $size bytes; $line"
   }
-  foreach ($name in $types.Keys) {
+  foreach ($name in $CensusTypes.Keys) {
     $sp = $census["systemProviders"][$name]; $gm = $census["groupMask"][$name]
     if ($name -like "StackWalk/Key*") { continue } # counts, not presence: printed above
     Check ((($sp -gt 0) -eq ($gm -gt 0))) "$name in both routes or in neither (systemProviders $sp, groupMask $gm)"

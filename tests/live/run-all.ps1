@@ -1,5 +1,8 @@
 # Every live test in one command, for a bug report: runs each live_*.ps1 in
-# this folder and `etwcap selftest`, and writes one summary file (the
+# this folder (among them the kernel-route comparison, live_contract.ps1
+# section 4, and the rotation check, live_rotation.ps1: the two that decide
+# the route and rotation questions of docs/win32-contract.md section 16) and
+# `etwcap selftest`, and writes one summary file (the
 # Windows version, etwcap's version, each script's and selftest's exit code
 # and full output). Plain PowerShell 5.1. Unrun on the build machine (it has
 # no PowerShell and no real ETW); see README.md.
