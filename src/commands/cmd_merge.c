@@ -135,6 +135,8 @@ static int run_merge(const struct cli *cli)
   io.use_os_mapping = os_is_windows();
   /* Containers still running give their images' identity from here too. */
   container_capture_init(&cc, NULL);
+  if (!rc && cli->q.image_ids_only)
+    container_capture_recall_volumes(&cc, data_file);
   if (!rc && (rc = container_capture_at_stop(&cc, &io, 0, 0)) == 0)
     identity = cc.identity;
   if (rc) {

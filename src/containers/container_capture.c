@@ -5,6 +5,9 @@
 #include "src/base/civil_time.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/base/zip/zip_member_text.h"
+#include "src/capture/session_record_json.h"
+#include "src/finish/capture_manifest.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +19,68 @@ void container_capture_init(struct container_capture *cc, const struct container
   memset(cc, 0, sizeof(*cc));
   cc->host = host ? host : container_host_system();
   cc->volumes_rc = ETWCAP_E_NOENT; /* not taken yet */
+}
+
+size_t container_capture_recall_volumes_json(struct container_capture *cc, const char *json,
+                                             size_t len)
+{
+  struct record_json *root = NULL;
+  const struct record_json *map, *list;
+  char why[256];
+  size_t i;
+  if (record_json_parse(json, len, &root, why, sizeof(why)) != 0)
+    return 0;
+  map = record_json_get(root, "volumeMap");
+  list = map ? record_json_get(map, "volumes") : NULL;
+  if (list && list->type == RECORD_JSON_ARRAY && list->count &&
+      (cc->recorded.v = etwcap_calloc(list->count < OS_VOLUME_MAX ? list->count : OS_VOLUME_MAX,
+                                      sizeof(*cc->recorded.v))) != NULL)
+    for (i = 0; i < list->count && i < OS_VOLUME_MAX; i++) {
+      struct os_volume *v = &cc->recorded.v[cc->recorded.count];
+      const char *device = record_json_string(&list->items[i], "device", "");
+      const char *guid = record_json_string(&list->items[i], "volume", "");
+      if (!*device || !*guid || strlen(device) >= sizeof(v->device) ||
+          strlen(guid) >= sizeof(v->guid_path))
+        continue;
+      memcpy(v->device, device, strlen(device) + 1);
+      memcpy(v->guid_path, guid, strlen(guid) + 1);
+      v->mounted = record_json_bool(&list->items[i], "mounted", 0);
+      cc->recorded.count++;
+    }
+  record_json_free(root);
+  return cc->recorded.count;
+}
+
+size_t container_capture_recall_volumes(struct container_capture *cc, const char *path)
+{
+  char why[256], *text = NULL;
+  size_t len = 0, n = 0;
+  if (zip_member_text(path, CAPTURE_MANIFEST_NAME, CAPTURE_MANIFEST_MAX_BYTES, &text, &len, why,
+                      sizeof(why)) == 0) {
+    n = container_capture_recall_volumes_json(cc, text, len);
+    etwcap_free(text);
+  }
+  if (n)
+    log_info("the capture recorded %lu volumes: their GUID paths are tried before today's",
+             (unsigned long)n);
+  return n;
+}
+
+/* The recorded map, then today's, as one list for the injector. */
+static int join_volumes(struct container_capture *cc)
+{
+  size_t n = cc->recorded.count + cc->volumes.count;
+  if (!n)
+    return 0;
+  if (!(cc->joined.v = etwcap_calloc(n, sizeof(*cc->joined.v))))
+    return ETWCAP_E_NOMEM;
+  if (cc->recorded.count)
+    memcpy(cc->joined.v, cc->recorded.v, cc->recorded.count * sizeof(*cc->joined.v));
+  if (cc->volumes.count)
+    memcpy(cc->joined.v + cc->recorded.count, cc->volumes.v,
+           cc->volumes.count * sizeof(*cc->joined.v));
+  cc->joined.count = n;
+  return 0;
 }
 
 void container_capture_at_start(struct container_capture *cc, int64_t filetime)
@@ -87,8 +152,10 @@ int container_capture_at_stop(struct container_capture *cc, const struct identit
              etwcap_strerror(cc->volumes_rc));
   o.containers = 1;
   gather_layers(cc);
-  o.places.volumes = cc->volumes.v;
-  o.places.volume_count = cc->volumes.count;
+  if (join_volumes(cc) != 0)
+    return ETWCAP_E_NOMEM;
+  o.places.volumes = cc->joined.v;
+  o.places.volume_count = cc->joined.count;
   o.places.layers = (const char *const *)cc->layers;
   o.places.layer_count = cc->layer_count;
   o.open_file = cc->host->open_file;
@@ -105,6 +172,8 @@ void container_capture_release(struct container_capture *cc)
   for (i = 0; i < cc->layer_count; i++)
     etwcap_free(cc->layers[i]);
   os_volume_list_release(&cc->volumes);
+  os_volume_list_release(&cc->recorded);
+  os_volume_list_release(&cc->joined);
   memset(cc, 0, sizeof(*cc));
 }
 

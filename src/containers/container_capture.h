@@ -20,6 +20,10 @@ struct container_capture {
   const struct container_host *host;
   struct os_volume_list volumes;
   int volumes_rc; /* why there is no map: ETWCAP_E_UNSUPPORTED off Windows */
+  /* The map a capture recorded (its manifest's volumeMap), for a later
+   * merge: tried before today's, since a device number may name another
+   * container's volume by now; and both, joined, as the injector sees them. */
+  struct os_volume_list recorded, joined;
   struct identity_injector *identity;
   struct container_inventory at_start, at_stop; /* a capture's; not taken by merge */
   /* The image layers of the containers the inventory saw, each one's
@@ -31,6 +35,14 @@ struct container_capture {
 
 /* `host` NULL: the system's. */
 void container_capture_init(struct container_capture *cc, const struct container_host *host);
+/* The volume map recorded in the capture manifest of the zip at `path`
+ * (or in the manifest text `json`), kept for container_capture_at_stop.
+ * The number of volumes read; 0 when there is none or it cannot be read
+ * (a later merge then uses today's map alone). */
+size_t container_capture_recall_volumes(struct container_capture *cc, const char *path);
+size_t container_capture_recall_volumes_json(struct container_capture *cc, const char *json,
+                                             size_t len);
+
 /* At a capture's start: the inventory.  Never fails (at_start.why). */
 void container_capture_at_start(struct container_capture *cc, int64_t filetime);
 /* At the stop: the inventory when `inventory` (a capture; merge takes

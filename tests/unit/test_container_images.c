@@ -16,7 +16,9 @@
 #include "src/base/log_memory.h"
 #include "src/base/os/os_file.h"
 #include "src/containers/container_capture.h"
+#include "src/base/zip/archive_writer.h"
 #include "src/finish/capture_finish.h"
+#include "src/finish/image_ids_only.h"
 #include "tests/fakes/fake_container_host.h"
 
 #include <stdio.h>
@@ -401,6 +403,57 @@ static void a_stopped_containers_image_is_found_in_its_layer(void **state)
                                    "identity could be read\"}\n  ],"));
 }
 
+/* `merge X.etl.zip /ImageIDsOnly` later on the host: today's volume list
+ * and \\?\GLOBALROOT give nothing, but the capture's manifest recorded
+ * which volume GUID each device was, and those containers still run. */
+static void a_later_merge_uses_the_recorded_volume_map(void **state)
+{
+  static const char manifest[] =
+      "{\"schema\": \"etwcap-capture/1\", \"volumeMap\": {\"utc\": "
+      "\"2022-06-18T04:26:40.0000000Z\", \"volumes\": ["
+      "{\"device\": \"\\\\Device\\\\HarddiskVolume7\", \"volume\": "
+      "\"\\\\\\\\?\\\\Volume{0000a7a7-0000-0000-0000-000000000007}\\\\\", \"mounted\": false},"
+      "{\"device\": \"\\\\Device\\\\HarddiskVolume9\", \"volume\": "
+      "\"\\\\\\\\?\\\\Volume{0000a9a9-0000-0000-0000-000000000009}\\\\\", \"mounted\": false}]}}";
+  struct world w;
+  struct archive_member m[2];
+  struct archive_options ao;
+  struct archive_stats as;
+  struct container_capture cc;
+  struct identity_options io;
+  struct seen s;
+  char why[512];
+  int recall;
+  (void)state;
+  for (recall = 0; recall < 2; recall++) {
+    build_world(&w, recall ? "later" : "later-without");
+    w.host.globalroot_refused = 1;
+    w.host.volumes_fail = 1;
+    memset(m, 0, sizeof(m));
+    m[0].name = "containers.etl";
+    m[0].path = w.data;
+    m[1].name = "etwcap-capture.json";
+    m[1].data = manifest;
+    m[1].size = strlen(manifest);
+    memset(&ao, 0, sizeof(ao));
+    assert_int_equal(archive_write(w.zip, m, 2, &ao, &as, why, sizeof(why)), 0);
+    container_capture_init(&cc, &w.host.host);
+    if (recall)
+      assert_int_equal(container_capture_recall_volumes(&cc, w.zip), 2);
+    memset(&io, 0, sizeof(io));
+    assert_int_equal(container_capture_at_stop(&cc, &io, 0, 0), 0);
+    assert_int_equal(image_ids_only(w.zip, cc.identity, NULL, 0, NULL, why, sizeof(why)), 0);
+    container_capture_release(&cc);
+    s = seen_in(w.zip);
+    assert_int_equal(s.rsds[0], recall ? 1 : 0);
+    assert_int_equal(s.rsds[1], recall ? 1 : 0);
+    if (recall) {
+      assert_string_equal(s.sig[0], w.pdb.rsds);
+      assert_string_equal(s.sig[1], w.ver.rsds);
+    }
+  }
+}
+
 /* HCS's documents are outside bytes: a list that is no array, a field too
  * long, a PID out of range are refused or left out, never trusted. */
 static void hcs_documents_are_read_within_bounds(void **state)
@@ -494,6 +547,7 @@ int main(void)
     cmocka_unit_test(the_volume_guid_path_serves_when_globalroot_is_refused),
     cmocka_unit_test(without_hcs_the_capture_says_why),
     cmocka_unit_test(a_stopped_containers_image_is_found_in_its_layer),
+    cmocka_unit_test(a_later_merge_uses_the_recorded_volume_map),
     cmocka_unit_test(a_hyperv_isolated_container_is_named_as_such),
     cmocka_unit_test(hcs_documents_are_read_within_bounds),
     cmocka_unit_test(paths_that_leave_the_volume_are_not_candidates),
