@@ -55,10 +55,14 @@ const struct command cmd_selftest = {
     "it never touches a capture that is running. Meanwhile etwcap starts a .NET child (Windows "
     "PowerShell, left running until the CLR rundown) and a child process of "
     "its own, loads version.dll from the system folder, switches threads and writes "
-    "TraceLogging events; a /StopOnEtwEvent trigger on the last of them ends the capture. It "
-    "then reads etwcap-selftest.etl.zip back and prints one line per check, then 'selftest: N "
-    "passed, M failed'. It exits with 0 only when no check failed, and leaves "
-    "etwcap-selftest.etl.zip and etwcap-selftest.txt in the current folder for a bug report.",
+    "TraceLogging events; a /StopOnEtwEvent trigger on the last of them ends the capture. "
+    "Then come short phases: /InMemoryCircularBuffer with a snapshot asked for as 'etwcap "
+    "snapshot' asks, /SegmentSec:5 for about 12 s, and on build 20348 and later the same "
+    "capture by each /KernelRoute, whose event census it prints side by side. The whole "
+    "selftest takes about a minute (under two). It reads every trace back and prints one line "
+    "per check, then 'selftest: N passed, M failed'. It exits with 0 only when no check "
+    "failed, and leaves etwcap-selftest*.etl.zip and etwcap-selftest.txt in the current "
+    "folder for a bug report.",
   groups,
   list_checks,
 };

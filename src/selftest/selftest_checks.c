@@ -30,6 +30,7 @@
 #define OP_PROCESS_START 1
 #define OP_PROCESS_END 2
 #define OP_PROCESS_DCSTART 3
+#define OP_PROCESS_DCEND 4
 #define OP_CSWITCH 36
 #define OP_READY_THREAD 50
 #define OP_SAMPLED_PROFILE 46
@@ -148,6 +149,10 @@ static void scan_busy_sample(struct selftest_facts *f, const struct etw_event *e
 static void scan_kernel(struct selftest_facts *f, const struct etw_event *ev, int group)
 {
   int kind = -1;
+  if (group == GROUP_PROCESS && ev->opcode == OP_PROCESS_DCEND) {
+    f->process_dcend++;
+    return;
+  }
   if (group == GROUP_PROCESS && ev->opcode == OP_PROCESS_DCSTART) {
     if (!f->expect.self_pid || process_id(ev) == f->expect.self_pid)
       f->process_dcstart++;
@@ -339,6 +344,39 @@ int selftest_scan_memory(struct selftest_facts *f, const void *data, size_t len)
                                      sizeof(f->scan_error));
   if (rc)
     f->scanned = 0;
+  return rc;
+}
+
+void selftest_census_of(const struct selftest_facts *f, struct selftest_census *c)
+{
+  c->read = f->scanned;
+  c->events = f->events;
+  c->cswitch = f->kinds[SELFTEST_CSWITCH];
+  c->ready_thread = f->kinds[SELFTEST_READY_THREAD];
+  c->samples = f->kinds[SELFTEST_SAMPLED_PROFILE];
+  c->process_start = f->process_start;
+  c->process_dcstart = f->process_dcstart;
+  c->process_dcend = f->process_dcend;
+  c->image_load = f->image_loads;
+  c->image_dcstart = f->image_dcstart;
+  c->clr_rundown = f->clr_rundown_events;
+}
+
+int selftest_census_file(const char *path, struct selftest_census *c)
+{
+  static struct selftest_facts f; /* large; one phase is read at a time */
+  const char *base = path + strlen(path);
+  int rc;
+  while (base > path && base[-1] != '/' && base[-1] != '\\')
+    base--;
+  selftest_facts_init(&f, NULL);
+  rc = selftest_scan_file(&f, path);
+  selftest_census_of(&f, c);
+  if (rc)
+    snprintf(c->name, sizeof(c->name), "%.60s: %.60s", base, f.scan_error);
+  else
+    snprintf(c->name, sizeof(c->name), "%s", base);
+  selftest_facts_release(&f);
   return rc;
 }
 
@@ -579,6 +617,138 @@ static void judge_dotnet_child(const struct selftest_facts *f,
             (unsigned long long)f->dotnet_methods, (unsigned long long)f->dotnet_dcend);
 }
 
+/* --- the phases (selftest_phases.h) --- */
+
+const char *const selftest_route_names[2] = { "groupMask", "systemProviders" };
+
+enum census_need {
+  NEED_KERNEL = 1,      /* CSwitch and SampledProfile */
+  NEED_RUNDOWN = 2,     /* the kernel's Process rundown (DCStart or DCEnd) */
+  NEED_CLR_RUNDOWN = 4, /* CLR rundown events */
+  NEED_DCSTART = 8      /* Process/DCStart and Image/DCStart */
+};
+
+/* What of `need` the census lacks, as ", "-separated names into buf
+ * ("" when nothing). */
+static const char *lacks(const struct selftest_census *c, unsigned need, char *buf, size_t size)
+{
+  size_t n = 0;
+  buf[0] = '\0';
+#define LACK(cond, text)                                                                        \
+  if (cond)                                                                                     \
+    n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", text)
+  LACK((need & NEED_KERNEL) && !c->cswitch, "CSwitch");
+  LACK((need & NEED_KERNEL) && !c->samples, "SampledProfile");
+  LACK((need & NEED_RUNDOWN) && !c->process_dcstart && !c->process_dcend,
+       "a kernel rundown (Process/DCStart or DCEnd)");
+  LACK((need & NEED_DCSTART) && !c->process_dcstart, "Process/DCStart");
+  LACK((need & NEED_DCSTART) && !c->image_dcstart, "Image/DCStart");
+  LACK((need & NEED_CLR_RUNDOWN) && !c->clr_rundown, "CLR rundown events");
+#undef LACK
+  return buf;
+}
+
+/* A phase that could not run or left no trace fails before its census. */
+static int phase_failed(const struct selftest_phase *p, const char *what,
+                        struct selftest_result *r)
+{
+  if (!p->ran)
+    verdict(r, SELFTEST_FAIL, "the %s phase did not run", what);
+  else if (p->capture_rc)
+    verdict(r, SELFTEST_FAIL, "the %s capture failed (%s): %s", what,
+            etwcap_err_name(p->capture_rc), p->why[0] ? p->why : "see the log");
+  else if (!p->census_count || !p->census[0].read)
+    verdict(r, SELFTEST_FAIL, "the %s phase left no trace to read: %s", what,
+            p->why[0] ? p->why : p->census_count ? p->census[0].name : "none written");
+  else
+    return 0;
+  return 1;
+}
+
+static void judge_snapshot(const struct selftest_facts *f, const struct selftest_outcome *o,
+                           struct selftest_result *r)
+{
+  const struct selftest_census *c = &o->snapshot.census[0];
+  char missing[200];
+  (void)f;
+  if (phase_failed(&o->snapshot, "in-memory", r))
+    return;
+  if (*lacks(c, NEED_KERNEL | NEED_RUNDOWN, missing, sizeof(missing)))
+    verdict(r, SELFTEST_FAIL, "%s lacks %s", c->name, missing);
+  else
+    verdict(r, SELFTEST_PASS, "%s: %llu CSwitch, %llu SampledProfile, %llu Process rundown "
+                              "events, the rings going on",
+            c->name, (unsigned long long)c->cswitch, (unsigned long long)c->samples,
+            (unsigned long long)(c->process_dcstart + c->process_dcend));
+}
+
+/* Segment 2 is the first that began with a file switch: its kernel events
+ * show the switch kept them.  Each segment names what ran in it: its own
+ * kernel rundown, and the CLR's when the .NET child ran throughout. */
+static void judge_segments(const struct selftest_facts *f, const struct selftest_outcome *o,
+                           struct selftest_result *r)
+{
+  const struct selftest_phase *p = &o->segments;
+  unsigned need = NEED_RUNDOWN | (o->dotnet_rc == 0 ? NEED_CLR_RUNDOWN : 0);
+  char missing[200];
+  size_t i;
+  (void)f;
+  if (phase_failed(p, "segments", r))
+    return;
+  if (p->census_count < 2) {
+    verdict(r, SELFTEST_FAIL, "%lu segment written in %u s at /SegmentSec:%d; 2 needed",
+            (unsigned long)p->census_count, SELFTEST_SEGMENTS_RUN_MS / 1000, SELFTEST_SEGMENT_SEC);
+    return;
+  }
+  if (*lacks(&p->census[1], NEED_KERNEL, missing, sizeof(missing))) {
+    verdict(r, SELFTEST_FAIL, "segment 2 (%s) lacks %s: the file switch lost kernel events",
+            p->census[1].name, missing);
+    return;
+  }
+  for (i = 0; i < p->census_count; i++) {
+    if (!p->census[i].read) {
+      verdict(r, SELFTEST_FAIL, "segment %lu cannot be read: %s", (unsigned long)i + 1,
+              p->census[i].name);
+      return;
+    }
+    if (*lacks(&p->census[i], need, missing, sizeof(missing))) {
+      verdict(r, SELFTEST_FAIL, "segment %lu (%s) lacks %s", (unsigned long)i + 1,
+              p->census[i].name, missing);
+      return;
+    }
+  }
+  verdict(r, SELFTEST_PASS, "%lu segments, each with its rundown; segment 2: %llu CSwitch, %llu "
+                            "SampledProfile",
+          (unsigned long)p->census_count, (unsigned long long)p->census[1].cswitch,
+          (unsigned long long)p->census[1].samples);
+}
+
+static void judge_routes(const struct selftest_facts *f, const struct selftest_outcome *o,
+                         struct selftest_result *r)
+{
+  char missing[200], what[64];
+  size_t i;
+  (void)f;
+  if (o->os_build < SELFTEST_ROUTES_BUILD) {
+    verdict(r, SELFTEST_SKIP, "build %u: the System Providers route needs build %u, so there "
+                              "is one kernel route",
+            o->os_build, SELFTEST_ROUTES_BUILD);
+    return;
+  }
+  for (i = 0; i < 2; i++) {
+    snprintf(what, sizeof(what), "/KernelRoute:%s", selftest_route_names[i]);
+    if (phase_failed(&o->routes[i], what, r))
+      return;
+    if (*lacks(&o->routes[i].census[0], NEED_KERNEL | NEED_DCSTART, missing, sizeof(missing))) {
+      verdict(r, SELFTEST_FAIL, "/KernelRoute:%s lacks %s (the census above compares the two)",
+              selftest_route_names[i], missing);
+      return;
+    }
+  }
+  verdict(r, SELFTEST_PASS, "both kernel routes record CSwitch, SampledProfile and the start "
+                            "rundown (the census above compares them)");
+}
+
 static void judge_own(const struct selftest_facts *f, const struct selftest_outcome *o,
                       struct selftest_result *r)
 {
@@ -700,6 +870,15 @@ const struct selftest_check selftest_checks[] = {
   { "DOTNET_CHILD", "a .NET child (Windows PowerShell) has CLR Loader and MethodLoad events and "
                     "a MethodDCEnd in the rundown (SKIP only with no .NET on the host)",
     judge_dotnet_child },
+  { "SNAPSHOT", "a phase with /InMemoryCircularBuffer and 'etwcap snapshot': the snapshot has "
+                "CSwitch, SampledProfile and a kernel rundown",
+    judge_snapshot },
+  { "SEGMENTS", "a phase with /SegmentSec:5: CSwitch and SampledProfile in segment 2, a rundown "
+                "in each segment",
+    judge_segments },
+  { "ROUTES", "on build 20348+, a phase per kernel route, their event census side by side "
+              "(SKIP before)",
+    judge_routes },
   { "NOTHING_LOST", "no event or buffer lost, in any session or the merged trace", judge_lost },
   { "HEALTH", "the capture's self-check flagged nothing while it ran", judge_health },
   { "NO_SESSIONS_LEFT", "none of the selftest's sessions still runs afterwards",

@@ -40,6 +40,33 @@ struct selftest_expect {
   const char *own_last_name; /* the name of event N (the trigger's) */
 };
 
+/* What a phase's trace holds (selftest_phases.h), counted as the main
+ * trace's facts are. */
+struct selftest_census {
+  int read;                  /* a trace was read */
+  char name[128];            /* its file (base name), or why it was not read */
+  uint64_t events;
+  uint64_t cswitch, ready_thread, samples;
+  uint64_t process_start, process_dcstart, process_dcend;
+  uint64_t image_load, image_dcstart;
+  uint64_t clr_rundown;
+};
+
+#define SELFTEST_MAX_SEGMENTS 4
+#define SELFTEST_SEGMENT_SEC 5
+#define SELFTEST_SEGMENTS_RUN_MS 12000u /* two whole segments and part of a third */
+#define SELFTEST_ROUTES_BUILD 20348u    /* the System Providers route's first build */
+
+/* One phase: the capture's result and the census of each trace it left
+ * (the snapshot: one; segments: each, oldest first; a route: its zip). */
+struct selftest_phase {
+  int ran;                   /* attempted */
+  int capture_rc;
+  char why[256];             /* what went wrong, "" none */
+  struct selftest_census census[SELFTEST_MAX_SEGMENTS];
+  size_t census_count;
+};
+
 /* What the selftest saw outside the trace. */
 struct selftest_outcome {
   int capture_rc;              /* the capture's result (0 or ETWCAP_E_*) */
@@ -61,7 +88,13 @@ struct selftest_outcome {
   int sessions_listed;         /* the controller's list answered */
   size_t sessions_left;
   char left_names[256];
+  unsigned os_build;           /* the Windows build; 0 unknown */
+  struct selftest_phase snapshot, segments;
+  struct selftest_phase routes[2]; /* groupMask, systemProviders */
 };
+
+/* The kernel routes ROUTES compares, as /KernelRoute names them. */
+extern const char *const selftest_route_names[2];
 
 #define SELFTEST_MAX_TIMES (4u * 1024u * 1024u) /* timestamps kept per kind */
 #define SELFTEST_MAX_OWN 64u
@@ -79,6 +112,7 @@ struct selftest_facts {
   uint64_t events;
   uint64_t process_start, process_end;
   uint64_t process_dcstart;      /* Process/DCStart of self_pid (any when 0) */
+  uint64_t process_dcend;        /* Process/DCEnd, any process */
   uint64_t image_dcstart, ntdll_dcstart; /* Image/DCStart: all; ntdll.dll in self_pid */
   uint64_t busy_samples, busy_with_ext_stack; /* SampledProfile of busy_tid */
   /* The .NET child's CLR events (by the header's process id): Loader
@@ -111,6 +145,12 @@ void selftest_scan_losses(struct selftest_facts *f, uint32_t events_lost, uint32
 int selftest_scan_file(struct selftest_facts *f, const char *path);
 /* The same over a whole .etl or .zip in memory (tests, fuzzing). */
 int selftest_scan_memory(struct selftest_facts *f, const void *data, size_t len);
+
+/* The census of scanned facts (a phase's trace, read with no expectation). */
+void selftest_census_of(const struct selftest_facts *f, struct selftest_census *c);
+/* Scans `path` into c (c->read 0 and c->name the reader's message when it
+ * cannot be read).  0 or ETWCAP_E_*. */
+int selftest_census_file(const char *path, struct selftest_census *c);
 
 struct selftest_result {
   enum selftest_verdict verdict;

@@ -23,7 +23,7 @@
 /* How long the .NET child may take to start and run its managed code. */
 #define SELFTEST_DOTNET_READY_MS 30000u
 /* A bound on its life should nobody end it. */
-#define SELFTEST_DOTNET_LIFE_SEC 120u
+#define SELFTEST_DOTNET_LIFE_SEC 300u
 
 /* The thread that spun, for the samples-per-CPU-second check. */
 struct selftest_spin {

@@ -18,6 +18,7 @@
 #include "src/finish/capture_manifest.h"
 #include "src/os/os_proc.h"
 #include "src/selftest/selftest_checks.h"
+#include "src/selftest/selftest_phases.h"
 #include "src/selftest/selftest_workload.h"
 #include "src/version.h"
 
@@ -47,7 +48,7 @@ void selftest_print_checks(FILE *out)
     fprintf(out, "  %s  %s\n", selftest_checks[i].name, selftest_checks[i].what);
 }
 
-static void join(char *out, size_t size, const char *dir, const char *name)
+void selftest_join_path(char *out, size_t size, const char *dir, const char *name)
 {
   size_t n = dir ? strlen(dir) : 0;
   if (!n)
@@ -79,35 +80,12 @@ static void selftest_log_sink(void *ctx, enum log_level level, const char *line)
 
 static int capture(const struct selftest_config *cfg, const char *prefix, const char *data)
 {
-  char session[96], stop[96];
-  char *argv[20];
-  struct cli cli;
-  int argc = 0, rc;
-  snprintf(session, sizeof(session), "/SessionName:%s", prefix);
+  char stop[96];
+  const char *extra[] = { "/Providers:*" SELFTEST_TL_PROVIDER, stop, "/DelayAfterTriggerSec:2",
+                          "/MaxCollectSec:40", "/RundownTimeout:20", "/CircularMB:256",
+                          "/BufferSizeMB:64" };
   snprintf(stop, sizeof(stop), "/StopOnEtwEvent:*%s/%s", SELFTEST_TL_PROVIDER, SELFTEST_TL_STOP);
-  argv[argc++] = (char *)"etwcap";
-  argv[argc++] = (char *)"collect";
-  argv[argc++] = (char *)data;
-  argv[argc++] = (char *)"/ThreadTime";
-  argv[argc++] = (char *)"/CpuSampleMSec:" SELFTEST_SAMPLE_MSEC_TEXT;
-  argv[argc++] = session;
-  argv[argc++] = (char *)"/Providers:*" SELFTEST_TL_PROVIDER;
-  argv[argc++] = stop;
-  argv[argc++] = (char *)"/DelayAfterTriggerSec:2";
-  argv[argc++] = (char *)"/MaxCollectSec:40";
-  argv[argc++] = (char *)"/RundownTimeout:20";
-  argv[argc++] = (char *)"/CircularMB:256";
-  argv[argc++] = (char *)"/BufferSizeMB:64";
-  rc = cli_parse(&cli, argc, argv);
-  if (rc) {
-    log_error("selftest: its own collect command line does not parse: %s",
-              cli.error ? cli.error : etwcap_strerror(rc));
-    cli_release(&cli);
-    return ETWCAP_E_INTERNAL;
-  }
-  rc = capture_cmd_collect(&cli, cfg->env);
-  cli_release(&cli);
-  return rc;
+  return selftest_collect(cfg->env, prefix, data, extra, sizeof(extra) / sizeof(extra[0]));
 }
 
 /* --- reading the result back ------------------------------------------------ */
@@ -242,7 +220,7 @@ static void outcome_of_workload(const struct selftest_workload_report *w,
 int selftest_run(const struct selftest_config *cfg)
 {
   static struct selftest_facts facts;
-  struct selftest_result results[16];
+  struct selftest_result results[32];
   struct selftest_outcome o;
   struct selftest_expect x;
   struct selftest_workload work;
@@ -263,9 +241,9 @@ int selftest_run(const struct selftest_config *cfg)
   log_add_sink(selftest_log_sink, &log, LOG_DEBUG);
   snprintf(prefix, sizeof(prefix), "%s%lu", SELFTEST_SESSION_PREFIX, cfg->pid);
   snprintf(trigger, sizeof(trigger), "%sTrigger_%lu", prefix, cfg->pid);
-  join(data, sizeof(data), cfg->dir, SELFTEST_DATA_FILE);
-  join(zip, sizeof(zip), cfg->dir, SELFTEST_ZIP_FILE);
-  join(report, sizeof(report), cfg->dir, SELFTEST_REPORT_FILE);
+  selftest_join_path(data, sizeof(data), cfg->dir, SELFTEST_DATA_FILE);
+  selftest_join_path(zip, sizeof(zip), cfg->dir, SELFTEST_ZIP_FILE);
+  selftest_join_path(report, sizeof(report), cfg->dir, SELFTEST_REPORT_FILE);
   os_remove(zip); /* never read back an earlier selftest's result */
   log_info("selftest: sessions %s..., workload waits for '%s'", prefix, trigger);
 
@@ -275,9 +253,11 @@ int selftest_run(const struct selftest_config *cfg)
   o.capture_rc = capture(cfg, prefix, data);
   log.capturing = 0;
   selftest_workload_join(&work, &wr);
-  /* The .NET child had to live through the capture's CLR rundown. */
-  cfg->os->stop_dotnet(cfg->os->ctx);
   outcome_of_workload(&wr, &o);
+  o.os_build = cfg->env->os_known ? cfg->env->os.build : 0;
+  selftest_phases_run(cfg, prefix, &o);
+  /* The .NET child had to live through every CLR rundown. */
+  cfg->os->stop_dotnet(cfg->os->ctx);
   have_zip = os_file_size(zip, &size) == 0;
   if (o.capture_rc)
     snprintf(o.capture_detail, sizeof(o.capture_detail), "the capture failed: %s",
@@ -319,6 +299,7 @@ int selftest_run(const struct selftest_config *cfg)
                 wr.events_written, wr.why[0] ? "; " : "", wr.why);
   log_info("selftest: for a bug report, attach %s%s%s", report, have_zip ? " and " : "",
            have_zip ? zip : "");
+  selftest_phases_print_routes(&o, cfg->out, &txt);
   print_results(cfg->out, &txt, results, &passed, &failed);
   log_remove_sink(selftest_log_sink, &log);
   write_report(report, &txt, &log.all);

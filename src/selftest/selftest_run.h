@@ -51,6 +51,9 @@ int selftest_run(const struct selftest_config *cfg);
  * *pid, else 0. */
 int selftest_session_owner(const char *name, unsigned long *pid);
 
+/* dir + name ("" or NULL dir: name alone), with one separator. */
+void selftest_join_path(char *out, size_t size, const char *dir, const char *name);
+
 /* `selftest /?`: every check, one per line as "  NAME  what it checks". */
 void selftest_print_checks(FILE *out);
 

@@ -18,7 +18,7 @@ names = [n for n, _ in checks]
 t.check(len(names) >= 10, "selftest /? lists the checks: %r" % names)
 for must in ("CAPTURE", "PROCESS", "IMAGE_LOAD", "CSWITCH", "READY_THREAD", "CPU_SAMPLES",
              "OWN_EVENTS", "TRIGGER", "CLR_RUNDOWN", "NOTHING_LOST", "NO_SESSIONS_LEFT",
-             "START_RUNDOWN", "SAMPLE_RATE", "DOTNET_CHILD"):
+             "START_RUNDOWN", "SAMPLE_RATE", "DOTNET_CHILD", "SNAPSHOT", "SEGMENTS", "ROUTES"):
     t.check(must in names, "selftest /? lists %s" % must)
 
 rc, out, err = t.run("/?")

@@ -47,7 +47,7 @@ static const struct selftest_result *judged(const char *name)
     if (!strcmp(selftest_checks[i].name, name))
       return &results[i];
   fail_msg("no check %s", name);
-  return NULL;
+  return &results[0];
 }
 
 static void expect_verdict(const char *name, enum selftest_verdict v)
@@ -648,6 +648,182 @@ static void the_provider_traits_and_guid_follow_the_documented_forms(void **stat
   assert_int_equal(strlen(text), 36);
 }
 
+/* --- the phases ----------------------------------------------------------------- */
+
+/* The census of a real trace, checked against the golden listing, then
+ * judged as each phase's trace: it has CPU samples and a start rundown
+ * but no CSwitch, which every phase needs. */
+static void phase_checks_fail_on_a_real_trace_without_context_switches(void **state)
+{
+  struct selftest_census c;
+  char path[1024];
+  size_t i;
+  (void)state;
+  test_sample_path("ms-perfview__net.4.5.2.x64.etl.zip", path, sizeof(path));
+  memset(&c, 0, sizeof(c));
+  assert_int_equal(selftest_census_file(path, &c), 0);
+  /* golden: 79528 hook=0x0f2e, no 0x0524, 32 hook=0x0303 and 32 0x0304,
+   * 1763 hook=0x1403, 33011 events of a669021c. */
+  assert_int_equal(c.read, 1);
+  assert_int_equal(c.samples, 79528);
+  assert_int_equal(c.cswitch, 0);
+  assert_int_equal(c.process_dcstart, 32);
+  assert_int_equal(c.process_dcend, 32);
+  assert_int_equal(c.image_dcstart, 1763);
+  assert_int_equal(c.clr_rundown, 33011);
+  outcome.os_build = 20348;
+  outcome.dotnet_rc = ETWCAP_E_NOENT;
+  outcome.snapshot.ran = outcome.segments.ran = 1;
+  outcome.snapshot.census[0] = c;
+  outcome.snapshot.census_count = 1;
+  for (i = 0; i < 3; i++)
+    outcome.segments.census[i] = c;
+  outcome.segments.census_count = 3;
+  for (i = 0; i < 2; i++) {
+    outcome.routes[i].ran = 1;
+    outcome.routes[i].census[0] = c;
+    outcome.routes[i].census_count = 1;
+  }
+  expect_verdict("SNAPSHOT", SELFTEST_FAIL);
+  expect_verdict("SEGMENTS", SELFTEST_FAIL);
+  expect_verdict("ROUTES", SELFTEST_FAIL);
+  assert_non_null(strstr(judged("ROUTES")->detail, "lacks CSwitch"));
+  outcome.os_build = 19045;
+  expect_verdict("ROUTES", SELFTEST_SKIP); /* one route before build 20348 */
+}
+
+/* --- one trace with everything, less one thing at a time ---------------------------- */
+
+/* A census of hand-built events: what a phase's trace holds. */
+static void census_of_events(struct selftest_census *c, int cswitch, int samples, int rundown)
+{
+  static struct selftest_facts saved;
+  memcpy(&saved, &facts, sizeof(facts));
+  selftest_facts_init(&facts, NULL);
+  if (cswitch)
+    thread_event(36, 70000, 1);
+  if (samples)
+    sample_of(8, 70001, 1);
+  if (rundown) {
+    process_event(3, 8);
+    image_event(0x14, 3, 70002, 8, NTDLL);
+    clr_event(1, 144, 8);
+  }
+  selftest_census_of(&facts, c);
+  selftest_facts_release(&facts);
+  memcpy(&facts, &saved, sizeof(facts));
+}
+
+#define SELF 4240u
+#define CHILD 4242u
+#define BUSY 4244u
+#define DOTNET 4248u
+
+/* Everything every check needs, but what `omit` (a check's name, or "")
+ * names: its one need is left out. */
+static void whole_world(const char *omit)
+{
+  struct selftest_expect x;
+  unsigned i;
+#define KEEP(name) strcmp(omit, name)
+  memset(&x, 0, sizeof(x));
+  x.child_pid = CHILD;
+  x.self_pid = SELF;
+  x.busy_tid = BUSY;
+  x.dotnet_pid = DOTNET;
+  x.dll_name = "version.dll";
+  assert_int_equal(selftest_tl_provider_guid(&x.own_provider), 0);
+  x.own_events = SELFTEST_TL_STEPS + 1;
+  x.own_last_name = SELFTEST_TL_STOP;
+  selftest_facts_init(&facts, &x);
+  memset(&outcome, 0, sizeof(outcome));
+  payload_used = 0;
+  /* the trace */
+  process_event(1, CHILD);
+  if (KEEP("PROCESS"))
+    process_event(2, CHILD);
+  if (KEEP("IMAGE_LOAD"))
+    image_identity(8000);
+  image_load(8000, "\\Device\\HarddiskVolume3\\Windows\\System32\\version.dll");
+  thread_event(36, 1000, KEEP("CSWITCH") != 0);
+  if (KEEP("READY_THREAD"))
+    thread_event(50, 1100, 1);
+  process_event(3, SELF);
+  image_event(0x14, 3, 3000, KEEP("START_RUNDOWN") ? SELF : 8, NTDLL);
+  for (i = 0; i < (KEEP("SAMPLE_RATE") ? 300u : 100u); i++)
+    sample_of(BUSY, 10000 + i, KEEP("CPU_SAMPLES") != 0);
+  for (i = 1; i <= SELFTEST_TL_STEPS; i++)
+    if (i != 3 || KEEP("OWN_EVENTS"))
+      own_event(i, SELFTEST_TL_STEP, i, 100 * i);
+  own_event(0, SELFTEST_TL_STOP, SELFTEST_TL_STEPS + 1, 10000);
+  clr_event(0, 152, DOTNET);
+  clr_event(0, 143, DOTNET);
+  if (KEEP("CLR_RUNDOWN")) {
+    clr_event(1, 144, 8);
+    if (KEEP("DOTNET_CHILD"))
+      clr_event(1, 144, DOTNET);
+  }
+  if (!KEEP("NOTHING_LOST"))
+    selftest_scan_losses(&facts, 1, 0);
+  /* outside it */
+  outcome.capture_rc = KEEP("CAPTURE") ? 0 : ETWCAP_E_SYSTEM;
+  outcome.busy_cpu_100ns = 3000000;
+  outcome.sample_interval_100ns = 10000;
+  outcome.trigger_expected = "StopOnEtwEvent";
+  outcome.manifest_read = 1;
+  snprintf(outcome.trigger_fired, sizeof(outcome.trigger_fired), "%s",
+           KEEP("TRIGGER") ? "StopOnEtwEvent" : "");
+  outcome.health_warnings = KEEP("HEALTH") ? 0 : 1;
+  outcome.sessions_listed = 1;
+  outcome.sessions_left = KEEP("NO_SESSIONS_LEFT") ? 0 : 1;
+  snprintf(outcome.dotnet_what, sizeof(outcome.dotnet_what), "Windows PowerShell");
+  outcome.os_build = 20348;
+  outcome.snapshot.ran = outcome.segments.ran = outcome.routes[0].ran = outcome.routes[1].ran = 1;
+  census_of_events(&outcome.snapshot.census[0], KEEP("SNAPSHOT") != 0, 1, 1);
+  outcome.snapshot.census_count = 1;
+  for (i = 0; i < 3; i++)
+    census_of_events(&outcome.segments.census[i], 1, i != 1 || KEEP("SEGMENTS"), 1);
+  outcome.segments.census_count = 3;
+  census_of_events(&outcome.routes[0].census[0], 1, 1, 1);
+  census_of_events(&outcome.routes[1].census[0], 1, 1, KEEP("ROUTES") != 0);
+  outcome.routes[0].census_count = outcome.routes[1].census_count = 1;
+#undef KEEP
+}
+
+/* The checks that also fail when `omit`'s need is left out, because they
+ * need the same events: every CPU sample without a stack fails the rate
+ * (half need one), and no CLR rundown at all leaves the .NET child's
+ * methods unnamed. */
+static int fails_too(const char *omit, const char *name)
+{
+  return (!strcmp(omit, "CPU_SAMPLES") && !strcmp(name, "SAMPLE_RATE")) ||
+         (!strcmp(omit, "CLR_RUNDOWN") && !strcmp(name, "DOTNET_CHILD"));
+}
+
+static void each_check_fails_alone_on_the_trace_that_lacks_its_need(void **state)
+{
+  size_t i, j;
+  (void)state;
+  whole_world("");
+  selftest_judge_all(&facts, &outcome, results);
+  for (j = 0; j < selftest_check_count; j++)
+    if (results[j].verdict != SELFTEST_PASS)
+      fail_msg("the whole trace: %s %s", selftest_checks[j].name, results[j].detail);
+  for (i = 0; i < selftest_check_count; i++) {
+    const char *omit = selftest_checks[i].name;
+    selftest_facts_release(&facts);
+    whole_world(omit);
+    selftest_judge_all(&facts, &outcome, results);
+    for (j = 0; j < selftest_check_count; j++) {
+      enum selftest_verdict want =
+          j == i || fails_too(omit, selftest_checks[j].name) ? SELFTEST_FAIL : SELFTEST_PASS;
+      if (results[j].verdict != want)
+        fail_msg("without %s's need: %s %s %s", omit, selftest_verdict_name(results[j].verdict),
+                 selftest_checks[j].name, results[j].detail);
+    }
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -677,6 +853,8 @@ int main(void)
     T(every_check_has_a_distinct_upper_case_name_and_a_description),
     T(the_event_metadata_decodes_with_etwcaps_tracelogging_reader),
     T(the_provider_traits_and_guid_follow_the_documented_forms),
+    T(phase_checks_fail_on_a_real_trace_without_context_switches),
+    T(each_check_fails_alone_on_the_trace_that_lacks_its_need),
 #undef T
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,50 @@
+/* The selftest's phases after its main capture: short captures of what the
+ * main one does not exercise, each read back into an event census the
+ * checks judge (selftest_checks.h):
+ *   SNAPSHOT  /InMemoryCircularBuffer, then a snapshot asked for as
+ *             `etwcap snapshot` asks (the request file): NAME.1.etl.zip
+ *             while the rings go on;
+ *   SEGMENTS  /SegmentSec:5 for about 12 s: the segments' own zips;
+ *   ROUTES    on build 20348 and later, the same short capture by each
+ *             kernel route (/KernelRoute:groupMask, :systemProviders).
+ * Each is a `collect` on the caller's thread under the selftest's session
+ * names; a helper thread waits for its sessions, makes CPU and
+ * context-switch work (selftest_os.h), and asks the capture for its
+ * snapshot and its stop through the request file, as `etwcap snapshot`
+ * and `etwcap stop` do.  Portable: the surroundings come in as the
+ * selftest's config, so tests drive it with fakes. */
+#ifndef ETWCAP_SELFTEST_PHASES_H
+#define ETWCAP_SELFTEST_PHASES_H
+
+#include "src/base/strbuf.h"
+#include "src/selftest/selftest_checks.h"
+#include "src/selftest/selftest_run.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define SELFTEST_SNAPSHOT_FILE "etwcap-selftest-snapshot.etl"
+#define SELFTEST_SEGMENTS_FILE "etwcap-selftest-segments.etl"
+#define SELFTEST_ROUTE_FILE "etwcap-selftest-route.etl"
+#define SELFTEST_PHASE_MAX_SEC 45       /* a safety net: each phase asks for its stop */
+#define SELFTEST_SNAPSHOT_WAIT_MS 40000u
+
+/* Runs the phases into o->snapshot, o->segments, o->routes[] (ROUTES only
+ * when o->os_build is SELFTEST_ROUTES_BUILD or later).  `prefix` is the
+ * selftest's session name prefix.  Never fails: what went wrong is in
+ * each phase's why. */
+void selftest_phases_run(const struct selftest_config *cfg, const char *prefix,
+                         struct selftest_outcome *o);
+
+/* The routes' censuses side by side, one line per event kind, to `out`
+ * and `txt` (either may be NULL).  Nothing when ROUTES did not run. */
+void selftest_phases_print_routes(const struct selftest_outcome *o, FILE *out,
+                                  struct strbuf *txt);
+
+/* A `collect` under the selftest's session names: `prefix` as
+ * /SessionName, the data file, /ThreadTime /CpuSampleMSec:1, then the
+ * `count` qualifiers of `extra`.  The capture's result. */
+int selftest_collect(const struct collection_env *env, const char *prefix, const char *data,
+                     const char *const *extra, size_t count);
+
+#endif
