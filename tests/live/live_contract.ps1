@@ -10,7 +10,8 @@
 #   2. EventSource arguments for processes started later: the
 #      ControllerData_Session_<id> value under
 #      HKLM\Software\Wow6432Node\...\Winevt\Publishers\{guid} while the
-#      capture runs, gone after stop;
+#      capture runs, gone after stop; a second capture of the same EventSource
+#      takes another session keyword of 44..47 (its record and stored data say which);
 #   3. /InMemoryCircularBuffer: the FLUSH at stop writes X.kernel.etl and X.etl;
 #   4. /KernelRoute (docs/win32-contract.md, sections 3.4, 3.3 rule 4, 7.4;
 #      section 16 items 1 and 4): on build 20348 and later the same
@@ -73,6 +74,24 @@ if ($values.Count) {
   $text = [Text.Encoding]::UTF8.GetString($bytes)
   Check ($text.StartsWith("EtwSessionName`0etwcap`0EtwSessionKeyword`0")) "the stored data starts as TraceEvent's (EtwSessionName, EtwSessionKeyword)"
 }
+# A second capture of the same EventSource takes another session keyword (TraceEvent's
+# FindFreeSessionKeyword: the lowest of 44..47 no enabling session holds), named in its
+# MatchAllKeyword, its stored data and its session record.
+$data2 = Join-Path $WorkDir "esargs2.etl"
+Remove-Item "$data2*" -Force -ErrorAction SilentlyContinue
+$r = Run @("start", $data2, $spec, "/CircularMB:64", "/SessionName:etwcapLiveSecond")
+Check ($r.Code -eq 0) "a second start on the same EventSource exits 0 ($($r.Code)): $($r.Text)"
+$bits = @()
+foreach ($d in $data, $data2) {
+  $rec = Get-Content "$d.etwcap-session.json" -Raw -ErrorAction SilentlyContinue | ConvertFrom-Json
+  $p = $rec.sessions | ForEach-Object { $_.providers } | Where-Object { $_.name -eq "etwcapLiveSource" } | Select-Object -First 1
+  $bits += $p.sessionKeywordBit
+}
+Check ($bits.Count -eq 2 -and $bits[0] -ge 44 -and $bits[1] -le 47 -and $bits[0] -ne $bits[1]) "the two captures hold different session keywords: $($bits -join ', ')"
+$second = @()
+if (Test-Path $key) { $second = @((Get-Item $key).Property | Where-Object { $_ -like "ControllerData_Session_*" } | ForEach-Object { [Text.Encoding]::UTF8.GetString((Get-ItemProperty $key).$_) } | Where-Object { $_ -like "EtwSessionName`0etwcapLiveSecond`0*" }) }
+Check ($second.Count -eq 1 -and $second[0] -like "*EtwSessionKeyword`0$($bits[1])`0*") "the second capture's stored data names its keyword $($bits[1])"
+Run @("stop", $data2) | Out-Null
 $r = Run @("stop", $data)
 Check ($r.Code -eq 0) "stop exits 0"
 $left = @()
