@@ -12,9 +12,10 @@ packaging/install-deps.sh puts the package into npm's cache at set-up, so
 this test installs it without the network; with neither the cache nor the
 registry, it skips and says why.
 
-The file is, for now, a tiny profile written here by hand from the
-speedscope file format (https://www.speedscope.app/file-format-schema.json):
-two sampled profiles sharing their frames, with 5 and 2 samples."""
+The file is `etwcap convert` of the net.4.5.2.x64 sample, one profile per
+process; each profile's count must be the report's for that process (its
+cpu[].samples, or processes[].cpuSamples for those past the busiest), which
+the issue gives for Test.x64.exe (5,129) and Idle (73,313)."""
 import base64
 import json
 import os
@@ -27,13 +28,17 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chromium_cdp import Browser, find_chromium  # noqa: E402
-from etwcap_e2e import SKIP, Etwcap, tmp_dir  # noqa: E402
+from etwcap_e2e import SKIP, Etwcap, samples_dir, tmp_dir, to_target_path  # noqa: E402
 
 t = Etwcap()
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "speedscope.version")) as f:
     version = f.read().strip()
 
+samples = samples_dir()
+if not samples:
+    print("skipped: the shared samples folder is absent (set ETWCAP_SAMPLES)")
+    sys.exit(SKIP)
 exe = find_chromium()
 npm = shutil.which("npm")
 if not exe or not npm:
@@ -81,21 +86,27 @@ if not page_dir:
     sys.exit(SKIP)
 
 
-def hand_made_profile():
-    """A speedscope file and the sample count of each of its profiles."""
-    frames = ["Main", "Work", "Sleep", "<b>Parse</b>", "Idle"]
-    profiles = [("Test.exe (42)", [[0, 1], [0, 1], [0, 2], [0, 1, 3], [0]]),
-                ("Other.exe (7)", [[4], [4]])]
-    doc = {"$schema": "https://www.speedscope.app/file-format-schema.json",
-           "shared": {"frames": [{"name": n} for n in frames]},
-           "profiles": [{"type": "sampled", "name": name, "unit": "none", "startValue": 0,
-                         "endValue": len(samples), "samples": samples,
-                         "weights": [1] * len(samples)} for name, samples in profiles],
-           "name": "hand-made", "exporter": "etwcap tests"}
-    path = os.path.join(out_dir, "hand-made.speedscope.json")
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    return path, [(name, len(samples)) for name, samples in profiles]
+def converted_profile():
+    """`etwcap convert` of the sample, and the count the report gives for
+    each of its profiles, in the file's order."""
+    trace = os.path.join(samples, "ms-perfview__net.4.5.2.x64.etl.zip")
+    path = os.path.join(out_dir, "net.4.5.2.x64.speedscope.json")
+    page = os.path.join(out_dir, "net.4.5.2.x64.report.html")
+    rc, _, err = t.run("convert", to_target_path(t, trace), "/Format:Speedscope",
+                       "/Out:" + to_target_path(t, path))
+    t.check(rc == 0 and os.path.isfile(path), "convert exits 0 and writes the file: %r" % err)
+    rc, _, err = t.run("report", to_target_path(t, trace), "/Out:" + to_target_path(t, page))
+    t.check(rc == 0 and os.path.isfile(page), "report exits 0: %r" % err)
+    if not os.path.isfile(path) or not os.path.isfile(page):
+        t.finish()
+    with open(page, encoding="utf-8") as f:
+        data = json.loads(re.search(r'id="etwcap-report">(.*?)</script>', f.read(), re.S).group(1))
+    counts = {p["pid"]: p["cpuSamples"] for p in data["processes"]}
+    counts.update({p["pid"]: p["samples"] for p in data["cpu"]})
+    with open(path) as f:
+        names = [p["name"] for p in json.load(f)["profiles"]]
+    pid = lambda name: int(re.search(r"\((\d+)\)$", name).group(1))  # noqa: E731
+    return path, [(name, counts.get(pid(name))) for name in names]
 
 
 def loader(profile):
@@ -128,48 +139,69 @@ def self_total(text):
                for m in re.finditer(r"^\t([\d,]+) \(", text, re.M))
 
 
+def tall(b, s, frames):
+    """A viewport tall enough for a row per frame: the Sandwich table draws
+    only the rows in view."""
+    b.call("Emulation.setDeviceMetricsOverride",
+           {"width": 1400, "height": min(200 + 40 * frames, 100000), "deviceScaleFactor": 1,
+            "mobile": False}, session=s)
+
+
 def press(b, s, key):
     """A key press as speedscope's keypress handler sees it."""
     b.call("Input.dispatchKeyEvent", {"type": "keyDown", "key": key, "text": key}, session=s)
     b.call("Input.dispatchKeyEvent", {"type": "keyUp", "key": key}, session=s)
 
 
-profile, expected = hand_made_profile()
-frames = len(json.load(open(profile))["shared"]["frames"])
+profile, expected = converted_profile()
+for name, count in (("Test.x64.exe (3676)", 5129), ("Idle (0)", 73313)):
+    t.check((name, count) in expected, "the report gives %s %d samples, as the issue does: %r"
+            % (name, count, expected[:3]))
+with open(profile) as f:
+    frames = len(json.load(f)["shared"]["frames"])
+shot = os.path.join(out_dir, "speedscope.png")
 url = "file://%s/index.html#view=sandwich&localProfilePath=%s" % (page_dir, loader(profile))
 browser_dir = os.path.join(out_dir, "chromium-profile")
 os.makedirs(browser_dir)
 b = Browser(exe, browser_dir)
 try:
     s = b.open("about:blank")
-    # Tall enough for every row: the table draws only the rows in view.
-    b.call("Emulation.setDeviceMetricsOverride",
-           {"width": 1400, "height": min(200 + 40 * frames, 200000), "deviceScaleFactor": 1,
-            "mobile": False}, session=s)
+    tall(b, s, frames)
     b.call("Page.navigate", {"url": url}, session=s)
     b.wait_event("Page.loadEventFired")
-    for i, (name, samples) in enumerate(expected):
+    shown = 0
+    for i, (name, count) in enumerate(expected):
         title = "%s (%d/%d)" % (name, i + 1, len(expected))
         try:
             text = wait_text(b, s, re.escape(title) + r"[\s\S]*Symbol Name")
         except TimeoutError as e:
             t.check(False, "speedscope shows profile %s: %s" % (title, e))
             break
-        t.check(self_total(text) == samples,
-                "%s: the Self column adds up to %d samples: %d" % (name, samples,
-                                                                   self_total(text)))
+        shown += 1
+        # The table fills in after the title changes: wait for it to settle
+        # on the count, or report the last total it showed.
+        deadline = time.time() + 20
+        while self_total(text) != count and time.time() < deadline:
+            time.sleep(0.2)
+            text = b.evaluate(s, "document.body.innerText")
+        t.check(self_total(text) == count, "%s: the Self column adds up to the report's %r "
+                "samples: %d" % (name, count, self_total(text)))
+        if name.startswith("Test.x64.exe"):
+            press(b, s, "2")  # Left Heavy: the flame graph
+            time.sleep(1)
+            b.screenshot(s, shot, 1400, 700)
+            tall(b, s, frames)
+            press(b, s, "3")  # back to Sandwich
         press(b, s, "n")
-    press(b, s, "p")
-    press(b, s, "2")  # Left Heavy: the flame graph
-    time.sleep(1)
-    shot = os.path.join(out_dir, "speedscope.png")
-    b.screenshot(s, shot, 1400, 700)
+    t.check(shown == len(expected) and shown > 1,
+            "speedscope shows all %d profiles: %d" % (len(expected), shown))
     body = b.evaluate(s, "document.body.innerText")
     t.check("Something went wrong" not in body and "Unrecognized format" not in body,
             "speedscope reports no import error: %r" % body[:300])
     t.check(b.errors() == [], "no console errors: %r" % b.errors())
     t.check(b.requests() == [], "no network request: %r" % b.requests())
-    t.check(os.path.getsize(shot) > 5000, "the screenshot is saved as %s" % shot)
+    t.check(os.path.isfile(shot) and os.path.getsize(shot) > 5000,
+            "the screenshot of Test.x64.exe's flame graph is saved as %s" % shot)
 finally:
     b.close()
 t.finish()
