@@ -285,50 +285,77 @@ static void segments(const struct selftest_config *cfg, int remove, struct selft
 
 /* --- all of them ---------------------------------------------------------------------- */
 
+/* Whether the selftest's budget leaves `need_sec` for the phase: then
+ * *max_sec is its /MaxCollectSec (its safety net, within what is left less
+ * the stop's rundown and merge); else the phase is marked as not run. */
+static int budget(const struct selftest_config *cfg, uint64_t start_ms, unsigned need_sec,
+                  unsigned *max_sec, struct selftest_phase *p)
+{
+  uint64_t used = (cfg->env->now_ms(cfg->env->ctx) - start_ms) / 1000;
+  unsigned left = used < SELFTEST_BUDGET_SEC ? SELFTEST_BUDGET_SEC - (unsigned)used : 0;
+  if (left < need_sec + SELFTEST_PHASE_STOP_SEC) {
+    p->ran = 1;
+    p->capture_rc = ETWCAP_E_TIMEOUT;
+    snprintf(p->why, sizeof(p->why), "not run: %u s of the selftest's %u s are left, %u s "
+                                     "needed",
+             left, SELFTEST_BUDGET_SEC, need_sec + SELFTEST_PHASE_STOP_SEC);
+    return 0;
+  }
+  *max_sec = left - SELFTEST_PHASE_STOP_SEC;
+  if (*max_sec > SELFTEST_PHASE_MAX_SEC)
+    *max_sec = SELFTEST_PHASE_MAX_SEC;
+  return 1;
+}
+
 void selftest_phases_run(const struct selftest_config *cfg, const char *prefix,
-                         struct selftest_outcome *o)
+                         uint64_t start_ms, struct selftest_outcome *o)
 {
   static struct helper h;
-  static const char *const snapshot_args[] = {
-    "/InMemoryCircularBuffer", "/CircularMB:64", "/BufferSizeMB:16",
-    "/MaxCollectSec:" PHASE_STR(SELFTEST_PHASE_MAX_SEC), "/RundownTimeout:20",
-  };
-  static const char *const segment_args[] = {
-    "/SegmentSec:" PHASE_STR(SELFTEST_SEGMENT_SEC), "/BufferSizeMB:16",
-    "/MaxCollectSec:" PHASE_STR(SELFTEST_PHASE_MAX_SEC), "/RundownTimeout:20",
-  };
-  const char *route_args[5] = { NULL, "/CircularMB:64", "/BufferSizeMB:16",
-                                "/MaxCollectSec:" PHASE_STR(SELFTEST_PHASE_MAX_SEC),
-                                "/RundownTimeout:20" };
-  char data[CONTROLLER_PATH_MAX], zip[CONTROLLER_PATH_MAX], route[64];
+  char data[CONTROLLER_PATH_MAX], zip[CONTROLLER_PATH_MAX], route[64], max[32];
+  const char *args[6];
+  unsigned max_sec;
   size_t i;
 
+  args[1] = "/BufferSizeMB:16";
+  args[2] = "/RundownTimeout:" PHASE_STR(SELFTEST_PHASE_RUNDOWN_SEC);
+  args[3] = max;
   log_info("selftest: phase SNAPSHOT (/InMemoryCircularBuffer, then 'etwcap snapshot')");
-  selftest_join_path(data, sizeof(data), cfg->dir, SELFTEST_SNAPSHOT_FILE);
-  run_phase(cfg, prefix, PHASE_SNAPSHOT, data, snapshot_args,
-            sizeof(snapshot_args) / sizeof(snapshot_args[0]), &o->snapshot, &h);
-  if (!o->snapshot.capture_rc)
-    census_one(h.snapshot, &o->snapshot);
+  if (budget(cfg, start_ms, SELFTEST_SNAPSHOT_NEED_SEC, &max_sec, &o->snapshot)) {
+    snprintf(max, sizeof(max), "/MaxCollectSec:%u", max_sec);
+    args[0] = "/InMemoryCircularBuffer";
+    args[4] = "/CircularMB:64";
+    selftest_join_path(data, sizeof(data), cfg->dir, SELFTEST_SNAPSHOT_FILE);
+    run_phase(cfg, prefix, PHASE_SNAPSHOT, data, args, 5, &o->snapshot, &h);
+    if (!o->snapshot.capture_rc)
+      census_one(h.snapshot, &o->snapshot);
+  }
 
   log_info("selftest: phase SEGMENTS (/SegmentSec:%d for %u s)", SELFTEST_SEGMENT_SEC,
            SELFTEST_SEGMENTS_RUN_MS / 1000);
-  selftest_join_path(data, sizeof(data), cfg->dir, SELFTEST_SEGMENTS_FILE);
-  segments(cfg, 1, &o->segments);
-  run_phase(cfg, prefix, PHASE_SEGMENTS, data, segment_args,
-            sizeof(segment_args) / sizeof(segment_args[0]), &o->segments, &h);
-  if (!o->segments.capture_rc)
-    segments(cfg, 0, &o->segments);
+  if (budget(cfg, start_ms, SELFTEST_SEGMENTS_RUN_MS / 1000 + 2, &max_sec, &o->segments)) {
+    snprintf(max, sizeof(max), "/MaxCollectSec:%u", max_sec);
+    args[0] = "/SegmentSec:" PHASE_STR(SELFTEST_SEGMENT_SEC);
+    selftest_join_path(data, sizeof(data), cfg->dir, SELFTEST_SEGMENTS_FILE);
+    segments(cfg, 1, &o->segments);
+    run_phase(cfg, prefix, PHASE_SEGMENTS, data, args, 4, &o->segments, &h);
+    if (!o->segments.capture_rc)
+      segments(cfg, 0, &o->segments);
+  }
 
   if (o->os_build < SELFTEST_ROUTES_BUILD)
     return;
   for (i = 0; i < 2; i++) {
     log_info("selftest: phase ROUTES (/KernelRoute:%s)", selftest_route_names[i]);
+    if (!budget(cfg, start_ms, SELFTEST_ROUTE_NEED_SEC, &max_sec, &o->routes[i]))
+      continue;
+    snprintf(max, sizeof(max), "/MaxCollectSec:%u", max_sec);
     snprintf(route, sizeof(route), "/KernelRoute:%s", selftest_route_names[i]);
-    route_args[0] = route;
+    args[0] = route;
+    args[4] = "/CircularMB:64";
     selftest_join_path(data, sizeof(data), cfg->dir, SELFTEST_ROUTE_FILE);
     selftest_join_path(zip, sizeof(zip), cfg->dir, SELFTEST_ROUTE_FILE ".zip");
     os_remove(zip);
-    run_phase(cfg, prefix, PHASE_ROUTE, data, route_args, 5, &o->routes[i], &h);
+    run_phase(cfg, prefix, PHASE_ROUTE, data, args, 5, &o->routes[i], &h);
     if (!o->routes[i].capture_rc)
       census_one(zip, &o->routes[i]);
   }

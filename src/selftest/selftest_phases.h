@@ -26,15 +26,23 @@
 #define SELFTEST_SNAPSHOT_FILE "etwcap-selftest-snapshot.etl"
 #define SELFTEST_SEGMENTS_FILE "etwcap-selftest-segments.etl"
 #define SELFTEST_ROUTE_FILE "etwcap-selftest-route.etl"
-#define SELFTEST_PHASE_MAX_SEC 45       /* a safety net: each phase asks for its stop */
-#define SELFTEST_SNAPSHOT_WAIT_MS 40000u
+/* The whole selftest must end within two minutes: the phases share what the
+ * main capture left of SELFTEST_BUDGET_SEC (the rest is for reading back).
+ * A phase that would not fit is not run and FAILs, saying so. */
+#define SELFTEST_BUDGET_SEC 110u
+#define SELFTEST_PHASE_STOP_SEC 15u     /* a phase's stop: rundown, merge, zip */
+#define SELFTEST_PHASE_RUNDOWN_SEC 10   /* its /RundownTimeout */
+#define SELFTEST_PHASE_MAX_SEC 25u      /* a safety net: each phase asks for its stop */
+#define SELFTEST_SNAPSHOT_NEED_SEC 8u
+#define SELFTEST_ROUTE_NEED_SEC 5u
+#define SELFTEST_SNAPSHOT_WAIT_MS 20000u
 
 /* Runs the phases into o->snapshot, o->segments, o->routes[] (ROUTES only
  * when o->os_build is SELFTEST_ROUTES_BUILD or later).  `prefix` is the
- * selftest's session name prefix.  Never fails: what went wrong is in
- * each phase's why. */
+ * selftest's session name prefix, `start_ms` when the selftest began on
+ * cfg->env's clock.  Never fails: what went wrong is in each phase's why. */
 void selftest_phases_run(const struct selftest_config *cfg, const char *prefix,
-                         struct selftest_outcome *o);
+                         uint64_t start_ms, struct selftest_outcome *o);
 
 /* The routes' censuses side by side, one line per event kind, to `out`
  * and `txt` (either may be NULL).  Nothing when ROUTES did not run. */

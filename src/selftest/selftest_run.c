@@ -232,6 +232,7 @@ int selftest_run(const struct selftest_config *cfg)
   unsigned passed, failed;
   int64_t size = 0;
   int have_zip;
+  uint64_t start_ms = cfg->env->now_ms(cfg->env->ctx);
 
   if (selftest_check_count > sizeof(results) / sizeof(results[0]))
     return ETWCAP_E_INTERNAL;
@@ -255,7 +256,7 @@ int selftest_run(const struct selftest_config *cfg)
   selftest_workload_join(&work, &wr);
   outcome_of_workload(&wr, &o);
   o.os_build = cfg->env->os_known ? cfg->env->os.build : 0;
-  selftest_phases_run(cfg, prefix, &o);
+  selftest_phases_run(cfg, prefix, start_ms, &o);
   /* The .NET child had to live through every CLR rundown. */
   cfg->os->stop_dotnet(cfg->os->ctx);
   have_zip = os_file_size(zip, &size) == 0;
