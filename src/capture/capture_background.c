@@ -4,6 +4,7 @@
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/os/os_proc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,11 +16,21 @@ static void release(struct background_job *job)
   job->command_line = NULL;
 }
 
-/* The job's thread: X.etl.zip from X's files. */
+/* The job's thread: X.etl.zip from X's files, with image identity read as
+ * at a capture's end (its containers' images through the volume map,
+ * docs/containers.md).  No HCS inventory here: the capture's own start and
+ * stop take it, on the main thread. */
 static void merge_and_zip(void *arg)
 {
   struct background_job *job = arg;
   struct capture_finish_params p;
+  struct container_capture cc;
+  struct identity_options io;
+  memset(&io, 0, sizeof(io));
+  io.use_os_mapping = os_is_windows();
+  container_capture_init(&cc, NULL);
+  if (container_capture_at_stop(&cc, &io, 0, 0) != 0)
+    log_warn("%s: no image identity: out of memory for its cache", job->data_file);
   memset(&p, 0, sizeof(p));
   p.data_file = job->data_file;
   p.zip = 1;
@@ -27,8 +38,11 @@ static void merge_and_zip(void *arg)
   p.command_line = job->command_line;
   p.trigger = job->has_trigger ? &job->trigger.t : NULL;
   p.log = &job->log;
+  p.identity = cc.identity;
+  p.containers = &cc;
   job->why[0] = '\0';
   job->rc = capture_finish(&p, &job->result, job->why, sizeof(job->why));
+  container_capture_release(&cc);
 }
 
 int background_wait(struct background_job *job)
