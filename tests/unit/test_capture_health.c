@@ -398,6 +398,39 @@ static void the_read_back_mask_reaches_the_health_check(void **state)
   finish(&w);
 }
 
+/* A group Windows does not give back after a segment's file switch (the
+ * fake drops context switches, Masks[1] 0x4 in krabsetw
+ * perfinfo_groupmask.hpp, from then on): the put-back reads the mask back
+ * and the health check warns at once, naming the group and the new file
+ * (docs/win32-contract.md §4.5). */
+static void a_group_lost_at_a_switch_is_a_health_warning(void **state)
+{
+  static const uint32_t none[PLAN_GROUP_MASK_WORDS];
+  static struct world w;
+  struct os_version server2022 = { 10, 0, 20348 };
+  struct collection_session *cs;
+  const struct capture_health_session *s;
+  char next[600];
+  (void)state;
+  start_thread_time_on(&w, server2022, NULL, none);
+  wait_seconds(&w, 1);
+  cs = &w.c.sessions[session_index(&w, PLAN_ROLE_KERNEL)];
+  s = capture_health_find(&w.c.health, cs->name);
+  assert_int_equal(s->warning_count, 0);
+  w.fake.drop_groups[1] = 0x4;
+  snprintf(next, sizeof(next), "%.500s.next.etl", w.data);
+  assert_int_equal(w.fake.ctl.ops->switch_file(&w.fake.ctl, cs->plan, cs->name, next), 0);
+  snprintf(cs->file, sizeof(cs->file), "%s", next);
+  assert_int_equal(collection_kernel_put_back(&w.c, cs), 0);
+  assert_int_equal(cs->kernel_mask.lost[1], 0x4);
+  assert_int_equal(s->warning_count, 1);
+  assert_non_null(strstr(s->warnings[0], "lost PERF_CONTEXT_SWITCH at its switch to"));
+  assert_non_null(strstr(s->warnings[0], ".next.etl"));
+  assert_int_equal(s->mask.applied[1] & 0x4, 0);
+  finish(&w);
+  os_remove(next);
+}
+
 /* On the System Providers route (/KernelRoute:systemProviders, EnableFlags 0
  * at start) no source says the group-mask query shows the keyword enables;
  * the query answers the EnableFlags setting (TRACE_QUERY_INFO_CLASS page),
@@ -516,6 +549,7 @@ int main(void)
     T(the_wait_counts_losses_from_the_query),
     T(the_read_back_mask_reaches_the_health_check),
     T(a_system_providers_read_back_is_no_warning),
+    T(a_group_lost_at_a_switch_is_a_health_warning),
     T(the_manifest_health_section_parses_with_each_session),
     T(a_manifest_without_a_live_capture_has_null_health),
 #undef T

@@ -158,6 +158,35 @@ static void group_mask_is_read_before_it_is_set(void **state)
   assert_int_equal(f.calls[f.call_count - 1].mask[1], 0x206);
 }
 
+/* A group with no classic flag (PERF_PMC_PROFILE, Masks[1] 0x400: krabsetw
+ * perfinfo_groupmask.hpp; /CpuCounters' PMC samples) does not survive an
+ * UPDATE, which carries only EnableFlags (ControlTraceW: the flags are "the
+ * system providers that you want to enable or keep enabled"; the fake
+ * keeps the groups of those flags); putting the events back after the
+ * switch sets it again with the rest (docs/win32-contract.md §4.5). */
+static void a_switch_loses_the_pmc_group_and_the_put_back_restores_it(void **state)
+{
+  static struct fake_controller f;
+  static struct plan_session s;
+  uint64_t h;
+  (void)state;
+  fake_controller_init(&f);
+  f.write_files = 0;
+  memset(&s, 0, sizeof(s));
+  s.log_file_mode = PLAN_SYSTEM_LOGGER_MODE | PLAN_FILE_MODE_SEQUENTIAL;
+  s.enable_flags = 0x01000007; /* Process|Thread|ImageLoad|Profile */
+  s.pmc_profile = 1;
+  plan_kernel_route(PLAN_ROUTE_NONE, &s);
+  h = start_session(&f, &s);
+  assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 2), 0);
+  assert_int_equal(f.sessions[0].group_mask[1], 0x2 | 0x400);
+  assert_int_equal(f.ctl.ops->switch_file(&f.ctl, &s, "etwcapKernel", "next.kernel.etl"), 0);
+  assert_int_equal(f.sessions[0].group_mask[1], 0x2);
+  assert_int_equal(controller_kernel_on(&f.ctl, h, &s, 2), 0);
+  assert_int_equal(f.calls[f.call_count - 1].mask[1], 0x2 | 0x400);
+  assert_int_equal(f.sessions[0].group_mask[1], 0x2 | 0x400);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -165,6 +194,7 @@ int main(void)
     cmocka_unit_test(enable_failures_say_what_they_mean),
     cmocka_unit_test(kernel_on_follows_the_route),
     cmocka_unit_test(group_mask_is_read_before_it_is_set),
+    cmocka_unit_test(a_switch_loses_the_pmc_group_and_the_put_back_restores_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
