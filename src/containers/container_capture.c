@@ -21,6 +21,18 @@ void container_capture_init(struct container_capture *cc, const struct container
   cc->volumes_rc = ETWCAP_E_NOENT; /* not taken yet */
 }
 
+/* A recorded entry is used only when it is what FindFirstVolumeW and
+ * QueryDosDeviceW give: "\\?\Volume{GUID}\" (49 characters, "Naming a
+ * Volume") and "\Device\NAME".  A zip from elsewhere must not turn the
+ * merge's reads to a share or any other path. */
+static int recorded_ok(const char *device, const char *guid)
+{
+  static const char prefix[] = "\\\\?\\Volume{";
+  return strlen(guid) == 49 && strncmp(guid, prefix, strlen(prefix)) == 0 &&
+         strcmp(guid + 47, "}\\") == 0 && strncmp(device, "\\Device\\", 8) == 0 &&
+         device[8] && !strchr(device + 8, '\\');
+}
+
 size_t container_capture_recall_volumes_json(struct container_capture *cc, const char *json,
                                              size_t len)
 {
@@ -28,6 +40,7 @@ size_t container_capture_recall_volumes_json(struct container_capture *cc, const
   const struct record_json *map, *list;
   char why[256];
   size_t i;
+  os_volume_list_release(&cc->recorded);
   if (record_json_parse(json, len, &root, why, sizeof(why)) != 0)
     return 0;
   map = record_json_get(root, "volumeMap");
@@ -39,8 +52,7 @@ size_t container_capture_recall_volumes_json(struct container_capture *cc, const
       struct os_volume *v = &cc->recorded.v[cc->recorded.count];
       const char *device = record_json_string(&list->items[i], "device", "");
       const char *guid = record_json_string(&list->items[i], "volume", "");
-      if (!*device || !*guid || strlen(device) >= sizeof(v->device) ||
-          strlen(guid) >= sizeof(v->guid_path))
+      if (!recorded_ok(device, guid) || strlen(device) >= sizeof(v->device))
         continue;
       memcpy(v->device, device, strlen(device) + 1);
       memcpy(v->guid_path, guid, strlen(guid) + 1);

@@ -1,8 +1,11 @@
 /* libFuzzer target: the Host Compute Service's documents as the container
  * inventory reads them (src/containers/container_inventory.c): the list of
- * compute systems and a ProcessList, and Docker's layerchain.json, from
- * arbitrary bytes, and the manifest JSON written from what was read. */
+ * compute systems and a ProcessList, Docker's layerchain.json and the
+ * volume map a capture manifest recorded (src/containers/
+ * container_capture.c), from arbitrary bytes, and the manifest JSON written
+ * from what was read. */
 #include "src/base/alloc.h"
+#include "src/containers/container_capture.h"
 #include "src/containers/container_inventory.h"
 
 #include <stdint.h>
@@ -13,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   struct container_inventory inv;
+  struct container_capture cc;
   struct container_system s;
   struct strbuf b;
   char why[256], *json = NULL, *layers[CONTAINER_LAYERS_MAX];
@@ -33,5 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                        sizeof(why));
   for (i = 0; i < layer_count; i++)
     etwcap_free(layers[i]);
+  container_capture_init(&cc, NULL);
+  container_capture_recall_volumes_json(&cc, (const char *)data, size);
+  container_capture_release(&cc);
   return 0;
 }

@@ -454,6 +454,27 @@ static void a_later_merge_uses_the_recorded_volume_map(void **state)
   }
 }
 
+/* A recorded map is outside bytes too (a zip from elsewhere): only entries
+ * of the form the volume functions give are kept, never a share. */
+static void a_recorded_map_keeps_only_volume_names(void **state)
+{
+  static const char doc[] =
+      "{\"volumeMap\": {\"volumes\": ["
+      "{\"device\": \"\\\\Device\\\\HarddiskVolume5\", \"volume\": \"\\\\\\\\evil\\\\share\\\\\"},"
+      "{\"device\": \"\\\\Device\\\\Mup\\\\evil\", \"volume\": "
+      "\"\\\\\\\\?\\\\Volume{0000a7a7-0000-0000-0000-000000000007}\\\\\"},"
+      "{\"device\": \"\\\\Device\\\\HarddiskVolume7\", \"volume\": "
+      "\"\\\\\\\\?\\\\Volume{0000a7a7-0000-0000-0000-000000000007}\\\\\"},"
+      "7, {\"device\": 7}]}}";
+  struct container_capture cc;
+  (void)state;
+  container_capture_init(&cc, NULL);
+  assert_int_equal(container_capture_recall_volumes_json(&cc, doc, strlen(doc)), 1);
+  assert_string_equal(cc.recorded.v[0].device, "\\Device\\HarddiskVolume7");
+  assert_int_equal(container_capture_recall_volumes_json(&cc, "[", 1), 0);
+  container_capture_release(&cc);
+}
+
 /* HCS's documents are outside bytes: a list that is no array, a field too
  * long, a PID out of range are refused or left out, never trusted. */
 static void hcs_documents_are_read_within_bounds(void **state)
@@ -548,6 +569,7 @@ int main(void)
     cmocka_unit_test(without_hcs_the_capture_says_why),
     cmocka_unit_test(a_stopped_containers_image_is_found_in_its_layer),
     cmocka_unit_test(a_later_merge_uses_the_recorded_volume_map),
+    cmocka_unit_test(a_recorded_map_keeps_only_volume_names),
     cmocka_unit_test(a_hyperv_isolated_container_is_named_as_such),
     cmocka_unit_test(hcs_documents_are_read_within_bounds),
     cmocka_unit_test(paths_that_leave_the_volume_are_not_candidates),
