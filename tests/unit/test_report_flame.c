@@ -367,6 +367,59 @@ static void the_unit_is_the_callers(void **state)
   end(&c);
 }
 
+static void a_big_random_tree_stays_within_its_bounds(void **state)
+{
+  static struct case_ c;
+  static uint32_t ids[300];
+  uint32_t seed = 12345, k;
+  size_t i, n;
+  (void)state;
+  begin(&c, 20000);
+  c.s.max_frames = 60; /* fewer than the boxes the test reads */
+  for (k = 0; k < 3000; k++) {
+    n = 1 + k % 300; /* stacks as deep as 300: deeper than the 256 rows drawn */
+    for (i = 0; i < n; i++) {
+      seed = seed * 1103515245u + 12345u; /* C's example rand(): any spread will do */
+      ids[i] = (seed >> 16) % (i < 3 ? 3 : 40);
+    }
+    assert_int_equal(flame_graph_add(&c.g, ids, n, 1 + k % 7), 0);
+  }
+  draw(&c);
+  assert_true(c.n >= 1 && c.n <= 60);
+  /* The tree filled up (20,000 nodes): the note says so. */
+  assert_true(c.g.cut > 0);
+  assert_non_null(strstr(c.page, "were cut short"));
+  /* Every frame lies within the frame below it. */
+  for (i = 1; i < c.n; i++) {
+    size_t j;
+    int inside = 0;
+    for (j = 0; j < c.n; j++)
+      inside |= c.b[j].depth == c.b[i].depth - 1 && c.b[j].x <= c.b[i].x &&
+                c.b[i].x + c.b[i].w <= c.b[j].x + c.b[j].w;
+    assert_true(inside);
+  }
+  end(&c);
+}
+
+static void frames_deeper_than_the_rows_are_not_drawn_and_said(void **state)
+{
+  static struct case_ c;
+  static uint32_t ids[300];
+  size_t i;
+  (void)state;
+  for (i = 0; i < 300; i++)
+    ids[i] = (uint32_t)i;
+  begin(&c, 1000);
+  assert_int_equal(flame_graph_add(&c.g, ids, 300, 1), 0);
+  draw(&c);
+  /* 256 rows of 17 units: the root and 255 frames. */
+  assert_non_null(strstr(c.page, "viewBox=\"0 0 1100 4352\""));
+  assert_non_null(strstr(c.page, "data-d=\"255\""));
+  assert_null(strstr(c.page, "data-d=\"256\""));
+  assert_non_null(strstr(c.page, "Frames deeper than 256 are not drawn."));
+  end(&c);
+}
+
 static void an_empty_graph_says_so(void **state)
 {
   static struct case_ c;
@@ -419,6 +472,8 @@ int main(void)
     cmocka_unit_test(labels_fit_their_box),
     cmocka_unit_test(labels_are_cut_between_characters),
     cmocka_unit_test(the_unit_is_the_callers),
+    cmocka_unit_test(a_big_random_tree_stays_within_its_bounds),
+    cmocka_unit_test(frames_deeper_than_the_rows_are_not_drawn_and_said),
     cmocka_unit_test(an_empty_graph_says_so),
     cmocka_unit_test(failed_allocations_are_reported),
   };
