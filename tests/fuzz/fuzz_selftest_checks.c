@@ -18,7 +18,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   struct selftest_result results[32];
   struct selftest_outcome outcome;
   struct selftest_expect x;
+  struct selftest_census census;
   memset(&x, 0, sizeof(x));
+  /* Ids that make every pid- and thread-keyed reader run (a DCStart's
+   * process, a sample's thread, a CLR event's process), whatever matches. */
+  x.self_pid = 4;
+  x.busy_tid = 8;
+  x.dotnet_pid = 12;
   x.dll_name = "version.dll";
   selftest_tl_provider_guid(&x.own_provider);
   x.own_events = SELFTEST_TL_STEPS + 1;
@@ -28,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   selftest_scan_memory(&facts, data, size);
   if (selftest_check_count <= sizeof(results) / sizeof(results[0]))
     selftest_judge_all(&facts, &outcome, results);
+  selftest_census_of(&facts, &census);
   selftest_facts_release(&facts);
   return 0;
 }
