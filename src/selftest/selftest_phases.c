@@ -175,8 +175,9 @@ static void first_error(void *ctx, enum log_level level, const char *line)
 
 /* --- one phase ---------------------------------------------------------------------- */
 
-/* The captures's own zip, X.etl.zip, and its collect's files are removed
- * first: a phase never judges an earlier selftest's result. */
+/* One phase's collect, with its helper.  An earlier selftest's request
+ * file and snapshot zip are removed first: a phase never judges an older
+ * result, nor obeys an old request. */
 static void run_phase(const struct selftest_config *cfg, const char *prefix, enum phase_kind kind,
                       const char *data, const char *const *extra, size_t count,
                       struct selftest_phase *p, struct helper *h)
