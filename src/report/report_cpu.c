@@ -20,16 +20,35 @@ struct counter {
 struct build {
   struct report_cpu *c;
   const struct report_stacks *s;
-  const struct report_frames *f;
+  struct report_frames *f;
   unsigned pointer_size;
   struct report_keymap children; /* (slot << 32 | node, frame) -> child + 1 */
   struct report_keymap by_frame; /* (slot, frame) -> counter + 1 */
   struct counter *counters;
   size_t counter_count, counter_cap;
-  uint32_t *stamp;               /* frame -> the serial of the last sample that counted it */
+  uint32_t *on_path;             /* frame -> how often it is on the path being walked */
   uint32_t *path;                /* a sample's frames, leaf first */
   size_t path_cap;
   size_t nodes;                  /* in all processes */
+  /* The node a stack (slot, kernel part, user part) ended at, and the
+   * times over which its frames keep their names: most samples repeat a
+   * stack seen before. */
+  struct report_keymap stack_node; /* (kern << 32 | user, slot) -> memo + 1 */
+  struct path_memo *memos;
+  size_t memo_count, memo_cap;
+  struct recent *recent; /* per process */
+};
+
+/* A process's last counter counted and last child found: its samples
+ * repeat the same frame in runs (Idle's most of all). */
+struct recent {
+  uint32_t counter_frame, counter; /* counter: index + 1 */
+  uint32_t child_node, child_frame, child; /* child: index + 1 */
+};
+
+struct path_memo {
+  int64_t lo, hi;
+  uint32_t node;
 };
 
 /* A name matches with or without its ".exe", in any case. */
@@ -60,7 +79,7 @@ static int by_samples_desc(const void *a, const void *b)
 
 /* Picks the processes: fills c->list (names and pids) and slot_of
  * (process index -> list index + 1). */
-static int choose(struct report_cpu *c, const struct report_kernel *k, const uint32_t *process_of,
+static int choose(struct report_cpu *c, const struct report_kernel *k, const uint32_t *charged,
                   size_t n_samples, const struct report_cpu_select *sel, uint32_t *slot_of)
 {
   uint64_t *count = etwcap_calloc(k->process_count + 1, sizeof(*count));
@@ -72,7 +91,7 @@ static int choose(struct report_cpu *c, const struct report_kernel *k, const uin
     goto cleanup;
   }
   for (i = 0; i < n_samples; i++)
-    count[process_of[i]]++;
+    count[charged[i]]++;
   for (i = 0; i < k->process_count; i++)
     if (count[i + 1] && selected(&k->processes[i], sel)) {
       cand[n].process = (uint32_t)i;
@@ -100,9 +119,13 @@ cleanup:
   return rc;
 }
 
-static int count_frame(struct build *b, uint32_t slot, uint32_t frame, int self, int total)
+static int count_frame(struct build *b, uint32_t slot, uint32_t frame, uint64_t self,
+                       uint64_t total)
 {
-  uint32_t at = report_keymap_get(&b->by_frame, slot, frame);
+  struct recent *r = &b->recent[slot];
+  uint32_t at = r->counter && r->counter_frame == frame
+                    ? r->counter
+                    : report_keymap_get(&b->by_frame, slot, frame);
   struct counter *x;
   if (!at) {
     if (etwcap_grow((void **)&b->counters, &b->counter_cap, b->counter_count,
@@ -114,11 +137,14 @@ static int count_frame(struct build *b, uint32_t slot, uint32_t frame, int self,
     memset(x, 0, sizeof(*x));
     x->slot = slot;
     x->frame = frame;
+    at = (uint32_t)b->counter_count;
   } else {
     x = &b->counters[at - 1];
   }
-  x->self += (uint64_t)self;
-  x->total += (uint64_t)total;
+  x->self += self;
+  x->total += total;
+  r->counter_frame = frame;
+  r->counter = at;
   return 0;
 }
 
@@ -128,10 +154,18 @@ static int64_t child(struct build *b, struct report_cpu_process *p, uint32_t slo
                      uint32_t frame)
 {
   uint64_t key = (uint64_t)slot << 32 | node;
-  uint32_t at = report_keymap_get(&b->children, key, frame);
+  uint32_t at;
   struct report_cpu_node *x;
-  if (at)
+  struct recent *r = &b->recent[slot];
+  if (r->child && r->child_node == node && r->child_frame == frame)
+    return r->child - 1;
+  at = report_keymap_get(&b->children, key, frame);
+  if (at) {
+    r->child_node = node;
+    r->child_frame = frame;
+    r->child = at;
     return at - 1;
+  }
   if (b->nodes >= REPORT_MAX_CPU_NODES)
     return -1;
   if (etwcap_grow((void **)&p->nodes, &p->node_cap, p->node_count, sizeof(*p->nodes), 1024) != 0)
@@ -146,62 +180,151 @@ static int64_t child(struct build *b, struct report_cpu_process *p, uint32_t slo
   return (int64_t)p->node_count++;
 }
 
-static int one_sample(struct build *b, uint32_t slot, const struct report_stack_sample *x,
-                      uint32_t serial)
+/* Names the frames of the sample's stack parts, leaf first, into b->path,
+ * narrowing [*lo, *hi) to when those names hold: how many, or
+ * ETWCAP_E_NOMEM as a negative value. */
+static int64_t name_stack(struct build *b, uint32_t pid, const struct report_stack_sample *x,
+                          const struct report_fragment *const *part, unsigned parts,
+                          int64_t *lo, int64_t *hi)
 {
-  struct report_cpu_process *p = &b->c->list[slot];
-  const struct report_fragment *part[2];
-  unsigned parts, i;
   size_t n = 0, j;
-  uint32_t node = 0, leaf;
-  int rc;
-  leaf = report_frames_lookup(b->f, p->pid, x->ip, x->filetime, b->pointer_size);
-  p->samples++;
-  if (report_stacks_of(b->s, x, part, &parts)) {
-    p->with_stack++;
-    for (i = 0; i < parts; i++) {
-      const uint64_t *a = b->s->addresses + part[i]->first;
-      if (n + part[i]->count > b->path_cap) {
-        size_t cap = n + part[i]->count;
-        uint32_t *grown = etwcap_reallocarray(b->path, cap, sizeof(*grown));
-        if (!grown)
-          return ETWCAP_E_NOMEM;
-        b->path = grown;
-        b->path_cap = cap;
-      }
-      for (j = 0; j < part[i]->count; j++)
-        b->path[n++] = report_frames_lookup(b->f, p->pid, a[j], x->filetime, b->pointer_size);
-    }
-  }
-  if (n == 0) {
-    if (!b->path_cap) {
-      b->path = etwcap_malloc(64 * sizeof(*b->path));
-      if (!b->path)
+  unsigned i;
+  for (i = 0; i < parts; i++) {
+    const uint64_t *a = b->s->addresses + part[i]->first;
+    if (n + part[i]->count > b->path_cap) {
+      size_t cap = n + part[i]->count;
+      uint32_t *grown = etwcap_reallocarray(b->path, cap, sizeof(*grown));
+      if (!grown)
         return ETWCAP_E_NOMEM;
-      b->path_cap = 64;
+      b->path = grown;
+      b->path_cap = cap;
     }
-    b->path[n++] = leaf;
+    for (j = 0; j < part[i]->count; j++)
+      b->path[n++] = report_frames_lookup_window(b->f, pid, a[j], x->filetime, b->pointer_size,
+                                                 lo, hi);
   }
+  return (int64_t)n;
+}
+
+/* The node the n frames of b->path (leaf first) lead to from the root,
+ * made as needed; cut short when the tree is full. */
+static int64_t walk(struct build *b, struct report_cpu_process *p, uint32_t slot, size_t n)
+{
+  uint32_t node = 0;
+  size_t j;
   for (j = n; j-- > 0;) {
     int64_t next = child(b, p, slot, node, b->path[j]);
     if (next < -1)
-      return (int)next;
+      return next;
     if (next < 0) {
       b->c->paths_cut++;
       break;
     }
     node = (uint32_t)next;
   }
-  p->nodes[node].weight++;
-  /* The leaf counts in total too: a stack walk that starts in the caller
-   * of the interrupted code still has the sample in its leaf frame. */
-  rc = count_frame(b, slot, leaf, 1, 1);
-  b->stamp[leaf] = serial;
-  for (j = 0; j < n && !rc; j++)
-    if (b->stamp[b->path[j]] != serial) {
-      b->stamp[b->path[j]] = serial;
-      rc = count_frame(b, slot, b->path[j], 0, 1);
+  return node;
+}
+
+/* Whether frame is at node or above it. */
+static int on_path(const struct report_cpu_process *p, uint32_t node, uint32_t frame)
+{
+  for (; node; node = p->nodes[node].parent)
+    if (p->nodes[node].frame == frame)
+      return 1;
+  return 0;
+}
+
+static int one_sample(struct build *b, uint32_t slot, const struct report_stack_sample *x)
+{
+  struct report_cpu_process *p = &b->c->list[slot];
+  const struct report_fragment *part[2];
+  unsigned parts;
+  int64_t node, lo = INT64_MIN, hi = INT64_MAX;
+  uint32_t leaf;
+  leaf = report_frames_lookup(b->f, p->pid, x->ip, x->filetime, b->pointer_size);
+  p->samples++;
+  if (report_stacks_of(b->s, x, part, &parts)) {
+    uint64_t key = (uint64_t)x->kern << 32 | x->user;
+    uint32_t at = report_keymap_get(&b->stack_node, key, slot);
+    struct path_memo *m = at ? &b->memos[at - 1] : NULL;
+    p->with_stack++;
+    if (m && m->lo <= x->filetime && x->filetime < m->hi) {
+      node = m->node;
+    } else {
+      int64_t n = name_stack(b, p->pid, x, part, parts, &lo, &hi);
+      if (n < 0)
+        return (int)n;
+      if ((node = walk(b, p, slot, (size_t)n)) < 0)
+        return (int)node;
+      if (!m) {
+        if (etwcap_grow((void **)&b->memos, &b->memo_cap, b->memo_count, sizeof(*b->memos),
+                        1024) != 0)
+          return ETWCAP_E_NOMEM;
+        if (report_keymap_put(&b->stack_node, key, slot, (uint32_t)b->memo_count + 1) == 0)
+          m = &b->memos[b->memo_count++];
+      }
+      if (m) {
+        m->lo = lo;
+        m->hi = hi;
+        m->node = (uint32_t)node;
+      }
     }
+  } else {
+    b->path[0] = leaf;
+    if ((node = walk(b, p, slot, 1)) < 0)
+      return (int)node;
+  }
+  p->nodes[node].weight++;
+  /* The leaf counts in total too, also when the stack walk starts in the
+   * caller of the interrupted code (the path's totals are counted from the
+   * tree at the end). */
+  return count_frame(b, slot, leaf, 1,
+                     p->nodes[node].frame != leaf && !on_path(p, (uint32_t)node, leaf));
+}
+
+/* Adds each frame's inclusive samples from the tree: a node's weight and
+ * those of the nodes below it, counted for its frame where no node above
+ * has the same frame (recursion counts once). */
+static int totals(struct build *b, uint32_t slot)
+{
+  struct report_cpu_process *p = &b->c->list[slot];
+  size_t n = p->node_count, i, depth = 0;
+  uint64_t *incl = etwcap_calloc(n, sizeof(*incl));
+  uint32_t *first = etwcap_calloc(n, sizeof(*first)), *next = etwcap_calloc(n, sizeof(*next));
+  uint32_t *stack = etwcap_calloc(2 * n + 1, sizeof(*stack));
+  int rc = 0;
+  if (!incl || !first || !next || !stack) {
+    rc = ETWCAP_E_NOMEM;
+    goto cleanup;
+  }
+  /* A node comes after its parent: one backward sweep sums the weights. */
+  for (i = n; i-- > 1;) {
+    incl[i] += p->nodes[i].weight;
+    incl[p->nodes[i].parent] += incl[i];
+    next[i] = first[p->nodes[i].parent];
+    first[p->nodes[i].parent] = (uint32_t)i;
+  }
+  /* Depth first; an entry with the top bit set leaves its node. */
+  for (i = first[0]; i; i = next[i])
+    stack[depth++] = (uint32_t)i;
+  while (depth && !rc) {
+    uint32_t at = stack[--depth], frame;
+    if (at & 0x80000000u) {
+      b->on_path[p->nodes[at & 0x7FFFFFFFu].frame]--;
+      continue;
+    }
+    frame = p->nodes[at].frame;
+    if (!b->on_path[frame]++)
+      rc = count_frame(b, slot, frame, 0, incl[at]);
+    stack[depth++] = at | 0x80000000u;
+    for (i = first[at]; i; i = next[i])
+      stack[depth++] = (uint32_t)i;
+  }
+cleanup:
+  etwcap_free(incl);
+  etwcap_free(first);
+  etwcap_free(next);
+  etwcap_free(stack);
   return rc;
 }
 
@@ -270,11 +393,12 @@ static int keep_top(struct build *b)
 }
 
 int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
-                     const struct report_stacks *s, const struct report_frames *f,
+                     const struct report_stacks *s, struct report_frames *f,
                      unsigned pointer_size, const struct report_cpu_select *sel)
 {
   struct build b;
   uint32_t *process_of = NULL, *slot_of = NULL;
+  const uint32_t *charged;
   size_t i;
   int rc = 0;
   memset(c, 0, sizeof(*c));
@@ -285,16 +409,25 @@ int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
   b.pointer_size = pointer_size == 4 ? 4 : 8;
   report_keymap_init(&b.children, CHILD_SLOTS);
   report_keymap_init(&b.by_frame, COUNTER_SLOTS);
-  process_of = etwcap_calloc(s->sample_count + 1, sizeof(*process_of));
+  report_keymap_init(&b.stack_node, CHILD_SLOTS);
+  /* The kernel's charges follow the samples one for one, unless a cap
+   * parted them: then each sample is charged again. */
+  if (k->charge_count != s->sample_count)
+    process_of = etwcap_calloc(s->sample_count + 1, sizeof(*process_of));
   slot_of = etwcap_calloc(k->process_count + 1, sizeof(*slot_of));
-  b.stamp = etwcap_calloc(f->frame_count + 1, sizeof(*b.stamp));
-  if (!process_of || !slot_of || !b.stamp) {
+  b.on_path = etwcap_calloc(f->frame_count + 1, sizeof(*b.on_path));
+  b.path = etwcap_calloc(64, sizeof(*b.path));
+  b.path_cap = 64;
+  if ((!process_of && k->charge_count != s->sample_count) || !slot_of || !b.on_path || !b.path) {
     rc = ETWCAP_E_NOMEM;
     goto cleanup;
   }
-  for (i = 0; i < s->sample_count; i++)
+  for (i = 0; process_of && i < s->sample_count; i++)
     process_of[i] = report_kernel_charged(k, s->samples[i].tid, s->samples[i].filetime);
-  rc = choose(c, k, process_of, s->sample_count, sel, slot_of);
+  charged = process_of ? process_of : k->charges;
+  rc = choose(c, k, charged, s->sample_count, sel, slot_of);
+  if (!rc && !(b.recent = etwcap_calloc(c->count + 1, sizeof(*b.recent))))
+    rc = ETWCAP_E_NOMEM;
   for (i = 0; i < c->count && !rc; i++) {
     c->list[i].nodes = etwcap_calloc(1024, sizeof(*c->list[i].nodes));
     if (!c->list[i].nodes)
@@ -303,10 +436,12 @@ int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
     c->list[i].node_count = 1; /* the process */
   }
   for (i = 0; i < s->sample_count && !rc; i++) {
-    uint32_t slot = process_of[i] ? slot_of[process_of[i] - 1] : 0;
+    uint32_t slot = charged[i] ? slot_of[charged[i] - 1] : 0;
     if (slot)
-      rc = one_sample(&b, slot - 1, &s->samples[i], (uint32_t)i + 1);
+      rc = one_sample(&b, slot - 1, &s->samples[i]);
   }
+  for (i = 0; i < c->count && !rc; i++)
+    rc = totals(&b, (uint32_t)i);
   if (!rc)
     rc = keep_top(&b);
   for (i = 0; i < c->count; i++) {
@@ -316,8 +451,11 @@ int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
 cleanup:
   report_keymap_release(&b.children);
   report_keymap_release(&b.by_frame);
+  report_keymap_release(&b.stack_node);
+  etwcap_free(b.recent);
+  etwcap_free(b.memos);
   etwcap_free(b.counters);
-  etwcap_free(b.stamp);
+  etwcap_free(b.on_path);
   etwcap_free(b.path);
   etwcap_free(process_of);
   etwcap_free(slot_of);

@@ -70,7 +70,7 @@ struct report_cpu {
 };
 
 int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
-                     const struct report_stacks *s, const struct report_frames *f,
+                     const struct report_stacks *s, struct report_frames *f,
                      unsigned pointer_size, const struct report_cpu_select *sel);
 void report_cpu_release(struct report_cpu *c);
 

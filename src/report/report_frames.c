@@ -54,6 +54,7 @@ void report_frames_release(struct report_frames *f)
   report_keymap_release(&f->by_name);
   etwcap_free(f->text);
   etwcap_free(f->name_at);
+  etwcap_free(f->memo);
   memset(f, 0, sizeof(*f));
 }
 
@@ -91,19 +92,38 @@ const char *report_frames_name(const struct report_frames *f, uint32_t frame)
   return frame < f->frame_count ? f->text + f->name_at[frame] : "?!?";
 }
 
-/* Opens a range live from `start`, or (opening 0) closes the one live at
- * [lo, ...) of pid at `end`; a close with nothing open is a range from
- * before the trace. */
+/* The range of pid at [lo, lo + size) for an event at `when`: an opening
+ * event (Load, DCStart: `when` is then its start) or a closing one
+ * (Unload, DCEnd).  The same code seen again, in a repeated rundown,
+ * widens the range it has already: only what is new is named, by
+ * name(f, ctx), the frame or ETWCAP_E_NOMEM as a negative value. */
 static int range_event(struct report_frames *f, struct report_code_ranges *r, uint32_t pid,
-                       uint64_t lo, uint64_t size, int opening, int64_t when, int64_t frame)
+                       uint64_t lo, uint64_t size, int opening, int64_t when,
+                       int64_t (*name)(struct report_frames *f, void *ctx), void *ctx)
 {
   struct report_code_range *x;
-  uint32_t open = report_keymap_get(&r->open, lo, pid);
-  if (!opening && open) {
-    r->list[open - 1].end = when;
-    report_keymap_put(&r->open, lo, pid, 0);
+  uint32_t known;
+  int64_t frame;
+  /* A rundown lists the same code in the same order each time: the range
+   * after the last one found is most often the one. */
+  if (r->last < r->count && r->list[r->last].lo == lo && r->list[r->last].pid == pid)
+    known = (uint32_t)r->last + 1;
+  else
+    known = report_keymap_get(&r->open, lo, pid);
+  r->last = known;
+  if (known && r->list[known - 1].hi == lo + size) {
+    x = &r->list[known - 1];
+    if (opening) {
+      if (when < x->start)
+        x->start = when;
+      if (x->end != INT64_MAX && when > x->end)
+        x->end = INT64_MAX; /* loaded again after its unload */
+    } else if (x->end == INT64_MAX || when > x->end) {
+      x->end = when;
+    }
     return 0;
   }
+  frame = name(f, ctx);
   if (frame < 0)
     return (int)frame;
   if (r->count >= REPORT_MAX_CODE_RANGES) {
@@ -119,15 +139,16 @@ static int range_event(struct report_frames *f, struct report_code_ranges *r, ui
   x->frame = (uint32_t)frame;
   x->start = opening ? when : INT64_MIN;
   x->end = opening ? INT64_MAX : when;
-  if (opening && report_keymap_put(&r->open, lo, pid, (uint32_t)r->count + 1) != 0)
-    f->ranges_dropped++; /* kept, but its end will not be seen */
-  r->count++;
+  if (report_keymap_put(&r->open, lo, pid, (uint32_t)r->count + 1) != 0)
+    f->ranges_dropped++; /* kept, but not found again to end or widen */
+  r->last = ++r->count;
   return 0;
 }
 
 /* The file's base name (after the last '\' or '/') and "!?". */
-static int64_t image_frame(struct report_frames *f, struct image_event *img)
+static int64_t image_frame(struct report_frames *f, void *ctx)
 {
+  struct image_event *img = ctx;
   char name[REPORT_FRAME_NAME_MAX];
   size_t units, base = 0, i, len;
   image_identity_measure_name(img);
@@ -146,25 +167,32 @@ int report_frames_image(struct report_frames *f, struct image_event *img, int64_
 {
   int opening = img->opcode == IMAGE_EVENT_LOAD || img->opcode == IMAGE_EVENT_DCSTART;
   int64_t when = img->opcode == IMAGE_EVENT_DCSTART ? INT64_MIN : filetime;
-  int64_t frame = 0;
   if (!img->image_size)
     return 0;
-  if (opening || !report_keymap_get(&f->images.open, img->image_base, img->process_id))
-    frame = image_frame(f, img);
   return range_event(f, &f->images, img->process_id, img->image_base, img->image_size, opening,
-                     when, frame);
+                     when, image_frame, img);
+}
+
+/* "Namespace.Name" of the method event whose cursor is at its
+ * MethodNamespace. */
+static int64_t method_frame(struct report_frames *f, void *ctx)
+{
+  struct pl_cursor *c = ctx;
+  char name[REPORT_FRAME_NAME_MAX];
+  size_t len = pl_utf16z(c, name, sizeof(name) - 1);
+  if (len)
+    name[len++] = '.';
+  len += pl_utf16z(c, name + len, sizeof(name) - len);
+  return report_frames_intern(f, name, len);
 }
 
 int report_frames_clr(struct report_frames *f, const struct etw_event *ev, int rundown,
                       int64_t filetime)
 {
   struct pl_cursor c;
-  char name[REPORT_FRAME_NAME_MAX];
   uint64_t start;
   uint32_t size;
-  size_t len;
   int opening;
-  int64_t frame = 0;
   if (ev->id != CLR_ID_METHOD_LOAD_VERBOSE && ev->id != CLR_ID_METHOD_UNLOAD_VERBOSE)
     return 0;
   opening = ev->id == CLR_ID_METHOD_LOAD_VERBOSE;
@@ -175,17 +203,8 @@ int report_frames_clr(struct report_frames *f, const struct etw_event *ev, int r
   pl_skip(&c, 8);
   if (c.bad || !size)
     return 0;
-  if (opening || !report_keymap_get(&f->methods.open, start, ev->pid)) {
-    len = pl_utf16z(&c, name, sizeof(name) - 1);
-    if (len)
-      name[len++] = '.';
-    len += pl_utf16z(&c, name + len, sizeof(name) - len);
-    if (c.bad)
-      return 0;
-    frame = report_frames_intern(f, name, len);
-  }
   return range_event(f, &f->methods, ev->pid, start, size, opening,
-                     opening && rundown ? INT64_MIN : filetime, frame);
+                     opening && rundown ? INT64_MIN : filetime, method_frame, &c);
 }
 
 static int by_pid_then_lo(const void *a, const void *b)
@@ -195,24 +214,40 @@ static int by_pid_then_lo(const void *a, const void *b)
     return x->pid < y->pid ? -1 : 1;
   if (x->lo != y->lo)
     return x->lo < y->lo ? -1 : 1;
+  if (x->hi != y->hi)
+    return x->hi < y->hi ? -1 : 1;
+  if (x->frame != y->frame)
+    return x->frame < y->frame ? -1 : 1;
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* Sorts the ranges, makes one of each run of the same code of the same
+ * process (from its first start to its last end), and notes where each
+ * process's ranges start and the largest end so far. */
 static int ranges_finish(struct report_frames *f, struct report_code_ranges *r)
 {
-  size_t i;
+  size_t i, n = 0;
   if (r->count)
     qsort(r->list, r->count, sizeof(*r->list), by_pid_then_lo);
   for (i = 0; i < r->count; i++) {
-    struct report_code_range *x = &r->list[i];
-    if (i == 0 || x->pid != r->list[i - 1].pid) {
+    struct report_code_range *x = &r->list[i], *last = n ? &r->list[n - 1] : NULL;
+    if (last && last->pid == x->pid && last->lo == x->lo && last->hi == x->hi &&
+        last->frame == x->frame) {
+      if (x->end > last->end)
+        last->end = x->end;
+      continue;
+    }
+    r->list[n] = *x;
+    x = &r->list[n++];
+    if (!last || x->pid != last->pid) {
       x->max_hi = x->hi;
-      if (report_keymap_put(&r->by_pid, x->pid, 0, (uint32_t)i + 1) != 0)
+      if (report_keymap_put(&r->by_pid, x->pid, 0, (uint32_t)n) != 0)
         f->ranges_dropped++;
     } else {
-      x->max_hi = x->hi > r->list[i - 1].max_hi ? x->hi : r->list[i - 1].max_hi;
+      x->max_hi = x->hi > last->max_hi ? x->hi : last->max_hi;
     }
   }
+  r->count = n;
   report_keymap_release(&r->open);
   return 0;
 }
@@ -220,12 +255,27 @@ static int ranges_finish(struct report_frames *f, struct report_code_ranges *r)
 int report_frames_finish(struct report_frames *f)
 {
   int rc = ranges_finish(f, &f->methods);
-  return rc ? rc : ranges_finish(f, &f->images);
+  if (!rc)
+    rc = ranges_finish(f, &f->images);
+  if (!rc && !(f->memo = etwcap_calloc(REPORT_FRAME_MEMO, sizeof(*f->memo))))
+    rc = ETWCAP_E_NOMEM;
+  return rc;
 }
 
-/* The frame of the range of pid live at `when` that holds address, or -1. */
+/* Narrows [*lo, *hi) around `when` to exclude a boundary b of a range's
+ * life (the first time it is live, or the first after it). */
+static void narrow(int64_t b, int64_t when, int64_t *lo, int64_t *hi)
+{
+  if (b <= when && b > *lo)
+    *lo = b;
+  else if (b > when && b < *hi)
+    *hi = b;
+}
+
+/* The frame of the range of pid live at `when` that holds address, or -1;
+ * [*lo, *hi) is narrowed to the times for which that answer stays. */
 static int64_t find(const struct report_code_ranges *r, uint32_t pid, uint64_t address,
-                    int64_t when)
+                    int64_t when, int64_t *lo_time, int64_t *hi_time)
 {
   uint32_t first = report_keymap_get(&r->by_pid, pid, 0);
   size_t lo, hi, j;
@@ -244,25 +294,66 @@ static int64_t find(const struct report_code_ranges *r, uint32_t pid, uint64_t a
   }
   for (j = lo; j-- > first - 1 && r->list[j].max_hi > address;) {
     const struct report_code_range *x = &r->list[j];
-    if (x->hi > address && x->start <= when && when <= x->end &&
-        (!best || x->start > best->start))
+    if (x->hi <= address)
+      continue;
+    if (x->start != INT64_MIN)
+      narrow(x->start, when, lo_time, hi_time);
+    if (x->end != INT64_MAX)
+      narrow(x->end + 1, when, lo_time, hi_time);
+    if (x->start <= when && when <= x->end && (!best || x->start > best->start))
       best = x;
   }
   return best ? (int64_t)best->frame : -1;
 }
 
-uint32_t report_frames_lookup(const struct report_frames *f, uint32_t pid, uint64_t address,
-                              int64_t filetime, unsigned pointer_size)
+static uint32_t lookup(const struct report_frames *f, uint32_t pid, uint64_t address,
+                       int64_t when, unsigned pointer_size, int64_t *lo, int64_t *hi)
 {
   int64_t frame;
   if (report_is_kernel_address(address, pointer_size)) {
-    frame = find(&f->images, 0, address, filetime);
+    frame = find(&f->images, 0, address, when, lo, hi);
     if (frame < 0)
-      frame = find(&f->images, 4, address, filetime);
+      frame = find(&f->images, 4, address, when, lo, hi);
     return frame < 0 ? REPORT_FRAME_UNKNOWN : (uint32_t)frame;
   }
-  frame = find(&f->methods, pid, address, filetime);
+  frame = find(&f->methods, pid, address, when, lo, hi);
   if (frame < 0)
-    frame = find(&f->images, pid, address, filetime);
+    frame = find(&f->images, pid, address, when, lo, hi);
   return frame < 0 ? REPORT_FRAME_UNKNOWN : (uint32_t)frame;
+}
+
+uint32_t report_frames_lookup_window(struct report_frames *f, uint32_t pid, uint64_t address,
+                                     int64_t filetime, unsigned pointer_size, int64_t *lo_out,
+                                     int64_t *hi_out)
+{
+  uint64_t h = (address ^ (uint64_t)pid * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
+  struct report_frame_memo *m = f->memo ? &f->memo[(h >> 40) % REPORT_FRAME_MEMO] : NULL;
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  uint32_t frame;
+  if (m && m->address == address && m->pid == pid && m->lo <= filetime && filetime < m->hi) {
+    lo = m->lo;
+    hi = m->hi;
+    frame = m->frame;
+  } else {
+    frame = lookup(f, pid, address, filetime, pointer_size, &lo, &hi);
+    if (m) {
+      m->address = address;
+      m->pid = pid;
+      m->lo = lo;
+      m->hi = hi;
+      m->frame = frame;
+    }
+  }
+  if (lo > *lo_out)
+    *lo_out = lo;
+  if (hi < *hi_out)
+    *hi_out = hi;
+  return frame;
+}
+
+uint32_t report_frames_lookup(struct report_frames *f, uint32_t pid, uint64_t address,
+                              int64_t filetime, unsigned pointer_size)
+{
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  return report_frames_lookup_window(f, pid, address, filetime, pointer_size, &lo, &hi);
 }

@@ -11,7 +11,9 @@
  * A method or image is live from its Load or DCStart (a DCStart: from
  * before the trace) to its Unload or DCEnd (one known only from its end:
  * from before the trace); where two contain the address, the one live at
- * the sample's time wins, the later loaded of two live ones.
+ * the sample's time wins, the later loaded of two live ones.  The same
+ * method or image at the same place seen live several times (a rundown
+ * repeated, as periodic rundowns do) is one range over all those times.
  * Names are interned: a frame is a small number, 0 is "?!?".  Memory is
  * bounded by the caps below; what does not fit is counted.
  *
@@ -44,12 +46,23 @@ struct report_code_range {
 struct report_code_ranges {
   struct report_code_range *list;
   size_t count, cap;
-  struct report_keymap open;   /* (address, pid) -> index + 1 of the range still live */
+  struct report_keymap open;   /* (address, pid) -> index + 1 of its latest range */
   struct report_keymap by_pid; /* after finish: pid -> index + 1 of its first range */
+  size_t last;                 /* index + 1 of the range the last event found */
 };
+
+/* A lookup remembered: the frame of (pid, address) for times in [lo, hi),
+ * where no range holding the address starts or ends. */
+struct report_frame_memo {
+  uint64_t address;
+  int64_t lo, hi;
+  uint32_t pid, frame;
+};
+#define REPORT_FRAME_MEMO (1u << 16)
 
 struct report_frames {
   struct report_code_ranges methods, images;
+  struct report_frame_memo *memo; /* REPORT_FRAME_MEMO entries after finish, by hash */
   char *text;                  /* the names, NUL-terminated, one after another */
   size_t text_len, text_cap;
   uint32_t *name_at;           /* frame -> offset in text */
@@ -71,9 +84,14 @@ int report_frames_clr(struct report_frames *f, const struct etw_event *ev, int r
 int report_frames_finish(struct report_frames *f);
 
 /* The frame of address in process pid at filetime (pointer_size: the
- * trace's). */
-uint32_t report_frames_lookup(const struct report_frames *f, uint32_t pid, uint64_t address,
+ * trace's).  Remembers the answer for the next lookups of the address. */
+uint32_t report_frames_lookup(struct report_frames *f, uint32_t pid, uint64_t address,
                               int64_t filetime, unsigned pointer_size);
+/* The same, narrowing [*lo, *hi) (which holds filetime) to the times for
+ * which the answer stays. */
+uint32_t report_frames_lookup_window(struct report_frames *f, uint32_t pid, uint64_t address,
+                                     int64_t filetime, unsigned pointer_size, int64_t *lo,
+                                     int64_t *hi);
 /* A frame's name (UTF-8 from the trace: escape it). */
 const char *report_frames_name(const struct report_frames *f, uint32_t frame);
 /* The frame named text (interned on first use): 0 also when the names are

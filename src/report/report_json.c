@@ -364,6 +364,7 @@ static void limits(struct report_writer *w, const struct report *r)
             "  \"notCounted\": {\"gcEvents\": %llu, \"exceptionKinds\": %llu, \"processes\": "
             "%llu, \"threads\": %llu, \"images\": %llu, \"sessions\": %llu, "
             "\"cpuSamplesUnattributed\": %llu, \"stackSamples\": %llu, \"stackFrames\": %llu, "
+            "\"stackRecords\": %llu, "
             "\"codeRanges\": %llu, \"frameNames\": %llu, \"callTreePaths\": %llu}\n",
             (unsigned long long)r->gcs.dropped, (unsigned long long)r->exceptions.dropped,
             (unsigned long long)r->kernel.processes_dropped,
@@ -373,6 +374,7 @@ static void limits(struct report_writer *w, const struct report *r)
             (unsigned long long)r->kernel.samples_unattributed,
             (unsigned long long)r->stacks.samples_dropped,
             (unsigned long long)r->stacks.frames_dropped,
+            (unsigned long long)r->stacks.stack_records_dropped,
             (unsigned long long)r->frames.ranges_dropped,
             (unsigned long long)r->frames.names_dropped, (unsigned long long)r->cpu.paths_cut);
 }

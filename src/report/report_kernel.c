@@ -51,6 +51,7 @@ void report_kernel_release(struct report_kernel *k)
   etwcap_free(k->processes);
   etwcap_free(k->threads);
   etwcap_free(k->window);
+  etwcap_free(k->charges);
   report_idmap_release(&k->tid_to_thread);
   report_idmap_release(&k->pid_to_process);
   memset(k, 0, sizeof(*k));
@@ -252,13 +253,22 @@ uint32_t report_kernel_charged(const struct report_kernel *k, uint32_t tid, int6
   return charged_process(k, &s);
 }
 
-static void charge(struct report_kernel *k, const struct report_sample *s)
+/* Charges a sample; one the stacks hold (record) also gets its entry in
+ * charges, in the stacks' order. */
+static int charge(struct report_kernel *k, const struct report_sample *s, int record)
 {
   uint32_t process = charged_process(k, s);
   if (process)
     k->processes[process - 1].cpu_samples++;
   else
     k->samples_unattributed++;
+  if (!record || k->charge_count >= REPORT_MAX_STACK_SAMPLES)
+    return 0;
+  if (etwcap_grow((void **)&k->charges, &k->charge_cap, k->charge_count, sizeof(*k->charges),
+                  FIRST_BLOCK) != 0)
+    return ETWCAP_E_NOMEM;
+  k->charges[k->charge_count++] = process;
+  return 0;
 }
 
 /* Holds the sample back; once the window is full, the oldest is charged
@@ -272,10 +282,19 @@ static int sample_event(struct report_kernel *k, const struct etw_event *ev, int
     k->samples_unattributed++;
     return 0;
   }
+  /* The stacks keep the sample (its time and thread) until the end: it is
+   * charged from there, in their order. */
+  if (k->stacks) {
+    size_t kept = k->stacks->sample_count;
+    int rc = report_stacks_sample(k->stacks, ev, filetime);
+    if (rc || k->stacks->sample_count > kept)
+      return rc;
+  }
   s.filetime = filetime;
   s.tid = etl_le32(ev->user_data + ptr);
   if (k->window_count == REPORT_SAMPLE_WINDOW) {
-    charge(k, &k->window[k->window_head]);
+    if (charge(k, &k->window[k->window_head], !k->stacks) != 0)
+      return ETWCAP_E_NOMEM;
     k->window[k->window_head] = s;
     k->window_head = (k->window_head + 1) % REPORT_SAMPLE_WINDOW;
     return 0;
@@ -377,8 +396,19 @@ const struct report_process *report_kernel_process(const struct report_kernel *k
 int report_kernel_finish(struct report_kernel *k)
 {
   size_t i;
-  for (i = 0; i < k->window_count; i++)
-    charge(k, &k->window[i]);
+  int rc = 0;
+  struct report_sample s;
+  /* The stacks' samples first, in their order, for their charges; then
+   * the window's, oldest first. */
+  for (i = 0; k->stacks && i < k->stacks->sample_count && !rc; i++) {
+    s.filetime = k->stacks->samples[i].filetime;
+    s.tid = k->stacks->samples[i].tid;
+    rc = charge(k, &s, 1);
+  }
+  for (i = 0; i < k->window_count && !rc; i++)
+    rc = charge(k, &k->window[(k->window_head + i) % k->window_count], !k->stacks);
   k->window_count = k->window_head = 0;
+  if (rc)
+    return rc;
   return report_images_finish(&k->images);
 }

@@ -13,6 +13,7 @@
 #include "src/report/report_frames.h"
 #include "src/report/report_idmap.h"
 #include "src/report/report_images.h"
+#include "src/report/report_stacks.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -89,6 +90,10 @@ struct report_kernel {
   struct report_idmap tid_to_thread; /* tid -> index of its latest interval */
   struct report_sample *window;      /* a ring once full; oldest at window_head */
   size_t window_count, window_cap, window_head;
+  /* The process each sample of the stacks was charged to (index + 1, or
+   * 0), in their order, for the CPU stacks (report_cpu.c). */
+  uint32_t *charges;
+  size_t charge_count, charge_cap;
   /* The kernel group of the provider of the last event not logged by the
    * kernel itself (bi_kernel_group compares it with every kernel task). */
   int last_provider_known;
@@ -98,6 +103,9 @@ struct report_kernel {
   uint64_t cpu_samples, samples_unattributed, context_switches;
   struct report_images images;
   struct report_frames *frames; /* also told of the image events, when set */
+  /* When set, CPU samples go to these stacks, and those they keep are
+   * charged from there at the end (the window holds only the others). */
+  struct report_stacks *stacks;
   uint64_t identity_events;
   /* The identity events KernelTraceControl writes just before an image
    * event, on the same CPU: the ImageBase they named. */

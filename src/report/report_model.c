@@ -34,6 +34,7 @@ static int init(struct report *r, const char *path, const struct report_cpu_sele
   if (!rc)
     rc = report_frames_init(&r->frames);
   r->kernel.frames = &r->frames;
+  r->kernel.stacks = &r->stacks;
   return rc;
 }
 
@@ -106,15 +107,9 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
       guid_equal(&ev->provider, &bi_guid_clr_rundown))
     return report_frames_clr(&r->frames, ev, 1, ft);
   rc = report_kernel_event(&r->kernel, ev, ft);
-  if (rc == REPORT_SAW_CPU_SAMPLE) {
-    int stack_rc = report_stacks_sample(&r->stacks, ev, ft);
-    if (!stack_rc && ev->ext_count)
-      stack_rc = report_stacks_ext(&r->stacks, ev, ft, 1);
-    if (stack_rc)
-      return stack_rc;
-  } else if (rc >= 0 && ev->ext_count && (rc2 = report_stacks_ext(&r->stacks, ev, ft, 0)) != 0) {
+  if (rc >= 0 && ev->ext_count &&
+      (rc2 = report_stacks_ext(&r->stacks, ev, ft, rc == REPORT_SAW_CPU_SAMPLE)) != 0)
     return rc2;
-  }
   if (rc == REPORT_SAW_CSWITCH && bin >= 0)
     r->timeline.count[REPORT_SERIES_CSWITCH][bin]++;
   else if (rc == REPORT_SAW_CPU_SAMPLE && bin >= 0)
@@ -146,11 +141,13 @@ static int one_file(void *ctx, const char *display, struct etl_reader *rd)
   if (strcmp(display, pass->source) != 0) /* "PATH!MEMBER" */
     pass->zipped = 1;
   etl_summary_begin_file(&r->summary, rd);
+  r->stacks.clock = clock;
   while ((rc = etl_reader_next(rd, &ev)) == 1)
     if ((rc = one_event(r, rd, &ev, clock)) != 0)
       return rc;
   if (rc < 0)
     return rc;
+  r->stacks.clock = NULL;
   etl_summary_end_file(&r->summary, rd);
   if (r->session_count >= REPORT_MAX_SESSIONS) {
     r->sessions_dropped++;

@@ -42,7 +42,6 @@ int report_is_kernel_address(uint64_t address, unsigned pointer_size)
 int report_stacks_init(struct report_stacks *s)
 {
   memset(s, 0, sizeof(*s));
-  report_keymap_init(&s->def_by_key, KEY_SLOTS);
   report_keymap_init(&s->fragment_by_hash, FRAGMENT_SLOTS);
   return 0;
 }
@@ -56,7 +55,7 @@ void report_stacks_release(struct report_stacks *s)
   etwcap_free(s->defs);
   etwcap_free(s->lates);
   etwcap_free(s->flushes);
-  report_keymap_release(&s->def_by_key);
+  etwcap_free(s->waiting);
   report_keymap_release(&s->fragment_by_hash);
   memset(s, 0, sizeof(*s));
 }
@@ -111,8 +110,10 @@ static int64_t fragment(struct report_stacks *s, const uint8_t *p, unsigned ptr,
 static int64_t key_ref(struct report_stacks *s, uint64_t key, unsigned kind, int64_t filetime)
 {
   struct report_stack_ref *r;
-  if (s->ref_count >= 2 * (size_t)REPORT_MAX_STACK_SAMPLES)
+  if (s->ref_count >= 2 * (size_t)REPORT_MAX_STACK_SAMPLES) {
+    s->stack_records_dropped++;
     return 0;
+  }
   if (etwcap_grow((void **)&s->refs, &s->ref_cap, s->ref_count, sizeof(*s->refs),
                   FIRST_BLOCK) != 0)
     return ETWCAP_E_NOMEM;
@@ -129,8 +130,10 @@ static int add_flush(struct report_stacks *s, int64_t filetime, uint32_t tid, ui
   struct report_stack_flush *f;
   if (!part)
     return 0;
-  if (s->flush_count >= REPORT_MAX_STACK_SAMPLES)
+  if (s->flush_count >= REPORT_MAX_STACK_SAMPLES) {
+    s->stack_records_dropped++;
     return 0;
+  }
   if (etwcap_grow((void **)&s->flushes, &s->flush_cap, s->flush_count, sizeof(*s->flushes),
                   FIRST_BLOCK) != 0)
     return ETWCAP_E_NOMEM;
@@ -158,7 +161,6 @@ int report_stacks_sample(struct report_stacks *s, const struct etw_event *ev, in
   x = &s->samples[s->sample_count];
   memset(x, 0, sizeof(*x));
   x->filetime = filetime;
-  x->timestamp = ev->timestamp;
   x->ip = frame_at(ev->user_data, ptr, 0);
   x->tid = etl_le32(ev->user_data + ptr);
   r = &s->recent[cpu][s->recent_next[cpu]];
@@ -187,15 +189,22 @@ static struct report_stack_sample *target(struct report_stacks *s, unsigned cpu,
 
 /* A kernel part for x: the whole stack in processes 0 and 4, else it
  * waits for the thread's user part unless that came already. */
-static void give_kernel(struct report_stack_sample *x, uint32_t part, uint32_t pid)
+static int give_kernel(struct report_stacks *s, struct report_stack_sample *x, uint32_t part,
+                       uint32_t pid)
 {
   if (x->kern)
-    return; /* two stacks for one event: TraceLog keeps the first */
+    return 0; /* two stacks for one event: TraceLog keeps the first */
   x->kern = part;
-  if (pid == 0 || pid == 4)
+  if (pid == 0 || pid == 4) {
     x->flags |= REPORT_SAMPLE_NO_USER;
-  else if (!x->user)
+  } else if (!x->user) {
     x->flags |= REPORT_SAMPLE_WAITS;
+    if (etwcap_grow((void **)&s->waiting, &s->waiting_cap, s->waiting_count,
+                    sizeof(*s->waiting), FIRST_BLOCK) != 0)
+      return ETWCAP_E_NOMEM;
+    s->waiting[s->waiting_count++] = (uint32_t)(x - s->samples);
+  }
+  return 0;
 }
 
 static void give_user(struct report_stack_sample *x, uint32_t part)
@@ -211,13 +220,21 @@ static int add_late(struct report_stacks *s, uint64_t timestamp, uint32_t tid, u
                     uint32_t part, int is_kernel)
 {
   struct report_stack_late *l;
-  if (s->late_count >= REPORT_MAX_STACK_SAMPLES)
+  int64_t ft;
+  if (!s->clock)
     return 0;
+  /* On the samples' scale: the report's times, held in [-1, 2^62]. */
+  ft = etl_clock_filetime(s->clock, timestamp);
+  ft = ft < 0 ? -1 : ft > (INT64_C(1) << 62) ? INT64_C(1) << 62 : ft;
+  if (s->late_count >= REPORT_MAX_STACK_SAMPLES) {
+    s->stack_records_dropped++;
+    return 0;
+  }
   if (etwcap_grow((void **)&s->lates, &s->late_cap, s->late_count, sizeof(*s->lates),
                   FIRST_BLOCK) != 0)
     return ETWCAP_E_NOMEM;
   l = &s->lates[s->late_count++];
-  l->timestamp = timestamp;
+  l->filetime = ft;
   l->tid = tid;
   l->pid = pid;
   l->part = part;
@@ -233,9 +250,8 @@ static int give(struct report_stacks *s, struct report_stack_sample *x, uint64_t
   if (!x)
     return add_late(s, names, tid, pid, part, is_kernel);
   if (is_kernel)
-    give_kernel(x, part, pid);
-  else
-    give_user(x, part);
+    return give_kernel(s, x, part, pid);
+  give_user(x, part);
   return 0;
 }
 
@@ -283,18 +299,18 @@ static int definition(struct report_stacks *s, const struct etw_event *ev, unsig
   part = fragment(s, ev->user_data + ptr, ptr, n);
   if (part <= 0)
     return (int)part;
+  if (s->def_count >= REPORT_MAX_STACK_SAMPLES) {
+    s->stack_records_dropped++;
+    return 0;
+  }
   if (etwcap_grow((void **)&s->defs, &s->def_cap, s->def_count, sizeof(*s->defs),
                   FIRST_BLOCK) != 0)
     return ETWCAP_E_NOMEM;
-  d = &s->defs[s->def_count];
+  d = &s->defs[s->def_count++];
   d->key = key;
   d->kind = kind;
   d->filetime = filetime;
   d->part = (uint32_t)part;
-  d->next = report_keymap_get(&s->def_by_key, key, kind);
-  if (report_keymap_put(&s->def_by_key, key, kind, (uint32_t)s->def_count + 1) != 0)
-    return 0; /* more keys than the map holds: their uses stay unresolved */
-  s->def_count++;
   return 0;
 }
 
@@ -381,61 +397,94 @@ static int by_thread_then_time(const void *a, const void *b)
   return x->what < y->what ? -1 : x->what > y->what;
 }
 
+static int def_order(uint64_t key, uint32_t kind, int64_t filetime,
+                     const struct report_stack_def *d)
+{
+  if (key != d->key)
+    return key < d->key ? -1 : 1;
+  if (kind != d->kind)
+    return kind < d->kind ? -1 : 1;
+  return filetime < d->filetime ? -1 : filetime > d->filetime;
+}
+
+static int by_key_then_time(const void *a, const void *b)
+{
+  const struct report_stack_def *x = a;
+  return def_order(x->key, x->kind, x->filetime, b);
+}
+
 /* Each reference takes the first definition of its key at or after its
  * time (TraceLog, in time order: the next definition resolves every use
- * waiting for it). */
+ * waiting for it), found by a binary search of the sorted definitions. */
 static void resolve_refs(struct report_stacks *s)
 {
   size_t i;
+  if (s->def_count)
+    qsort(s->defs, s->def_count, sizeof(*s->defs), by_key_then_time);
   for (i = 0; i < s->ref_count; i++) {
     struct report_stack_ref *r = &s->refs[i];
-    const struct report_stack_def *best = NULL;
-    uint32_t at = report_keymap_get(&s->def_by_key, r->key, r->kind);
-    for (; at; at = s->defs[at - 1].next) {
-      const struct report_stack_def *d = &s->defs[at - 1];
-      if (d->filetime >= r->filetime && (!best || d->filetime < best->filetime))
-        best = d;
-    }
-    r->part = best ? best->part : 0;
-  }
-}
-
-static int by_timestamp(const void *a, const void *b)
-{
-  const struct report_stack_late *x = a, *y = b;
-  if (x->timestamp != y->timestamp)
-    return x->timestamp < y->timestamp ? -1 : 1;
-  return x->tid < y->tid ? -1 : x->tid > y->tid;
-}
-
-/* The stack events not matched at once, matched to the samples they name
- * by (EventTimeStamp, thread). */
-static void match_lates(struct report_stacks *s)
-{
-  size_t i;
-  if (!s->late_count)
-    return;
-  qsort(s->lates, s->late_count, sizeof(*s->lates), by_timestamp);
-  for (i = 0; i < s->sample_count; i++) {
-    struct report_stack_sample *x = &s->samples[i];
-    size_t lo = 0, hi = s->late_count;
+    size_t lo = 0, hi = s->def_count;
     while (lo < hi) {
       size_t mid = lo + (hi - lo) / 2;
-      if (s->lates[mid].timestamp < x->timestamp)
+      if (def_order(r->key, r->kind, r->filetime, &s->defs[mid]) > 0)
         lo = mid + 1;
       else
         hi = mid;
     }
-    for (; lo < s->late_count && s->lates[lo].timestamp == x->timestamp; lo++) {
-      const struct report_stack_late *l = &s->lates[lo];
-      if (l->tid != x->tid)
-        continue;
-      if (l->is_kernel)
-        give_kernel(x, l->part, l->pid);
-      else
+    r->part = lo < s->def_count && s->defs[lo].key == r->key && s->defs[lo].kind == r->kind
+                  ? s->defs[lo].part
+                  : 0;
+  }
+}
+
+#define LATE_FILTER_BITS (1u << 20)
+
+static size_t late_bit(int64_t filetime)
+{
+  return (size_t)(((uint64_t)filetime * 0x9e3779b97f4a7c15ull) >> 44) % LATE_FILTER_BITS;
+}
+
+/* The stack events not matched at once, matched to the samples they name
+ * by (EventTimeStamp, thread) through a map.  Most samples are named by
+ * none: a bit per hash of the times named spares them the lookup. */
+static int match_lates(struct report_stacks *s)
+{
+  struct report_keymap by_time;
+  uint8_t *named;
+  size_t i;
+  int rc = 0;
+  if (!s->late_count)
+    return 0;
+  named = etwcap_calloc(LATE_FILTER_BITS / 8, 1);
+  if (!named)
+    return ETWCAP_E_NOMEM;
+  report_keymap_init(&by_time, 2 * (size_t)REPORT_MAX_STACK_SAMPLES);
+  for (i = 0; i < s->late_count; i++) {
+    struct report_stack_late *l = &s->lates[i];
+    size_t bit = late_bit(l->filetime);
+    l->next = report_keymap_get(&by_time, (uint64_t)l->filetime, l->tid);
+    if (report_keymap_put(&by_time, (uint64_t)l->filetime, l->tid, (uint32_t)i + 1) != 0)
+      continue; /* the map is full: this part stays unmatched */
+    named[bit / 8] |= (uint8_t)(1u << bit % 8);
+  }
+  for (i = 0; i < s->sample_count && !rc; i++) {
+    struct report_stack_sample *x = &s->samples[i];
+    size_t bit = late_bit(x->filetime);
+    uint32_t at;
+    if (!(named[bit / 8] & (1u << bit % 8)))
+      continue;
+    for (at = report_keymap_get(&by_time, (uint64_t)x->filetime, x->tid); at && !rc;
+         at = s->lates[at - 1].next) {
+      const struct report_stack_late *l = &s->lates[at - 1];
+      if (!l->is_kernel)
         give_user(x, l->part);
+      else
+        rc = give_kernel(s, x, l->part, l->pid);
     }
   }
+  report_keymap_release(&by_time);
+  etwcap_free(named);
+  return rc;
 }
 
 /* A kernel part still waiting when the trace ends is a stack of its own:
@@ -443,11 +492,13 @@ static void match_lates(struct report_stacks *s)
 static void finish_waits(struct report_stacks *s)
 {
   size_t i;
-  for (i = 0; i < s->sample_count; i++)
-    if (s->samples[i].flags & REPORT_SAMPLE_WAITS) {
-      s->samples[i].flags &= ~(uint32_t)REPORT_SAMPLE_WAITS;
-      s->samples[i].flags |= REPORT_SAMPLE_NO_USER;
+  for (i = 0; i < s->waiting_count; i++) {
+    struct report_stack_sample *x = &s->samples[s->waiting[i]];
+    if (x->flags & REPORT_SAMPLE_WAITS) {
+      x->flags &= ~(uint32_t)REPORT_SAMPLE_WAITS;
+      x->flags |= REPORT_SAMPLE_NO_USER;
     }
+  }
 }
 
 int report_stacks_finish(struct report_stacks *s)
@@ -456,12 +507,13 @@ int report_stacks_finish(struct report_stacks *s)
   struct wait_item *items;
   size_t n = 0, i, pending;
   resolve_refs(s);
-  match_lates(s);
+  if (match_lates(s) != 0)
+    return ETWCAP_E_NOMEM;
   report_keymap_init(&waiting_threads, KEY_SLOTS);
-  for (i = 0; i < s->sample_count; i++)
-    if (s->samples[i].flags & REPORT_SAMPLE_WAITS) {
+  for (i = 0; i < s->waiting_count; i++)
+    if (s->samples[s->waiting[i]].flags & REPORT_SAMPLE_WAITS) {
       n++;
-      report_keymap_put(&waiting_threads, s->samples[i].tid, 0, 1);
+      report_keymap_put(&waiting_threads, s->samples[s->waiting[i]].tid, 0, 1);
     }
   if (!n) {
     report_keymap_release(&waiting_threads);
@@ -477,12 +529,14 @@ int report_stacks_finish(struct report_stacks *s)
     return ETWCAP_E_NOMEM;
   }
   n = 0;
-  for (i = 0; i < s->sample_count; i++)
-    if (s->samples[i].flags & REPORT_SAMPLE_WAITS) {
-      items[n].filetime = s->samples[i].filetime;
-      items[n].tid = s->samples[i].tid;
-      items[n++].what = (uint32_t)i;
+  for (i = 0; i < s->waiting_count; i++) {
+    const struct report_stack_sample *x = &s->samples[s->waiting[i]];
+    if (x->flags & REPORT_SAMPLE_WAITS) {
+      items[n].filetime = x->filetime;
+      items[n].tid = x->tid;
+      items[n++].what = s->waiting[i];
     }
+  }
   for (i = 0; i < s->flush_count; i++)
     if (report_keymap_get(&waiting_threads, s->flushes[i].tid, 0)) {
       items[n].filetime = s->flushes[i].filetime;

@@ -27,6 +27,7 @@
 #ifndef ETWCAP_REPORT_STACKS_H
 #define ETWCAP_REPORT_STACKS_H
 
+#include "etw/etl/etl_clock.h"
 #include "etw/event/etw_event.h"
 #include "src/report/report_keymap.h"
 
@@ -44,7 +45,6 @@
 #define REPORT_PART_FRAGMENT 0x80000000u
 struct report_stack_sample {
   int64_t filetime;
-  uint64_t timestamp; /* raw, as stack events name it */
   uint64_t ip;        /* InstructionPointer */
   uint32_t tid;
   uint32_t kern, user;
@@ -70,20 +70,21 @@ struct report_stack_ref {
   uint32_t part;
 };
 
-/* A definition of a key (KeyDelete, KeyRundown); those of one key are
- * chained, latest first. */
+/* A definition of a key (KeyDelete, KeyRundown); sorted by key, kind and
+ * time at the end. */
 struct report_stack_def {
   uint64_t key;
   int64_t filetime;
-  uint32_t kind, part, next;
+  uint32_t kind, part;
 };
 
 /* A stack event whose event was not among the CPU's recent samples: a
  * user part logged when the thread left the kernel, or the stack of
  * another kind of event.  Matched to the samples at the end. */
 struct report_stack_late {
-  uint64_t timestamp; /* EventTimeStamp */
+  int64_t filetime; /* of the EventTimeStamp, on the trace's clock */
   uint32_t tid, pid, part, is_kernel;
+  uint32_t next;    /* at the end: index + 1 of another late part of the same sample */
 };
 
 /* A user part at a time on a thread, for the parts that wait. */
@@ -98,6 +99,7 @@ struct report_stacks_recent {
 };
 
 struct report_stacks {
+  const struct etl_clock *clock; /* of the file being read: set before its events */
   struct report_stack_sample *samples;
   size_t sample_count, sample_cap;
   uint64_t *addresses;
@@ -112,11 +114,13 @@ struct report_stacks {
   size_t late_count, late_cap;
   struct report_stack_flush *flushes;
   size_t flush_count, flush_cap;
-  struct report_keymap def_by_key; /* (key, kind) -> latest definition + 1 */
+  uint32_t *waiting; /* samples given a kernel part that waits (some may have had their user part since) */
+  size_t waiting_count, waiting_cap;
   struct report_keymap fragment_by_hash;
   struct report_stacks_recent recent[REPORT_STACK_CPUS][REPORT_STACK_RECENT];
   uint8_t recent_next[REPORT_STACK_CPUS];
   uint64_t samples_dropped, frames_dropped, stack_events, orphan_stack_events;
+  uint64_t stack_records_dropped; /* references, definitions, late parts past their caps */
 };
 
 int report_stacks_init(struct report_stacks *s);

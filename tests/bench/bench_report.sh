@@ -1,16 +1,17 @@
 #!/bin/sh
-# `etwcap report` against `etwcap info` on the same traces, in the same run:
-# the issue allows the report at most 1.5x the time of info.  Prints each
-# command's mean time (hyperfine, warm page cache) and, when perf is there,
-# its CPU time (task-clock: the other jobs of a shared machine do not count),
-# the ratios, and the report's peak RSS (bounded memory).  Figures only, no
-# thresholds.  Ten runs each, info and report in turn: on a shared virtual
-# machine single runs vary by half and even means of ten stray, so the
-# fastest run of each (what the work costs when nothing else intrudes) is
-# printed beside the mean.  Each report writes a new page, as the report of
-# a capture does: replacing the page of the run before costs more than
-# writing it (ext4 starts writing a file out when a rename replaces
-# another, 0.7 ms for a 300 KB page).
+# `etwcap report` and `etwcap convert /Format:Speedscope` against `etwcap
+# info` on the same traces, in the same run: the report issue allows the
+# report at most 1.5x the time of info on PerfView-style captures (2.5x on
+# traces made mostly of image events), and the CPU stacks issue allows the
+# report with its CPU section and convert at most 2.5x on the net.4.5.2
+# x40 trace.  Prints each command's CPU time (user + sys: the other jobs of
+# a shared machine do not count) and wall time, the fastest of
+# ETWCAP_BENCH_RUNS runs (default 7) taken in turn (on a shared virtual
+# machine single runs vary by half), the ratios, and the peak RSS (bounded
+# memory).  Figures only, no thresholds.  Each run writes a new file, as
+# the report of a capture does: replacing the file of the run before costs
+# more than writing it (ext4 starts writing a file out when a rename
+# replaces another).
 # Usage: bench_report.sh ETWCAP [TRACE...]   (ETWCAP: a release build)
 # Without TRACE: two image-heavy cases made with make_trace (beside ETWCAP)
 # from 40 copies of diaghub's kernel session (148 MB, 94% kernel Image
@@ -19,8 +20,8 @@
 # with each copy's images in other processes (--image-pids: every
 # (process, base) new, only the names repeat); 40 copies of the net.4.5.2
 # sample's .etl (927 MB, uncompressed: what PerfView's default collection
-# logs, CPU samples, CLR and rundown events); then the net.4.5.2 zip
-# itself (ETWCAP_SAMPLES, default ../shared/samples).
+# logs, CPU samples with stack keys, CLR and rundown events); then the
+# net.4.5.2 zip itself (ETWCAP_SAMPLES, default ../shared/samples).
 set -eu
 etwcap=$1
 shift
@@ -38,35 +39,45 @@ if [ $# -eq 0 ]; then
   "$(dirname "$etwcap")/make_trace" "$work/net40.etl" 40 200000000 "$net" net.4.5.2.x64.etl
   set -- "$work/images40.etl" "$work/images40-pids.etl" "$work/net40.etl" "$net"
 fi
+runs=${ETWCAP_BENCH_RUNS:-7}
 for trace in "$@"; do
   mb=$(du -m "$trace" | cut -f1)
-  echo "== report vs info: $trace ($mb MB)"
+  echo "== report and convert vs info: $trace ($mb MB)"
   cat "$trace" >/dev/null
-  hyperfine -N --warmup 1 --runs 10 --export-json "$work/h.json" --prepare "rm -f $work/page.html" \
-    "$etwcap info $trace" "$etwcap report $trace /Out:$work/page.html" >/dev/null
-  python3 - "$work/h.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))["results"]
-for k, name in ((0, "info:  "), (1, "report:")):
-    print("%s mean %.3f s (+- %.3f), fastest %.3f s" % (name, r[k]["mean"], r[k]["stddev"], r[k]["min"]))
-print("ratio report/info: mean %.2f, fastest %.2f" % (r[1]["mean"] / r[0]["mean"],
-                                                     r[1]["min"] / r[0]["min"]))
-PY
-  if command -v perf >/dev/null && perf stat -x, -e task-clock true 2>/dev/null; then
-    : >"$work/cpu.txt"
-    for run in 1 2 3 4 5 6 7 8 9 10; do
-      perf stat -x, -e task-clock "$etwcap" info "$trace" 2>&1 >/dev/null |
-        awk -F, '/task-clock/ {print "info", $1}' >>"$work/cpu.txt"
-      rm -f "$work/page.html"
-      perf stat -x, -e task-clock "$etwcap" report "$trace" "/Out:$work/page.html" 2>&1 \
-        >/dev/null | awk -F, '/task-clock/ {print "report", $1}' >>"$work/cpu.txt"
+  : >"$work/runs.txt"
+  run=0
+  while [ "$run" -lt "$runs" ]; do
+    run=$((run + 1))
+    for what in info report convert; do
+      rm -f "$work/page.html" "$work/profile.json"
+      case $what in
+      info) set -- info "$trace" ;;
+      report) set -- report "$trace" "/Out:$work/page.html" ;;
+      convert) set -- convert "$trace" /Format:Speedscope "/Out:$work/profile.json" ;;
+      esac
+      /usr/bin/time -f "$what %U %S %e" -o "$work/one.txt" "$etwcap" "$@" >/dev/null 2>&1
+      cat "$work/one.txt" >>"$work/runs.txt"
     done
-    awk '{sum[$1] += $2; if (!($1 in min) || $2 < min[$1]) min[$1] = $2}
-      END {printf "task-clock: info mean %.1f ms, fastest %.1f; report mean %.1f ms, fastest %.1f;" \
-        " ratio mean %.2f, fastest %.2f\n", sum["info"] / 10, min["info"], sum["report"] / 10,
-        min["report"], sum["report"] / sum["info"], min["report"] / min["info"]}' "$work/cpu.txt"
-  fi
+  done
+  # CPU is user + sys (the other jobs of a shared machine do not count);
+  # wall is elapsed time.  The fastest run of each is what the work costs
+  # when nothing else intrudes.
+  awk -v runs="$runs" '
+    { cpu = $2 + $3; wall = $4
+      if (!($1 in c) || cpu < c[$1]) c[$1] = cpu
+      if (!($1 in w) || wall < w[$1]) w[$1] = wall }
+    END {
+      for (k = 1; k <= 3; k++) {
+        name = k == 1 ? "info" : k == 2 ? "report" : "convert"
+        printf "%-8s cpu %.3f s, wall %.3f s (fastest of %d)\n", name ":", c[name], w[name], runs
+      }
+      printf "report/info:  cpu %.2f, wall %.2f\n", c["report"] / c["info"], w["report"] / w["info"]
+      printf "convert/info: cpu %.2f, wall %.2f\n", c["convert"] / c["info"], w["convert"] / w["info"]
+    }' "$work/runs.txt"
   /usr/bin/time -v "$etwcap" report "$trace" "/Out:$work/page.html" 2>"$work/time.txt" >/dev/null
   awk -F: '/Maximum resident/ {printf "report peak RSS: %.0f MB\n", $2 / 1024}' "$work/time.txt"
-  echo "page: $(du -k "$work/page.html" | cut -f1) KB"
+  /usr/bin/time -v "$etwcap" convert "$trace" "/Out:$work/profile.json" 2>"$work/time.txt" \
+    >/dev/null
+  awk -F: '/Maximum resident/ {printf "convert peak RSS: %.0f MB\n", $2 / 1024}' "$work/time.txt"
+  echo "page: $(du -k "$work/page.html" | cut -f1) KB, speedscope file: $(du -k "$work/profile.json" | cut -f1) KB"
 done

@@ -1,6 +1,7 @@
 /* Benchmark input: writes OUT.etl holding COPIES repetitions of the events of
  * IN (an .etl, or the first .etl member of a zip whose name ends with
- * MEMBER_SUFFIX), each copy SHIFT raw ticks after the previous one, through
+ * MEMBER_SUFFIX), each copy SHIFT raw ticks after the previous one (the
+ * stack events' EventTimeStamp too), through
  * etwcap's own writer.  Several session files made with the same SHIFT stay
  * on one clock, so they merge like a real collection.  With --image-pids,
  * each copy's kernel Image events name other processes (ProcessId + copy
@@ -30,11 +31,19 @@ struct job {
  * others (docs/etl.md §4.2, §5); MESSAGE records are left as they are. */
 static void shift_record(uint8_t *rec, uint32_t size, int header_type, uint64_t by)
 {
-  unsigned at = (header_type == 0x10 || header_type == 0x11) ? 0x08
-                : header_type == 0x0F                         ? 0
-                                                              : 0x10;
+  int perfinfo = header_type == 0x10 || header_type == 0x11;
+  unsigned at = perfinfo ? 0x08 : header_type == 0x0F ? 0 : 0x10;
   if (at && size >= at + 8)
     etl_put64(rec + at, etl_le64(rec + at) + by);
+  /* A StackWalk event (hook 0x1820) or stack key use (0x1825, 0x1826)
+   * names its event by that event's raw timestamp, the first 8 bytes of
+   * its payload (docs/stacks.md): moved with it, each copy's stacks join
+   * its own samples. */
+  if (perfinfo && size >= 0x18) {
+    unsigned hook = etl_le16(rec + 6);
+    if (hook == 0x1820 || hook == 0x1825 || hook == 0x1826)
+      etl_put64(rec + 0x10, etl_le64(rec + 0x10) + by);
+  }
 }
 
 struct record {

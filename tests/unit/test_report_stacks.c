@@ -24,6 +24,14 @@
 #define U3 0x00007FF600003000ull
 
 static uint8_t payload[4096];
+/* Raw timestamps are the filetimes here. */
+static const struct etl_clock same_time = { 1.0, 0 };
+
+static void init(struct report_stacks *s)
+{
+  report_stacks_init(s);
+  s->clock = &same_time;
+}
 
 /* Little-endian stores of 2, 4 or 8 bytes (etl_encode.h). */
 static void put(uint8_t *p, uint64_t v, size_t n)
@@ -128,7 +136,7 @@ static void a_stackwalk_joins_the_sample_it_names(void **state)
   static const uint64_t user[] = { U1, U2, U3 };
   struct report_stacks s;
   (void)state;
-  report_stacks_init(&s);
+  init(&s);
   sample(&s, 0, 100, 7, U1);
   sample(&s, 0, 110, 8, U2); /* another thread, no stack */
   walk(&s, 0, 101, 100, 40, 7, user, 3);
@@ -144,7 +152,7 @@ static void stack_keys_take_their_definitions(void **state)
   static const uint64_t both[] = { K1, K2, U1, U2 };
   struct report_stacks s;
   (void)state;
-  report_stacks_init(&s);
+  init(&s);
   sample(&s, 1, 100, 7, K1);
   key_use(&s, 37, 1, 101, 100, 40, 7, 0xFFFFA00000000010ull);
   key_use(&s, 38, 1, 102, 100, 40, 7, 0xFFFFA00000000020ull);
@@ -164,7 +172,7 @@ static void a_reused_key_takes_the_next_definition(void **state)
   static const uint64_t first[] = { U1, U2 }, second[] = { U3, U2 };
   struct report_stacks s;
   (void)state;
-  report_stacks_init(&s);
+  init(&s);
   key_definition(&s, 35, 1, 200, 0x5000, first, 2);
   key_definition(&s, 35, 1, 400, 0x5000, second, 2);
   sample(&s, 0, 100, 7, U1);
@@ -191,7 +199,7 @@ static void a_kernel_sample_takes_the_user_part_logged_later(void **state)
   static const uint64_t both[] = { K1, K2, U1, U2 }, both2[] = { K2, U1, U2 };
   struct report_stacks s;
   (void)state;
-  report_stacks_init(&s);
+  init(&s);
   sample(&s, 0, 100, 7, K1);
   walk(&s, 0, 101, 100, 40, 7, kern, 2);
   sample(&s, 0, 200, 7, K2);
@@ -213,7 +221,7 @@ static void the_idle_process_needs_no_user_part(void **state)
   static const uint64_t kern[] = { K1, K2 }, user[] = { U1 };
   struct report_stacks s;
   (void)state;
-  report_stacks_init(&s);
+  init(&s);
   sample(&s, 0, 100, 0, K1);
   walk(&s, 0, 101, 100, 0, 0, kern, 2);
   walk(&s, 0, 300, 250, 0, 0, user, 1);
@@ -230,7 +238,7 @@ static void an_extended_stack_item_is_the_events_stack(void **state)
   struct etw_event ev;
   uint8_t item[8 + 16];
   (void)state;
-  report_stacks_init(&s);
+  init(&s);
   sample(&s, 0, 100, 7, U2);
   ev = kernel_event(0x0F, 46, 0, 100, 16);
   ev.tid = 7;
@@ -298,7 +306,7 @@ static void method(struct report_frames *f, uint16_t id, int rundown, uint32_t p
   assert_int_equal(report_frames_clr(f, &ev, rundown, when), 0);
 }
 
-static const char *name_at(const struct report_frames *f, uint32_t pid, uint64_t address,
+static const char *name_at(struct report_frames *f, uint32_t pid, uint64_t address,
                            int64_t when)
 {
   return report_frames_name(f, report_frames_lookup(f, pid, address, when, 8));
