@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct opt_def convert_defs[] = {
   { "Format", NULL, BIND_STRING(format), "Speedscope|Folded", "Speedscope",
@@ -49,11 +50,13 @@ static void choose_process(const char *text, struct report_cpu_select *sel)
 
 static int run_convert(const struct cli *cli)
 {
-  struct report_cpu_select sel = { 0, 1, 0, 0, NULL };
+  struct report_cpu_select sel;
   enum report_export_format format;
   char written[4096], err[2048];
   const char *f = cli->q.format;
   int rc;
+  memset(&sel, 0, sizeof(sel));
+  sel.all = 1;
   if (!f || str_caseeq(f, "Speedscope")) {
     format = REPORT_EXPORT_SPEEDSCOPE;
   } else if (str_caseeq(f, "Folded")) {

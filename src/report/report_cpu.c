@@ -80,7 +80,8 @@ static int by_samples_desc(const void *a, const void *b)
 /* Picks the processes: fills c->list (names and pids) and slot_of
  * (process index -> list index + 1). */
 static int choose(struct report_cpu *c, const struct report_kernel *k, const uint32_t *charged,
-                  size_t n_samples, const struct report_cpu_select *sel, uint32_t *slot_of)
+                  const struct report_stacks *s, const struct report_cpu_select *sel,
+                  uint32_t *slot_of)
 {
   uint64_t *count = etwcap_calloc(k->process_count + 1, sizeof(*count));
   struct candidate *cand = etwcap_calloc(k->process_count + 1, sizeof(*cand));
@@ -90,8 +91,9 @@ static int choose(struct report_cpu *c, const struct report_kernel *k, const uin
     rc = ETWCAP_E_NOMEM;
     goto cleanup;
   }
-  for (i = 0; i < n_samples; i++)
-    count[charged[i]]++;
+  for (i = 0; i < s->sample_count; i++)
+    if (!(s->samples[i].flags & REPORT_SAMPLE_CSWITCH))
+      count[charged[i]]++;
   for (i = 0; i < k->process_count; i++)
     if (count[i + 1] && selected(&k->processes[i], sel)) {
       cand[n].process = (uint32_t)i;
@@ -234,46 +236,57 @@ static int on_path(const struct report_cpu_process *p, uint32_t node, uint32_t f
   return 0;
 }
 
+/* The node of p's tree (slot: its key space) that the stack of x leads
+ * to, its frames named at x's time; remembered per stack for as long as
+ * its names hold. */
+static int64_t stack_node(struct build *b, struct report_cpu_process *p, uint32_t pid,
+                          uint32_t slot, const struct report_stack_sample *x,
+                          const struct report_fragment *const *part, unsigned parts)
+{
+  uint64_t key = (uint64_t)x->kern << 32 | x->user;
+  uint32_t at = report_keymap_get(&b->stack_node, key, slot);
+  struct path_memo *m = at ? &b->memos[at - 1] : NULL;
+  int64_t node, n, lo = INT64_MIN, hi = INT64_MAX;
+  if (m && m->lo <= x->filetime && x->filetime < m->hi)
+    return m->node;
+  n = name_stack(b, pid, x, part, parts, &lo, &hi);
+  if (n < 0)
+    return n;
+  if ((node = walk(b, p, slot, (size_t)n)) < 0)
+    return node;
+  if (!m) {
+    if (etwcap_grow((void **)&b->memos, &b->memo_cap, b->memo_count, sizeof(*b->memos), 1024) !=
+        0)
+      return ETWCAP_E_NOMEM;
+    if (report_keymap_put(&b->stack_node, key, slot, (uint32_t)b->memo_count + 1) == 0)
+      m = &b->memos[b->memo_count++];
+  }
+  if (m) {
+    m->lo = lo;
+    m->hi = hi;
+    m->node = (uint32_t)node;
+  }
+  return node;
+}
+
 static int one_sample(struct build *b, uint32_t slot, const struct report_stack_sample *x)
 {
   struct report_cpu_process *p = &b->c->list[slot];
   const struct report_fragment *part[2];
   unsigned parts;
-  int64_t node, lo = INT64_MIN, hi = INT64_MAX;
+  int64_t node;
   uint32_t leaf;
   leaf = report_frames_lookup(b->f, p->pid, x->ip, x->filetime, b->pointer_size);
   p->samples++;
   if (report_stacks_of(b->s, x, part, &parts)) {
-    uint64_t key = (uint64_t)x->kern << 32 | x->user;
-    uint32_t at = report_keymap_get(&b->stack_node, key, slot);
-    struct path_memo *m = at ? &b->memos[at - 1] : NULL;
     p->with_stack++;
-    if (m && m->lo <= x->filetime && x->filetime < m->hi) {
-      node = m->node;
-    } else {
-      int64_t n = name_stack(b, p->pid, x, part, parts, &lo, &hi);
-      if (n < 0)
-        return (int)n;
-      if ((node = walk(b, p, slot, (size_t)n)) < 0)
-        return (int)node;
-      if (!m) {
-        if (etwcap_grow((void **)&b->memos, &b->memo_cap, b->memo_count, sizeof(*b->memos),
-                        1024) != 0)
-          return ETWCAP_E_NOMEM;
-        if (report_keymap_put(&b->stack_node, key, slot, (uint32_t)b->memo_count + 1) == 0)
-          m = &b->memos[b->memo_count++];
-      }
-      if (m) {
-        m->lo = lo;
-        m->hi = hi;
-        m->node = (uint32_t)node;
-      }
-    }
+    node = stack_node(b, p, p->pid, slot, x, part, parts);
   } else {
     b->path[0] = leaf;
-    if ((node = walk(b, p, slot, 1)) < 0)
-      return (int)node;
+    node = walk(b, p, slot, 1);
   }
+  if (node < 0)
+    return (int)node;
   p->nodes[node].weight++;
   /* The leaf counts in total too, also when the stack walk starts in the
    * caller of the interrupted code (the path's totals are counted from the
@@ -326,6 +339,128 @@ cleanup:
   etwcap_free(next);
   etwcap_free(stack);
   return rc;
+}
+
+/* A thread's switch-out (what = entry index | OUT_BIT) or switch-in. */
+struct switch_item {
+  int64_t filetime;
+  uint32_t tid, what;
+};
+#define OUT_BIT 0x80000000u
+
+static int by_thread_then_time(const void *a, const void *b)
+{
+  const struct switch_item *x = a, *y = b;
+  if (x->tid != y->tid)
+    return x->tid < y->tid ? -1 : 1;
+  if (x->filetime != y->filetime)
+    return x->filetime < y->filetime ? -1 : 1;
+  return x->what < y->what ? -1 : x->what > y->what;
+}
+
+/* Adds weight at the frame `leaf` below node of thread-time tree slot. */
+static int add_leaf(struct build *b, uint32_t slot, uint32_t node, uint32_t leaf,
+                    uint64_t weight)
+{
+  struct report_cpu_process *t = &b->c->thread_time[slot];
+  int64_t at = child(b, t, slot + (uint32_t)b->c->count, node, leaf);
+  if (at < -1)
+    return (int)at;
+  t->nodes[at < 0 ? node : (uint32_t)at].weight += weight;
+  return 0;
+}
+
+/* The thread-time trees: the CPU trees with each sample as
+ * REPORT_CPU_SAMPLE_TIME of CPU_TIME, then each blocked span of a thread
+ * (from its switch-out to its switch-in, paired thread by thread in time
+ * order) as BLOCKED_TIME on the switch-in's stack. */
+static int thread_time(struct build *b, const uint32_t *charged, const uint32_t *slot_of)
+{
+  struct report_cpu *c = b->c;
+  const struct report_stacks *s = b->s;
+  struct switch_item *items = NULL;
+  uint32_t *copy = NULL, cpu_frame, blocked_frame;
+  size_t i, j, n = 0;
+  int64_t f1 = report_frames_intern(b->f, "CPU_TIME", 8), f2;
+  int rc = 0;
+  f2 = report_frames_intern(b->f, "BLOCKED_TIME", 12);
+  c->thread_time = etwcap_calloc(c->count, sizeof(*c->thread_time));
+  c->blocked = etwcap_calloc(c->count, sizeof(*c->blocked));
+  items = etwcap_calloc(2 * s->cswitches + 1, sizeof(*items));
+  if (f1 < 0 || f2 < 0 || !c->thread_time || !c->blocked || !items)
+    goto nomem;
+  cpu_frame = (uint32_t)f1;
+  blocked_frame = (uint32_t)f2;
+  for (i = 0; i < c->count; i++) {
+    struct report_cpu_process *p = &c->list[i], *t = &c->thread_time[i];
+    t->pid = p->pid;
+    memcpy(t->name, p->name, sizeof(t->name));
+    t->node_cap = p->node_count;
+    t->nodes = etwcap_calloc(t->node_cap, sizeof(*t->nodes));
+    copy = etwcap_reallocarray(copy, p->node_count, sizeof(*copy));
+    if (!t->nodes || !copy)
+      goto nomem;
+    t->node_count = 1;
+    copy[0] = 0;
+    for (j = 1; j < p->node_count; j++) {
+      int64_t at = child(b, t, (uint32_t)(i + c->count), copy[p->nodes[j].parent],
+                         p->nodes[j].frame);
+      if (at < -1)
+        goto nomem;
+      copy[j] = at < 0 ? copy[p->nodes[j].parent] : (uint32_t)at;
+    }
+    for (j = 0; j < p->node_count && !rc; j++)
+      if (p->nodes[j].weight)
+        rc = add_leaf(b, (uint32_t)i, copy[j], cpu_frame,
+                      p->nodes[j].weight * REPORT_CPU_SAMPLE_TIME);
+  }
+  for (i = 0; i < s->sample_count; i++) {
+    const struct report_stack_sample *x = &s->samples[i];
+    if (!(x->flags & REPORT_SAMPLE_CSWITCH))
+      continue;
+    if (x->tid && n < 2 * s->cswitches) {
+      items[n].filetime = x->filetime;
+      items[n].tid = x->tid;
+      items[n++].what = (uint32_t)i;
+    }
+    if (x->ip && n < 2 * s->cswitches) {
+      items[n].filetime = x->filetime;
+      items[n].tid = (uint32_t)x->ip;
+      items[n++].what = (uint32_t)i | OUT_BIT;
+    }
+  }
+  qsort(items, n, sizeof(*items), by_thread_then_time);
+  for (i = 0; i < n && !rc; i++) {
+    const struct report_stack_sample *x = &s->samples[items[i].what & ~OUT_BIT];
+    const struct report_fragment *part[2];
+    unsigned parts;
+    uint32_t slot, entry = items[i].what & ~OUT_BIT;
+    int64_t node = 0;
+    /* A switch-in that follows a switch-out of the same thread. */
+    if ((items[i].what & OUT_BIT) || i == 0 || !(items[i - 1].what & OUT_BIT) ||
+        items[i - 1].tid != items[i].tid)
+      continue;
+    slot = charged[entry] ? slot_of[charged[entry] - 1] : 0;
+    if (!slot--)
+      continue;
+    if (report_stacks_of(s, x, part, &parts))
+      node = stack_node(b, &c->thread_time[slot], c->list[slot].pid,
+                        slot + (uint32_t)c->count, x, part, parts);
+    if (node < 0) {
+      rc = (int)node;
+      break;
+    }
+    c->blocked[slot] += (uint64_t)(x->filetime - items[i - 1].filetime);
+    rc = add_leaf(b, slot, (uint32_t)node, blocked_frame,
+                  (uint64_t)(x->filetime - items[i - 1].filetime));
+  }
+  etwcap_free(items);
+  etwcap_free(copy);
+  return rc;
+nomem:
+  etwcap_free(items);
+  etwcap_free(copy);
+  return ETWCAP_E_NOMEM;
 }
 
 static int by_self_desc(const void *a, const void *b)
@@ -425,8 +560,8 @@ int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
   for (i = 0; process_of && i < s->sample_count; i++)
     process_of[i] = report_kernel_charged(k, s->samples[i].tid, s->samples[i].filetime);
   charged = process_of ? process_of : k->charges;
-  rc = choose(c, k, charged, s->sample_count, sel, slot_of);
-  if (!rc && !(b.recent = etwcap_calloc(c->count + 1, sizeof(*b.recent))))
+  rc = choose(c, k, charged, s, sel, slot_of);
+  if (!rc && !(b.recent = etwcap_calloc(2 * c->count + 1, sizeof(*b.recent))))
     rc = ETWCAP_E_NOMEM;
   for (i = 0; i < c->count && !rc; i++) {
     c->list[i].nodes = etwcap_calloc(1024, sizeof(*c->list[i].nodes));
@@ -437,9 +572,11 @@ int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
   }
   for (i = 0; i < s->sample_count && !rc; i++) {
     uint32_t slot = charged[i] ? slot_of[charged[i] - 1] : 0;
-    if (slot)
+    if (slot && !(s->samples[i].flags & REPORT_SAMPLE_CSWITCH))
       rc = one_sample(&b, slot - 1, &s->samples[i]);
   }
+  if (!rc && sel->thread_time && s->cswitches)
+    rc = thread_time(&b, charged, slot_of);
   for (i = 0; i < c->count && !rc; i++)
     rc = totals(&b, (uint32_t)i);
   if (!rc)
@@ -468,9 +605,13 @@ void report_cpu_release(struct report_cpu *c)
   for (i = 0; i < c->count; i++) {
     etwcap_free(c->list[i].top);
     etwcap_free(c->list[i].top_total);
+    if (c->thread_time)
+      etwcap_free(c->thread_time[i].nodes);
     etwcap_free(c->list[i].nodes);
   }
   etwcap_free(c->list);
+  etwcap_free(c->thread_time);
+  etwcap_free(c->blocked);
   memset(c, 0, sizeof(*c));
 }
 

@@ -7,6 +7,12 @@
  *         without a stack;
  *   total the samples with that frame anywhere in their stack, once per
  *         sample (a sample without a stack: its instruction pointer's).
+ * With context switches (a /ThreadTime capture), the report also gets a
+ * thread-time tree per process, as PerfView's thread time view counts it
+ * (TraceEvent's ThreadTimeComputer): each CPU sample is 1 ms of CPU_TIME
+ * on its stack, and a thread's time from its switch-out to its next
+ * switch-in is BLOCKED_TIME on the stack of the switch-in (where it had
+ * blocked), in 100 ns units.
  * Which processes: the busiest (report), or all or one (convert).  Memory
  * is bounded: past REPORT_MAX_CPU_NODES tree nodes, a sample's path is cut
  * where it does not fit, and the cut samples are counted.
@@ -25,6 +31,7 @@
 #define REPORT_MAX_CPU_NODES (1u << 22)
 #define REPORT_CPU_BUSIEST 10 /* processes the report details */
 #define REPORT_CPU_TOP 50     /* frames kept per process, by self and by total */
+#define REPORT_CPU_SAMPLE_TIME 10000 /* a CPU sample's time in the thread-time view: 1 ms */
 
 struct report_cpu_frame {
   uint32_t frame;
@@ -56,6 +63,7 @@ struct report_cpu_process {
  * only that one (a name: every process of that image name, any case). */
 struct report_cpu_select {
   size_t busiest;
+  int thread_time; /* build the thread-time trees when the trace has context switches */
   int all;
   int pid_given;
   uint32_t pid;
@@ -65,6 +73,11 @@ struct report_cpu_select {
 struct report_cpu {
   struct report_cpu_process *list; /* by samples, descending */
   size_t count;
+  /* NULL, or count entries, list's processes in its order, whose trees
+   * weigh CPU and blocked time (100 ns units): only nodes and their
+   * weights are filled, and blocked (the BLOCKED_TIME in them). */
+  struct report_cpu_process *thread_time;
+  uint64_t *blocked;
   uint64_t samples, with_stack;    /* of the processes built */
   uint64_t paths_cut;
 };

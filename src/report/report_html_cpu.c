@@ -39,9 +39,10 @@ static const char *frame_name(void *ctx, uint32_t frame)
 }
 
 /* p's call tree as a flame graph: each node's own samples are one stack
- * of the frames from the process down to it. */
+ * of the frames from the process down to it.  thread_time: p is a
+ * thread-time tree, weighed in 100 ns units, drawn in ms. */
 static void flame(struct report_writer *w, const struct report *r,
-                  const struct report_cpu_process *p)
+                  const struct report_cpu_process *p, int thread_time)
 {
   struct flame_graph g;
   struct flame_style s = { 0 };
@@ -58,8 +59,9 @@ static void flame(struct report_writer *w, const struct report *r,
   } else {
     snprintf(root, sizeof(root), "%s (%u)", p->name[0] ? p->name : "?", (unsigned)p->pid);
     s.root = root;
-    s.unit = "samples";
-    s.unit_per_weight = 1;
+    s.unit = thread_time ? "ms" : "samples";
+    s.unit_per_weight = thread_time ? 1e-4 : 1;
+    s.decimals = thread_time ? 1 : 0;
     s.min_fraction = FLAME_MIN_FRACTION;
     s.max_frames = FLAME_FRAMES;
     s.name = frame_name;
@@ -120,7 +122,15 @@ void report_html_cpu(struct report_writer *w, const struct report *r)
     rw_puts(w, " samples, ");
     rw_count(w, p->with_stack);
     rw_puts(w, " with a stack</h3>\n");
-    flame(w, r, p);
+    flame(w, r, p, 0);
+    if (r->cpu.thread_time) {
+      rw_puts(w, "<h4>Thread time: CPU and blocked, ");
+      rw_ms(w, (double)r->cpu.blocked[i] / 1e4);
+      rw_puts(w, " ms blocked</h4>\n<p class=\"muted\">Each CPU sample counts 1 ms of "
+                 "CPU_TIME; a thread's time from its switch-out to its next switch-in counts "
+                 "as BLOCKED_TIME on the stack it resumed from.</p>\n");
+      flame(w, r, &r->cpu.thread_time[i], 1);
+    }
     rw_puts(w, "<div style=\"display:flex;flex-wrap:wrap;gap:24px\">\n");
     frame_table(w, r, p, p->top, p->top_count, "By exclusive samples");
     frame_table(w, r, p, p->top_total, p->top_total_count, "By inclusive samples");

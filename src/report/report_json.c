@@ -329,6 +329,10 @@ static void cpu(struct report_writer *w, const struct report *r)
     string_member(w, "name", p->name);
     uint_member(w, "samples", p->samples);
     uint_member(w, "samplesWithStack", p->with_stack);
+    if (r->cpu.thread_time) {
+      member(w, "blockedMs");
+      rw_fixed(w, (double)r->cpu.blocked[i] / 1e4, 3);
+    }
     rw_puts(w, ", \"top\": [");
     for (j = 0; j < p->top_count && j < REPORT_CPU_TOP_JSON; j++) {
       rw_puts(w, j ? ",\n      {\"frame\": " : "\n      {\"frame\": ");

@@ -253,14 +253,15 @@ uint32_t report_kernel_charged(const struct report_kernel *k, uint32_t tid, int6
   return charged_process(k, &s);
 }
 
-/* Charges a sample; one the stacks hold (record) also gets its entry in
- * charges, in the stacks' order. */
-static int charge(struct report_kernel *k, const struct report_sample *s, int record)
+/* Charges a sample (count: a CPU sample, not a context switch's thread);
+ * one the stacks hold (record) also gets its entry in charges, in the
+ * stacks' order. */
+static int charge(struct report_kernel *k, const struct report_sample *s, int record, int count)
 {
   uint32_t process = charged_process(k, s);
-  if (process)
+  if (count && process)
     k->processes[process - 1].cpu_samples++;
-  else
+  else if (count)
     k->samples_unattributed++;
   if (!record || k->charge_count >= REPORT_MAX_STACK_SAMPLES)
     return 0;
@@ -293,7 +294,7 @@ static int sample_event(struct report_kernel *k, const struct etw_event *ev, int
   s.filetime = filetime;
   s.tid = etl_le32(ev->user_data + ptr);
   if (k->window_count == REPORT_SAMPLE_WINDOW) {
-    if (charge(k, &k->window[k->window_head], !k->stacks) != 0)
+    if (charge(k, &k->window[k->window_head], !k->stacks, 1) != 0)
       return ETWCAP_E_NOMEM;
     k->window[k->window_head] = s;
     k->window_head = (k->window_head + 1) % REPORT_SAMPLE_WINDOW;
@@ -403,10 +404,10 @@ int report_kernel_finish(struct report_kernel *k)
   for (i = 0; k->stacks && i < k->stacks->sample_count && !rc; i++) {
     s.filetime = k->stacks->samples[i].filetime;
     s.tid = k->stacks->samples[i].tid;
-    rc = charge(k, &s, 1);
+    rc = charge(k, &s, 1, !(k->stacks->samples[i].flags & REPORT_SAMPLE_CSWITCH));
   }
   for (i = 0; i < k->window_count && !rc; i++)
-    rc = charge(k, &k->window[(k->window_head + i) % k->window_count], !k->stacks);
+    rc = charge(k, &k->window[(k->window_head + i) % k->window_count], !k->stacks, 1);
   k->window_count = k->window_head = 0;
   if (rc)
     return rc;

@@ -24,6 +24,8 @@ static int init(struct report *r, const char *path, const struct report_cpu_sele
     r->cpu_select = *sel;
   else
     r->cpu_select.busiest = REPORT_CPU_BUSIEST;
+  if (!sel)
+    r->cpu_select.thread_time = 1;
   rc = etl_summary_init(&r->summary);
   if (!rc)
     rc = report_exceptions_init(&r->exceptions);
@@ -109,6 +111,8 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
   rc = report_kernel_event(&r->kernel, ev, ft);
   if (rc >= 0 && ev->ext_count &&
       (rc2 = report_stacks_ext(&r->stacks, ev, ft, rc == REPORT_SAW_CPU_SAMPLE)) != 0)
+    return rc2;
+  if (rc == REPORT_SAW_CSWITCH && (rc2 = report_stacks_cswitch(&r->stacks, ev, ft)) != 0)
     return rc2;
   if (rc == REPORT_SAW_CSWITCH && bin >= 0)
     r->timeline.count[REPORT_SERIES_CSWITCH][bin]++;

@@ -144,13 +144,14 @@ static int add_flush(struct report_stacks *s, int64_t filetime, uint32_t tid, ui
   return 0;
 }
 
-int report_stacks_sample(struct report_stacks *s, const struct etw_event *ev, int64_t filetime)
+/* Keeps an entry (a sample, or a context switch) and remembers it on its
+ * CPU for its stack events. */
+static int keep(struct report_stacks *s, const struct etw_event *ev, int64_t filetime,
+                uint32_t tid, uint64_t ip, uint32_t flags)
 {
-  unsigned ptr = ev->pointer_size == 4 ? 4 : 8, cpu = ev->cpu % REPORT_STACK_CPUS;
+  unsigned cpu = ev->cpu % REPORT_STACK_CPUS;
   struct report_stack_sample *x;
   struct report_stacks_recent *r;
-  if (!ev->user_data || ev->user_len < ptr + 4)
-    return 0;
   if (s->sample_count >= REPORT_MAX_STACK_SAMPLES) {
     s->samples_dropped++;
     return 0;
@@ -159,17 +160,36 @@ int report_stacks_sample(struct report_stacks *s, const struct etw_event *ev, in
                   FIRST_BLOCK) != 0)
     return ETWCAP_E_NOMEM;
   x = &s->samples[s->sample_count];
-  memset(x, 0, sizeof(*x));
   x->filetime = filetime;
-  x->ip = frame_at(ev->user_data, ptr, 0);
-  x->tid = etl_le32(ev->user_data + ptr);
+  x->ip = ip;
+  x->tid = tid;
+  x->kern = x->user = 0;
+  x->flags = flags;
   r = &s->recent[cpu][s->recent_next[cpu]];
   s->recent_next[cpu] = (uint8_t)((s->recent_next[cpu] + 1) % REPORT_STACK_RECENT);
   r->timestamp = ev->timestamp;
-  r->tid = x->tid;
+  r->tid = tid;
   r->sample = (uint32_t)s->sample_count + 1;
   s->sample_count++;
   return 0;
+}
+
+int report_stacks_sample(struct report_stacks *s, const struct etw_event *ev, int64_t filetime)
+{
+  unsigned ptr = ev->pointer_size == 4 ? 4 : 8;
+  if (!ev->user_data || ev->user_len < ptr + 4)
+    return 0;
+  return keep(s, ev, filetime, etl_le32(ev->user_data + ptr), frame_at(ev->user_data, ptr, 0),
+              0);
+}
+
+int report_stacks_cswitch(struct report_stacks *s, const struct etw_event *ev, int64_t filetime)
+{
+  if (!ev->user_data || ev->user_len < 8)
+    return 0;
+  s->cswitches++;
+  return keep(s, ev, filetime, etl_le32(ev->user_data), etl_le32(ev->user_data + 4),
+              REPORT_SAMPLE_CSWITCH);
 }
 
 /* The sample a stack event on this CPU names, or NULL (a stack of another

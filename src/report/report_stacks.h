@@ -39,9 +39,10 @@
 #define REPORT_STACK_CPUS 256
 #define REPORT_STACK_RECENT 8 /* samples remembered per CPU for their stack events */
 
-/* One CPU sample.  kern and user are parts: 0 none, REPORT_PART_FRAGMENT |
- * index of a fragment, or a reference's index + 1 (report_stacks_part
- * follows it). */
+/* One CPU sample, or one context switch (REPORT_SAMPLE_CSWITCH: tid is the
+ * thread switched in, whose stack it carries, ip the thread switched out).
+ * kern and user are parts: 0 none, REPORT_PART_FRAGMENT | index of a
+ * fragment, or a reference's index + 1 (report_stacks_part follows it). */
 #define REPORT_PART_FRAGMENT 0x80000000u
 struct report_stack_sample {
   int64_t filetime;
@@ -54,6 +55,7 @@ struct report_stack_sample {
 enum report_sample_flags {
   REPORT_SAMPLE_WAITS = 1,   /* its kernel part waits for the thread's next user part */
   REPORT_SAMPLE_NO_USER = 2, /* process 0 or 4: the kernel part is the whole stack */
+  REPORT_SAMPLE_CSWITCH = 4, /* a context switch, not a CPU sample */
 };
 
 /* A run of addresses in the pool, leaf first. */
@@ -120,6 +122,7 @@ struct report_stacks {
   struct report_stacks_recent recent[REPORT_STACK_CPUS][REPORT_STACK_RECENT];
   uint8_t recent_next[REPORT_STACK_CPUS];
   uint64_t samples_dropped, frames_dropped, stack_events, orphan_stack_events;
+  uint64_t cswitches; /* context switches seen */
   uint64_t stack_records_dropped; /* references, definitions, late parts past their caps */
 };
 
@@ -128,6 +131,10 @@ void report_stacks_release(struct report_stacks *s);
 /* A SampledProfile event (the caller has recognised it) at filetime:
  * 0 or ETWCAP_E_NOMEM. */
 int report_stacks_sample(struct report_stacks *s, const struct etw_event *ev, int64_t filetime);
+/* A kernel CSwitch event (the caller has recognised it: NewThreadId,
+ * OldThreadId, ...; TraceEvent's CSwitchTraceData), kept with the CPU
+ * samples for the thread-time view: 0 or ETWCAP_E_NOMEM. */
+int report_stacks_cswitch(struct report_stacks *s, const struct etw_event *ev, int64_t filetime);
 /* A kernel StackWalk event (group 24): 0 or ETWCAP_E_NOMEM. */
 int report_stacks_walk(struct report_stacks *s, const struct etw_event *ev, int64_t filetime);
 /* The STACK_TRACE items of any event; is_sample says whether ev is the

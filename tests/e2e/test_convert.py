@@ -2,7 +2,8 @@
 docs/etl.md (sections 2-4) and docs/stacks.md, not by etwcap's writer, and on
 the real net.4.5.2.x64 sample.
 
-The hand-made trace holds what docs/stacks.md describes, each form once:
+The hand-made trace holds what docs/stacks.md describes, each form once
+(and one blocked span of a thread, switched out and in by CSwitch events):
 a plain StackWalk right after its sample; a StackKeyUser reference whose
 KeyRundown definition comes at the end; a kernel-mode sample whose kernel
 part is a StackKeyKernel reference (defined by a KeyDelete) and whose user
@@ -104,6 +105,13 @@ def stackwalk(ms, names_ms, pid, tid, frames):
                    b"".join(struct.pack("<Q", f) for f in frames))
 
 
+def cswitch(ms, new_tid, old_tid):
+    """CSwitch (CSwitchTraceData): NewThreadId, OldThreadId, priorities,
+    C-state, wait reason, mode and state, ideal processor, wait time."""
+    return classic(0x11, 0x0524, at(ms), struct.pack("<IIbbBbbbbbII", new_tid, old_tid, 8, 8, 0, 0,
+                                                      6, 1, 5, 0, 0, 0))
+
+
 def key_use(opcode, ms, names_ms, pid, tid, key):
     return classic(0x11, 0x1800 | opcode, at(ms), struct.pack("<QIIQ", at(names_ms), pid, tid, key))
 
@@ -146,11 +154,14 @@ per_cpu = {
         key_use(38, 11.001, 11, 40, 44, USER_KEY),
         sample(15, 44, APP + 0x2000),
         sample(17, 44, 0x1234),
-        stackwalk(17.001, 17, 40, 44, [0x1234, APP + 0x1000])],
+        stackwalk(17.001, 17, 40, 44, [0x1234, APP + 0x1000]),
+        cswitch(20, 0, 44)],
     2: [stackwalk(14, 12, 40, 44, [MAIN + 0x30, APP + 0x1000])],
     1: [sample(12, 44, K1),
         key_use(37, 12.001, 12, 40, 44, KERNEL_KEY),
-        key_definition(35, 13, KERNEL_KEY, [K1, K2])],
+        key_definition(35, 13, KERNEL_KEY, [K1, K2]),
+        cswitch(25, 44, 0),
+        stackwalk(25.001, 25, 40, 44, [MAIN + 0x40, APP + 0x1000])],
     3: [sample(16, 0, K2),
         stackwalk(16.001, 16, 0, 0, [K2]),
         method_dcend(40, MAIN, 0x100, "App.Program", "Main", 90),
@@ -198,6 +209,11 @@ t.check(cpu.get("App.exe", {}).get("samples") == 5 and
         cpu.get("App.exe", {}).get("samplesWithStack") == 4,
         "report: App.exe 5 samples, 4 with a stack: %r" % cpu.get("App.exe"))
 top = {f["frame"]: (f["self"], f["total"]) for f in cpu.get("App.exe", {}).get("top", [])}
+# Thread 44 switched out at 20 ms (CPU 0) and in at 25 ms (CPU 1, stored
+# after CPU 2): 5 ms blocked, as the thread-time view counts it.
+t.check(cpu.get("App.exe", {}).get("blockedMs") == 5.0,
+        "report: App.exe blocked 5 ms: %r" % cpu.get("App.exe", {}).get("blockedMs"))
+t.check("BLOCKED_TIME" in text and "CPU_TIME" in text, "the page draws the thread-time view")
 t.check(top.get("App.Work.Run") == (2, 2) and top.get("App.Program.Main") == (0, 3) and
         top.get("app.dll!?") == (1, 5) and top.get("ntoskrnl.exe!?") == (1, 1),
         "report: self and total per frame: %r" % top)
