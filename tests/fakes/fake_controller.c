@@ -117,6 +117,10 @@ static void write_recorded(struct fake_controller *f, struct fake_session *s, co
 {
   unsigned kinds = s->pending | (s->mask_set ? fake_kernel_kinds(s->group_mask, at_stop) : 0);
   s->pending = 0;
+  /* With stack caching, a sample's stack is a key, defined by KeyRundown
+   * for the keys still cached at the stop. */
+  if (s->stack_caching && (kinds & FAKE_EVENT_SAMPLED_PROFILE))
+    kinds |= FAKE_EVENT_STACK_KEY_KERNEL | (at_stop ? FAKE_EVENT_STACK_KEY_RUNDOWN : 0);
   if (f->write_files)
     fake_etl_write_kinds(path, s->name, 5, seed_of(s->name), kinds);
 }
@@ -311,9 +315,12 @@ static int fake_stack_caching(struct controller *c, uint64_t handle, int enabled
                               uint32_t cache_size, uint32_t buckets)
 {
   struct fake_controller *f = self_of(c);
+  struct fake_session *s = by_handle(f, handle);
   int rc = on_handle(c, "stack_caching", handle, (uint32_t)enabled);
   f->calls[f->call_count - 1].cache_size = cache_size;
   f->calls[f->call_count - 1].buckets = buckets;
+  if (!rc && s)
+    s->stack_caching = enabled;
   return rc;
 }
 

@@ -51,6 +51,7 @@ struct fake_session {
   uint32_t group_mask[PLAN_GROUP_MASK_WORDS]; /* from EnableFlags at start, or kernel_flags */
   int mask_set;   /* a system logger: group_mask is its kernel groups in effect */
   unsigned pending; /* fake_event_kind bits its file gets at the next write */
+  int stack_caching; /* TraceStackCachingInfo enabled it: stacks come as keys */
   /* What a query answers (tests change them between queries); a started
    * session has written 3 buffers. */
   uint32_t buffers_written, events_lost, log_buffers_lost, realtime_buffers_lost;

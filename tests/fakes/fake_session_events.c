@@ -22,6 +22,7 @@ static const struct {
   { FAKE_EVENT_CSWITCH, 0x0524 },       { FAKE_EVENT_SAMPLED_PROFILE, 0x0F2E },
   { FAKE_EVENT_PROCESS_DCSTART, 0x0303 }, { FAKE_EVENT_IMAGE_DCSTART, 0x1403 },
   { FAKE_EVENT_PROCESS_DCEND, 0x0304 },   { FAKE_EVENT_IMAGE_DCEND, 0x1404 },
+  { FAKE_EVENT_STACK_KEY_KERNEL, 0x1825 }, { FAKE_EVENT_STACK_KEY_RUNDOWN, 0x1824 },
 };
 
 /* CLR rundown provider events: ModuleDCEnd_V1 154 ("Loader ETW Events"),
@@ -52,16 +53,47 @@ static void header(uint8_t *e, uint16_t size, uint8_t type, uint64_t ts)
   etl_put64(e + 0x10, ts);
 }
 
-/* The record of one kind at `ts` into e (0x58 bytes at most); its size. */
-static uint16_t kind_event(uint8_t *e, unsigned kind, uint64_t ts)
+/* The payload of a kernel kind at e (0x38 bytes at most): its size.  The
+ * layouts are TraceEvent's (KernelTraceEventParser): Process v2
+ * (UniqueProcessKey, ProcessID, ParentID, SessionID, ExitStatus, an empty
+ * UserSID, ImageFileName, CommandLine), SampledProfile (InstructionPointer,
+ * ThreadId, Count), StackKeyKernel (EventTimeStamp, StackProcess,
+ * StackThread, StackKey), KeyRundown (StackKey, frames).  The others carry
+ * 8 zero bytes (no event of these is empty). */
+static uint16_t kernel_payload(uint8_t *e, unsigned kind, uint64_t sample_ts)
+{
+  memset(e, 0, 0x38);
+  switch (kind) {
+  case FAKE_EVENT_PROCESS_DCSTART:
+    memcpy(e + 28, "Idle", 5); /* pid 0; after the 4-byte empty SID; "" command line */
+    return 35;
+  case FAKE_EVENT_SAMPLED_PROFILE:
+    etl_put64(e, FAKE_STACK_IP); /* thread 0 */
+    etl_put16(e + 12, 1);
+    return 16;
+  case FAKE_EVENT_STACK_KEY_KERNEL:
+    etl_put64(e, sample_ts); /* process 0, thread 0 */
+    etl_put64(e + 16, FAKE_STACK_KEY);
+    return 24;
+  case FAKE_EVENT_STACK_KEY_RUNDOWN:
+    etl_put64(e, FAKE_STACK_KEY);
+    etl_put64(e + 8, FAKE_STACK_IP);
+    etl_put64(e + 16, FAKE_STACK_CALLER);
+    return 24;
+  }
+  return 8;
+}
+
+/* The record of one kind at `ts` into e (0x58 bytes at most); its size.
+ * sample_ts: the time of the last SampledProfile, which a stack key names. */
+static uint16_t kind_event(uint8_t *e, unsigned kind, uint64_t ts, uint64_t sample_ts)
 {
   size_t i;
   for (i = 0; i < COUNT(kernel_hooks); i++)
     if (kernel_hooks[i].kind == kind) {
-      /* SYSTEM64 and 8 bytes of payload (no event of these is empty). */
-      memset(e, 0, 0x28);
-      etl_system_header_encode(e, 1, 0x28, kernel_hooks[i].hook, 8, 4, ts);
-      return 0x28;
+      uint16_t size = (uint16_t)(0x20 + kernel_payload(e + 0x20, kind, sample_ts));
+      etl_system_header_encode(e, 1, size, kernel_hooks[i].hook, 8, 4, ts);
+      return size;
     }
   for (i = 0; i < COUNT(clr_ids); i++)
     if (clr_ids[i].kind == kind) {
@@ -80,7 +112,7 @@ int fake_etl_write_kinds(const char *path, const char *logger, unsigned events, 
   struct etl_writer_config cfg;
   struct etl_writer *w;
   uint8_t ev[0x58];
-  uint64_t ts = 2000 + seed;
+  uint64_t ts = 2000 + seed, sample_ts = 0;
   unsigned i;
   int rc = 0;
   memset(&cfg, 0, sizeof(cfg));
@@ -107,9 +139,18 @@ int fake_etl_write_kinds(const char *path, const char *logger, unsigned events, 
     header(ev, 0x40, 0x14, ts);
     rc = etl_writer_write(w, (uint16_t)(i % 2), ts, ev, 0x40);
   }
-  for (i = 0; i < FAKE_EVENT_KINDS && !rc; i++, ts += 100)
-    if (kinds & (1u << i))
-      rc = etl_writer_write(w, 0, ts, ev, kind_event(ev, 1u << i, ts));
+  for (i = 0; i < FAKE_EVENT_KINDS && !rc; i++, ts += 100) {
+    unsigned kind = 1u << i;
+    if (!(kinds & kind) || kind == FAKE_EVENT_STACK_KEY_KERNEL)
+      continue;
+    rc = etl_writer_write(w, 0, ts, ev, kind_event(ev, kind, ts, sample_ts));
+    /* The kernel logs a sample's stack right after it, on its CPU. */
+    if (!rc && kind == FAKE_EVENT_SAMPLED_PROFILE && (kinds & FAKE_EVENT_STACK_KEY_KERNEL)) {
+      sample_ts = ts;
+      rc = etl_writer_write(w, 0, ts + 1, ev,
+                            kind_event(ev, FAKE_EVENT_STACK_KEY_KERNEL, ts + 1, sample_ts));
+    }
+  }
   if (rc) {
     etl_writer_abort(w);
     return rc;

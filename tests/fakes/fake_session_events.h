@@ -3,7 +3,9 @@
  * kernel's CSwitch and SampledProfile while their groups are on, its
  * Process and Image DCStart after a start with those flags and their DCEnd
  * at a stop, the CLR rundown's ModuleDCEnd and MethodDCEndVerbose after a
- * rundown request.  Each is written with the header and identity Windows
+ * rundown request; with stack caching on, each SampledProfile's kernel
+ * stack as a StackKeyKernel reference, and at a stop the key's KeyRundown
+ * definition.  Each is written with the header and identity Windows
  * gives it (docs/etl.md §4.2), so the merge, `etwcap dump` and the tests
  * read them as they read a real trace; and fake_event_census counts them
  * back from an ETL or a zip by that identity alone. */
@@ -21,9 +23,18 @@ enum fake_event_kind {
   FAKE_EVENT_PROCESS_DCEND = 1 << 4,       /* hook 0x0304 */
   FAKE_EVENT_IMAGE_DCEND = 1 << 5,         /* hook 0x1404 */
   FAKE_EVENT_MODULE_DCEND = 1 << 6,        /* CLR rundown, event 154 */
-  FAKE_EVENT_METHOD_DCEND_VERBOSE = 1 << 7 /* CLR rundown, event 144 */
+  FAKE_EVENT_METHOD_DCEND_VERBOSE = 1 << 7, /* CLR rundown, event 144 */
+  FAKE_EVENT_STACK_KEY_KERNEL = 1 << 8,    /* StackWalk/StackKeyKernel, hook 0x1825 */
+  FAKE_EVENT_STACK_KEY_RUNDOWN = 1 << 9    /* StackWalk/KeyRundown, hook 0x1824 */
 };
-#define FAKE_EVENT_KINDS 8
+#define FAKE_EVENT_KINDS 10
+
+/* What the stack-caching kinds say: the SampledProfile of the idle thread
+ * (thread 0, process 0, named "Idle" by its Process DCStart) at
+ * FAKE_STACK_IP, its stack key, and the key's two kernel frames. */
+#define FAKE_STACK_IP 0xFFFFF80000101010ull
+#define FAKE_STACK_KEY 0xFFFFA00000000040ull
+#define FAKE_STACK_CALLER 0xFFFFF80000202020ull
 
 /* A small valid ETL (the header as fake_etl_write writes it), `events`
  * filler events, then one record of each kind in `kinds`.  0 or

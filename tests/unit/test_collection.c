@@ -17,8 +17,10 @@
 #include "src/capture/collection.h"
 #include "src/capture/session_record.h"
 #include "src/os/console.h"
+#include "src/report/report_model.h"
 #include "tests/fakes/fake_controller.h"
 #include "tests/fakes/fake_registry.h"
+#include "tests/fakes/fake_session_events.h"
 #include "tests/fakes/log_capture.h"
 #include "tests/fakes/run_command.h"
 
@@ -481,6 +483,37 @@ static void system_logger_refused_is_an_error_not_a_fallback(void **state)
   assert_true(logged(w, "Windows rejected a parameter of the session"));
   every_start_stopped(w);
   plan_release(&plan);
+}
+
+/* With stack caching (collect's default /StackCompression), the kernel
+ * logs a sample's stack as a StackKeyKernel reference and the key's frames
+ * at the stop as KeyRundown (the fake's rule, tests/fakes/README.md): the
+ * report of the capture joins them, so the sample has its stack, the two
+ * frames the definition gives. */
+static void a_capture_with_stack_caching_has_its_stacks_in_the_report(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/MaxCollectSec:1", NULL };
+  const struct report_fragment *part[2];
+  struct report r;
+  char err[512];
+  unsigned parts;
+  size_t i;
+  assert_int_equal(run(w, args), 0);
+  assert_true(fake_controller_find(&w->fake, "stack_caching", NULL, 0) != (size_t)-1);
+  assert_int_equal(report_collect(&r, w->zip, err, sizeof(err)), 0);
+  assert_true(r.cpu.count >= 1);
+  assert_string_equal(r.cpu.list[0].name, "Idle");
+  assert_true(r.cpu.list[0].samples >= 1);
+  assert_int_equal(r.cpu.list[0].with_stack, r.cpu.list[0].samples);
+  for (i = 0; i < r.stacks.sample_count; i++) {
+    assert_true(report_stacks_of(&r.stacks, &r.stacks.samples[i], part, &parts));
+    assert_int_equal(parts, 1);
+    assert_int_equal(part[0]->count, 2);
+    assert_true(r.stacks.addresses[part[0]->first] == FAKE_STACK_IP);
+    assert_true(r.stacks.addresses[part[0]->first + 1] == FAKE_STACK_CALLER);
+  }
+  report_release(&r);
 }
 
 static void stack_caching_refused_is_a_warning(void **state)
@@ -1244,6 +1277,7 @@ int main(void)
     T(a_named_provider_that_cannot_be_enabled_stops_what_started),
     T(invalid_parameter_never_widens_the_focus),
     T(system_logger_refused_is_an_error_not_a_fallback),
+    T(a_capture_with_stack_caching_has_its_stacks_in_the_report),
     T(stack_caching_refused_is_a_warning),
     T(cpu_counters_set_intervals_then_ids_on_the_kernel_session),
     T(cpu_counter_missing_on_the_machine_stops_before_the_kernel),
