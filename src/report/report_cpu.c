@@ -44,6 +44,11 @@ struct build {
 struct recent {
   uint32_t counter_frame, counter; /* counter: index + 1 */
   uint32_t child_node, child_frame, child; /* child: index + 1 */
+  /* The last sample without a stack: its address, the node and counter
+   * it went to, and the times over which its frame's name holds. */
+  uint64_t bare_ip;
+  int64_t bare_lo, bare_hi;
+  uint32_t bare_node, bare_counter; /* bare_counter: index + 1, 0 when unset */
 };
 
 struct path_memo {
@@ -269,16 +274,36 @@ static int64_t stack_node(struct build *b, struct report_cpu_process *p, uint32_
   return node;
 }
 
+/* A sample without a stack at the address of the process's last one, while
+ * its name holds (Idle's samples, most of all): 1 when counted. */
+static int same_bare(struct build *b, struct report_cpu_process *p, struct recent *r,
+                     const struct report_stack_sample *x)
+{
+  if (!r->bare_counter || x->ip != r->bare_ip || x->filetime < r->bare_lo ||
+      x->filetime >= r->bare_hi || x->kern || x->user)
+    return 0;
+  p->samples++;
+  p->nodes[r->bare_node].weight++;
+  b->counters[r->bare_counter - 1].self++; /* its total comes from the tree */
+  return 1;
+}
+
 static int one_sample(struct build *b, uint32_t slot, const struct report_stack_sample *x)
 {
   struct report_cpu_process *p = &b->c->list[slot];
+  struct recent *r = &b->recent[slot];
   const struct report_fragment *part[2];
   unsigned parts;
-  int64_t node;
+  int64_t node, lo = INT64_MIN, hi = INT64_MAX;
   uint32_t leaf;
-  leaf = report_frames_lookup(b->f, p->pid, x->ip, x->filetime, b->pointer_size);
+  int bare, rc;
+  if (same_bare(b, p, r, x))
+    return 0;
+  leaf = report_frames_lookup_window(b->f, p->pid, x->ip, x->filetime, b->pointer_size, &lo,
+                                     &hi);
   p->samples++;
-  if (report_stacks_of(b->s, x, part, &parts)) {
+  bare = !report_stacks_of(b->s, x, part, &parts);
+  if (!bare) {
     p->with_stack++;
     node = stack_node(b, p, p->pid, slot, x, part, parts);
   } else {
@@ -291,8 +316,16 @@ static int one_sample(struct build *b, uint32_t slot, const struct report_stack_
   /* The leaf counts in total too, also when the stack walk starts in the
    * caller of the interrupted code (the path's totals are counted from the
    * tree at the end). */
-  return count_frame(b, slot, leaf, 1,
-                     p->nodes[node].frame != leaf && !on_path(p, (uint32_t)node, leaf));
+  rc = count_frame(b, slot, leaf, 1,
+                   p->nodes[node].frame != leaf && !on_path(p, (uint32_t)node, leaf));
+  if (!rc && bare && r->counter && r->counter_frame == leaf && p->nodes[node].frame == leaf) {
+    r->bare_ip = x->ip;
+    r->bare_lo = lo;
+    r->bare_hi = hi;
+    r->bare_node = (uint32_t)node;
+    r->bare_counter = r->counter;
+  }
+  return rc;
 }
 
 /* Adds each frame's inclusive samples from the tree: a node's weight and

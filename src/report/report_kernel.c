@@ -258,7 +258,8 @@ uint32_t report_kernel_charged(const struct report_kernel *k, uint32_t tid, int6
  * stacks' order. */
 static int charge(struct report_kernel *k, const struct report_sample *s, int record, int count)
 {
-  uint32_t process = charged_process(k, s);
+  /* Thread 0 is Idle whatever the time: most samples of an idle machine. */
+  uint32_t process = s->tid == 0 && k->idle_known ? k->idle_process : charged_process(k, s);
   if (count && process)
     k->processes[process - 1].cpu_samples++;
   else if (count)
@@ -399,6 +400,10 @@ int report_kernel_finish(struct report_kernel *k)
   size_t i;
   int rc = 0;
   struct report_sample s;
+  s.tid = 0;
+  s.filetime = 0;
+  k->idle_process = charged_process(k, &s);
+  k->idle_known = 1;
   /* The stacks' samples first, in their order, for their charges; then
    * the window's, oldest first. */
   for (i = 0; k->stacks && i < k->stacks->sample_count && !rc; i++) {

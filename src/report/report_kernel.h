@@ -94,6 +94,8 @@ struct report_kernel {
    * 0), in their order, for the CPU stacks (report_cpu.c). */
   uint32_t *charges;
   size_t charge_count, charge_cap;
+  int idle_known;        /* at the end: the process thread 0 is charged to */
+  uint32_t idle_process;
   /* The kernel group of the provider of the last event not logged by the
    * kernel itself (bi_kernel_group compares it with every kernel task). */
   int last_provider_known;

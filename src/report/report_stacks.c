@@ -396,27 +396,6 @@ int report_stacks_ext(struct report_stacks *s, const struct etw_event *ev, int64
   return 0;
 }
 
-/* A waiting sample or a user part, in the order finish walks them. */
-struct wait_item {
-  int64_t filetime;
-  uint32_t tid;
-  uint32_t what; /* sample index, or flush index | FLUSH_BIT */
-};
-#define FLUSH_BIT 0x80000000u
-
-static int by_thread_then_time(const void *a, const void *b)
-{
-  const struct wait_item *x = a, *y = b;
-  if (x->tid != y->tid)
-    return x->tid < y->tid ? -1 : 1;
-  if (x->filetime != y->filetime)
-    return x->filetime < y->filetime ? -1 : 1;
-  /* At one time a sample comes before the user part logged for it. */
-  if ((x->what & FLUSH_BIT) != (y->what & FLUSH_BIT))
-    return (x->what & FLUSH_BIT) ? 1 : -1;
-  return x->what < y->what ? -1 : x->what > y->what;
-}
-
 static int def_order(uint64_t key, uint32_t kind, int64_t filetime,
                      const struct report_stack_def *d)
 {
@@ -521,68 +500,89 @@ static void finish_waits(struct report_stacks *s)
   }
 }
 
-int report_stacks_finish(struct report_stacks *s)
+/* A waiting sample, and the first user part of its thread at or after
+ * it that finish finds. */
+struct wait_item {
+  int64_t filetime;
+  uint32_t tid, sample;
+  int64_t part_time; /* INT64_MAX: none yet */
+  uint32_t part;
+};
+
+static int by_thread_then_time(const void *a, const void *b)
 {
-  struct report_keymap waiting_threads;
-  struct wait_item *items;
-  size_t n = 0, i, pending;
-  resolve_refs(s);
-  if (match_lates(s) != 0)
-    return ETWCAP_E_NOMEM;
-  report_keymap_init(&waiting_threads, KEY_SLOTS);
+  const struct wait_item *x = a, *y = b;
+  if (x->tid != y->tid)
+    return x->tid < y->tid ? -1 : 1;
+  if (x->filetime != y->filetime)
+    return x->filetime < y->filetime ? -1 : 1;
+  return x->sample < y->sample ? -1 : x->sample > y->sample;
+}
+
+/* Gives each waiting kernel part the first user part of its thread at or
+ * after it (TraceLog's EmitStackOnExitFromKernel, in time order).  Only
+ * the waits are sorted: each user part goes to the last wait of its
+ * thread at or before it, and a wait's answer is the earliest of its own
+ * and those of the waits after it on the thread. */
+static int give_waits(struct report_stacks *s)
+{
+  struct wait_item *w;
+  size_t n = 0, i;
   for (i = 0; i < s->waiting_count; i++)
-    if (s->samples[s->waiting[i]].flags & REPORT_SAMPLE_WAITS) {
-      n++;
-      report_keymap_put(&waiting_threads, s->samples[s->waiting[i]].tid, 0, 1);
-    }
-  if (!n) {
-    report_keymap_release(&waiting_threads);
-    finish_waits(s);
+    n += (s->samples[s->waiting[i]].flags & REPORT_SAMPLE_WAITS) != 0;
+  if (!n)
     return 0;
-  }
-  for (i = 0; i < s->flush_count; i++)
-    if (report_keymap_get(&waiting_threads, s->flushes[i].tid, 0))
-      n++;
-  items = etwcap_calloc(n, sizeof(*items));
-  if (!items) {
-    report_keymap_release(&waiting_threads);
+  w = etwcap_calloc(n, sizeof(*w));
+  if (!w)
     return ETWCAP_E_NOMEM;
-  }
   n = 0;
   for (i = 0; i < s->waiting_count; i++) {
     const struct report_stack_sample *x = &s->samples[s->waiting[i]];
-    if (x->flags & REPORT_SAMPLE_WAITS) {
-      items[n].filetime = x->filetime;
-      items[n].tid = x->tid;
-      items[n++].what = s->waiting[i];
+    if (!(x->flags & REPORT_SAMPLE_WAITS))
+      continue;
+    w[n].filetime = x->filetime;
+    w[n].tid = x->tid;
+    w[n].sample = s->waiting[i];
+    w[n++].part_time = INT64_MAX;
+  }
+  qsort(w, n, sizeof(*w), by_thread_then_time);
+  for (i = 0; i < s->flush_count; i++) {
+    const struct report_stack_flush *f = &s->flushes[i];
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* the first wait after (tid, filetime) */
+      size_t mid = lo + (hi - lo) / 2;
+      if (w[mid].tid < f->tid || (w[mid].tid == f->tid && w[mid].filetime <= f->filetime))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo > 0 && w[lo - 1].tid == f->tid && f->filetime < w[lo - 1].part_time) {
+      w[lo - 1].part_time = f->filetime;
+      w[lo - 1].part = f->part;
     }
   }
-  for (i = 0; i < s->flush_count; i++)
-    if (report_keymap_get(&waiting_threads, s->flushes[i].tid, 0)) {
-      items[n].filetime = s->flushes[i].filetime;
-      items[n].tid = s->flushes[i].tid;
-      items[n++].what = (uint32_t)i | FLUSH_BIT;
+  for (i = n; i-- > 0;) {
+    if (i + 1 < n && w[i + 1].tid == w[i].tid && w[i + 1].part_time < w[i].part_time) {
+      w[i].part_time = w[i + 1].part_time;
+      w[i].part = w[i + 1].part;
     }
-  report_keymap_release(&waiting_threads);
-  qsort(items, n, sizeof(*items), by_thread_then_time);
-  /* Walk each thread: a user part goes to every sample waiting since the
-   * last one (TraceLog's EmitStackOnExitFromKernel). */
-  pending = 0;
-  for (i = 0; i < n; i++) {
-    if (i > 0 && items[i].tid != items[i - 1].tid)
-      pending = i;
-    if (items[i].what & FLUSH_BIT) {
-      uint32_t part = s->flushes[items[i].what & ~FLUSH_BIT].part;
-      size_t j;
-      for (j = pending; j < i; j++)
-        if (!(items[j].what & FLUSH_BIT))
-          give_user(&s->samples[items[j].what], part);
-      pending = i + 1;
-    }
+    if (w[i].part_time != INT64_MAX)
+      give_user(&s->samples[w[i].sample], w[i].part);
   }
-  etwcap_free(items);
-  finish_waits(s);
+  etwcap_free(w);
   return 0;
+}
+
+int report_stacks_finish(struct report_stacks *s)
+{
+  int rc;
+  resolve_refs(s);
+  rc = match_lates(s);
+  if (!rc)
+    rc = give_waits(s);
+  if (!rc)
+    finish_waits(s);
+  return rc;
 }
 
 const struct report_fragment *report_stacks_part(const struct report_stacks *s, uint32_t part)
