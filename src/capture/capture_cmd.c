@@ -153,8 +153,15 @@ int capture_cmd_write_record(const struct collection *c, const struct plan *plan
   }
   r.command_line = cli->command_line;
   r.start_log = log->text;
+  if (c->containers.at_start.taken) {
+    struct strbuf b = { NULL, 0, 0, 0 };
+    container_inventory_record_json(&b, &c->containers.at_start);
+    if (strbuf_finish(&b, &r.containers_at_start) != 0)
+      r.containers_at_start = NULL; /* stop's manifest then has no start inventory */
+  }
   if ((rc = session_record_path(plan->data_file, path, sizeof(path))) == 0)
     rc = session_record_write(path, &r);
+  etwcap_free(r.containers_at_start);
   if (rc)
     log_warn("cannot write the session record '%s': %s; 'etwcap stop' will look for the "
              "sessions by name",
@@ -369,7 +376,10 @@ int capture_cmd_start(const struct cli *cli, const struct collection_env *env)
   }
   if (!rc) {
     log_info("started; 'etwcap stop' finishes the capture");
+    /* Kept in the record: `stop` is another process. */
+    container_capture_at_start(&c.containers, env->utc_now(env->ctx));
     rc = capture_cmd_write_record(&c, &plan, cli, "start", &log);
+    container_capture_release(&c.containers);
     if (rc) {
       /* Without the record a later stop could still find the sessions by
        * name, but not this log nor a renamed kernel session: stop now. */

@@ -126,6 +126,11 @@ int capture_cmd_stop(const struct cli *cli, const struct collection_env *env)
     c.heap_flag = r.heap_flag; /* put back by collection_stop */
     for (i = 0; i < r.warning_count; i++)
       log_warn("at start: %s", r.warnings[i]);
+    if (r.containers_at_start &&
+        container_inventory_parse_record(&c.containers.at_start, r.containers_at_start,
+                                         strlen(r.containers_at_start), why, sizeof(why)) != 0)
+      log_warn("the session record's container inventory cannot be read (%s): the manifest "
+               "has only the one taken now", why);
   } else if (adopt_by_name(&c, &plan) == 0) {
     log_error("there is no capture to stop for '%s': no session record '%s' and no session "
               "named like the plan's is running. 'etwcap listSessions' shows what runs; give "

@@ -137,6 +137,11 @@ static void put_body(struct strbuf *b, const struct session_record *r)
   } else {
     strbuf_puts(b, "null");
   }
+  strbuf_puts(b, ",\n  \"containersAtStart\": ");
+  if (r->containers_at_start)
+    put_string(b, r->containers_at_start);
+  else
+    strbuf_puts(b, "null");
   strbuf_puts(b, ",\n  \"startLog\": ");
   put_string(b, r->start_log);
   strbuf_puts(b, "\n}\n");
@@ -199,7 +204,7 @@ static int fill(const struct record_json *root, struct session_record *r, char *
 {
   const struct record_json *sessions = record_json_get(root, "sessions");
   const struct record_json *warnings = record_json_get(root, "warnings");
-  const struct record_json *packet;
+  const struct record_json *packet, *containers;
   const char *schema = record_json_string(root, "schema", NULL);
   const char *cmd, *log;
   size_t i;
@@ -262,6 +267,10 @@ static int fill(const struct record_json *root, struct session_record *r, char *
   log = record_json_string(root, "startLog", "");
   if (!(r->command_line = etwcap_strdup(cmd)) || !(r->start_log = etwcap_strdup(log)))
     return ETWCAP_E_NOMEM;
+  containers = record_json_get(root, "containersAtStart");
+  if (containers && containers->type == RECORD_JSON_STRING &&
+      !(r->containers_at_start = etwcap_strdup(containers->text)))
+    return ETWCAP_E_NOMEM;
   return 0;
 }
 
@@ -307,6 +316,7 @@ void session_record_release(struct session_record *r)
     etwcap_free(r->warnings[i]);
   etwcap_free(r->command_line);
   etwcap_free(r->start_log);
+  etwcap_free(r->containers_at_start);
   memset(r, 0, sizeof(*r));
 }
 

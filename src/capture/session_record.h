@@ -55,6 +55,9 @@ struct session_record {
   size_t warning_count;
   char *command_line;
   char *start_log;                   /* the log of `start`, for LogFile.txt */
+  /* The host's containers when `start` ran (container_inventory.h's record
+   * form, JSON text), for `stop`'s manifest; NULL: not taken. */
+  char *containers_at_start;
   /* /NetworkCapture: netsh's traceFile while its capture runs ("" none),
    * and whether it is kept for Network Monitor; `stop` and `abort` run
    * 'netsh trace stop' for it (packet_capture.h). */

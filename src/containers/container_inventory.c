@@ -75,29 +75,63 @@ static int parse_array(const char *json, size_t len, const char *what, struct re
   return rc;
 }
 
+/* A ProcessList array into s's pids: the ProcessId of each entry that has
+ * one in 1..2^32-1.  0 or ETWCAP_E_NOMEM. */
+static int processes_of(struct container_system *s, const struct record_json *list)
+{
+  size_t i;
+  if (list->count && !(s->pids = etwcap_calloc(list->count < CONTAINER_PIDS_MAX
+                                                   ? list->count
+                                                   : CONTAINER_PIDS_MAX,
+                                               sizeof(*s->pids))))
+    return ETWCAP_E_NOMEM;
+  for (i = 0; i < list->count && s->pid_count < CONTAINER_PIDS_MAX; i++) {
+    int64_t pid = list->items[i].type == RECORD_JSON_OBJECT
+                      ? record_json_int(&list->items[i], "ProcessId", -1)
+                      : -1;
+    if (pid > 0 && pid <= (int64_t)UINT32_MAX)
+      s->pids[s->pid_count++] = (uint32_t)pid;
+  }
+  s->have_pids = 1;
+  return 0;
+}
+
+/* An array of Properties objects into inv; with_pids: each one's
+ * ProcessList too (the record's form).  0 or ETWCAP_E_NOMEM. */
+static int systems_of(struct container_inventory *inv, const struct record_json *list,
+                      int with_pids)
+{
+  size_t i;
+  if (list->count && !(inv->systems = etwcap_calloc(list->count < CONTAINER_SYSTEMS_MAX
+                                                        ? list->count
+                                                        : CONTAINER_SYSTEMS_MAX,
+                                                    sizeof(*inv->systems))))
+    return ETWCAP_E_NOMEM;
+  for (i = 0; i < list->count; i++) {
+    struct container_system *s = &inv->systems[inv->count];
+    const struct record_json *pids;
+    if (inv->count == CONTAINER_SYSTEMS_MAX || !parse_system(&list->items[i], s)) {
+      inv->skipped++;
+      continue;
+    }
+    inv->count++;
+    pids = with_pids ? record_json_get(&list->items[i], "ProcessList") : NULL;
+    if (pids && pids->type == RECORD_JSON_ARRAY && processes_of(s, pids) != 0)
+      return ETWCAP_E_NOMEM;
+  }
+  return 0;
+}
+
 int container_inventory_parse_systems(struct container_inventory *inv, const char *json,
                                       size_t len, char *why, size_t why_size)
 {
   struct record_json *root = NULL;
-  size_t i;
   int rc = parse_array(json, len, "the list of compute systems", &root, why, why_size);
   if (rc)
     return rc;
-  if (root->count && !(inv->systems = etwcap_calloc(root->count < CONTAINER_SYSTEMS_MAX
-                                                        ? root->count
-                                                        : CONTAINER_SYSTEMS_MAX,
-                                                    sizeof(*inv->systems)))) {
-    record_json_free(root);
-    return ETWCAP_E_NOMEM;
-  }
-  for (i = 0; i < root->count; i++) {
-    if (inv->count < CONTAINER_SYSTEMS_MAX && parse_system(&root->items[i], &inv->systems[inv->count]))
-      inv->count++;
-    else
-      inv->skipped++;
-  }
+  rc = systems_of(inv, root, 0);
   record_json_free(root);
-  return 0;
+  return rc;
 }
 
 int container_inventory_parse_processes(struct container_system *s, const char *json, size_t len,
@@ -105,7 +139,6 @@ int container_inventory_parse_processes(struct container_system *s, const char *
 {
   struct record_json *root = NULL;
   const struct record_json *list;
-  size_t i;
   int rc = parse(json, len, &root, why, why_size);
   if (rc)
     return rc;
@@ -115,23 +148,9 @@ int container_inventory_parse_processes(struct container_system *s, const char *
     record_json_free(root);
     return ETWCAP_E_FORMAT;
   }
-  if (list->count && !(s->pids = etwcap_calloc(list->count < CONTAINER_PIDS_MAX
-                                                   ? list->count
-                                                   : CONTAINER_PIDS_MAX,
-                                               sizeof(*s->pids)))) {
-    record_json_free(root);
-    return ETWCAP_E_NOMEM;
-  }
-  for (i = 0; i < list->count && s->pid_count < CONTAINER_PIDS_MAX; i++) {
-    int64_t pid = list->items[i].type == RECORD_JSON_OBJECT
-                      ? record_json_int(&list->items[i], "ProcessId", -1)
-                      : -1;
-    if (pid > 0 && pid <= (int64_t)UINT32_MAX)
-      s->pids[s->pid_count++] = (uint32_t)pid;
-  }
-  s->have_pids = 1;
+  rc = processes_of(s, list);
   record_json_free(root);
-  return 0;
+  return rc;
 }
 
 /* The process list of a process-isolated container: its PIDs are the
@@ -214,6 +233,60 @@ int container_inventory_parse_layerchain(const char *json, size_t len, char **la
       (*count)++;
   }
   record_json_free(root);
+  return rc;
+}
+
+void container_inventory_record_json(struct strbuf *b, const struct container_inventory *inv)
+{
+  static const char *const keys[] = { "Id", "Name", "Owner", "SystemType", "RuntimeId", "State",
+                                       "HostingSystemId" };
+  size_t i, k;
+  strbuf_printf(b, "{\"available\": %s, \"why\": ", inv->available ? "true" : "false");
+  strbuf_json_string(b, inv->why);
+  strbuf_printf(b, ", \"filetime\": %lld, \"systems\": [", (long long)inv->filetime);
+  for (i = 0; i < inv->count; i++) {
+    const struct container_system *s = &inv->systems[i];
+    const char *values[] = { s->id, s->name, s->owner, s->system_type, s->runtime_id, s->state,
+                             s->hosting_system_id };
+    strbuf_puts(b, i ? ", {" : "{");
+    for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+      strbuf_printf(b, "%s\"%s\": ", k ? ", " : "", keys[k]);
+      strbuf_json_string(b, values[k]);
+    }
+    if (s->have_pids) {
+      strbuf_puts(b, ", \"ProcessList\": [");
+      for (k = 0; k < s->pid_count; k++)
+        strbuf_printf(b, "%s{\"ProcessId\": %lu}", k ? ", " : "", (unsigned long)s->pids[k]);
+      strbuf_puts(b, "]");
+    }
+    strbuf_puts(b, "}");
+  }
+  strbuf_puts(b, "]}");
+}
+
+int container_inventory_parse_record(struct container_inventory *inv, const char *json,
+                                     size_t len, char *why, size_t why_size)
+{
+  struct record_json *root = NULL;
+  const struct record_json *list;
+  int rc = parse(json, len, &root, why, why_size);
+  memset(inv, 0, sizeof(*inv));
+  if (rc)
+    return rc;
+  list = record_json_get(root, "systems");
+  if (!list || list->type != RECORD_JSON_ARRAY) {
+    snprintf(why, why_size, "the kept inventory has no systems array");
+    record_json_free(root);
+    return ETWCAP_E_FORMAT;
+  }
+  inv->taken = 1;
+  inv->available = record_json_bool(root, "available", 0);
+  inv->filetime = record_json_int(root, "filetime", 0);
+  snprintf(inv->why, sizeof(inv->why), "%s", record_json_string(root, "why", ""));
+  rc = systems_of(inv, list, 1);
+  record_json_free(root);
+  if (rc)
+    container_inventory_release(inv);
   return rc;
 }
 

@@ -78,6 +78,15 @@ int container_inventory_parse_layerchain(const char *json, size_t len, char **la
 const struct container_system *container_inventory_by_pid(const struct container_inventory *inv,
                                                           uint32_t pid);
 
+/* The inventory as `start` keeps it in its session record for `stop`
+ * (another process): {"available", "why", "filetime", "systems": [...]},
+ * each system in HCS's own field names with its ProcessList, so that
+ * container_inventory_parse_record reads it back with the parsers of
+ * HCS's documents.  The record is a file: read within the same bounds. */
+void container_inventory_record_json(struct strbuf *b, const struct container_inventory *inv);
+int container_inventory_parse_record(struct container_inventory *inv, const char *json,
+                                     size_t len, char *why, size_t why_size);
+
 /* {"utc": ..., "systems": [...]} or null (README.md, the capture manifest). */
 void container_inventory_json(struct strbuf *b, const struct container_inventory *inv);
 

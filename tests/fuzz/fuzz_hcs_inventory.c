@@ -1,9 +1,9 @@
 /* libFuzzer target: the Host Compute Service's documents as the container
  * inventory reads them (src/containers/container_inventory.c): the list of
- * compute systems and a ProcessList, Docker's layerchain.json and the
- * volume map a capture manifest recorded (src/containers/
- * container_capture.c), from arbitrary bytes, and the manifest JSON written
- * from what was read. */
+ * compute systems and a ProcessList, Docker's layerchain.json, the
+ * inventory a session record keeps for `stop` and the volume map a capture
+ * manifest recorded (src/containers/container_capture.c), from arbitrary
+ * bytes, and the manifest JSON written from what was read. */
 #include "src/base/alloc.h"
 #include "src/containers/container_capture.h"
 #include "src/containers/container_inventory.h"
@@ -31,6 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       etwcap_free(json);
   }
   container_inventory_release(&inv);
+  if (container_inventory_parse_record(&inv, (const char *)data, size, why, sizeof(why)) == 0)
+    container_inventory_release(&inv);
   if (container_inventory_parse_processes(&s, (const char *)data, size, why, sizeof(why)) == 0)
     etwcap_free(s.pids);
   container_inventory_parse_layerchain((const char *)data, size, layers, &layer_count, why,

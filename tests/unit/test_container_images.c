@@ -19,6 +19,9 @@
 #include "src/base/zip/archive_writer.h"
 #include "src/finish/capture_finish.h"
 #include "src/finish/image_ids_only.h"
+#include "src/capture/capture_cmd.h"
+#include "src/cli/cli.h"
+#include "tests/fakes/fake_controller.h"
 #include "tests/fakes/fake_container_host.h"
 
 #include <stdio.h>
@@ -454,6 +457,45 @@ static void a_later_merge_uses_the_recorded_volume_map(void **state)
   }
 }
 
+/* `start` and `stop` are two processes: the inventory `start` took travels
+ * in the session record, so the manifest `stop` writes has both, here the
+ * worker container gone by the stop. */
+static void start_then_stop_keeps_the_start_inventory(void **state)
+{
+  static struct fake_controller fc;
+  struct fake_clock clock;
+  struct collection_env env;
+  struct world w;
+  struct cli cli;
+  char data[700], zip[800], manifest[65536], *at_stop;
+  char *start_argv[] = { "etwcap", "start", data, NULL };
+  char *stop_argv[] = { "etwcap", "stop", data, NULL };
+  (void)state;
+  build_world(&w, "startstop");
+  test_tmp_path("containers-startstop-capture.etl", data, sizeof(data));
+  snprintf(zip, sizeof(zip), "%s.zip", data);
+  os_remove(zip);
+  fake_controller_init(&fc);
+  memset(&clock, 0, sizeof(clock));
+  fake_env_init(&env, &fc.ctl, &clock);
+  env.containers = &w.host.host;
+  assert_int_equal(cli_parse(&cli, 3, start_argv), 0);
+  assert_int_equal(capture_cmd_start(&cli, &env), 0);
+  cli_release(&cli);
+  w.host.count = 1; /* worker has gone */
+  assert_int_equal(cli_parse(&cli, 3, stop_argv), 0);
+  assert_int_equal(capture_cmd_stop(&cli, &env), 0);
+  cli_release(&cli);
+  test_zip_text(zip, "etwcap-capture.json", manifest, sizeof(manifest));
+  at_stop = strstr(manifest, "\"atStop\": ");
+  assert_non_null(at_stop);
+  assert_non_null(strstr(manifest, "\"atStart\": {\"utc\": "));
+  assert_true(strstr(manifest, "\"name\": \"worker\"") < at_stop);
+  assert_non_null(strstr(manifest, "\"processes\": [3476]"));
+  assert_null(strstr(at_stop, "\"name\": \"worker\""));
+  assert_non_null(strstr(at_stop, "\"name\": \"web\""));
+}
+
 /* A recorded map is outside bytes too (a zip from elsewhere): only entries
  * of the form the volume functions give are kept, never a share. */
 static void a_recorded_map_keeps_only_volume_names(void **state)
@@ -570,6 +612,7 @@ int main(void)
     cmocka_unit_test(a_stopped_containers_image_is_found_in_its_layer),
     cmocka_unit_test(a_later_merge_uses_the_recorded_volume_map),
     cmocka_unit_test(a_recorded_map_keeps_only_volume_names),
+    cmocka_unit_test(start_then_stop_keeps_the_start_inventory),
     cmocka_unit_test(a_hyperv_isolated_container_is_named_as_such),
     cmocka_unit_test(hcs_documents_are_read_within_bounds),
     cmocka_unit_test(paths_that_leave_the_volume_are_not_candidates),

@@ -54,6 +54,7 @@ static void round_trip_keeps_every_field(void **state)
   assert_int_equal(session_record_warn(&w, "container flags dropped: \"quoted\"\ttab"), 0);
   w.command_line = (char *)"etwcap /ThreadTime start \"C:\\traces\\x.etl\"";
   w.start_log = (char *)"2026-01-01T00:00:00.000Z INFO  line one\n\x01 control\n";
+  w.containers_at_start = (char *)"{\"available\": true, \"systems\": [{\"Id\": \"a\"}]}";
   assert_int_equal(session_record_write(path, &w), 0);
   etwcap_free(w.warnings[0]);
 
@@ -80,6 +81,8 @@ static void round_trip_keeps_every_field(void **state)
   assert_string_equal(r.warnings[0], "container flags dropped: \"quoted\"\ttab");
   assert_string_equal(r.command_line, "etwcap /ThreadTime start \"C:\\traces\\x.etl\"");
   assert_string_equal(r.start_log, "2026-01-01T00:00:00.000Z INFO  line one\n\x01 control\n");
+  assert_string_equal(r.containers_at_start,
+                      "{\"available\": true, \"systems\": [{\"Id\": \"a\"}]}");
   session_record_release(&r);
   os_remove(path);
 }
