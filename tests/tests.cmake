@@ -28,6 +28,7 @@ set(FAKE_SOURCES
   tests/fakes/fake_registry.c
   tests/fakes/fake_reportevent_win32.c
   tests/fakes/fake_session_events.c
+  tests/fakes/fake_thread_times_win32.c
   tests/fakes/fault_io.c
   tests/fakes/log_capture.c
   tests/fakes/plan_of.c

@@ -1,5 +1,6 @@
-/* etwcap's own provider on Windows (see own_provider.h), as
- * TraceLoggingProvider.h registers and writes: EventRegister with the
+/* etwcap's TraceLogging providers on Windows — its own (own_provider.h) and
+ * the selftest's (src/selftest/selftest_os_win32.c) — registered and written
+ * as TraceLoggingProvider.h does: EventRegister with the
  * provider's GUID, then EventSetInformation(EventProviderSetTraits) with the
  * provider traits — without it ETW ignores the descriptors' Type and would
  * record the metadata as payload (EVENT_DATA_DESCRIPTOR: "this field is
@@ -9,7 +10,7 @@
  * Each event goes through EventWriteTransfer: descriptor [0] the provider
  * traits (Type PROVIDER_METADATA), [1] the event metadata (Type
  * EVENT_METADATA), [2] the payload; the EVENT_DESCRIPTOR has id 0, Channel
- * 11 (TraceLogging), Level 4, no keyword.  ETW then carries the metadata in
+ * 11 (TraceLogging), the event's level, no keyword.  ETW then carries the metadata in
  * the event's extended items (EVENT_SCHEMA_TL, PROV_TRAITS), which is how
  * PerfView, TraceEvent and etwcap's own reader decode it. */
 #include "src/os/own_provider_win32.h"
@@ -72,39 +73,29 @@ void own_provider_win32_set_api(const struct own_provider_api *a)
 }
 
 struct own_provider {
-  const struct own_provider_api *api; /* the table it was registered with */
-  REGHANDLE handle;
-  uint8_t traits[32];
-  size_t traits_len;
+  struct tl_provider_win32 tl;
 };
 
-static void descriptor(EVENT_DESCRIPTOR *d)
+static void descriptor(EVENT_DESCRIPTOR *d, unsigned level)
 {
   memset(d, 0, sizeof(*d));
   d->Channel = TL_CHANNEL;
-  d->Level = OWN_EVENT_LEVEL;
+  d->Level = (UCHAR)level;
 }
 
-int own_provider_open(struct own_provider **out, char *why, size_t why_size)
+int tl_provider_win32_open(struct tl_provider_win32 *p, const struct etw_guid *guid,
+                           const char *name, char *why, size_t why_size)
 {
-  struct own_provider *p;
-  struct etw_guid eg;
-  GUID g;
+  GUID g = guid_to_win32(guid);
   ULONG rc;
-  int err;
-  *out = NULL;
-  if ((err = own_provider_guid(&eg)) != 0)
-    return err;
-  if (!(p = etwcap_calloc(1, sizeof(*p))))
-    return ETWCAP_E_NOMEM;
+  memset(p, 0, sizeof(*p));
   p->api = api;
-  p->traits_len = tl_encode_provider_traits(OWN_PROVIDER_NAME, p->traits, sizeof(p->traits));
-  g = guid_to_win32(&eg);
+  p->traits_len = tl_encode_provider_traits(name, p->traits, sizeof(p->traits));
   rc = p->api->event_register(&g, NULL, NULL, &p->handle);
   if (rc != ERROR_SUCCESS) {
-    snprintf(why, why_size, "EventRegister of the '%s' provider failed (Win32 error %lu)",
-             OWN_PROVIDER_NAME, (unsigned long)rc);
-    etwcap_free(p);
+    snprintf(why, why_size, "EventRegister of the '%s' provider failed (Win32 error %lu)", name,
+             (unsigned long)rc);
+    p->handle = 0;
     return win32_error(rc, ETWCAP_E_SYSTEM);
   }
   rc = p->api->event_set_information(p->handle, (EVENT_INFO_CLASS)OWN_EVENT_PROVIDER_SET_TRAITS,
@@ -113,21 +104,13 @@ int own_provider_open(struct own_provider **out, char *why, size_t why_size)
     /* Without the traits the events could not be decoded: none is better. */
     snprintf(why, why_size, "Windows did not take the '%s' provider's traits "
              "(EventSetInformation EventProviderSetTraits: Win32 error %lu), without which its "
-             "events cannot be decoded; etwcap's own events need Windows 10 or a Windows 8.1 "
-             "with TraceLogging support", OWN_PROVIDER_NAME, (unsigned long)rc);
+             "events cannot be decoded; TraceLogging events need Windows 10 or a Windows 8.1 "
+             "with TraceLogging support", name, (unsigned long)rc);
     p->api->event_unregister(p->handle);
-    etwcap_free(p);
+    p->handle = 0;
     return rc == ERROR_NOT_SUPPORTED ? ETWCAP_E_UNSUPPORTED : win32_error(rc, ETWCAP_E_SYSTEM);
   }
-  *out = p;
   return 0;
-}
-
-int own_provider_listened(const struct own_provider *p)
-{
-  EVENT_DESCRIPTOR d;
-  descriptor(&d);
-  return p && p->api->event_enabled(p->handle, &d) ? 1 : 0;
 }
 
 static void describe(EVENT_DATA_DESCRIPTOR *d, const void *data, size_t size, unsigned type)
@@ -137,17 +120,22 @@ static void describe(EVENT_DATA_DESCRIPTOR *d, const void *data, size_t size, un
   d->Reserved = type;
 }
 
-int own_provider_write(struct own_provider *p, const struct tl_encoded *e, char *why,
-                       size_t why_size)
+int tl_provider_win32_write(struct tl_provider_win32 *p, unsigned level, const void *meta,
+                            size_t meta_len, const void *data, size_t data_len, char *why,
+                            size_t why_size)
 {
   EVENT_DESCRIPTOR d;
-  EVENT_DATA_DESCRIPTOR data[3];
+  EVENT_DATA_DESCRIPTOR items[3];
   ULONG rc;
-  descriptor(&d);
-  describe(&data[0], p->traits, p->traits_len, TL_DESCRIPTOR_TYPE_PROVIDER_METADATA);
-  describe(&data[1], e->meta, e->meta_len, TL_DESCRIPTOR_TYPE_EVENT_METADATA);
-  describe(&data[2], e->data, e->data_len, 0);
-  rc = p->api->event_write_transfer(p->handle, &d, NULL, NULL, 3, data);
+  if (!p->handle) {
+    snprintf(why, why_size, "the provider is not registered");
+    return ETWCAP_E_SYSTEM;
+  }
+  descriptor(&d, level);
+  describe(&items[0], p->traits, p->traits_len, TL_DESCRIPTOR_TYPE_PROVIDER_METADATA);
+  describe(&items[1], meta, meta_len, TL_DESCRIPTOR_TYPE_EVENT_METADATA);
+  describe(&items[2], data, data_len, 0);
+  rc = p->api->event_write_transfer(p->handle, &d, NULL, NULL, 3, items);
   if (rc == ERROR_SUCCESS)
     return 0;
   snprintf(why, why_size, "EventWriteTransfer failed (Win32 error %lu)%s", (unsigned long)rc,
@@ -155,10 +143,49 @@ int own_provider_write(struct own_provider *p, const struct tl_encoded *e, char 
   return win32_error(rc, ETWCAP_E_SYSTEM);
 }
 
+void tl_provider_win32_close(struct tl_provider_win32 *p)
+{
+  if (p->handle)
+    p->api->event_unregister(p->handle);
+  p->handle = 0;
+}
+
+int own_provider_open(struct own_provider **out, char *why, size_t why_size)
+{
+  struct own_provider *p;
+  struct etw_guid eg;
+  int err;
+  *out = NULL;
+  if ((err = own_provider_guid(&eg)) != 0)
+    return err;
+  if (!(p = etwcap_calloc(1, sizeof(*p))))
+    return ETWCAP_E_NOMEM;
+  if ((err = tl_provider_win32_open(&p->tl, &eg, OWN_PROVIDER_NAME, why, why_size)) != 0) {
+    etwcap_free(p);
+    return err;
+  }
+  *out = p;
+  return 0;
+}
+
+int own_provider_listened(const struct own_provider *p)
+{
+  EVENT_DESCRIPTOR d;
+  descriptor(&d, OWN_EVENT_LEVEL);
+  return p && p->tl.api->event_enabled(p->tl.handle, &d) ? 1 : 0;
+}
+
+int own_provider_write(struct own_provider *p, const struct tl_encoded *e, char *why,
+                       size_t why_size)
+{
+  return tl_provider_win32_write(&p->tl, OWN_EVENT_LEVEL, e->meta, e->meta_len, e->data,
+                                 e->data_len, why, why_size);
+}
+
 void own_provider_close(struct own_provider *p)
 {
   if (!p)
     return;
-  p->api->event_unregister(p->handle);
+  tl_provider_win32_close(&p->tl);
   etwcap_free(p);
 }

@@ -1,8 +1,8 @@
-/* The event-provider entry points of advapi32 etwcap's own provider calls
- * (own_provider_win32.c), as a table: the product uses advapi32's own; the
- * Windows unit test puts the recording fake of tests/fakes/
- * fake_eventwrite_win32.c in their place.  Only *_win32.c files include
- * this header. */
+/* The event-provider entry points of advapi32 etwcap's TraceLogging
+ * providers call (own_provider_win32.c: etwcap's own provider and the
+ * selftest's), as a table: the product uses advapi32's own; the Windows
+ * unit tests put the recording fake of tests/fakes/fake_eventwrite_win32.c
+ * in their place.  Only *_win32.c files include this header. */
 #ifndef ETWCAP_OWN_PROVIDER_WIN32_H
 #define ETWCAP_OWN_PROVIDER_WIN32_H
 
@@ -32,5 +32,27 @@ struct own_provider_api {
 /* Replaces the table for providers opened from now on; NULL puts
  * advapi32's back.  For tests: the product never calls it. */
 void own_provider_win32_set_api(const struct own_provider_api *api);
+
+/* A TraceLogging provider registered and written as TraceLoggingProvider.h
+ * does: EventRegister, then EventSetInformation(EventProviderSetTraits)
+ * with its traits, each event through EventWriteTransfer with Channel 11
+ * and the descriptors traits, event metadata, payload. */
+struct tl_provider_win32 {
+  const struct own_provider_api *api; /* the table it was registered with */
+  REGHANDLE handle;
+  uint8_t traits[64];
+  size_t traits_len;
+};
+
+/* 0, or an error with `why` naming the call that failed and its code
+ * (ETWCAP_E_UNSUPPORTED when this Windows cannot take the traits). */
+int tl_provider_win32_open(struct tl_provider_win32 *p, const struct etw_guid *guid,
+                           const char *name, char *why, size_t why_size);
+/* One event at `level` with no keyword.  0 or an error with `why`. */
+int tl_provider_win32_write(struct tl_provider_win32 *p, unsigned level, const void *meta,
+                            size_t meta_len, const void *data, size_t data_len, char *why,
+                            size_t why_size);
+/* EventUnregister; safe on a provider that is not open. */
+void tl_provider_win32_close(struct tl_provider_win32 *p);
 
 #endif

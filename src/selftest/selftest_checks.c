@@ -560,9 +560,16 @@ static void judge_sample_rate(const struct selftest_facts *f, const struct selft
   uint64_t with;
   if (not_done(o->threads_rc, o, r) || no_trace(f, r))
     return;
-  if (!f->expect.busy_tid || !o->busy_cpu_100ns || !o->sample_interval_100ns) {
+  if (!f->expect.busy_tid || !o->busy_cpu_known || !o->sample_interval_100ns) {
     verdict(r, SELFTEST_FAIL, "the busy thread's CPU time is unknown: nothing to judge the "
                               "rate by");
+    return;
+  }
+  if (!o->busy_cpu_100ns) {
+    /* Measured, but no clock tick charged to the spin: no rate to expect,
+     * and no samples would pass for right. */
+    verdict(r, SELFTEST_FAIL, "the busy thread was charged no CPU time for its spin: nothing "
+                              "to judge the rate by");
     return;
   }
   expected = (double)o->busy_cpu_100ns / (double)o->sample_interval_100ns;

@@ -77,6 +77,7 @@ struct selftest_outcome {
   int dotnet_rc;               /* the .NET child; ETWCAP_E_NOENT: no .NET on the host */
   char dotnet_what[64];
   char dotnet_why[256];
+  int busy_cpu_known;          /* busy_cpu_100ns was measured */
   uint64_t busy_cpu_100ns;     /* the CPU time the spin took */
   uint32_t sample_interval_100ns; /* the CPU sampling interval the capture set */
   const char *trigger_expected;/* e.g. "StopOnEtwEvent" */

@@ -28,6 +28,7 @@
 /* The thread that spun, for the samples-per-CPU-second check. */
 struct selftest_spin {
   uint32_t tid;
+  int cpu_known;      /* the CPU time was measured (it may be 0) */
   uint64_t cpu_100ns;
 };
 
@@ -51,7 +52,8 @@ struct selftest_os {
   /* Two threads hand a token to each other `rounds` times (context
    * switches, each wake-up a ReadyThread), then the calling thread spins
    * `spin_ms` on the CPU (CPU samples); *spin gets its id and the CPU time
-   * the spin took (GetThreadTimes, kernel + user), 0 when unknown. */
+   * the spin took (GetThreadTimes, kernel + user) with cpu_known set, or
+   * cpu_known 0 when it could not be measured. */
   int (*switch_threads)(void *ctx, unsigned rounds, unsigned spin_ms,
                         struct selftest_spin *spin);
   /* The TraceLogging provider: EventRegister; each event with

@@ -8,11 +8,12 @@
  * payload — the order TraceLoggingProvider.h's TraceLoggingWrite uses. */
 #include "src/selftest/selftest_os_win32.h"
 
-#include "etw/event/guid_win32.h"
 #include "src/base/alloc.h"
 #include "src/base/error.h"
+#include "src/base/os/compat_win32.h"
 #include "src/base/os/utf16_win32.h"
 #include "src/base/os/win32_error_win32.h"
+#include "src/os/own_provider_win32.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,24 +23,19 @@
 #define WIDE2(s) L##s
 #define WIDE(s) WIDE2(s)
 
-static const struct selftest_eventapi real_eventapi = {
-  EventRegister,
-  EventWriteTransfer,
-  EventUnregister,
-};
+/* How many names the .NET child's readiness event may try. */
+#define SELFTEST_DOTNET_EVENT_NAMES 8u
 
-static const struct selftest_eventapi *eventapi = &real_eventapi;
+static thread_times_fn thread_times = GetThreadTimes;
 
-void selftest_os_win32_set_eventapi(const struct selftest_eventapi *api)
+void selftest_os_win32_set_thread_times(thread_times_fn fn)
 {
-  eventapi = api ? api : &real_eventapi;
+  thread_times = fn ? fn : GetThreadTimes;
 }
 
 struct win_ctx {
   HANDLE dotnet;       /* the .NET child, until stop_dotnet */
-  REGHANDLE provider;
-  uint8_t traits[64];
-  size_t traits_len;
+  struct tl_provider_win32 provider;
 };
 
 static int os_fail(char *why, size_t why_size, const char *api, DWORD code)
@@ -70,6 +66,12 @@ static int run_child(void *ctx, uint32_t *pid, int *exit_code, char *why, size_t
   waited = WaitForSingleObject(pi.hProcess, SELFTEST_CHILD_WAIT_MS);
   if (waited == WAIT_OBJECT_0 && GetExitCodeProcess(pi.hProcess, &code))
     *exit_code = (int)code;
+  if (waited != WAIT_OBJECT_0) {
+    /* Closing the handle would leave it running: end it, as start_dotnet
+     * does with a child that failed. */
+    TerminateProcess(pi.hProcess, 1);
+    WaitForSingleObject(pi.hProcess, 5000);
+  }
   CloseHandle(pi.hThread);
   CloseHandle(pi.hProcess);
   if (waited != WAIT_OBJECT_0) {
@@ -83,6 +85,33 @@ static int run_child(void *ctx, uint32_t *pid, int *exit_code, char *why, size_t
 static int exists(const wchar_t *path)
 {
   return GetFileAttributesW(path) != INVALID_FILE_ATTRIBUTES;
+}
+
+/* A new unsignalled event under a name of this process.  CreateEventW
+ * also succeeds on an event that exists already (GetLastError then says
+ * ERROR_ALREADY_EXISTS: CreateEventW, return value), which may be set
+ * already and would pass the readiness wait without the child: such a
+ * name is passed over for the next. */
+static int create_ready_event(HANDLE *ready, wchar_t *name, size_t name_len, char *why,
+                              size_t why_size)
+{
+  unsigned attempt;
+  DWORD err;
+  for (attempt = 0; attempt < SELFTEST_DOTNET_EVENT_NAMES; attempt++) {
+    _snwprintf(name, name_len, L"Local\\etwcapSelftestDotNet_%lu_%u",
+               (unsigned long)GetCurrentProcessId(), attempt);
+    name[name_len - 1] = 0;
+    if (!(*ready = CreateEventW(NULL, TRUE, FALSE, name)))
+      return os_fail(why, why_size, "CreateEventW", GetLastError());
+    if ((err = GetLastError()) != ERROR_ALREADY_EXISTS)
+      return 0;
+    CloseHandle(*ready);
+  }
+  snprintf(why, why_size, "the %u event names Local\\etwcapSelftestDotNet_%lu_* all exist "
+           "already (held by other processes): end them and run the selftest again",
+           SELFTEST_DOTNET_EVENT_NAMES, (unsigned long)GetCurrentProcessId());
+  *ready = NULL;
+  return ETWCAP_E_EXIST;
 }
 
 /* Windows PowerShell 5.1, a .NET Framework program that ships with every
@@ -103,7 +132,7 @@ static int start_dotnet(void *ctx, uint32_t *pid, char *what, size_t what_size, 
   PROCESS_INFORMATION pi;
   HANDLE ready;
   DWORD n, waited;
-  int signalled;
+  int signalled, rc;
   size_t i;
   *pid = 0;
   if (what_size)
@@ -133,11 +162,8 @@ static int start_dotnet(void *ctx, uint32_t *pid, char *what, size_t what_size, 
   /* The child sets this event from managed code, then sleeps until it is
    * ended: its JIT and loader events are in the capture, and it still
    * runs at the CLR rundown. */
-  _snwprintf(name, sizeof(name) / sizeof(name[0]), L"Local\\etwcapSelftestDotNet_%lu",
-             (unsigned long)GetCurrentProcessId());
-  name[sizeof(name) / sizeof(name[0]) - 1] = 0;
-  if (!(ready = CreateEventW(NULL, TRUE, FALSE, name)))
-    return os_fail(why, why_size, "CreateEventW", GetLastError());
+  if ((rc = create_ready_event(&ready, name, sizeof(name) / sizeof(name[0]), why, why_size)) != 0)
+    return rc;
   _snwprintf(line, sizeof(line) / sizeof(line[0]),
              L"\"%ls\" -NoProfile -NonInteractive -Command \"$e = "
              L"[System.Threading.EventWaitHandle]::OpenExisting('%ls'); [void]$e.Set(); "
@@ -224,14 +250,17 @@ static DWORD WINAPI pong(LPVOID arg)
   return 0;
 }
 
-/* Kernel + user time of this thread, in 100 ns; 0 when unknown. */
-static uint64_t thread_cpu_100ns(void)
+/* Kernel + user time of this thread, in 100 ns: 0 with *out, or -1 when
+ * GetThreadTimes failed.  A thread that has mostly waited may have been
+ * charged no clock tick yet, so 0 is a real answer, not a failure. */
+static int thread_cpu_100ns(uint64_t *out)
 {
   FILETIME created, exited, kernel, user;
-  if (!GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user))
-    return 0;
-  return ((uint64_t)kernel.dwHighDateTime << 32 | kernel.dwLowDateTime) +
+  if (!thread_times(GetCurrentThread(), &created, &exited, &kernel, &user))
+    return -1;
+  *out = ((uint64_t)kernel.dwHighDateTime << 32 | kernel.dwLowDateTime) +
          ((uint64_t)user.dwHighDateTime << 32 | user.dwLowDateTime);
+  return 0;
 }
 
 static int switch_threads(void *ctx, unsigned rounds, unsigned spin_ms,
@@ -240,7 +269,8 @@ static int switch_threads(void *ctx, unsigned rounds, unsigned spin_ms,
   struct ping p;
   HANDLE t;
   DWORD start;
-  uint64_t cpu_before;
+  uint64_t cpu_before = 0, cpu_after = 0;
+  int before_ok;
   unsigned i;
   volatile unsigned long spin = 0;
   int rc = 0;
@@ -267,59 +297,38 @@ static int switch_threads(void *ctx, unsigned rounds, unsigned spin_ms,
   if (p.go[1])
     CloseHandle(p.go[1]);
   busy->tid = GetCurrentThreadId();
-  cpu_before = thread_cpu_100ns();
+  before_ok = thread_cpu_100ns(&cpu_before) == 0;
   start = GetTickCount();
   while (GetTickCount() - start < spin_ms)
     spin++;
-  busy->cpu_100ns = cpu_before ? thread_cpu_100ns() - cpu_before : 0;
+  busy->cpu_known = before_ok && thread_cpu_100ns(&cpu_after) == 0 && cpu_after >= cpu_before;
+  busy->cpu_100ns = busy->cpu_known ? cpu_after - cpu_before : 0;
   return rc;
 }
 
+/* Registered as etwcap's own provider is (own_provider_win32.c), traits
+ * and all: without EventSetInformation(EventProviderSetTraits) ETW would
+ * record the metadata as payload and the own-events check would fail on a
+ * sound capture. */
 static int tl_register(void *ctx, const struct etw_guid *provider)
 {
   struct win_ctx *w = ctx;
-  GUID g = guid_to_win32(provider);
-  ULONG rc;
-  w->traits_len = selftest_tl_provider_traits(w->traits, sizeof(w->traits));
-  rc = eventapi->event_register(&g, NULL, NULL, &w->provider);
-  if (rc != ERROR_SUCCESS) {
-    w->provider = 0;
-    return win32_error(rc, ETWCAP_E_SYSTEM);
-  }
-  return 0;
-}
-
-static void describe(EVENT_DATA_DESCRIPTOR *d, const void *data, size_t size, unsigned type)
-{
-  d->Ptr = (ULONGLONG)(ULONG_PTR)data;
-  d->Size = (ULONG)size;
-  d->Reserved = type;
+  char why[256];
+  return tl_provider_win32_open(&w->provider, provider, SELFTEST_TL_PROVIDER, why, sizeof(why));
 }
 
 static int tl_write(void *ctx, const struct selftest_tl_event *e)
 {
   struct win_ctx *w = ctx;
-  EVENT_DESCRIPTOR desc;
-  EVENT_DATA_DESCRIPTOR data[3];
-  ULONG rc;
-  if (!w->provider)
-    return ETWCAP_E_SYSTEM;
-  memset(&desc, 0, sizeof(desc));
-  desc.Channel = SELFTEST_TL_CHANNEL;
-  desc.Level = 4; /* Informational */
-  describe(&data[0], w->traits, w->traits_len, SELFTEST_DESCRIPTOR_TYPE_PROVIDER_METADATA);
-  describe(&data[1], e->meta, e->meta_len, SELFTEST_DESCRIPTOR_TYPE_EVENT_METADATA);
-  describe(&data[2], e->payload, e->payload_len, 0);
-  rc = eventapi->event_write_transfer(w->provider, &desc, NULL, NULL, 3, data);
-  return win32_error(rc, ETWCAP_E_SYSTEM);
+  char why[256];
+  return tl_provider_win32_write(&w->provider, SELFTEST_TL_LEVEL, e->meta, e->meta_len,
+                                 e->payload, e->payload_len, why, sizeof(why));
 }
 
 static void tl_unregister(void *ctx)
 {
   struct win_ctx *w = ctx;
-  if (w->provider)
-    eventapi->event_unregister(w->provider);
-  w->provider = 0;
+  tl_provider_win32_close(&w->provider);
 }
 
 void selftest_os_system(struct selftest_os *os)

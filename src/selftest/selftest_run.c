@@ -212,6 +212,7 @@ static void outcome_of_workload(const struct selftest_workload_report *w,
   o->dotnet_rc = w->dotnet_rc;
   snprintf(o->dotnet_what, sizeof(o->dotnet_what), "%s", w->dotnet_what);
   snprintf(o->dotnet_why, sizeof(o->dotnet_why), "%s", w->dotnet_why);
+  o->busy_cpu_known = w->spin.cpu_known;
   o->busy_cpu_100ns = w->spin.cpu_100ns;
   o->sample_interval_100ns = SELFTEST_SAMPLE_INTERVAL_100NS;
   snprintf(o->workload_why, sizeof(o->workload_why), "%s", w->why);

@@ -35,6 +35,8 @@
 /* The descriptor's Channel: WINEVENT_CHANNEL_TRACELOGGING (11), what
  * TraceLoggingWrite sets, so tools know the event describes itself. */
 #define SELFTEST_TL_CHANNEL 11u
+/* Their level: Informational (4), recorded at the session's default level. */
+#define SELFTEST_TL_LEVEL 4u
 /* TlgInUINT32 (TraceLoggingProvider.h enum _TlgIn_t). */
 #define SELFTEST_TL_IN_UINT32 8u
 

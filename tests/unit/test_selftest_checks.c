@@ -162,6 +162,7 @@ static void a_sample_without_the_busy_threads_samples_fails_sample_rate(void **s
   scan_sample("ms-perfview__net.4.5.2.x64.etl.zip");
   assert_int_equal(facts.kinds[SELFTEST_SAMPLED_PROFILE], 79528);
   assert_int_equal(facts.busy_samples, 0);
+  outcome.busy_cpu_known = 1;
   outcome.busy_cpu_100ns = 3000000;
   outcome.sample_interval_100ns = 10000;
   expect_verdict("SAMPLE_RATE", SELFTEST_FAIL);
@@ -402,6 +403,7 @@ static void the_busy_thread_is_sampled_at_the_set_rate_with_stacks(void **state)
   memset(&x, 0, sizeof(x));
   x.busy_tid = 4244;
   selftest_facts_init(&facts, &x);
+  outcome.busy_cpu_known = 1;
   outcome.busy_cpu_100ns = 3000000;
   outcome.sample_interval_100ns = 10000;
   for (i = 0; i < 149; i++)
@@ -419,7 +421,10 @@ static void the_busy_thread_is_sampled_at_the_set_rate_with_stacks(void **state)
     sample_of(4244, 50000 + i, 1);
   expect_verdict("SAMPLE_RATE", SELFTEST_FAIL); /* 601 > 600 */
   outcome.busy_cpu_100ns = 0;
-  expect_verdict("SAMPLE_RATE", SELFTEST_FAIL); /* no CPU time to judge by */
+  expect_verdict("SAMPLE_RATE", SELFTEST_FAIL); /* no CPU charged: nothing to judge by */
+  outcome.busy_cpu_100ns = 3000000;
+  outcome.busy_cpu_known = 0;
+  expect_verdict("SAMPLE_RATE", SELFTEST_FAIL); /* not measured */
 }
 
 /* KernelTraceControl's ImageID/Info (image_identity_guid, opcode 0). */
@@ -767,6 +772,7 @@ static void whole_world(const char *omit)
     selftest_scan_losses(&facts, 1, 0);
   /* outside it */
   outcome.capture_rc = KEEP("CAPTURE") ? 0 : ETWCAP_E_SYSTEM;
+  outcome.busy_cpu_known = 1;
   outcome.busy_cpu_100ns = 3000000;
   outcome.sample_interval_100ns = 10000;
   outcome.trigger_expected = "StopOnEtwEvent";

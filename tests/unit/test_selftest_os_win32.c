@@ -1,103 +1,127 @@
-/* The Windows side of the selftest's workload, under Wine: the descriptors
- * handed to EventWriteTransfer (through a recording fake of advapi32's
- * event-provider functions: provider traits, event metadata, payload, in
- * TraceLoggingProvider.h's order and types, decoded by etwcap's own
- * TraceLogging reader), the child process, the DLL by full path, the
- * thread switches. */
+/* The Windows side of the selftest's workload, under Wine: its TraceLogging
+ * provider against the model of advapi32's event-provider calls
+ * (tests/fakes/fake_eventwrite_win32.c: traits set before the first event,
+ * then provider traits, event metadata, payload, in TraceLoggingProvider.h's
+ * order and types, decoded by etwcap's own TraceLogging reader); the spin's
+ * CPU time against the model of GetThreadTimes; the child process, the
+ * readiness event of the .NET child, the DLL by full path, the thread
+ * switches. */
 #include "tests/fakes/test_support.h"
 
 #include "etw/event/tracelogging.h"
 #include "src/base/error.h"
 #include "src/selftest/selftest_os_win32.h"
+#include "tests/fakes/fake_eventwrite_win32.h"
+#include "tests/fakes/fake_thread_times_win32.h"
 
 #include <stdio.h>
 #include <string.h>
 
-struct recorded {
-  int registered, unregistered, writes;
-  GUID provider;
-  EVENT_DESCRIPTOR desc;
-  ULONG count;
-  ULONG types[4];
-  uint8_t data[4][128];
-  ULONG sizes[4];
-};
-
-static struct recorded rec;
-
-static ULONG WINAPI fake_register(LPCGUID provider, PENABLECALLBACK cb, PVOID ctx, PREGHANDLE h)
-{
-  (void)cb;
-  (void)ctx;
-  rec.registered++;
-  rec.provider = *provider;
-  *h = 0x1234;
-  return ERROR_SUCCESS;
-}
-
-static ULONG WINAPI fake_write(REGHANDLE h, PCEVENT_DESCRIPTOR desc, LPCGUID activity,
-                               LPCGUID related, ULONG count, PEVENT_DATA_DESCRIPTOR data)
-{
-  ULONG i;
-  (void)activity;
-  (void)related;
-  if (h != 0x1234)
-    return ERROR_INVALID_HANDLE;
-  rec.writes++;
-  rec.desc = *desc;
-  rec.count = count;
-  for (i = 0; i < count && i < 4; i++) {
-    rec.types[i] = data[i].Reserved & 0xFF;
-    rec.sizes[i] = data[i].Size;
-    memcpy(rec.data[i], (const void *)(ULONG_PTR)data[i].Ptr,
-           data[i].Size < sizeof(rec.data[i]) ? data[i].Size : sizeof(rec.data[i]));
-  }
-  return ERROR_SUCCESS;
-}
-
-static ULONG WINAPI fake_unregister(REGHANDLE h)
-{
-  (void)h;
-  rec.unregistered++;
-  return ERROR_SUCCESS;
-}
-
-static const struct selftest_eventapi fake_api = { fake_register, fake_write, fake_unregister };
-
-static void an_event_travels_as_traits_metadata_and_payload(void **state)
+/* The workload's provider through the model, which a session enables at
+ * its default level (/Providers:*etwcap-Selftest): registered, one event
+ * "SelftestStop" Seq 6 Pid 42 written (*write_rc), unregistered.  Returns
+ * what the registration answered. */
+static int one_event_through_the_model(struct fake_ew *ew, struct etw_guid *g, int *write_rc)
 {
   struct selftest_os os;
   struct selftest_tl_event e;
+  int rc;
+  ew->session_level = 4;
+  own_provider_win32_set_api(&fake_ew_api);
+  selftest_os_system(&os);
+  assert_int_equal(selftest_tl_provider_guid(g), 0);
+  rc = os.tl_register(os.ctx, g);
+  assert_int_equal(selftest_tl_event_build(&e, SELFTEST_TL_STOP, 6, 42), 0);
+  *write_rc = os.tl_write(os.ctx, &e);
+  os.tl_unregister(os.ctx);
+  own_provider_win32_set_api(NULL);
+  return rc;
+}
+
+static void an_event_travels_as_traits_metadata_and_payload(void **state)
+{
+  struct fake_ew *ew = fake_ew_reset();
   struct etw_guid g;
   struct tl_meta m;
   struct tv_value v;
+  int written = -1;
   (void)state;
-  memset(&rec, 0, sizeof(rec));
-  selftest_os_win32_set_eventapi(&fake_api);
-  selftest_os_system(&os);
-  assert_int_equal(selftest_tl_provider_guid(&g), 0);
-  assert_int_equal(os.tl_register(os.ctx, &g), 0);
-  assert_int_equal(rec.provider.Data1, g.data1);
-  assert_int_equal(selftest_tl_event_build(&e, SELFTEST_TL_STOP, 6, 42), 0);
-  assert_int_equal(os.tl_write(os.ctx, &e), 0);
-  os.tl_unregister(os.ctx);
-  selftest_os_win32_set_eventapi(NULL);
+  assert_int_equal(one_event_through_the_model(ew, &g, &written), 0);
+  assert_int_equal(written, 0);
+  assert_int_equal(ew->provider.Data1, g.data1);
+  /* EventSetInformation(EventProviderSetTraits) came before the event
+   * (EVENT_DATA_DESCRIPTOR, Type: ignored otherwise), with the same traits
+   * the event carries. */
+  assert_int_equal(ew->violations, 0);
+  assert_int_equal(ew->traits_set, 1);
+  assert_int_equal(ew->event_count, 1);
   /* TraceLoggingProvider.h: channel 11 (WINEVENT_CHANNEL_TRACELOGGING);
-   * descriptors: provider traits (Type 2), event metadata (Type 1), then
-   * the payload (Type 0) — evntprov.h EVENT_DATA_DESCRIPTOR_TYPE_*. */
-  assert_int_equal(rec.desc.Channel, 11);
-  assert_int_equal(rec.count, 3);
-  assert_int_equal(rec.types[0], 2);
-  assert_int_equal(rec.types[1], 1);
-  assert_int_equal(rec.types[2], 0);
-  assert_int_equal(rec.sizes[0], 2 + sizeof(SELFTEST_TL_PROVIDER));
-  assert_string_equal((const char *)rec.data[0] + 2, SELFTEST_TL_PROVIDER);
-  assert_int_equal(tl_parse_bytes(rec.data[1], rec.sizes[1], &m), 1);
+   * provider traits = UINT16 size, then the name with its NUL. */
+  assert_int_equal(ew->events[0].desc.Channel, 11);
+  assert_int_equal(ew->events[0].traits_len, 2 + sizeof(SELFTEST_TL_PROVIDER));
+  assert_string_equal((const char *)ew->events[0].traits + 2, SELFTEST_TL_PROVIDER);
+  assert_int_equal(tl_parse_bytes(ew->events[0].meta, ew->events[0].meta_len, &m), 1);
   assert_string_equal(m.name, SELFTEST_TL_STOP);
-  assert_int_equal(tl_find(&m, rec.data[2], rec.sizes[2], 8, "Pid", &v), 1);
+  assert_int_equal(tl_find(&m, ew->events[0].data, ew->events[0].data_len, 8, "Pid", &v), 1);
   assert_int_equal(v.type, TV_UINT);
   assert_int_equal(v.u, 42);
-  assert_int_equal(rec.unregistered, 1);
+  assert_int_equal(ew->unregistered, 1);
+}
+
+/* A Windows that cannot take the traits: no event is written untyped. */
+static void a_provider_without_traits_writes_nothing(void **state)
+{
+  struct fake_ew *ew = fake_ew_reset();
+  struct etw_guid g;
+  int written = 0;
+  (void)state;
+  ew->set_information_error = ERROR_NOT_SUPPORTED;
+  assert_int_equal(one_event_through_the_model(ew, &g, &written), ETWCAP_E_UNSUPPORTED);
+  assert_int_not_equal(written, 0);
+  assert_int_equal(ew->violations, 0);
+  assert_int_equal(ew->writes, 0);
+  assert_int_equal(ew->unregistered, 1);
+}
+
+/* The spin of switch_threads with GetThreadTimes answered by the model. */
+static void spin_measured_by_the_model(struct selftest_spin *spin)
+{
+  struct selftest_os os;
+  selftest_os_win32_set_thread_times(fake_thread_times);
+  selftest_os_system(&os);
+  memset(spin, 0, sizeof(*spin));
+  assert_int_equal(os.switch_threads(os.ctx, 2, 1, spin), 0);
+  selftest_os_win32_set_thread_times(NULL);
+}
+
+/* A thread charged no clock tick before the spin: GetThreadTimes answers
+ * 0 with success, and the spin's CPU time is still known. */
+static void a_zero_cpu_time_before_the_spin_is_a_measurement(void **state)
+{
+  struct fake_thread_times *tt = fake_thread_times_reset();
+  struct selftest_spin spin;
+  (void)state;
+  tt->cpu_100ns[0] = 0;
+  tt->cpu_100ns[1] = 3125000; /* 20 ticks of 15.625 ms */
+  tt->answers = 2;
+  spin_measured_by_the_model(&spin);
+  assert_int_equal(tt->calls, 2);
+  assert_int_equal(spin.cpu_known, 1);
+  assert_int_equal(spin.cpu_100ns, 3125000);
+}
+
+/* GetThreadTimes failing after the spin: the CPU time is unknown, not 0. */
+static void a_failed_cpu_time_is_unknown(void **state)
+{
+  struct fake_thread_times *tt = fake_thread_times_reset();
+  struct selftest_spin spin;
+  (void)state;
+  tt->cpu_100ns[0] = 156250;
+  tt->fails[1] = 1;
+  tt->answers = 2;
+  spin_measured_by_the_model(&spin);
+  assert_int_equal(tt->calls, 2);
+  assert_int_equal(spin.cpu_known, 0);
 }
 
 static void the_child_process_runs_and_ends(void **state)
@@ -159,6 +183,29 @@ static void a_dotnet_child_that_runs_no_managed_code_is_a_failure(void **state)
   os.stop_dotnet(os.ctx);
 }
 
+/* An event of the first name exists already, and is set: the child must
+ * not pass for ready by it (CreateEventW opens an existing event and says
+ * ERROR_ALREADY_EXISTS).  Under Wine no managed code runs, so a start that
+ * answers 0 can only have been fooled by the stale event. */
+static void a_readiness_event_that_exists_is_passed_over(void **state)
+{
+  struct selftest_os os;
+  char what[64], why[256];
+  uint32_t pid = 0;
+  wchar_t name[64];
+  HANDLE stale;
+  (void)state;
+  _snwprintf(name, sizeof(name) / sizeof(name[0]), L"Local\\etwcapSelftestDotNet_%lu_0",
+             (unsigned long)GetCurrentProcessId());
+  name[sizeof(name) / sizeof(name[0]) - 1] = 0;
+  stale = CreateEventW(NULL, TRUE, TRUE, name);
+  assert_non_null(stale);
+  selftest_os_system(&os);
+  assert_int_not_equal(os.start_dotnet(os.ctx, &pid, what, sizeof(what), why, sizeof(why)), 0);
+  os.stop_dotnet(os.ctx);
+  CloseHandle(stale);
+}
+
 static void two_threads_hand_the_token_back_and_forth(void **state)
 {
   struct selftest_os os;
@@ -174,6 +221,10 @@ int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(an_event_travels_as_traits_metadata_and_payload),
+    cmocka_unit_test(a_provider_without_traits_writes_nothing),
+    cmocka_unit_test(a_zero_cpu_time_before_the_spin_is_a_measurement),
+    cmocka_unit_test(a_failed_cpu_time_is_unknown),
+    cmocka_unit_test(a_readiness_event_that_exists_is_passed_over),
     cmocka_unit_test(the_child_process_runs_and_ends),
     cmocka_unit_test(the_dll_is_loaded_from_the_system_folder),
     cmocka_unit_test(two_threads_hand_the_token_back_and_forth),

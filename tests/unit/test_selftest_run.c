@@ -75,6 +75,7 @@ static int os_threads(void *ctx, unsigned rounds, unsigned spin_ms,
   (void)rounds;
   (void)spin_ms;
   spin->tid = 4243;
+  spin->cpu_known = 1;
   spin->cpu_100ns = 3000000;
   step(ctx, "threads");
   return 0;
