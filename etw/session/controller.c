@@ -40,12 +40,15 @@ const char *controller_error_text(const struct controller *c, char *buf, size_t 
 }
 
 /* The GROUP_MASK route's second step.  TraceSetInformation(
- * TraceSystemTraceEnableFlagsInfo) "Sets the Group Mask state" (evntrace.h):
- * it replaces the whole mask Windows built from the EnableFlags at start,
- * groups it couples to them included (krabsetw perfinfo_groupmask.hpp:
- * PERF_DISK_IO = DISK_FILE_IO|DISK_IO).  So read first and only add what is
- * missing (docs/win32-contract.md §3.2 rule 4); without a query, Set the
- * plan's mask as before. */
+ * TraceSystemTraceEnableFlagsInfo) "Sets the Group Mask state" (evntrace.h's
+ * comment on the class, "Input Format: PERFINFO_GROUPMASK"): it replaces the
+ * whole mask Windows built from the EnableFlags at start, groups it couples
+ * to them included (krabsetw perfinfo_groupmask.hpp: PERF_DISK_IO =
+ * DISK_FILE_IO|DISK_IO).  So read first (TraceQueryInformation, "Return
+ * Format: PERFINFO_GROUPMASK") and only add what is missing, as krabsetw's
+ * kt::enable_providers does with the native NtQuerySystemInformation /
+ * NtSetSystemInformation calls (docs/win32-contract.md §3.2 rule 4); without
+ * a query, Set the plan's mask as before. */
 static int group_mask_on(struct controller *c, uint64_t handle, const struct plan_session *s)
 {
   uint32_t applied[PLAN_GROUP_MASK_WORDS], missing = 0;

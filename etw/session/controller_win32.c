@@ -421,6 +421,14 @@ static int query_group_mask(struct controller *c, uint64_t handle,
     return rc;
   if (code != ERROR_SUCCESS)
     return win32_fail(c, "TraceQueryInformation", code);
+  if (q.returned != sizeof(masks)) {
+    /* The answer is a whole PERFINFO_GROUPMASK (evntrace.h: "Queries the
+     * current Group Mask state ... Return Format: PERFINFO_GROUPMASK").
+     * Fewer bytes would read as groups off, and a Set of the OR would
+     * then clear what Windows coupled to the flags: no answer is safer. */
+    return controller_fail(c, ETWCAP_E_UNSUPPORTED, "TraceQueryInformation", q.returned,
+                           "answer is not one PERFINFO_GROUPMASK");
+  }
   memcpy(mask, masks, sizeof(masks));
   return 0;
 }
@@ -706,7 +714,12 @@ static uint64_t keywords_of(const unsigned char *buf, ULONG size)
         break;
       all |= ((const TRACE_ENABLE_INFO *)(const void *)(buf + e))->MatchAllKeyword;
     }
-    if (!inst->NextOffset)
+    /* NextOffset leads past this block and its enable infos, and stays
+     * inside the answer: a smaller one would read them as the next
+     * instance, a larger one would wrap the ULONG `at` back. */
+    if (!inst->NextOffset ||
+        inst->NextOffset < sizeof(*inst) + (uint64_t)inst->EnableCount * sizeof(TRACE_ENABLE_INFO) ||
+        inst->NextOffset > size - at)
       break;
     at += inst->NextOffset;
   }

@@ -110,8 +110,15 @@ static struct {
   struct {
     GUID guid;
     ULONGLONG all;
+    unsigned process;            /* 0: every registration; k: the k-th only */
   } keywords[8];                 /* other tools' enables (MatchAllKeyword) */
   size_t keyword_count;
+  struct {
+    GUID guid;
+    unsigned count;
+  } registered[4];               /* processes that registered a provider */
+  size_t registered_count;
+  ULONG group_mask_answer;       /* bytes the group-mask query answers; 0: all 32 */
   int enumerate_raises;
   struct fake_advapi_session sessions[FAKE_ADVAPI_MAX_SESSIONS];
   size_t session_count;
@@ -1254,20 +1261,23 @@ static ULONG WINAPI fake_trace_query_information(TRACEHANDLE handle, TRACE_INFO_
   memcpy(info, s->group_mask, sizeof(s->group_mask));
   memcpy(c->info, s->group_mask, sizeof(s->group_mask)); /* what it answered, for the tests */
   if (returned)
-    *returned = sizeof(s->group_mask);
+    *returned = F.group_mask_answer ? F.group_mask_answer : (ULONG)sizeof(s->group_mask);
   return finish(c, ERROR_SUCCESS);
 }
 
 /* --- EnumerateTraceGuidsEx ------------------------------------------------------- */
 
-/* Enables of `provider` now: other tools' (fake_advapi32_provider_keyword)
- * and each successful EnableTraceEx2(ENABLE_PROVIDER) of a session that
- * still runs.  Up to `max` MatchAllKeyword values to `all`. */
-static size_t enables_of(const GUID *provider, ULONGLONG *all, size_t max)
+/* Enables of `provider` now, as the registration of process `process` (1..,
+ * or 0 for a provider no process registered) sees them: other tools'
+ * (fake_advapi32_provider_keyword, for every registration or for one) and
+ * each successful EnableTraceEx2(ENABLE_PROVIDER) of a session that still
+ * runs.  Up to `max` MatchAllKeyword values to `all`. */
+static size_t enables_of(const GUID *provider, unsigned process, ULONGLONG *all, size_t max)
 {
   size_t i, n = 0;
   for (i = 0; i < F.keyword_count && n < max; i++)
-    if (!memcmp(&F.keywords[i].guid, provider, sizeof(*provider)))
+    if (!memcmp(&F.keywords[i].guid, provider, sizeof(*provider)) &&
+        (!F.keywords[i].process || F.keywords[i].process == process))
       all[n++] = F.keywords[i].all;
   for (i = 0; i < F.call_count && n < max; i++) {
     const struct fake_advapi_call *c = &F.calls[i];
@@ -1279,22 +1289,74 @@ static size_t enables_of(const GUID *provider, ULONGLONG *all, size_t max)
   return n;
 }
 
+static unsigned registrations_of(const GUID *provider)
+{
+  size_t i;
+  for (i = 0; i < F.registered_count; i++)
+    if (!memcmp(&F.registered[i].guid, provider, sizeof(*provider)))
+      return F.registered[i].count;
+  return 0;
+}
+
+#define FAKE_ENABLES_MAX 16
+
+/* The instances of `provider` into `b` (when not NULL); returns the bytes
+ * they take.  One per registering process (Pid 4001, 4002, ...), each with
+ * the enables its registration sees; with no registration, one PRE_ENABLE
+ * instance (Pid 0) when a session enables it, none otherwise. */
+static size_t provider_instances(const GUID *provider, unsigned char *b, ULONG *count)
+{
+  ULONGLONG all[FAKE_ENABLES_MAX];
+  unsigned k, processes = registrations_of(provider), last = processes ? processes : 1;
+  size_t at = sizeof(TRACE_GUID_INFO), n, i;
+  *count = 0;
+  for (k = processes ? 1 : 0; k <= processes; k++) {
+    TRACE_PROVIDER_INSTANCE_INFO *inst = b ? (TRACE_PROVIDER_INSTANCE_INFO *)(void *)(b + at)
+                                           : NULL;
+    n = enables_of(provider, k, all, FAKE_ENABLES_MAX);
+    if (!processes && !n)
+      break;
+    (*count)++;
+    if (inst) {
+      inst->NextOffset = k == last || !processes
+                             ? 0
+                             : (ULONG)(sizeof(*inst) + n * sizeof(TRACE_ENABLE_INFO));
+      inst->EnableCount = (ULONG)n;
+      inst->Pid = processes ? 4000 + k : 0;
+      inst->Flags = processes ? 0 : TRACE_PROVIDER_FLAG_PRE_ENABLE;
+    }
+    at += sizeof(TRACE_PROVIDER_INSTANCE_INFO);
+    for (i = 0; i < n; i++, at += sizeof(TRACE_ENABLE_INFO)) {
+      TRACE_ENABLE_INFO *e = b ? (TRACE_ENABLE_INFO *)(void *)(b + at) : NULL;
+      if (e) {
+        e->IsEnabled = 1;
+        e->MatchAllKeyword = all[i];
+      }
+    }
+  }
+  return at;
+}
+
 /* TraceGuidQueryInfo: InBuffer a provider GUID; the answer a
- * TRACE_GUID_INFO, one TRACE_PROVIDER_INSTANCE_INFO (NextOffset 0) and a
- * TRACE_ENABLE_INFO per session that enables it; a buffer too small gets
- * ERROR_INSUFFICIENT_BUFFER and the size in ReturnLength
- * (EnumerateTraceGuidsEx, TRACE_GUID_INFO, TRACE_PROVIDER_INSTANCE_INFO,
- * TRACE_ENABLE_INFO).  A GUID no session enables: ERROR_WMI_GUID_NOT_FOUND,
- * the model's answer (the page lists no code for it). */
+ * TRACE_GUID_INFO, then a TRACE_PROVIDER_INSTANCE_INFO per registration of
+ * the provider (one per process that registered it), each followed by a
+ * TRACE_ENABLE_INFO per session that enables it, NextOffset from the
+ * instance's start to the next, 0 on the last (evntrace.h, TraceGuidQueryInfo:
+ * "a GUID with two provider registrations, the first enabled by two loggers
+ * and the second by three"; TRACE_PROVIDER_INSTANCE_INFO).  Enabled but not
+ * registered: one instance flagged TRACE_PROVIDER_FLAG_PRE_ENABLE ("The
+ * provider is not registered; however, one or more sessions have enabled
+ * the provider").  A buffer too small gets ERROR_INSUFFICIENT_BUFFER and the
+ * size in ReturnLength (EnumerateTraceGuidsEx).  A GUID neither registered
+ * nor enabled: ERROR_WMI_GUID_NOT_FOUND, the model's answer (the page lists
+ * no code for it). */
 static ULONG WINAPI fake_enumerate_trace_guids_ex(TRACE_QUERY_INFO_CLASS cls, PVOID in,
                                                   ULONG in_size, PVOID out, ULONG out_size,
                                                   PULONG returned)
 {
   struct fake_advapi_call *c = new_call(FAKE_ENUMERATE_TRACE_GUIDS_EX);
-  ULONGLONG all[16];
-  size_t n, i, need;
-  unsigned char *b = out;
-  ULONG code;
+  size_t need;
+  ULONG code, instances;
   c->info_class = (int)cls;
   c->info_length = out_size;
   if (F.enumerate_raises) {
@@ -1316,25 +1378,15 @@ static ULONG WINAPI fake_enumerate_trace_guids_ex(TRACE_QUERY_INFO_CLASS cls, PV
   if ((code = scripted(FAKE_ENUMERATE_TRACE_GUIDS_EX, NULL, -1, 0)) != ERROR_SUCCESS)
     return finish(c, code);
   load_state();
-  if (!(n = enables_of(in, all, sizeof(all) / sizeof(all[0]))))
+  need = provider_instances(in, NULL, &instances);
+  if (!instances)
     return finish(c, ERROR_WMI_GUID_NOT_FOUND);
-  need = sizeof(TRACE_GUID_INFO) + sizeof(TRACE_PROVIDER_INSTANCE_INFO) +
-         n * sizeof(TRACE_ENABLE_INFO);
   *returned = (ULONG)need;
   if (!out || out_size < need)
     return finish(c, ERROR_INSUFFICIENT_BUFFER);
-  memset(b, 0, need);
-  ((TRACE_GUID_INFO *)(void *)b)->InstanceCount = 1;
-  ((TRACE_PROVIDER_INSTANCE_INFO *)(void *)(b + sizeof(TRACE_GUID_INFO)))->EnableCount =
-      (ULONG)n;
-  for (i = 0; i < n; i++) {
-    TRACE_ENABLE_INFO *e =
-        (TRACE_ENABLE_INFO *)(void *)(b + sizeof(TRACE_GUID_INFO) +
-                                      sizeof(TRACE_PROVIDER_INSTANCE_INFO) +
-                                      i * sizeof(TRACE_ENABLE_INFO));
-    e->IsEnabled = 1;
-    e->MatchAllKeyword = all[i];
-  }
+  memset(out, 0, need);
+  provider_instances(in, out, &instances);
+  ((TRACE_GUID_INFO *)out)->InstanceCount = instances;
   return finish(c, ERROR_SUCCESS);
 }
 
@@ -1416,10 +1468,30 @@ void fake_advapi32_provider_taken(const GUID *provider, unsigned count)
 
 void fake_advapi32_provider_keyword(const GUID *provider, ULONGLONG match_all)
 {
+  fake_advapi32_provider_keyword_in(provider, match_all, 0);
+}
+
+void fake_advapi32_provider_keyword_in(const GUID *provider, ULONGLONG match_all,
+                                       unsigned process)
+{
   if (F.keyword_count < sizeof(F.keywords) / sizeof(F.keywords[0])) {
     F.keywords[F.keyword_count].guid = *provider;
+    F.keywords[F.keyword_count].process = process;
     F.keywords[F.keyword_count++].all = match_all;
   }
+}
+
+void fake_advapi32_provider_registered(const GUID *provider, unsigned processes)
+{
+  if (F.registered_count < sizeof(F.registered) / sizeof(F.registered[0])) {
+    F.registered[F.registered_count].guid = *provider;
+    F.registered[F.registered_count++].count = processes;
+  }
+}
+
+void fake_advapi32_group_mask_answer(ULONG bytes)
+{
+  F.group_mask_answer = bytes;
 }
 
 void fake_advapi32_enumerate_raises(int on)

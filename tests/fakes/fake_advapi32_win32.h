@@ -130,6 +130,17 @@ void fake_advapi32_provider_taken(const GUID *provider, unsigned count);
 /* A session of another tool enables `provider` with this MatchAllKeyword
  * (EnumerateTraceGuidsEx then reports it). */
 void fake_advapi32_provider_keyword(const GUID *provider, ULONGLONG match_all);
+/* The same, seen by the registration of the `process`-th registering
+ * process only (an enable filtered to that process's pid); 0: by all. */
+void fake_advapi32_provider_keyword_in(const GUID *provider, ULONGLONG match_all,
+                                       unsigned process);
+/* `processes` processes registered `provider`: EnumerateTraceGuidsEx
+ * answers one instance per process (none registered: one PRE_ENABLE
+ * instance when a session enables it). */
+void fake_advapi32_provider_registered(const GUID *provider, unsigned processes);
+/* The group-mask query answers this many bytes in ReturnLength (0: the
+ * whole PERFINFO_GROUPMASK). */
+void fake_advapi32_group_mask_answer(ULONG bytes);
 /* EnumerateTraceGuidsEx raises instead of returning, as Wine 8's stub. */
 void fake_advapi32_enumerate_raises(int on);
 /* Kernel groups this "Windows" never applies (the read-back test). */

@@ -864,29 +864,53 @@ static uint64_t kernel_handle(void)
   return 0;
 }
 
-/* The controller's error names what was raised (docs/win32-contract.md
- * §7.8).  Wine's stubs raise EXCEPTION_WINE_STUB 0x80000100,
- * non-continuable ("Call ... to unimplemented function", docs/building.md
- * §2.2); the fake raises the same. */
-static void a_raising_query_reports_the_exception_code(void **state)
+/* With `script` on, the group-mask query of a running kernel session
+ * fails as UNSUPPORTED with an error text that holds `expected`; with it
+ * off again, it answers. */
+static void group_mask_query_fails(void (*script)(int on), const char *expected)
 {
   static struct rig r;
   struct plan_options o;
   uint32_t mask[PLAN_GROUP_MASK_WORDS];
   uint64_t kernel;
   char text[200];
-  (void)state;
   plan_options_init(&o);
   rig_up(&r, &o);
   assert_int_equal(collection_start(&r.c, &r.plan), 0);
   kernel = kernel_handle();
-  fake_advapi32_query_raises(1);
+  script(1);
   assert_int_equal(r.ctl.ops->query_group_mask(&r.ctl, kernel, mask), ETWCAP_E_UNSUPPORTED);
   controller_error_text(&r.ctl, text, sizeof(text));
-  assert_non_null(strstr(text, "TraceQueryInformation: raised 0x80000100 at "));
-  fake_advapi32_query_raises(0);
+  assert_non_null(strstr(text, expected));
+  script(0);
+  assert_int_equal(r.ctl.ops->query_group_mask(&r.ctl, kernel, mask), 0);
   assert_int_equal(collection_stop(&r.c), 0);
   plan_release(&r.plan);
+}
+
+static void answer_16_bytes(int on)
+{
+  fake_advapi32_group_mask_answer(on ? 16 : 0);
+}
+
+/* A group-mask answer shorter than a PERFINFO_GROUPMASK (evntrace.h:
+ * "Return Format: PERFINFO_GROUPMASK", 8 ULONGs) is no answer: its missing
+ * words would read as groups off. */
+static void a_short_group_mask_answer_is_no_answer(void **state)
+{
+  (void)state;
+  group_mask_query_fails(answer_16_bytes,
+                         "TraceQueryInformation: answer is not one PERFINFO_GROUPMASK (16)");
+}
+
+/* The controller's error names what was raised (docs/win32-contract.md
+ * §7.8).  Wine's stubs raise EXCEPTION_WINE_STUB 0x80000100,
+ * non-continuable ("Call ... to unimplemented function", docs/building.md
+ * §2.2); the fake raises the same. */
+static void a_raising_query_reports_the_exception_code(void **state)
+{
+  (void)state;
+  group_mask_query_fails(fake_advapi32_query_raises, "TraceQueryInformation: raised 0x80000100 at ");
 }
 
 /* DiagnosticSource, a default provider with arguments. */
@@ -939,22 +963,51 @@ static void eventsource_keyword_is_the_lowest_free_one(void **state)
   no_violations();
 }
 
+/* A capture whose DiagnosticSource enable asks for MatchAllKeyword
+ * `expected`, with no breach of the contract on the way. */
+static void diagsource_keyword_is(ULONGLONG expected)
+{
+  static struct rig r;
+  struct plan_options o;
+  plan_options_init(&o);
+  rig_up(&r, &o);
+  assert_int_equal(collection_start(&r.c, &r.plan), 0);
+  assert_int_equal(diagsource_enable()->all, expected);
+  assert_int_equal(collection_stop(&r.c), 0);
+  plan_release(&r.plan);
+  no_violations();
+}
+
+/* An EventSource runs in two processes, so the answer holds two provider
+ * instances chained by NextOffset (evntrace.h, TraceGuidQueryInfo: "a GUID
+ * with two provider registrations"); bit 44 is held by an enable only the
+ * second registration sees, 45 by one both see: 46 is the free one. */
+static void eventsource_keyword_held_in_a_second_instance_is_seen(void **state)
+{
+  (void)state;
+  fake_advapi32_provider_registered(&diagsource_guid, 2);
+  fake_advapi32_provider_keyword_in(&diagsource_guid, 1ull << 44, 2);
+  fake_advapi32_provider_keyword(&diagsource_guid, 1ull << 45);
+  diagsource_keyword_is(1ull << 46);
+}
+
+/* Enabled by another tool but registered by no process: one PRE_ENABLE
+ * instance (TRACE_PROVIDER_INSTANCE_INFO) carries its enable. */
+static void eventsource_keyword_of_a_pre_enabled_provider_is_seen(void **state)
+{
+  (void)state;
+  fake_advapi32_provider_keyword(&diagsource_guid, 1ull << 44);
+  diagsource_keyword_is(1ull << 45);
+}
+
 /* Wine's EnumerateTraceGuidsEx raises: the plan's bit 44, and the capture
  * goes on. */
 static void eventsource_keyword_query_that_raises_uses_44(void **state)
 {
-  static struct rig r;
-  struct plan_options o;
   (void)state;
-  plan_options_init(&o);
   fake_advapi32_enumerate_raises(1);
-  rig_up(&r, &o);
-  assert_int_equal(collection_start(&r.c, &r.plan), 0);
-  assert_int_equal(diagsource_enable()->all, 1ull << 44);
+  diagsource_keyword_is(1ull << 44);
   fake_advapi32_enumerate_raises(0);
-  assert_int_equal(collection_stop(&r.c), 0);
-  plan_release(&r.plan);
-  no_violations();
 }
 
 /* Stack caching with both sizes 0 is no breach of the contract
@@ -1668,6 +1721,9 @@ int main(int argc, char **argv)
     T(profile_sources_are_read_as_traceevent_reads_them),
     T(eventsource_keyword_is_the_lowest_free_one),
     T(eventsource_keyword_query_that_raises_uses_44),
+    T(eventsource_keyword_held_in_a_second_instance_is_seen),
+    T(eventsource_keyword_of_a_pre_enabled_provider_is_seen),
+    T(a_short_group_mask_answer_is_no_answer),
     T(cpu_counters_and_lbr_send_the_documented_buffers),
     T(unknown_cpu_counter_starts_nothing),
     T(optional_call_catches_only_what_nothing_continues_from),
