@@ -60,6 +60,18 @@ int capture_armed_check(const struct qualifier_values *q)
               "/InMemoryCircularBuffer and /CircularMB (a segment's size is /SegmentMB)");
     return ETWCAP_E_USAGE;
   }
+  if (segments && (q->plan.os_heap_pid || q->plan.os_heap_exe)) {
+    /* Rotating switches each file with ControlTrace UPDATE, which on the
+     * heap session would carry EnableFlags 0 in place of the extension
+     * block it started with: what that does is documented nowhere.  Left
+     * unrotated, its one file would outlive the segments it belongs to
+     * (docs/perfview-collection.md, /OSHeapExe). */
+    log_error("/OSHeapProcess and /OSHeapExe do not combine with /SegmentSec or /SegmentMB: "
+              "switching the heap session's file has an effect Windows does not document, "
+              "and one heap file cannot belong to every segment. Trace the heap in a capture "
+              "that is not rotated (with /MaxCollectSec or a stop trigger)");
+    return ETWCAP_E_USAGE;
+  }
   if (segments && q->triggers.collect_multiple > 1) {
     log_error("/CollectMultiple counts collections that stop at a fire; a rotating capture "
               "does not stop at one (the fire marks its segment)");

@@ -25,7 +25,8 @@ static const struct opt_def segment_defs[] = {
     "its own rundown, becomes NAME.YYYYMMDDTHHMMSSZ.etl.zip (UTC start) in the background. "
     "Files grow rather than wrap (no /CircularMB, no /InMemoryCircularBuffer). A fire marks "
     "its segment (its manifest names it) and the capture goes on; S, 'etwcap stop' and "
-    "/MaxCollectSec end it. Does not combine with /SnapshotOnTrigger.",
+    "/MaxCollectSec end it. Does not combine with /SnapshotOnTrigger, nor with /OSHeapProcess "
+    "or /OSHeapExe (the heap session's file cannot be switched by any documented means).",
     1, 31536000, NULL },
   { "SegmentMB", NULL, BIND_INT(segment_mb), "MB", NULL,
     "Rotate when the user session's file reaches MB (checked each turn, about every 200 ms); "

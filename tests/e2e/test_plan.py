@@ -200,7 +200,9 @@ t.check(p is not None and p["segments"] == {"seconds": 3600, "megabytes": 2048, 
         "plan /SegmentSec: the numbers, files that grow: %r" % (p and p["segments"]))
 for args, why in ((["/SegmentSec:60", "/InMemoryCircularBuffer", "/CircularMB:64"], "replace"),
                   (["/SnapshotOnTrigger", "/StopOnGen2GC"], "/InMemoryCircularBuffer"),
-                  (["/KeepDays:3"], "/SegmentSec")):
+                  (["/KeepDays:3"], "/SegmentSec"),
+                  (["/SegmentSec:60", "/OSHeapExe:app.exe"], "do not combine with /SegmentSec"),
+                  (["/SegmentMB:100", "/OSHeapProcess:4242"], "Windows does not document")):
     rc, out, err = t.run("plan", SERVER, "collect", *args)
     t.check(rc == 2 and why in err, "plan %s: exit 2 with the reason (%d %s)"
             % (" ".join(args), rc, err.strip()))

@@ -11,7 +11,9 @@
 #   2. /RundownPeriodSec:10 with /Merge:false: the user session's own file (X.etl, not the
 #      rundown session's X.clrRundown.etl) holds MethodDCEndVerbose, so the periodic
 #      enable + capture-state request on the CLR rundown provider named the methods, and each
-#      X.kernelRundown.<n>.etl its Process DCStart.
+#      X.kernelRundown.<n>.etl its Process DCStart;
+#   3. segments with OS heap tracing are refused before any session starts (exit 2): the heap
+#      session is never sent an UPDATE (section 4.5).
 # Unrun here (no PowerShell and no real ETW on the build machine): written for a real,
 # elevated Windows with Windows PowerShell 5.1. Exit 0 = passed, 1 = failed, 77 = skipped.
 #
@@ -80,6 +82,10 @@ foreach ($f in $files) {
   $k = Census $f.FullName
   Check ($k["Process/DCStart"] -gt 0) "$($f.Name) holds Process DCStart ($($k["Process/DCStart"]))"
 }
+
+# --- 3. no rotation of a heap session --------------------------------------------------
+$r = Run @("collect", (Join-Path $WorkDir "heap-seg.etl"), "/SegmentSec:15", "/OSHeapProcess:$PID", "/MaxCollectSec:5")
+Check ($r.Code -eq 2 -and $r.Text -match "do not combine with /SegmentSec") "collect /SegmentSec /OSHeapProcess is refused with exit 2 ($($r.Code)): $($r.Text)"
 
 Run @("abort") | Out-Null
 if ($failures) { Write-Output "$failures check(s) failed"; exit 1 }

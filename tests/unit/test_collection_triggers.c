@@ -1163,6 +1163,12 @@ static void segments_refuse_what_cannot_work(void **state)
   const char *both[] = { "collect", w->data, "/SegmentSec:60", "/SnapshotOnTrigger",
                          "/StopOnGen2GC", NULL };
   const char *keep[] = { "collect", w->data, "/KeepSegments:3", NULL };
+  const char *heap_pid[] = { "collect", w->data, "/SegmentMB:100", "/OSHeapProcess:4242", NULL };
+  const char *heap_exe[] = { "collect", w->data, "/SegmentSec:60", "/OSHeapExe:app.exe", NULL };
+  assert_int_equal(run(w, heap_pid), ETWCAP_E_USAGE);
+  assert_true(logged(w, "/OSHeapProcess and /OSHeapExe do not combine with /SegmentSec"));
+  assert_int_equal(run(w, heap_exe), ETWCAP_E_USAGE);
+  assert_true(logged(w, "one heap file cannot belong to every segment"));
   assert_int_equal(run(w, ring), ETWCAP_E_USAGE);
   assert_true(logged(w, "they replace /InMemoryCircularBuffer"));
   assert_int_equal(run(w, both), ETWCAP_E_USAGE);
