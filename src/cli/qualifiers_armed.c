@@ -63,9 +63,10 @@ static const struct opt_def operator_defs[] = {
     "(id 1000) and ends (1006), a trigger fires (1001, warning), a snapshot or segment is "
     "written (1002, 1003), retention deletes a segment (1004) and a session shows a problem "
     "(1005, warning), so the monitoring a fleet already has sees an unattended capture. "
-    "When elevated it registers the source with etwcap.exe's message table (HKLM\\SYSTEM\\"
-    "CurrentControlSet\\Services\\EventLog\\Application\\etwcap, as 'schedule create' does), "
-    "so Event Viewer shows each entry's text cleanly; without that key the entry is still "
+    "When elevated, and the source has no message file yet (or names one that is gone), it "
+    "registers this etwcap.exe's message table (HKLM\\SYSTEM\\CurrentControlSet\\Services\\"
+    "EventLog\\Application\\etwcap; 'schedule create' registers the copy its task runs), so "
+    "Event Viewer shows each entry's text cleanly; without that key the entry is still "
     "written and the log says why it has no description.",
     0, 0, NULL },
 };

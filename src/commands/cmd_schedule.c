@@ -108,7 +108,7 @@ static void register_event_source(const char *name, const char *exe)
   struct registry r;
   int rc;
   registry_system(&r);
-  if ((rc = operator_log_source_register(&r, exe)) != 0)
+  if ((rc = operator_log_source_take(&r, exe)) != 0)
     log_warn("schedule create %s: cannot register the Application log source etwcap "
              "(HKLM\\%s: %s): /EventLog's entries are still written, and Event Viewer shows "
              "each after a line saying its description cannot be found",

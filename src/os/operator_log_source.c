@@ -3,8 +3,10 @@
 
 #include "src/base/error.h"
 #include "src/base/log.h"
+#include "src/base/os/os_file.h"
 #include "src/base/strutil.h"
 
+#include <string.h>
 
 int operator_log_source_register(const struct registry *r, const char *exe_path)
 {
@@ -16,21 +18,53 @@ int operator_log_source_register(const struct registry *r, const char *exe_path)
   return rc;
 }
 
-static int is_message_file(void *ctx, const char *name, const unsigned char *data, size_t size)
+/* The file EventMessageFile names: 1 with it in `out`, else 0. */
+static int message_file(const struct registry *r, char *out, size_t size)
 {
-  (void)ctx, (void)data;
-  return str_caseeq(name, "EventMessageFile") && size > 1;
+  return r->ops->get_string(r->impl, OPERATOR_LOG_SOURCE_KEY, "EventMessageFile", out, size) ==
+             0 &&
+         out[0];
+}
+
+/* Whether the viewer can still load `path`: a file there, or a value with
+ * %variables% (REG_EXPAND_SZ), which etwcap never writes and does not
+ * expand: someone else's, taken as sound. */
+static int still_there(const char *path)
+{
+  int64_t size;
+  return strchr(path, '%') || os_file_size(path, &size) == 0;
 }
 
 int operator_log_source_registered(const struct registry *r)
 {
-  return r->ops->values(r->impl, OPERATOR_LOG_SOURCE_KEY, is_message_file, NULL) == 1;
+  char now[OPERATOR_LOG_PATH_MAX];
+  return message_file(r, now, sizeof(now)) && still_there(now);
+}
+
+int operator_log_source_take(const struct registry *r, const char *exe_path)
+{
+  char now[OPERATOR_LOG_PATH_MAX];
+  if (message_file(r, now, sizeof(now)) && !str_caseeq(now, exe_path))
+    log_info("the Application log source etwcap named the message file %s; it now names %s",
+             now, exe_path);
+  return operator_log_source_register(r, exe_path);
 }
 
 void operator_log_source_prepare(const struct registry *r, int elevated, const char *exe_path)
 {
+  char now[OPERATOR_LOG_PATH_MAX] = "";
   const char *why;
   int rc;
+  if (message_file(r, now, sizeof(now)) && still_there(now)) {
+    /* Left alone: this etwcap.exe may run from a folder that goes away
+     * (Downloads, a temporary copy), while the one named may be the
+     * installed copy 'schedule create' registered. */
+    if (exe_path && !str_caseeq(now, exe_path))
+      log_info("/EventLog: the source etwcap keeps its message file %s (not this %s); "
+               "'etwcap schedule create' registers the copy a task runs",
+               now, exe_path);
+    return;
+  }
   if (!elevated)
     why = "this process is not elevated";
   else if (!exe_path)
@@ -38,11 +72,10 @@ void operator_log_source_prepare(const struct registry *r, int elevated, const c
   else if ((rc = operator_log_source_register(r, exe_path)) != 0)
     why = etwcap_strerror(rc);
   else {
-    log_debug("/EventLog: source etwcap registered with its message file %s", exe_path);
+    log_debug("/EventLog: source etwcap registered with its message file %s%s%s", exe_path,
+              now[0] ? ", in place of the missing " : "", now);
     return;
   }
-  if (operator_log_source_registered(r))
-    return;
   log_info("/EventLog: cannot register the source etwcap (HKLM\\%s: %s), so Event Viewer shows "
            "each entry's text after a line saying its description cannot be found; an "
            "elevated capture or 'etwcap schedule create' registers it",

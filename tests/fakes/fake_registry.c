@@ -147,7 +147,8 @@ static int values(void *impl, const char *key, registry_value_fn fn, void *ctx)
     return ETWCAP_E_NOENT;
   for (i = 0; i < f->count; i++)
     if (str_caseeq(f->values[i].key, key) &&
-        (rc = fn(ctx, f->values[i].name, f->values[i].data, f->values[i].size)) != 0)
+        (rc = fn(ctx, f->values[i].name, f->values[i].data,
+                 f->values[i].type == FAKE_REG_BINARY ? f->values[i].size : 0)) != 0)
       return rc;
   return 0;
 }
@@ -184,9 +185,22 @@ static int delete_key_if_empty(void *impl, const char *key)
   return ETWCAP_E_NOENT;
 }
 
+static int get_string(void *impl, const char *key, const char *value, char *out, size_t size)
+{
+  const struct fake_registry_value *v = fake_registry_find(self(impl), key, value);
+  if (!v)
+    return ETWCAP_E_NOENT;
+  if (v->type != FAKE_REG_EXPAND_SZ)
+    return ETWCAP_E_FORMAT;
+  if (v->size > size)
+    return ETWCAP_E_RANGE;
+  memcpy(out, v->data, v->size);
+  return 0;
+}
+
 static const struct registry_ops fake_ops = { set_binary, subkeys, values, delete_value,
                                               delete_key_if_empty, get_dword, set_dword,
-                                              set_expand_string };
+                                              set_expand_string, get_string };
 
 void fake_registry_init(struct fake_registry *f)
 {

@@ -10,6 +10,7 @@
 #include "etw/session/eventsource_registry.h"
 #include "src/base/error.h"
 #include "src/base/os/registry.h"
+#include "src/os/operator_log_source.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -93,11 +94,74 @@ static void dword_values_in_the_real_registry(void **state)
   assert_int_equal(r.ops->get_dword(r.impl, key, "TracingFlags", &v), ETWCAP_E_NOENT);
 }
 
+/* Text values (the Application log source's EventMessageFile): written as
+ * REG_EXPAND_SZ and read back unexpanded; a REG_SZ stored without its NUL
+ * (RegQueryValueExW: "the string may not have been stored with the proper
+ * terminating null characters") still reads as its text; a missing value,
+ * another type and too small a buffer are told apart. */
+static void text_values_in_the_real_registry(void **state)
+{
+  const char *key = "SOFTWARE\\etwcapRegistryTest\\text";
+  static const wchar_t bare[] = { L'a', L'b', L'c' }; /* no NUL */
+  struct registry r;
+  char out[64];
+  HKEY h;
+  int rc;
+  (void)state;
+  registry_system(&r);
+  rc = r.ops->set_expand_string(r.impl, key, "File", "%SystemRoot%\\x.dll");
+  if (rc == ETWCAP_E_ACCES)
+    skip();
+  assert_int_equal(rc, 0);
+  assert_int_equal(r.ops->get_string(r.impl, key, "File", out, sizeof(out)), 0);
+  assert_string_equal(out, "%SystemRoot%\\x.dll");
+  assert_int_equal(r.ops->get_string(r.impl, key, "File", out, 8), ETWCAP_E_RANGE);
+  assert_int_equal(RegOpenKeyExA(HKEY_LOCAL_MACHINE, key, 0, KEY_SET_VALUE, &h), ERROR_SUCCESS);
+  assert_int_equal(RegSetValueExW(h, L"Bare", 0, REG_SZ, (const BYTE *)bare, sizeof(bare)),
+                   ERROR_SUCCESS);
+  RegCloseKey(h);
+  memset(out, 'x', sizeof(out));
+  assert_int_equal(r.ops->get_string(r.impl, key, "Bare", out, sizeof(out)), 0);
+  assert_string_equal(out, "abc");
+  assert_int_equal(r.ops->get_string(r.impl, key, "Missing", out, sizeof(out)), ETWCAP_E_NOENT);
+  assert_int_equal(r.ops->set_dword(r.impl, key, "Number", 7), 0);
+  assert_int_equal(r.ops->get_string(r.impl, key, "Number", out, sizeof(out)), ETWCAP_E_FORMAT);
+  assert_int_equal(r.ops->delete_value(r.impl, key, "File"), 0);
+  assert_int_equal(r.ops->delete_value(r.impl, key, "Bare"), 0);
+  assert_int_equal(r.ops->delete_value(r.impl, key, "Number"), 0);
+  assert_int_equal(r.ops->delete_key_if_empty(r.impl, key), 0);
+}
+
+/* The Application log source read back from the real registry: a message
+ * file that exists counts as registered, one that is gone does not. */
+static void the_log_source_registration_is_read_back(void **state)
+{
+  struct registry r;
+  char exe[MAX_PATH];
+  DWORD n = GetModuleFileNameA(NULL, exe, sizeof(exe));
+  int rc;
+  (void)state;
+  assert_true(n > 0 && n < sizeof(exe));
+  registry_system(&r);
+  rc = operator_log_source_register(&r, exe);
+  if (rc == ETWCAP_E_ACCES)
+    skip();
+  assert_int_equal(rc, 0);
+  assert_true(operator_log_source_registered(&r));
+  assert_int_equal(operator_log_source_register(&r, "C:\\nowhere\\etwcap-gone.exe"), 0);
+  assert_false(operator_log_source_registered(&r));
+  assert_int_equal(r.ops->delete_value(r.impl, OPERATOR_LOG_SOURCE_KEY, "EventMessageFile"), 0);
+  assert_int_equal(r.ops->delete_value(r.impl, OPERATOR_LOG_SOURCE_KEY, "TypesSupported"), 0);
+  assert_int_equal(r.ops->delete_key_if_empty(r.impl, OPERATOR_LOG_SOURCE_KEY), 0);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(hand_off_round_trip_in_the_real_registry),
     cmocka_unit_test(dword_values_in_the_real_registry),
+    cmocka_unit_test(text_values_in_the_real_registry),
+    cmocka_unit_test(the_log_source_registration_is_read_back),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

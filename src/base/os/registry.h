@@ -27,7 +27,9 @@ struct registry_ops {
                     size_t size);
   /* Every subkey name of `key`; ETWCAP_E_NOENT when `key` does not exist. */
   int (*subkeys)(void *impl, const char *key, registry_key_fn fn, void *ctx);
-  /* Every value of `key` with its data; ETWCAP_E_NOENT when no such key. */
+  /* Every value of `key` with its data; ETWCAP_E_NOENT when no such key.
+   * Only REG_BINARY data is given (size 0 for other types: read those with
+   * get_dword or get_string). */
   int (*values)(void *impl, const char *key, registry_value_fn fn, void *ctx);
   /* Deletes one value; ETWCAP_E_NOENT when it is not there. */
   int (*delete_value)(void *impl, const char *key, const char *value);
@@ -43,6 +45,11 @@ struct registry_ops {
   /* Creates `key` (and its parents) as needed and sets `value` to the
    * UTF-8 `text` as REG_EXPAND_SZ (UTF-16 with its NUL on Windows). */
   int (*set_expand_string)(void *impl, const char *key, const char *value, const char *text);
+  /* Reads a REG_SZ or REG_EXPAND_SZ value as UTF-8, %variables% left as
+   * they are: ETWCAP_E_NOENT when the key or the value is not there,
+   * ETWCAP_E_FORMAT when it has another type, ETWCAP_E_RANGE when it does
+   * not fit in `size` bytes. */
+  int (*get_string)(void *impl, const char *key, const char *value, char *out, size_t size);
 };
 
 struct registry {

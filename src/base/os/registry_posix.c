@@ -52,9 +52,15 @@ static int set_expand_string(void *impl, const char *key, const char *value, con
   return ETWCAP_E_NEEDS_WINDOWS;
 }
 
+static int get_string(void *impl, const char *key, const char *value, char *out, size_t size)
+{
+  (void)impl, (void)key, (void)value, (void)out, (void)size;
+  return ETWCAP_E_NEEDS_WINDOWS;
+}
+
 static const struct registry_ops none_ops = { set_binary, subkeys, values, delete_value,
                                               delete_key_if_empty, get_dword, set_dword,
-                                              set_expand_string };
+                                              set_expand_string, get_string };
 
 void registry_system(struct registry *r)
 {

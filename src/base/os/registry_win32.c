@@ -195,9 +195,43 @@ static int delete_key_if_empty(void *impl, const char *key)
   return win32_error((DWORD)code, ETWCAP_E_SYSTEM);
 }
 
+/* RegQueryValueExW does not promise a NUL: "the string may not have been
+ * stored with the proper terminating null characters" (RegQueryValueExW,
+ * remarks), so the buffer gets one past what was read. */
+static int get_string(void *impl, const char *key, const char *value, char *out, size_t size)
+{
+  HKEY h;
+  DWORD type = 0, bytes;
+  wchar_t *w, text[1024];
+  char *u;
+  LONG code;
+  int rc = open_value(key, value, KEY_QUERY_VALUE, &h, &w);
+  (void)impl;
+  if (rc)
+    return rc;
+  bytes = sizeof(text) - sizeof(wchar_t);
+  code = RegQueryValueExW(h, w, NULL, &type, (BYTE *)text, &bytes);
+  etwcap_free(w);
+  RegCloseKey(h);
+  if (code == ERROR_SUCCESS && type != REG_SZ && type != REG_EXPAND_SZ)
+    return ETWCAP_E_FORMAT;
+  if (code == ERROR_MORE_DATA)
+    return ETWCAP_E_RANGE;
+  if (code != ERROR_SUCCESS)
+    return win32_error((DWORD)code, ETWCAP_E_SYSTEM);
+  text[bytes / sizeof(wchar_t)] = 0;
+  if (!(u = utf16_to_utf8(text)))
+    return ETWCAP_E_NOMEM;
+  rc = strlen(u) < size ? 0 : ETWCAP_E_RANGE;
+  if (!rc)
+    memcpy(out, u, strlen(u) + 1);
+  etwcap_free(u);
+  return rc;
+}
+
 static const struct registry_ops advapi_ops = { set_binary, subkeys, values, delete_value,
                                                 delete_key_if_empty, get_dword, set_dword,
-                                                set_expand_string };
+                                                set_expand_string, get_string };
 
 void registry_system(struct registry *r)
 {
