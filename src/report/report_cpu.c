@@ -37,6 +37,7 @@ struct build {
   struct path_memo *memos;
   size_t memo_count, memo_cap;
   struct recent *recent; /* per process */
+  int tables;            /* count frames for the top lists (sel->tables) */
 };
 
 /* A process's last counter counted and last child found: its samples
@@ -48,7 +49,11 @@ struct recent {
    * it went to, and the times over which its frame's name holds. */
   uint64_t bare_ip;
   int64_t bare_lo, bare_hi;
-  uint32_t bare_node, bare_counter; /* bare_counter: index + 1, 0 when unset */
+  uint32_t bare_node, bare_counter; /* bare_counter: index + 1, or 0 */
+  int bare_set;
+  /* The last path walked, root first, and its nodes (walk_len of them). */
+  uint32_t *walk_frames, *walk_nodes;
+  size_t walk_len, walk_cap;
 };
 
 struct path_memo {
@@ -99,6 +104,7 @@ static int choose(struct report_cpu *c, const struct report_kernel *k, const uin
   for (i = 0; i < s->sample_count; i++)
     if (!(s->samples[i].flags & REPORT_SAMPLE_CSWITCH))
       count[charged[i]]++;
+  count[k->idle_process] += s->idle_run_samples;
   for (i = 0; i < k->process_count; i++)
     if (count[i + 1] && selected(&k->processes[i], sel)) {
       cand[n].process = (uint32_t)i;
@@ -130,10 +136,12 @@ static int count_frame(struct build *b, uint32_t slot, uint32_t frame, uint64_t 
                        uint64_t total)
 {
   struct recent *r = &b->recent[slot];
-  uint32_t at = r->counter && r->counter_frame == frame
-                    ? r->counter
-                    : report_keymap_get(&b->by_frame, slot, frame);
+  uint32_t at;
   struct counter *x;
+  if (!b->tables)
+    return 0;
+  at = r->counter && r->counter_frame == frame ? r->counter
+                                               : report_keymap_get(&b->by_frame, slot, frame);
   if (!at) {
     if (etwcap_grow((void **)&b->counters, &b->counter_cap, b->counter_count,
                     sizeof(*b->counters), 4096) != 0)
@@ -217,10 +225,28 @@ static int64_t name_stack(struct build *b, uint32_t pid, const struct report_sta
  * made as needed; cut short when the tree is full. */
 static int64_t walk(struct build *b, struct report_cpu_process *p, uint32_t slot, size_t n)
 {
+  struct recent *r = &b->recent[slot];
   uint32_t node = 0;
-  size_t j;
-  for (j = n; j-- > 0;) {
-    int64_t next = child(b, p, slot, node, b->path[j]);
+  size_t j, depth = 0;
+  /* The process's last walk, root first: a thread's stacks share their
+   * first frames, and those nodes need no lookup. */
+  if (n > r->walk_cap) {
+    uint32_t *frames = etwcap_reallocarray(r->walk_frames, n, sizeof(*frames));
+    uint32_t *nodes = frames ? etwcap_reallocarray(r->walk_nodes, n, sizeof(*nodes)) : NULL;
+    if (frames)
+      r->walk_frames = frames;
+    if (!nodes)
+      return ETWCAP_E_NOMEM;
+    r->walk_nodes = nodes;
+    r->walk_cap = n;
+  }
+  for (j = n; j-- > 0; depth++) {
+    int64_t next;
+    if (depth < r->walk_len && r->walk_frames[depth] == b->path[j]) {
+      node = r->walk_nodes[depth];
+      continue;
+    }
+    next = child(b, p, slot, node, b->path[j]);
     if (next < -1)
       return next;
     if (next < 0) {
@@ -228,7 +254,12 @@ static int64_t walk(struct build *b, struct report_cpu_process *p, uint32_t slot
       break;
     }
     node = (uint32_t)next;
+    r->walk_frames[depth] = b->path[j];
+    r->walk_nodes[depth] = node;
+    r->walk_len = depth + 1;
   }
+  if (depth < r->walk_len)
+    r->walk_len = depth;
   return node;
 }
 
@@ -279,12 +310,13 @@ static int64_t stack_node(struct build *b, struct report_cpu_process *p, uint32_
 static int same_bare(struct build *b, struct report_cpu_process *p, struct recent *r,
                      const struct report_stack_sample *x)
 {
-  if (!r->bare_counter || x->ip != r->bare_ip || x->filetime < r->bare_lo ||
+  if (!r->bare_set || x->ip != r->bare_ip || x->filetime < r->bare_lo ||
       x->filetime >= r->bare_hi || x->kern || x->user)
     return 0;
   p->samples++;
   p->nodes[r->bare_node].weight++;
-  b->counters[r->bare_counter - 1].self++; /* its total comes from the tree */
+  if (r->bare_counter)
+    b->counters[r->bare_counter - 1].self++; /* its total comes from the tree */
   return 1;
 }
 
@@ -318,12 +350,33 @@ static int one_sample(struct build *b, uint32_t slot, const struct report_stack_
    * tree at the end). */
   rc = count_frame(b, slot, leaf, 1,
                    p->nodes[node].frame != leaf && !on_path(p, (uint32_t)node, leaf));
-  if (!rc && bare && r->counter && r->counter_frame == leaf && p->nodes[node].frame == leaf) {
+  if (!rc && bare && p->nodes[node].frame == leaf &&
+      (!b->tables || (r->counter && r->counter_frame == leaf))) {
+    r->bare_set = 1;
     r->bare_ip = x->ip;
     r->bare_lo = lo;
     r->bare_hi = hi;
     r->bare_node = (uint32_t)node;
-    r->bare_counter = r->counter;
+    r->bare_counter = b->tables ? r->counter : 0;
+  }
+  return rc;
+}
+
+/* Idle's runs of samples without a stack, each named at its first time. */
+static int idle_runs(struct build *b, uint32_t slot)
+{
+  struct report_cpu_process *p = &b->c->list[slot];
+  size_t i;
+  int rc = 0;
+  for (i = 0; i < b->s->run_count && !rc; i++) {
+    const struct report_idle_run *run = &b->s->runs[i];
+    int64_t node;
+    b->path[0] = report_frames_lookup(b->f, p->pid, run->ip, run->first, b->pointer_size);
+    if ((node = walk(b, p, slot, 1)) < 0)
+      return (int)node;
+    p->samples += run->count;
+    p->nodes[node].weight += run->count;
+    rc = count_frame(b, slot, b->path[0], run->count, 0);
   }
   return rc;
 }
@@ -575,6 +628,7 @@ int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
   b.s = s;
   b.f = f;
   b.pointer_size = pointer_size == 4 ? 4 : 8;
+  b.tables = sel->tables;
   report_keymap_init(&b.children, CHILD_SLOTS);
   report_keymap_init(&b.by_frame, COUNTER_SLOTS);
   report_keymap_init(&b.stack_node, CHILD_SLOTS);
@@ -608,11 +662,13 @@ int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
     if (slot && !(s->samples[i].flags & REPORT_SAMPLE_CSWITCH))
       rc = one_sample(&b, slot - 1, &s->samples[i]);
   }
+  if (!rc && k->idle_process && slot_of[k->idle_process - 1])
+    rc = idle_runs(&b, slot_of[k->idle_process - 1] - 1);
   if (!rc && sel->thread_time && s->cswitches)
     rc = thread_time(&b, charged, slot_of);
-  for (i = 0; i < c->count && !rc; i++)
+  for (i = 0; b.tables && i < c->count && !rc; i++)
     rc = totals(&b, (uint32_t)i);
-  if (!rc)
+  if (!rc && b.tables)
     rc = keep_top(&b);
   for (i = 0; i < c->count; i++) {
     c->samples += c->list[i].samples;
@@ -622,6 +678,10 @@ cleanup:
   report_keymap_release(&b.children);
   report_keymap_release(&b.by_frame);
   report_keymap_release(&b.stack_node);
+  for (i = 0; b.recent && i < 2 * c->count + 1; i++) {
+    etwcap_free(b.recent[i].walk_frames);
+    etwcap_free(b.recent[i].walk_nodes);
+  }
   etwcap_free(b.recent);
   etwcap_free(b.memos);
   etwcap_free(b.counters);

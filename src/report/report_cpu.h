@@ -50,7 +50,7 @@ struct report_cpu_process {
   uint32_t pid;
   char name[REPORT_PROCESS_NAME_MAX];
   uint64_t samples, with_stack;
-  struct report_cpu_frame *top; /* by self, then total, descending */
+  struct report_cpu_frame *top; /* by self, then total, descending (sel->tables) */
   size_t top_count;
   struct report_cpu_frame *top_total; /* by total, then self, descending */
   size_t top_total_count;
@@ -64,6 +64,7 @@ struct report_cpu_process {
 struct report_cpu_select {
   size_t busiest;
   int thread_time; /* build the thread-time trees when the trace has context switches */
+  int tables;      /* count self and total per frame for the top lists */
   int all;
   int pid_given;
   uint32_t pid;

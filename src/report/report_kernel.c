@@ -287,10 +287,9 @@ static int sample_event(struct report_kernel *k, const struct etw_event *ev, int
   /* The stacks keep the sample (its time and thread) until the end: it is
    * charged from there, in their order. */
   if (k->stacks) {
-    size_t kept = k->stacks->sample_count;
     int rc = report_stacks_sample(k->stacks, ev, filetime);
-    if (rc || k->stacks->sample_count > kept)
-      return rc;
+    if (rc != REPORT_NOT_KEPT)
+      return rc < 0 ? rc : 0;
   }
   s.filetime = filetime;
   s.tid = etl_le32(ev->user_data + ptr);
@@ -404,6 +403,13 @@ int report_kernel_finish(struct report_kernel *k)
   s.filetime = 0;
   k->idle_process = charged_process(k, &s);
   k->idle_known = 1;
+  /* Idle's samples the stacks keep as runs, by count. */
+  if (k->stacks && (rc = report_stacks_settle(k->stacks)) != 0)
+    return rc;
+  if (k->stacks && k->idle_process)
+    k->processes[k->idle_process - 1].cpu_samples += k->stacks->idle_run_samples;
+  else if (k->stacks)
+    k->samples_unattributed += k->stacks->idle_run_samples;
   /* The stacks' samples first, in their order, for their charges; then
    * the window's, oldest first. */
   for (i = 0; k->stacks && i < k->stacks->sample_count && !rc; i++) {

@@ -25,7 +25,7 @@ static int init(struct report *r, const char *path, const struct report_cpu_sele
   else
     r->cpu_select.busiest = REPORT_CPU_BUSIEST;
   if (!sel)
-    r->cpu_select.thread_time = 1;
+    r->cpu_select.thread_time = r->cpu_select.tables = 1;
   rc = etl_summary_init(&r->summary);
   if (!rc)
     rc = report_exceptions_init(&r->exceptions);

@@ -56,6 +56,7 @@ void report_stacks_release(struct report_stacks *s)
   etwcap_free(s->lates);
   etwcap_free(s->flushes);
   etwcap_free(s->waiting);
+  etwcap_free(s->runs);
   report_keymap_release(&s->fragment_by_hash);
   memset(s, 0, sizeof(*s));
 }
@@ -174,13 +175,62 @@ static int keep(struct report_stacks *s, const struct etw_event *ev, int64_t fil
   return 0;
 }
 
+/* The CPU's held idle sample had no stack: into its run. */
+static int settle(struct report_stacks *s, unsigned cpu)
+{
+  struct report_idle_held *h = &s->idle[cpu];
+  struct report_idle_run *run;
+  if (!h->held)
+    return 0;
+  h->held = 0;
+  s->idle_run_samples++;
+  if (h->open && s->runs[h->run].ip == h->ip) {
+    s->runs[h->run].last = h->filetime;
+    s->runs[h->run].count++;
+    return 0;
+  }
+  if (s->run_count >= REPORT_MAX_STACK_SAMPLES) {
+    s->idle_run_samples--;
+    s->samples_dropped++;
+    return 0;
+  }
+  if (etwcap_grow((void **)&s->runs, &s->run_cap, s->run_count, sizeof(*s->runs), 64) != 0)
+    return ETWCAP_E_NOMEM;
+  run = &s->runs[s->run_count];
+  run->first = run->last = h->filetime;
+  run->ip = h->ip;
+  run->count = 1;
+  h->open = 1;
+  h->run = s->run_count++;
+  return 0;
+}
+
 int report_stacks_sample(struct report_stacks *s, const struct etw_event *ev, int64_t filetime)
 {
-  unsigned ptr = ev->pointer_size == 4 ? 4 : 8;
+  unsigned ptr = ev->pointer_size == 4 ? 4 : 8, cpu = ev->cpu % REPORT_STACK_CPUS;
+  size_t kept = s->sample_count;
+  uint32_t tid;
+  int rc;
   if (!ev->user_data || ev->user_len < ptr + 4)
-    return 0;
-  return keep(s, ev, filetime, etl_le32(ev->user_data + ptr), frame_at(ev->user_data, ptr, 0),
-              0);
+    return REPORT_NOT_KEPT;
+  if ((rc = settle(s, cpu)) != 0)
+    return rc;
+  tid = etl_le32(ev->user_data + ptr);
+  if (tid == 0) {
+    struct report_idle_held *h = &s->idle[cpu];
+    struct report_stacks_recent *r = &s->recent[cpu][s->recent_next[cpu]];
+    s->recent_next[cpu] = (uint8_t)((s->recent_next[cpu] + 1) % REPORT_STACK_RECENT);
+    r->timestamp = ev->timestamp;
+    r->tid = 0;
+    r->sample = 0;
+    h->held = 1;
+    h->filetime = filetime;
+    h->timestamp = ev->timestamp;
+    h->ip = frame_at(ev->user_data, ptr, 0);
+    return REPORT_KEPT_IDLE;
+  }
+  rc = keep(s, ev, filetime, tid, frame_at(ev->user_data, ptr, 0), 0);
+  return rc < 0 ? rc : s->sample_count > kept ? REPORT_KEPT : REPORT_NOT_KEPT;
 }
 
 int report_stacks_cswitch(struct report_stacks *s, const struct etw_event *ev, int64_t filetime)
@@ -200,9 +250,26 @@ static struct report_stack_sample *target(struct report_stacks *s, unsigned cpu,
   unsigned i;
   cpu %= REPORT_STACK_CPUS;
   for (i = 0; i < REPORT_STACK_RECENT; i++) {
-    const struct report_stacks_recent *r = &s->recent[cpu][i];
-    if (r->sample && r->timestamp == timestamp && r->tid == tid)
+    struct report_stacks_recent *r = &s->recent[cpu][i];
+    struct report_idle_held *h = &s->idle[cpu];
+    if (r->timestamp != timestamp || r->tid != tid)
+      continue;
+    if (r->sample)
       return &s->samples[r->sample - 1];
+    /* The held idle sample has a stack: it joins the samples. */
+    if (h->held && h->timestamp == timestamp && s->sample_count < REPORT_MAX_STACK_SAMPLES &&
+        etwcap_grow((void **)&s->samples, &s->sample_cap, s->sample_count, sizeof(*s->samples),
+                    FIRST_BLOCK) == 0) {
+      struct report_stack_sample *x = &s->samples[s->sample_count];
+      x->filetime = h->filetime;
+      x->ip = h->ip;
+      x->tid = 0;
+      x->kern = x->user = 0;
+      x->flags = 0;
+      h->held = 0;
+      r->sample = (uint32_t)++s->sample_count;
+      return x;
+    }
   }
   return NULL;
 }
@@ -573,9 +640,20 @@ static int give_waits(struct report_stacks *s)
   return 0;
 }
 
+int report_stacks_settle(struct report_stacks *s)
+{
+  unsigned cpu;
+  int rc = 0;
+  for (cpu = 0; cpu < REPORT_STACK_CPUS && !rc; cpu++)
+    rc = settle(s, cpu);
+  return rc;
+}
+
 int report_stacks_finish(struct report_stacks *s)
 {
-  int rc;
+  int rc = report_stacks_settle(s);
+  if (rc)
+    return rc;
   resolve_refs(s);
   rc = match_lates(s);
   if (!rc)

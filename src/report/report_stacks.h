@@ -97,7 +97,26 @@ struct report_stack_flush {
 
 struct report_stacks_recent {
   uint64_t timestamp; /* raw */
-  uint32_t tid, sample;
+  uint32_t tid, sample; /* sample 0: the CPU's idle sample held back */
+};
+
+/* Idle's samples (thread 0) without a stack, one run per CPU and address
+ * in file order (each CPU's samples come in time order): an idle machine
+ * logs millions, at a few dozen addresses.  A run is named at its first
+ * time: the images of the kernel do not change within it. */
+struct report_idle_run {
+  int64_t first, last;
+  uint64_t ip, count;
+};
+
+/* An idle sample held back until the CPU's next sample shows whether a
+ * stack came with it (the kernel logs it right after, on its CPU). */
+struct report_idle_held {
+  int64_t filetime;
+  uint64_t timestamp, ip;
+  int held;
+  int open;                  /* runs[run] is this CPU's run still growing */
+  size_t run;
 };
 
 struct report_stacks {
@@ -121,6 +140,10 @@ struct report_stacks {
   struct report_keymap fragment_by_hash;
   struct report_stacks_recent recent[REPORT_STACK_CPUS][REPORT_STACK_RECENT];
   uint8_t recent_next[REPORT_STACK_CPUS];
+  struct report_idle_held idle[REPORT_STACK_CPUS];
+  struct report_idle_run *runs;
+  size_t run_count, run_cap;
+  uint64_t idle_run_samples; /* the samples in runs */
   uint64_t samples_dropped, frames_dropped, stack_events, orphan_stack_events;
   uint64_t cswitches; /* context switches seen */
   uint64_t stack_records_dropped; /* references, definitions, late parts past their caps */
@@ -129,7 +152,10 @@ struct report_stacks {
 int report_stacks_init(struct report_stacks *s);
 void report_stacks_release(struct report_stacks *s);
 /* A SampledProfile event (the caller has recognised it) at filetime:
- * 0 or ETWCAP_E_NOMEM. */
+ * REPORT_KEPT (among the samples), REPORT_KEPT_IDLE (thread 0's, held
+ * back or in a run: charged to Idle), REPORT_NOT_KEPT (short or past the
+ * cap), or ETWCAP_E_NOMEM. */
+enum { REPORT_NOT_KEPT, REPORT_KEPT, REPORT_KEPT_IDLE };
 int report_stacks_sample(struct report_stacks *s, const struct etw_event *ev, int64_t filetime);
 /* A kernel CSwitch event (the caller has recognised it: NewThreadId,
  * OldThreadId, ...; TraceEvent's CSwitchTraceData), kept with the CPU
@@ -141,7 +167,11 @@ int report_stacks_walk(struct report_stacks *s, const struct etw_event *ev, int6
  * sample just given to report_stacks_sample.  0 or ETWCAP_E_NOMEM. */
 int report_stacks_ext(struct report_stacks *s, const struct etw_event *ev, int64_t filetime,
                       int is_sample);
-/* Gives the waiting kernel parts their user parts: 0 or ETWCAP_E_NOMEM. */
+/* Puts the idle samples still held back into their runs (at the end of
+ * the trace, before the samples are charged): 0 or ETWCAP_E_NOMEM. */
+int report_stacks_settle(struct report_stacks *s);
+/* Closes the idle runs and gives the waiting kernel parts their user
+ * parts: 0 or ETWCAP_E_NOMEM. */
 int report_stacks_finish(struct report_stacks *s);
 
 /* A part followed to its fragment: the fragment, or NULL when its key was

@@ -68,7 +68,7 @@ static void sample(struct report_stacks *s, uint16_t cpu, uint64_t ts, uint32_t 
   put(payload, ip, 8);
   put(payload + 8, tid, 4);
   put(payload + 12, 1, 4);
-  assert_int_equal(report_stacks_sample(s, &ev, (int64_t)ts), 0);
+  assert_true(report_stacks_sample(s, &ev, (int64_t)ts) > 0);
 }
 
 /* A StackWalk (n frames) naming the event at `names` of thread tid. */
