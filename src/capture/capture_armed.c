@@ -13,6 +13,7 @@
 #include "src/base/strutil.h"
 #include "src/base/zip/zip_member_text.h"
 #include "src/capture/capture_cmd_internal.h"
+#include "src/capture/periodic_rundown_files.h"
 #include "src/capture/rundown.h"
 #include "src/capture/segment_retention.h"
 #include "src/cli/cli.h"
@@ -150,6 +151,9 @@ static void take_snapshot(struct capture_armed *a, const struct manifest_trigger
   }
   if (rc > 0) {
     capture_cmd_rundown(a->c, &plan);
+    /* The rings hold a window before now: the periodic kernel rundowns
+     * kept name what ran in it and has ended (§8.5). */
+    periodic_rundown_files_copy(&a->kept, a->plan->data_file, name);
     a->job.written = written;
     a->job.written_ctx = a;
     if (background_finish(&a->job, name, fired, a->log, a->cli->command_line) == 0) {
@@ -198,23 +202,32 @@ static int clr_capture_state(struct capture_armed *a, const struct collection_se
 
 /* The kernel part on the group mask: the plan's kernel rundown session,
  * started and stopped at once, into X.kernelRundown.<n>.etl beside the
- * ring or segment X.etl, merged with it (a sibling by PerfView's names). */
+ * ring or segment X.etl, merged with it (a sibling by PerfView's names).
+ * Only the newest PERIODIC_RUNDOWN_FILES_KEPT (32) are kept, the older
+ * ones deleted: a ring holds only its most recent window, and a process
+ * alive in it is in a rundown taken during the window or in the last one
+ * before it, so the newest 32 name what a ring of up to 31 periods holds
+ * (docs/win32-contract.md §8.5), and a capture of any length leaves at
+ * most 32 of them for its merge (ETL_MERGE_MAX_INPUTS, 64).  A segment's
+ * files go with that segment's merge, which deletes them. */
 static void kernel_rundown_session(struct capture_armed *a)
 {
   struct plan_session s;
   struct rundown_result rr;
   char file[CONTROLLER_PATH_MAX];
+  unsigned n = a->rundowns + 1;
   size_t i;
   for (i = 0; i < a->plan->session_count; i++)
     if (a->plan->sessions[i].role == PLAN_ROLE_KERNEL_RUNDOWN)
       break;
-  if (i == a->plan->session_count)
+  if (i == a->plan->session_count ||
+      periodic_rundown_file_name(a->plan->data_file, n, file, sizeof(file)) != 0)
     return;
+  a->rundowns = n;
   s = a->plan->sessions[i];
-  snprintf(file, sizeof(file), "%.*s.kernelRundown.%u.etl",
-           (int)path_stem_len(a->plan->data_file, ".etl"), a->plan->data_file, ++a->rundowns);
   s.file = file;
   rundown_kernel(a->env, &s, &rr);
+  periodic_rundown_files_written(&a->kept, a->plan->data_file, n);
 }
 
 /* A rundown into the running capture (/RundownPeriodSec, struct

@@ -16,6 +16,7 @@
 #include "src/base/log_memory.h"
 #include "src/capture/capture_background.h"
 #include "src/capture/collection.h"
+#include "src/capture/periodic_rundown_files.h"
 #include "src/finish/capture_manifest.h"
 #include "triggers/trigger_engine.h"
 
@@ -44,6 +45,7 @@ struct capture_armed {
   /* /RundownPeriodSec (the plan's periodic_rundown) */
   uint64_t rundown_period_ms, rundown_ms;
   unsigned rundowns;            /* kernel rundown files written so far */
+  struct periodic_rundown_files kept; /* the newest of them */
 };
 
 /* Do the qualifiers combine?  0, or ETWCAP_E_USAGE with the reason

@@ -36,6 +36,20 @@ static struct fake_session *find(struct fake_controller *f, const char *name)
   return NULL;
 }
 
+/* A slot for a new session: a fresh one while there are, then one a stopped
+ * session left (a stop frees its slot, as StopTraceW does: a week of
+ * sessions started and stopped runs in a few), NULL when every one runs. */
+static struct fake_session *free_slot(struct fake_controller *f)
+{
+  size_t i;
+  if (f->session_count < FAKE_MAX_SESSIONS)
+    return &f->sessions[f->session_count++];
+  for (i = 0; i < f->session_count; i++)
+    if (!f->sessions[i].running)
+      return &f->sessions[i];
+  return NULL;
+}
+
 static struct fake_session *by_handle(struct fake_controller *f, uint64_t handle)
 {
   size_t i;
@@ -172,10 +186,9 @@ static int fake_start(struct controller *c, const struct plan_session *ps, uint6
   if (find(f, ps->name))
     return call->rc = controller_fail(c, ETWCAP_E_SESSION_EXISTS, "StartTraceW", 183,
                                       "ERROR_ALREADY_EXISTS");
-  if (f->session_count == FAKE_MAX_SESSIONS)
+  if (!(s = free_slot(f)))
     return call->rc = controller_fail(c, ETWCAP_E_SESSION_LIMIT, "StartTraceW", 1450,
                                       "ERROR_NO_SYSTEM_RESOURCES");
-  s = &f->sessions[f->session_count++];
   memset(s, 0, sizeof(*s));
   snprintf(s->name, sizeof(s->name), "%s", ps->name);
   snprintf(s->file, sizeof(s->file), "%s", ps->file ? ps->file : "");

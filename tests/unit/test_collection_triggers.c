@@ -12,6 +12,7 @@
 #include "etw/event/builtin_events.h"
 #include "etw/event/guid.h"
 #include "etw/event/tracelogging.h"
+#include "src/base/alloc.h"
 #include "src/base/civil_time.h"
 #include "src/base/error.h"
 #include "src/base/log.h"
@@ -21,6 +22,8 @@
 #include "src/base/os/os_version.h"
 #include "src/base/path_name.h"
 #include "src/base/strutil.h"
+#include "src/base/zip/zip_member_text.h"
+#include "src/capture/periodic_rundown_files.h"
 #include "src/capture/session_record.h"
 #include "src/os/console.h"
 #include "tests/fakes/fake_consumer.h"
@@ -1155,6 +1158,181 @@ static void the_periodic_rundown_lands_in_the_capture_at_its_period(void **state
   }
 }
 
+/* The periodic kernel rundown files beside the ring: how many the folder
+ * holds at each start of the kernel rundown session (the most seen), and
+ * the highest number among them. */
+static size_t rundown_files_most;
+static unsigned rundown_files_last;
+
+struct rundown_listing {
+  const char *stem; /* "trig.kernelRundown." */
+  size_t count;
+  unsigned last;
+};
+
+static int list_rundown_file(void *ctx, const char *name)
+{
+  struct rundown_listing *l = ctx;
+  size_t len = strlen(l->stem);
+  if (!strncmp(name, l->stem, len) && name[len] >= '0' && name[len] <= '9' &&
+      str_ends_with_case(name, ".etl")) {
+    unsigned n = (unsigned)strtoul(name + len, NULL, 10);
+    l->count++;
+    if (n > l->last)
+      l->last = n;
+  }
+  return 0;
+}
+
+static struct rundown_listing list_rundown_files(const struct world *w)
+{
+  char dir[512], stem[128];
+  struct rundown_listing l;
+  size_t dir_len = path_dir_len(w->data);
+  snprintf(dir, sizeof(dir), "%.*s", (int)dir_len, w->data);
+  snprintf(stem, sizeof(stem), "%.*s.kernelRundown.", (int)(strlen(w->data) - dir_len - 4),
+           w->data + dir_len);
+  memset(&l, 0, sizeof(l));
+  l.stem = stem;
+  os_dir_list(dir, list_rundown_file, &l);
+  l.stem = NULL;
+  return l;
+}
+
+static void count_rundown_files(void *ctx, const char *op, const char *session)
+{
+  struct rundown_listing l;
+  (void)ctx;
+  if (strcmp(op, "start") != 0 || strcmp(session, "etwcapKernelRundown") != 0)
+    return;
+  l = list_rundown_files(W);
+  if (l.count > rundown_files_most)
+    rundown_files_most = l.count;
+  if (l.last > rundown_files_last)
+    rundown_files_last = l.last;
+}
+
+/* The numbers n of the files `<prefix>.kernelRundown.<n>.etl` the manifest
+ * of `zip` names as the merge's inputs, in `kept` (room for 64); how many. */
+static size_t merged_rundown_files(const char *zip, const char *prefix, unsigned kept[64])
+{
+  char *text = NULL, why[256], needle[160];
+  const char *p;
+  size_t len, count = 0;
+  if (zip_member_text(zip, "etwcap-capture.json", 1u << 20, &text, &len, why, sizeof(why)))
+    fail_msg("%s: %s", zip, why);
+  snprintf(needle, sizeof(needle), "\"%s.kernelRundown.", prefix);
+  for (p = text; (p = strstr(p, needle)) != NULL; p++) {
+    const char *num = p + strlen(needle);
+    if (*num >= '0' && *num <= '9' && count < 64)
+      kept[count++] = (unsigned)strtoul(num, NULL, 10);
+  }
+  etwcap_free(text);
+  return count;
+}
+
+/* 1 when n is among the count numbers of kept. */
+static int kept_has(const unsigned *kept, size_t count, unsigned n)
+{
+  size_t i;
+  for (i = 0; i < count; i++)
+    if (kept[i] == n)
+      return 1;
+  return 0;
+}
+
+/* A week of /RundownPeriodSec:600 is 1,008 periods, each a kernel rundown
+ * file; here the same 1,008 at /RundownPeriodSec:60 (16.8 h of the virtual
+ * clock, which Wine runs a week of in minutes), in the default circular
+ * file, on the group mask.  One merge takes
+ * at most ETL_MERGE_MAX_INPUTS (64) files, so the capture's merge fails
+ * unless the older ones go: at most PERIODIC_RUNDOWN_FILES_KEPT (32) are
+ * there at any time, the newest, and the final zip merges exactly those
+ * (its manifest names them) with the stop's own kernel rundown. */
+static void a_weeks_periodic_rundowns_keep_the_newest_and_merge(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/RundownPeriodSec:60", "/MaxCollectSec:60480",
+                         "/KernelRoute:groupMask", NULL };
+  char zip[600], err[256];
+  unsigned kept[64], n[FAKE_EVENT_KINDS], i;
+  size_t count;
+  rundown_files_most = rundown_files_last = 0;
+  w->fake.before = count_rundown_files;
+  assert_int_equal(run(w, args), 0);
+  /* 60,480 s at one rundown every 60 s: 1,008 (the last maybe at the stop
+   * itself). */
+  assert_true(rundown_files_last >= 1007);
+  assert_int_equal(rundown_files_most, PERIODIC_RUNDOWN_FILES_KEPT);
+  snprintf(zip, sizeof(zip), "%s.zip", w->data);
+  count = merged_rundown_files(zip, "trig", kept);
+  assert_int_equal(count, PERIODIC_RUNDOWN_FILES_KEPT);
+  for (i = 0; i < PERIODIC_RUNDOWN_FILES_KEPT; i++)
+    assert_true(kept_has(kept, count, rundown_files_last - i));
+  assert_int_equal(fake_event_census(zip, n, err, sizeof(err)), 0);
+  assert_true(n[2] > 0 && n[3] > 0); /* Process, Image DCStart */
+  /* The merge deleted the files it took; nothing of the week is left. */
+  assert_int_equal(list_rundown_files(w).count, 0);
+}
+
+/* A snapshot's rings hold a window before it: its zip merges copies of the
+ * periodic kernel rundown files kept then (X.1.kernelRundown.<n>.etl), and
+ * the originals stay for the final merge. */
+static void a_snapshot_merges_the_periodic_rundowns_kept(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/InMemoryCircularBuffer", "/CircularMB:64",
+                         "/RundownPeriodSec:60", "/MaxCollectSec:3600",
+                         "/KernelRoute:groupMask", NULL };
+  char one[600], zip[600];
+  unsigned kept[64], i;
+  size_t len = strlen(w->data), count;
+  /* 'etwcap snapshot' after 40 periods. */
+  snprintf(w->request_for, sizeof(w->request_for), "%s%s", w->data, SESSION_REQUEST_SUFFIX);
+  w->request_at_ms = 40 * 60000 + 30000;
+  w->request_text = "snapshot";
+  rundown_files_most = rundown_files_last = 0;
+  w->fake.before = count_rundown_files;
+  assert_int_equal(run(w, args), 0);
+  snprintf(one, sizeof(one), "%.*s.1.etl.zip", (int)(len - 4), w->data);
+  count = merged_rundown_files(one, "trig.1", kept);
+  assert_int_equal(count, PERIODIC_RUNDOWN_FILES_KEPT);
+  for (i = 40 - PERIODIC_RUNDOWN_FILES_KEPT + 1; i <= 40; i++)
+    assert_true(kept_has(kept, count, i));
+  snprintf(zip, sizeof(zip), "%s.zip", w->data);
+  count = merged_rundown_files(zip, "trig", kept);
+  assert_int_equal(count, PERIODIC_RUNDOWN_FILES_KEPT);
+  assert_true(kept_has(kept, count, rundown_files_last));
+  assert_int_equal(rundown_files_most, PERIODIC_RUNDOWN_FILES_KEPT);
+  assert_int_equal(list_rundown_files(w).count, 0);
+  os_remove(one);
+}
+
+/* Segments of 70 min with /RundownPeriodSec:60, 70 periods each: each
+ * segment's zip merges the newest 32 of its own, and the segment's merge
+ * deletes them. */
+static void each_segment_merges_its_newest_periodic_rundowns(void **state)
+{
+  struct world *w = *state;
+  const char *args[] = { "collect", w->data, "/SegmentSec:4200", "/RundownPeriodSec:60",
+                         "/MaxCollectSec:16800", "/KernelRoute:groupMask", NULL };
+  struct segment_files f;
+  char dir[512], path[700], prefix[128];
+  unsigned kept[64];
+  size_t i;
+  snprintf(dir, sizeof(dir), "%.*s", (int)path_dir_len(w->data), w->data);
+  segment_zips(w, &f, 1);
+  assert_int_equal(run(w, args), 0);
+  assert_int_equal(segment_zips(w, &f, 0), 4);
+  for (i = 0; i < f.count; i++) {
+    snprintf(path, sizeof(path), "%s%s", dir, f.names[i]);
+    /* trig.<stamp>.etl.zip: its files are trig.<stamp>.kernelRundown.<n>.etl */
+    snprintf(prefix, sizeof(prefix), "%.*s", (int)(strlen(f.names[i]) - 8), f.names[i]);
+    assert_int_equal(merged_rundown_files(path, prefix, kept), PERIODIC_RUNDOWN_FILES_KEPT);
+  }
+  segment_zips(w, &f, 1);
+}
+
 static void segments_refuse_what_cannot_work(void **state)
 {
   struct world *w = *state;
@@ -1281,6 +1459,9 @@ int main(void)
     T(segments_keep_kernel_events_and_rundown_on_each_route),
     T(keep_days_spans_earlier_runs_and_keeps_fires),
     T(retention_deletes_only_the_names_it_writes),
+    T(a_weeks_periodic_rundowns_keep_the_newest_and_merge),
+    T(a_snapshot_merges_the_periodic_rundowns_kept),
+    T(each_segment_merges_its_newest_periodic_rundowns),
     T(segments_refuse_what_cannot_work),
     T(the_periodic_rundown_lands_in_the_capture_at_its_period),
     T(start_trigger_waits_before_starting_anything),
