@@ -51,6 +51,8 @@ struct recent {
   int64_t bare_lo, bare_hi;
   uint32_t bare_node, bare_counter; /* bare_counter: index + 1, or 0 */
   int bare_set;
+  uint64_t memo_key; /* the last stack looked for, and its memo + 1 (or 0) */
+  uint32_t memo;
   /* The last path walked, root first, and its nodes (walk_len of them). */
   uint32_t *walk_frames, *walk_nodes;
   size_t walk_len, walk_cap;
@@ -280,9 +282,13 @@ static int64_t stack_node(struct build *b, struct report_cpu_process *p, uint32_
                           const struct report_fragment *const *part, unsigned parts)
 {
   uint64_t key = (uint64_t)x->kern << 32 | x->user;
-  uint32_t at = report_keymap_get(&b->stack_node, key, slot);
+  struct recent *r = &b->recent[slot];
+  uint32_t at = r->memo && r->memo_key == key ? r->memo
+                                               : report_keymap_get(&b->stack_node, key, slot);
   struct path_memo *m = at ? &b->memos[at - 1] : NULL;
   int64_t node, n, lo = INT64_MIN, hi = INT64_MAX;
+  r->memo_key = key;
+  r->memo = at;
   if (m && m->lo <= x->filetime && x->filetime < m->hi)
     return m->node;
   n = name_stack(b, pid, x, part, parts, &lo, &hi);
@@ -294,8 +300,10 @@ static int64_t stack_node(struct build *b, struct report_cpu_process *p, uint32_
     if (etwcap_grow((void **)&b->memos, &b->memo_cap, b->memo_count, sizeof(*b->memos), 1024) !=
         0)
       return ETWCAP_E_NOMEM;
-    if (report_keymap_put(&b->stack_node, key, slot, (uint32_t)b->memo_count + 1) == 0)
+    if (report_keymap_put(&b->stack_node, key, slot, (uint32_t)b->memo_count + 1) == 0) {
       m = &b->memos[b->memo_count++];
+      r->memo = (uint32_t)b->memo_count;
+    }
   }
   if (m) {
     m->lo = lo;

@@ -481,26 +481,35 @@ static int by_key_then_time(const void *a, const void *b)
 
 /* Each reference takes the first definition of its key at or after its
  * time (TraceLog, in time order: the next definition resolves every use
- * waiting for it), found by a binary search of the sorted definitions. */
+ * waiting for it).  The definitions are sorted by key and time, and a map
+ * gives where each key's run starts (keys it cannot hold, out of room or
+ * memory, stay unresolved). */
 static void resolve_refs(struct report_stacks *s)
 {
+  struct report_keymap first;
   size_t i;
+  if (!s->ref_count)
+    return;
   if (s->def_count)
     qsort(s->defs, s->def_count, sizeof(*s->defs), by_key_then_time);
+  report_keymap_init(&first, 2 * (size_t)REPORT_MAX_STACK_SAMPLES);
+  for (i = 0; i < s->def_count; i++)
+    if ((i == 0 || s->defs[i].key != s->defs[i - 1].key ||
+         s->defs[i].kind != s->defs[i - 1].kind) &&
+        report_keymap_put(&first, s->defs[i].key, s->defs[i].kind, (uint32_t)i + 1) != 0)
+      break; /* the map is full: later keys stay unresolved */
   for (i = 0; i < s->ref_count; i++) {
     struct report_stack_ref *r = &s->refs[i];
-    size_t lo = 0, hi = s->def_count;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (def_order(r->key, r->kind, r->filetime, &s->defs[mid]) > 0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    r->part = lo < s->def_count && s->defs[lo].key == r->key && s->defs[lo].kind == r->kind
-                  ? s->defs[lo].part
+    uint32_t at = report_keymap_get(&first, r->key, r->kind);
+    size_t j = at ? at - 1 : s->def_count;
+    while (j < s->def_count && s->defs[j].key == r->key && s->defs[j].kind == r->kind &&
+           s->defs[j].filetime < r->filetime)
+      j++;
+    r->part = j < s->def_count && s->defs[j].key == r->key && s->defs[j].kind == r->kind
+                  ? s->defs[j].part
                   : 0;
   }
+  report_keymap_release(&first);
 }
 
 #define LATE_FILTER_BITS (1u << 20)
