@@ -315,6 +315,11 @@ enum plan_periodic_kernel {
   PLAN_PERIODIC_KERNEL_SESSION,     /* the kernel rundown session, into its own file */
   PLAN_PERIODIC_KERNEL_CAPTURE_STATE /* CAPTURE_STATE to each System Provider: undocumented */
 };
+/* How many periodic kernel rundown files (X.kernelRundown.<n>.etl) a ring
+ * or segment keeps, the newest: half of what one merge takes
+ * (ETL_MERGE_MAX_INPUTS; why that is enough: docs/win32-contract.md §8.5). */
+#define PLAN_PERIODIC_RUNDOWN_FILES_KEPT 32
+
 struct plan_periodic_rundown {
   uint32_t seconds;                 /* 0: none */
   uint64_t clr_keywords;

@@ -208,14 +208,17 @@ static void periodic_rundown_text(struct strbuf *b, const struct plan_periodic_r
   strbuf_printf(b, "  CLR       ClrRundown 0x%llX in the user session (enable, then capture "
                    "state: modules, JIT and NGEN methods)\n",
                 (unsigned long long)r->clr_keywords);
-  strbuf_printf(b, "  kernel    %s\n",
-                r->kernel == PLAN_PERIODIC_KERNEL_SESSION
-                    ? "the kernel rundown session, started and stopped at once, into its own "
-                      "file beside the capture (processes, images)"
-                    : r->kernel == PLAN_PERIODIC_KERNEL_CAPTURE_STATE
-                          ? "a capture-state request to each System Provider (undocumented "
-                            "for them)"
-                          : "none");
+  if (r->kernel == PLAN_PERIODIC_KERNEL_SESSION)
+    strbuf_printf(b, "  kernel    the kernel rundown session, started and stopped at once, into "
+                     "its own file beside the capture (processes, images; the newest %d "
+                     "files kept)\n",
+                  PLAN_PERIODIC_RUNDOWN_FILES_KEPT);
+  else
+    strbuf_printf(b, "  kernel    %s\n",
+                  r->kernel == PLAN_PERIODIC_KERNEL_CAPTURE_STATE
+                      ? "a capture-state request to each System Provider (undocumented for "
+                        "them)"
+                      : "none");
 }
 
 int plan_to_text(const struct plan *plan, char **out)

@@ -14,6 +14,7 @@
 #define ETWCAP_PERIODIC_RUNDOWN_FILES_H
 
 #include "etw/merge/etl_merge.h"
+#include "etw/plan/plan.h"
 #include "etw/session/controller.h"
 #include "src/base/os/os_file.h"
 
@@ -22,7 +23,9 @@
 /* Half of what one merge takes: the other half is for the capture's own
  * session files (at most five: X.etl, .kernel, .clrRundown, .kernelRundown,
  * .userheap) and anything else named like them. */
-#define PERIODIC_RUNDOWN_FILES_KEPT (ETL_MERGE_MAX_INPUTS / 2)
+#define PERIODIC_RUNDOWN_FILES_KEPT PLAN_PERIODIC_RUNDOWN_FILES_KEPT
+_Static_assert(PERIODIC_RUNDOWN_FILES_KEPT * 2 <= ETL_MERGE_MAX_INPUTS,
+               "the periodic rundown files kept leave half of a merge's inputs");
 
 struct periodic_rundown_files {
   char data_file[CONTROLLER_PATH_MAX]; /* X.etl, whose files these are */

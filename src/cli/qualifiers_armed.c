@@ -51,7 +51,7 @@ static const struct opt_def rundown_defs[] = {
     "ring or a segment keeps names what ran in it: the CLR's (its rundown provider enabled "
     "and asked for its state in the user session: modules, JIT and NGEN methods) and the "
     "kernel's (processes, images: a kernel rundown session into its own file, merged with "
-    "the capture; on /KernelRoute:systemProviders a capture-state request to each System "
+    "the capture, the newest 32 such files kept; on /KernelRoute:systemProviders a capture-state request to each System "
     "Provider, which Microsoft does not document for them). Any route; on Windows 7 the CLR "
     "part only. Checked against the fake controller only.",
     10, 86400, NULL },

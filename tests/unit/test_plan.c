@@ -942,6 +942,7 @@ static void kernel_route_qualifier_picks_or_refuses_a_route(void **state)
 static void periodic_rundown_names_methods_on_every_route(void **state)
 {
   struct plan plan;
+  char *text = NULL;
   size_t i;
   (void)state;
   BUILD_OK(&plan, SERVER, "/RundownPeriodSec:600");
@@ -950,6 +951,11 @@ static void periodic_rundown_names_methods_on_every_route(void **state)
   assert_int_equal(plan.periodic_rundown.clr_keywords & 0x60138, 0x20138);
   assert_int_equal(plan.periodic_rundown.kernel, PLAN_PERIODIC_KERNEL_SESSION);
   assert_non_null(session(&plan, PLAN_ROLE_KERNEL_RUNDOWN));
+  /* `plan` says that only the newest files are kept (docs/win32-contract.md
+   * §8.5: 32). */
+  assert_int_equal(plan_to_text(&plan, &text), 0);
+  assert_non_null(strstr(text, "the newest 32 files kept"));
+  etwcap_free(text);
   plan_release(&plan);
   BUILD_OK(&plan, SERVER, "/RundownPeriodSec:600", "/ClrEvents:Default-JittedMethodILToNativeMap",
            "/KernelRoute:systemProviders");
