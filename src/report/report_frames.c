@@ -55,6 +55,7 @@ void report_frames_release(struct report_frames *f)
   etwcap_free(f->text);
   etwcap_free(f->name_at);
   etwcap_free(f->memo);
+  etwcap_free(f->orphans);
   memset(f, 0, sizeof(*f));
 }
 
@@ -163,14 +164,41 @@ static int64_t image_frame(struct report_frames *f, void *ctx)
   return report_frames_intern(f, name, len + 2);
 }
 
-int report_frames_image(struct report_frames *f, struct image_event *img, int64_t filetime)
+/* The frame an orphan already has. */
+static int64_t orphan_frame(struct report_frames *f, void *ctx)
+{
+  (void)f;
+  return ((const struct report_orphan_image *)ctx)->frame;
+}
+
+int report_frames_image(struct report_frames *f, struct image_event *img, int64_t filetime,
+                        int known)
 {
   int opening = img->opcode == IMAGE_EVENT_LOAD || img->opcode == IMAGE_EVENT_DCSTART;
-  int64_t when = img->opcode == IMAGE_EVENT_DCSTART ? INT64_MIN : filetime;
+  int64_t when = img->opcode == IMAGE_EVENT_DCSTART ? INT64_MIN : filetime, frame;
+  struct report_orphan_image *o;
   if (!img->image_size)
     return 0;
-  return range_event(f, &f->images, img->process_id, img->image_base, img->image_size, opening,
-                     when, image_frame, img);
+  if (known)
+    return range_event(f, &f->images, img->process_id, img->image_base, img->image_size,
+                       opening, when, image_frame, img);
+  if (f->orphan_count >= REPORT_MAX_ORPHAN_IMAGES) {
+    f->ranges_dropped++;
+    return 0;
+  }
+  if ((frame = image_frame(f, img)) < 0)
+    return (int)frame;
+  if (etwcap_grow((void **)&f->orphans, &f->orphan_cap, f->orphan_count, sizeof(*f->orphans),
+                  256) != 0)
+    return ETWCAP_E_NOMEM;
+  o = &f->orphans[f->orphan_count++];
+  o->base = img->image_base;
+  o->size = img->image_size;
+  o->when = when;
+  o->pid = img->process_id;
+  o->frame = (uint32_t)frame;
+  o->opening = opening;
+  return 0;
 }
 
 /* "Namespace.Name" of the method event whose cursor is at its
@@ -252,9 +280,24 @@ static int ranges_finish(struct report_frames *f, struct report_code_ranges *r)
   return 0;
 }
 
-int report_frames_finish(struct report_frames *f)
+int report_frames_finish(struct report_frames *f, int (*known)(void *ctx, uint32_t pid),
+                         void *ctx)
 {
-  int rc = ranges_finish(f, &f->methods);
+  size_t i;
+  int rc = 0;
+  for (i = 0; i < f->orphan_count && !rc; i++) {
+    struct report_orphan_image *o = &f->orphans[i];
+    if (known(ctx, o->pid))
+      rc = range_event(f, &f->images, o->pid, o->base, o->size, o->opening, o->when,
+                       orphan_frame, o);
+    else
+      f->ranges_dropped++;
+  }
+  etwcap_free(f->orphans);
+  f->orphans = NULL;
+  f->orphan_count = f->orphan_cap = 0;
+  if (!rc)
+    rc = ranges_finish(f, &f->methods);
   if (!rc)
     rc = ranges_finish(f, &f->images);
   if (!rc && !(f->memo = etwcap_calloc(REPORT_FRAME_MEMO, sizeof(*f->memo))))

@@ -32,6 +32,15 @@
 #define REPORT_MAX_FRAME_NAMES (1u << 20)
 #define REPORT_FRAME_NAME_MAX 512
 #define REPORT_FRAME_UNKNOWN 0u
+#define REPORT_MAX_ORPHAN_IMAGES 65536
+
+/* An image event of a process not known when it came. */
+struct report_orphan_image {
+  uint64_t base, size;
+  int64_t when;
+  uint32_t pid, frame;
+  int opening;
+};
 
 /* A method's or image's code, [lo, hi), live in [start, end] (filetimes). */
 struct report_code_range {
@@ -68,20 +77,31 @@ struct report_frames {
   uint32_t *name_at;           /* frame -> offset in text */
   size_t frame_count, frame_cap;
   struct report_keymap by_name; /* (hash, length) -> frame + 1 */
+  struct report_orphan_image *orphans;
+  size_t orphan_count, orphan_cap;
   uint64_t ranges_dropped, names_dropped;
 };
 
 int report_frames_init(struct report_frames *f);
 void report_frames_release(struct report_frames *f);
 /* A kernel Image event (img as image_identity_parse_image_fields leaves it;
- * its name's length may be measured): 0 or ETWCAP_E_NOMEM. */
-int report_frames_image(struct report_frames *f, struct image_event *img, int64_t filetime);
+ * its name's length may be measured).  known: whether its process is
+ * known yet (0 and 4 always are).  The images of unknown processes are
+ * set aside, up to REPORT_MAX_ORPHAN_IMAGES, for a process whose start
+ * the file stores after them (each CPU's buffers apart); past that they
+ * are counted as dropped: a rundown of thousands of processes the trace
+ * never names costs nothing.  0 or ETWCAP_E_NOMEM. */
+int report_frames_image(struct report_frames *f, struct image_event *img, int64_t filetime,
+                        int known);
 /* A CLR runtime or rundown event (the caller checked the provider; rundown
  * says which): the method events are kept.  0 or ETWCAP_E_NOMEM. */
 int report_frames_clr(struct report_frames *f, const struct etw_event *ev, int rundown,
                       int64_t filetime);
-/* Sorts the ranges for lookups: 0 or ETWCAP_E_NOMEM.  No events after it. */
-int report_frames_finish(struct report_frames *f);
+/* Takes the images set aside whose process known(ctx, pid) now knows,
+ * and sorts the ranges for lookups: 0 or ETWCAP_E_NOMEM.  No events after
+ * it. */
+int report_frames_finish(struct report_frames *f, int (*known)(void *ctx, uint32_t pid),
+                         void *ctx);
 
 /* The frame of address in process pid at filetime (pointer_size: the
  * trace's).  Remembers the answer for the next lookups of the address. */

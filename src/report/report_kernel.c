@@ -316,7 +316,10 @@ static int image_event(struct report_kernel *k, const struct etw_event *ev, int6
     return 0;
   if (k->frames) {
     struct image_event copy = img;
-    if ((rc = report_frames_image(k->frames, &copy, filetime)) != 0)
+    uint32_t index;
+    int known = img.process_id == 0 || img.process_id == 4 ||
+                report_idmap_get(&k->pid_to_process, img.process_id, &index);
+    if ((rc = report_frames_image(k->frames, &copy, filetime, known)) != 0)
       return rc;
   }
   with_id = k->pending_id_base[cpu] == img.image_base && img.image_base;
@@ -386,6 +389,11 @@ int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int
   if (group == KERNEL_GROUP_THREAD)
     return thread_event(k, ev, filetime);
   return REPORT_SAW_OTHER;
+}
+
+int report_kernel_knows(void *k, uint32_t pid)
+{
+  return report_kernel_process(k, pid) != NULL;
 }
 
 const struct report_process *report_kernel_process(const struct report_kernel *k, uint32_t pid)

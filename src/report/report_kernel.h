@@ -121,6 +121,9 @@ enum report_kernel_seen { REPORT_SAW_OTHER, REPORT_SAW_CSWITCH, REPORT_SAW_CPU_S
 /* Looks at one event (not one of the CLR's).  A report_kernel_seen, or
  * ETWCAP_E_NOMEM. */
 int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime);
+/* 1 when a process of this pid is known (k: a struct report_kernel; the
+ * form report_frames_finish asks for). */
+int report_kernel_knows(void *k, uint32_t pid);
 /* The latest process with this pid, or NULL. */
 const struct report_process *report_kernel_process(const struct report_kernel *k, uint32_t pid);
 /* The process (index in processes + 1) a CPU sample of thread tid at

@@ -187,7 +187,7 @@ static int finish(struct report *r)
   if (!kernel_rc)
     kernel_rc = report_stacks_finish(&r->stacks);
   if (!kernel_rc)
-    kernel_rc = report_frames_finish(&r->frames);
+    kernel_rc = report_frames_finish(&r->frames, report_kernel_knows, &r->kernel);
   if (!kernel_rc)
     kernel_rc = report_cpu_build(&r->cpu, &r->kernel, &r->stacks, &r->frames,
                                  r->summary.lf.pointer_size, &r->cpu_select);

@@ -257,7 +257,16 @@ static void an_extended_stack_item_is_the_events_stack(void **state)
 
 /* --- frame names ---------------------------------------------------------- */
 
-/* A kernel Image event as image_identity_parse_image_fields leaves it. */
+/* At the end every process is known but 43, which never starts. */
+static int known(void *ctx, uint32_t pid)
+{
+  (void)ctx;
+  return pid != 43;
+}
+
+/* A kernel Image event as image_identity_parse_image_fields leaves it;
+ * the processes 42 and 43 are not known yet when their images come (42's
+ * start is stored later in the file). */
 static void image(struct report_frames *f, uint8_t opcode, uint32_t pid, uint64_t base,
                   const char *path, int64_t when)
 {
@@ -274,7 +283,7 @@ static void image(struct report_frames *f, uint8_t opcode, uint32_t pid, uint64_
   img.process_id = pid;
   img.file_name = name;
   img.file_name_bytes = 2 * (n + 1);
-  assert_int_equal(report_frames_image(f, &img, when), 0);
+  assert_int_equal(report_frames_image(f, &img, when, pid != 42 && pid != 43), 0);
 }
 
 /* MethodLoadVerbose (runtime, rundown 0) or MethodDCStart/EndVerbose
@@ -325,7 +334,7 @@ static void frames_are_named_in_the_issues_order(void **state)
   method(&f, 143, 0, 40, 0x10000, 0x100, "System.DateTime", "GetDatePart", 500);
   method(&f, 144, 0, 40, 0x10000, 0x100, "System.DateTime", "GetDatePart", 700);
   method(&f, 144, 1, 40, 0x20000, 0x80, "Test.Program", "Main", 900); /* rundown at the end */
-  assert_int_equal(report_frames_finish(&f), 0);
+  assert_int_equal(report_frames_finish(&f, known, NULL), 0);
   assert_string_equal(name_at(&f, 40, 0x10010, 600), "System.DateTime.GetDatePart");
   assert_string_equal(name_at(&f, 40, 0x10010, 400), "?!?");  /* not loaded yet */
   assert_string_equal(name_at(&f, 40, 0x10010, 800), "?!?");  /* unloaded */
@@ -348,11 +357,28 @@ static void the_method_live_at_the_time_wins(void **state)
   method(&f, 143, 0, 40, 0x10000, 0x100, "A", "First", 100);
   method(&f, 144, 0, 40, 0x10000, 0x100, "A", "First", 200);
   method(&f, 143, 0, 40, 0x10000, 0x200, "B", "Second", 300);
-  assert_int_equal(report_frames_finish(&f), 0);
+  assert_int_equal(report_frames_finish(&f, known, NULL), 0);
   assert_string_equal(name_at(&f, 40, 0x10080, 150), "A.First");
   assert_string_equal(name_at(&f, 40, 0x10080, 350), "B.Second");
   assert_string_equal(name_at(&f, 40, 0x10180, 350), "B.Second");
   assert_string_equal(name_at(&f, 40, 0x10080, 250), "?!?");
+  report_frames_release(&f);
+}
+
+/* An image that comes before its process is known is named once the
+ * process is; one of a process never known is not kept. */
+static void images_wait_for_their_process(void **state)
+{
+  struct report_frames f;
+  (void)state;
+  assert_int_equal(report_frames_init(&f), 0);
+  image(&f, IMAGE_EVENT_LOAD, 42, 0x7FF600000000ull, "\\Windows\\System32\\ntdll.dll", 10);
+  image(&f, IMAGE_EVENT_LOAD, 43, 0x7FF600000000ull, "\\Windows\\System32\\ntdll.dll", 10);
+  assert_int_equal(report_frames_finish(&f, known, NULL), 0);
+  assert_string_equal(name_at(&f, 42, 0x7FF600000010ull, 20), "ntdll.dll!?");
+  assert_string_equal(name_at(&f, 42, 0x7FF600000010ull, 5), "?!?"); /* before its load */
+  assert_string_equal(name_at(&f, 43, 0x7FF600000010ull, 20), "?!?");
+  assert_int_equal(f.ranges_dropped, 1);
   report_frames_release(&f);
 }
 
@@ -367,6 +393,7 @@ int main(void)
     cmocka_unit_test(an_extended_stack_item_is_the_events_stack),
     cmocka_unit_test(frames_are_named_in_the_issues_order),
     cmocka_unit_test(the_method_live_at_the_time_wins),
+    cmocka_unit_test(images_wait_for_their_process),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
