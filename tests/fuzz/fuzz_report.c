@@ -1,8 +1,10 @@
 /* libFuzzer target: `etwcap report` over arbitrary bytes.  The input is
  * read as a trace (an ETL or a zip of them, in memory) and its whole page is
- * written, hostile strings and all; the same bytes are also read as a
+ * written, hostile strings and all, and its CPU stacks as `convert` writes
+ * them (folded and speedscope); the same bytes are also read as a
  * capture manifest (report_manifest.c, on the session record's JSON
  * reader).  Any crash, leak or sanitizer report is a bug. */
+#include "src/report/report_export.h"
 #include "src/report/report_html.h"
 #include "src/report/report_manifest.h"
 #include "src/report/report_model.h"
@@ -23,6 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rw_init(&w, fopen("/dev/null", "wb"));
     if (w.f) {
       report_html_write(&w, &r);
+      report_export_write(&w, &r, REPORT_EXPORT_FOLDED);
+      report_export_write(&w, &r, REPORT_EXPORT_SPEEDSCOPE);
       report_writer_flush(&w);
       fclose(w.f);
     }
