@@ -19,6 +19,8 @@ struct counter {
 /* What one build holds while it walks the samples. */
 struct build {
   struct report_cpu *c;
+  const struct report_kernel *k;
+  uint32_t fixed_interval; /* the sampling interval of every sample, or 0: it changes */
   const struct report_stacks *s;
   struct report_frames *f;
   unsigned pointer_size;
@@ -192,7 +194,7 @@ static int64_t child(struct build *b, struct report_cpu_process *p, uint32_t slo
   x = &p->nodes[p->node_count];
   x->parent = node;
   x->frame = frame;
-  x->weight = 0;
+  x->weight = x->time = 0;
   b->nodes++;
   return (int64_t)p->node_count++;
 }
@@ -313,6 +315,18 @@ static int64_t stack_node(struct build *b, struct report_cpu_process *p, uint32_
   return node;
 }
 
+/* Counts `count` samples from filetime on at node: their weight and their
+ * time, at the sampling interval then in effect. */
+static void add_time(struct build *b, struct report_cpu_process *p, uint32_t node,
+                     int64_t filetime, uint64_t count)
+{
+  uint64_t time =
+    count * (b->fixed_interval ? b->fixed_interval : report_kernel_interval(b->k, filetime));
+  p->nodes[node].weight += count;
+  p->nodes[node].time += time;
+  p->cpu_time += time;
+}
+
 /* A sample without a stack at the address of the process's last one, while
  * its name holds (Idle's samples, most of all): 1 when counted. */
 static int same_bare(struct build *b, struct report_cpu_process *p, struct recent *r,
@@ -322,7 +336,7 @@ static int same_bare(struct build *b, struct report_cpu_process *p, struct recen
       x->filetime >= r->bare_hi || x->kern || x->user)
     return 0;
   p->samples++;
-  p->nodes[r->bare_node].weight++;
+  add_time(b, p, r->bare_node, x->filetime, 1);
   if (r->bare_counter)
     b->counters[r->bare_counter - 1].self++; /* its total comes from the tree */
   return 1;
@@ -352,7 +366,7 @@ static int one_sample(struct build *b, uint32_t slot, const struct report_stack_
   }
   if (node < 0)
     return (int)node;
-  p->nodes[node].weight++;
+  add_time(b, p, (uint32_t)node, x->filetime, 1);
   /* The leaf counts in total too, also when the stack walk starts in the
    * caller of the interrupted code (the path's totals are counted from the
    * tree at the end). */
@@ -383,7 +397,7 @@ static int idle_runs(struct build *b, uint32_t slot)
     if ((node = walk(b, p, slot, 1)) < 0)
       return (int)node;
     p->samples += run->count;
-    p->nodes[node].weight += run->count;
+    add_time(b, p, (uint32_t)node, run->first, run->count);
     rc = count_frame(b, slot, b->path[0], run->count, 0);
   }
   return rc;
@@ -464,8 +478,8 @@ static int add_leaf(struct build *b, uint32_t slot, uint32_t node, uint32_t leaf
   return 0;
 }
 
-/* The thread-time trees: the CPU trees with each sample as
- * REPORT_CPU_SAMPLE_TIME of CPU_TIME, then each blocked span of a thread
+/* The thread-time trees: the CPU trees with each sample as its sampling
+ * interval of CPU_TIME, then each blocked span of a thread
  * (from its switch-out to its switch-in, paired thread by thread in time
  * order) as BLOCKED_TIME on the switch-in's stack. */
 static int thread_time(struct build *b, const uint32_t *charged, const uint32_t *slot_of)
@@ -504,9 +518,8 @@ static int thread_time(struct build *b, const uint32_t *charged, const uint32_t 
       copy[j] = at < 0 ? copy[p->nodes[j].parent] : (uint32_t)at;
     }
     for (j = 0; j < p->node_count && !rc; j++)
-      if (p->nodes[j].weight)
-        rc = add_leaf(b, (uint32_t)i, copy[j], cpu_frame,
-                      p->nodes[j].weight * REPORT_CPU_SAMPLE_TIME);
+      if (p->nodes[j].time)
+        rc = add_leaf(b, (uint32_t)i, copy[j], cpu_frame, p->nodes[j].time);
   }
   for (i = 0; i < s->sample_count; i++) {
     const struct report_stack_sample *x = &s->samples[i];
@@ -633,6 +646,8 @@ int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
   memset(c, 0, sizeof(*c));
   memset(&b, 0, sizeof(b));
   b.c = c;
+  b.k = k;
+  b.fixed_interval = report_kernel_interval_fixed(k) ? report_kernel_interval(k, 0) : 0;
   b.s = s;
   b.f = f;
   b.pointer_size = pointer_size == 4 ? 4 : 8;

@@ -9,8 +9,9 @@
  *         sample (a sample without a stack: its instruction pointer's).
  * With context switches (a /ThreadTime capture), the report also gets a
  * thread-time tree per process, as PerfView's thread time view counts it
- * (TraceEvent's ThreadTimeComputer): each CPU sample is 1 ms of CPU_TIME
- * on its stack, and a thread's time from its switch-out to its next
+ * (TraceEvent's ThreadTimeComputer): each CPU sample is the sampling
+ * interval in effect at its time (report_kernel_interval) of CPU_TIME on
+ * its stack, and a thread's time from its switch-out to its next
  * switch-in is BLOCKED_TIME on the stack of the switch-in (where it had
  * blocked), in 100 ns units.
  * Which processes: the busiest (report), or all or one (convert).  Memory
@@ -31,7 +32,6 @@
 #define REPORT_MAX_CPU_NODES (1u << 22)
 #define REPORT_CPU_BUSIEST 10 /* processes the report details */
 #define REPORT_CPU_TOP 50     /* frames kept per process, by self and by total */
-#define REPORT_CPU_SAMPLE_TIME 10000 /* a CPU sample's time in the thread-time view: 1 ms */
 
 struct report_cpu_frame {
   uint32_t frame;
@@ -40,16 +40,18 @@ struct report_cpu_frame {
 
 /* A node of the call tree: a frame called from its parent's (node 0 is the
  * process, frame REPORT_FRAME_UNKNOWN); weight counts the samples whose
- * stack ends here. */
+ * stack ends here, time their CPU time (100 ns units: each sample the
+ * sampling interval in effect at its time). */
 struct report_cpu_node {
   uint32_t parent, frame;
-  uint64_t weight;
+  uint64_t weight, time;
 };
 
 struct report_cpu_process {
   uint32_t pid;
   char name[REPORT_PROCESS_NAME_MAX];
   uint64_t samples, with_stack;
+  uint64_t cpu_time; /* its samples' CPU time, 100 ns units (as the nodes' time) */
   struct report_cpu_frame *top; /* by self, then total, descending (sel->tables) */
   size_t top_count;
   struct report_cpu_frame *top_total; /* by total, then self, descending */

@@ -93,6 +93,23 @@ static void frame_table(struct report_writer *w, const struct report *r,
   rw_puts(w, "</tbody></table>\n");
 }
 
+/* What a CPU sample weighs in the thread-time view (docs/stacks.md). */
+static void interval_note(struct report_writer *w, const struct report_kernel *k)
+{
+  if (!k->interval_count) {
+    rw_puts(w, "The trace does not give its sampling interval (no PerfInfo CollectionStart "
+               "or SetInterval event for the timer): each CPU sample counts 1 ms of "
+               "CPU_TIME, the kernel's default.");
+  } else if (report_kernel_interval_fixed(k)) {
+    rw_puts(w, "Each CPU sample counts the trace's sampling interval, ");
+    rw_ms(w, (double)report_kernel_interval(k, 0) / 1e4);
+    rw_puts(w, " ms, of CPU_TIME.");
+  } else {
+    rw_puts(w, "Each CPU sample counts the sampling interval in effect at its time (the trace "
+               "changes it) of CPU_TIME.");
+  }
+}
+
 void report_html_cpu(struct report_writer *w, const struct report *r)
 {
   size_t i, shown;
@@ -124,11 +141,14 @@ void report_html_cpu(struct report_writer *w, const struct report *r)
     rw_puts(w, " with a stack</h3>\n");
     flame(w, r, p, 0);
     if (r->cpu.thread_time) {
-      rw_puts(w, "<h4>Thread time: CPU and blocked, ");
+      rw_puts(w, "<h4>Thread time: ");
+      rw_ms(w, (double)p->cpu_time / 1e4);
+      rw_puts(w, " ms CPU and ");
       rw_ms(w, (double)r->cpu.blocked[i] / 1e4);
-      rw_puts(w, " ms blocked</h4>\n<p class=\"muted\">Each CPU sample counts 1 ms of "
-                 "CPU_TIME; a thread's time from its switch-out to its next switch-in counts "
-                 "as BLOCKED_TIME on the stack it resumed from.</p>\n");
+      rw_puts(w, " ms blocked</h4>\n<p class=\"muted\">");
+      interval_note(w, &r->kernel);
+      rw_puts(w, " A thread's time from its switch-out to its next switch-in counts as "
+                 "BLOCKED_TIME on the stack it resumed from.</p>\n");
       flame(w, r, &r->cpu.thread_time[i], 1);
     }
     rw_puts(w, "<div style=\"display:flex;flex-wrap:wrap;gap:24px\">\n");

@@ -321,7 +321,13 @@ static void containers(struct report_writer *w, const struct report *r)
 static void cpu(struct report_writer *w, const struct report *r)
 {
   size_t i, j;
-  rw_puts(w, "  \"cpu\": [");
+  /* The timer's sampling interval at the trace's start, or null. */
+  rw_puts(w, "  \"cpuSampleIntervalMs\": ");
+  if (r->kernel.interval_count)
+    rw_fixed(w, (double)report_kernel_interval(&r->kernel, INT64_MIN) / 1e4, 4);
+  else
+    rw_puts(w, "null");
+  rw_puts(w, ",\n  \"cpu\": [");
   for (i = 0; i < r->cpu.count; i++) {
     const struct report_cpu_process *p = &r->cpu.list[i];
     open_member(w, i, "pid");
@@ -329,6 +335,8 @@ static void cpu(struct report_writer *w, const struct report *r)
     string_member(w, "name", p->name);
     uint_member(w, "samples", p->samples);
     uint_member(w, "samplesWithStack", p->with_stack);
+    member(w, "cpuMs");
+    rw_fixed(w, (double)p->cpu_time / 1e4, 3);
     if (r->cpu.thread_time) {
       member(w, "blockedMs");
       rw_fixed(w, (double)r->cpu.blocked[i] / 1e4, 3);
@@ -369,7 +377,8 @@ static void limits(struct report_writer *w, const struct report *r)
             "%llu, \"threads\": %llu, \"images\": %llu, \"sessions\": %llu, "
             "\"cpuSamplesUnattributed\": %llu, \"stackSamples\": %llu, \"stackFrames\": %llu, "
             "\"stackRecords\": %llu, "
-            "\"codeRanges\": %llu, \"frameNames\": %llu, \"callTreePaths\": %llu}\n",
+            "\"codeRanges\": %llu, \"frameNames\": %llu, \"callTreePaths\": %llu, "
+            "\"sampleIntervals\": %llu}\n",
             (unsigned long long)r->gcs.dropped, (unsigned long long)r->exceptions.dropped,
             (unsigned long long)r->kernel.processes_dropped,
             (unsigned long long)r->kernel.threads_dropped,
@@ -380,7 +389,8 @@ static void limits(struct report_writer *w, const struct report *r)
             (unsigned long long)r->stacks.frames_dropped,
             (unsigned long long)r->stacks.stack_records_dropped,
             (unsigned long long)r->frames.ranges_dropped,
-            (unsigned long long)r->frames.names_dropped, (unsigned long long)r->cpu.paths_cut);
+            (unsigned long long)r->frames.names_dropped, (unsigned long long)r->cpu.paths_cut,
+            (unsigned long long)r->kernel.intervals_dropped);
 }
 
 void report_json_write(struct report_writer *w, const struct report *r)

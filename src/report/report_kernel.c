@@ -349,6 +349,61 @@ static void identity_event(struct report_kernel *k, const struct etw_event *ev)
     k->pending_pdb_base[cpu] = base;
 }
 
+/* PerfInfo SetInterval, CollectionStart or CollectionEnd: Source (u32, 0
+ * the timer), NewInterval, OldInterval (u32, 100 ns units), then the
+ * source's name (SampledProfileIntervalTraceData in TraceEvent's
+ * KernelTraceEventParser.cs).  The timer's changes are kept; a start's
+ * interval also holds before it (samples stored ahead of it in another
+ * CPU's buffer), a set or end's OldInterval held up to it. */
+static void interval_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime)
+{
+  struct report_interval *v;
+  uint32_t after, before;
+  if (!ev->user_data || ev->user_len < 12 || etl_le32(ev->user_data) != 0)
+    return;
+  after = etl_le32(ev->user_data + 4);
+  before = etl_le32(ev->user_data + 8);
+  if (!after)
+    return;
+  if (ev->opcode == REPORT_OPCODE_COLLECTION_START || !before)
+    before = after;
+  if (k->interval_count == REPORT_MAX_INTERVALS) {
+    k->intervals_dropped++;
+    return;
+  }
+  v = &k->intervals[k->interval_count++];
+  v->filetime = filetime;
+  v->before = before;
+  v->after = after;
+}
+
+static int by_interval_time(const void *a, const void *b)
+{
+  const struct report_interval *x = a, *y = b;
+  return x->filetime < y->filetime ? -1 : x->filetime > y->filetime;
+}
+
+uint32_t report_kernel_interval(const struct report_kernel *k, int64_t filetime)
+{
+  size_t i = k->interval_count;
+  if (!i)
+    return REPORT_DEFAULT_INTERVAL;
+  while (i-- > 0)
+    if (k->intervals[i].filetime <= filetime)
+      return k->intervals[i].after;
+  return k->intervals[0].before;
+}
+
+int report_kernel_interval_fixed(const struct report_kernel *k)
+{
+  size_t i;
+  for (i = 0; i < k->interval_count; i++)
+    if (k->intervals[i].before != k->intervals[0].before ||
+        k->intervals[i].after != k->intervals[0].before)
+      return 0;
+  return 1;
+}
+
 /* bi_kernel_group(ev), remembered for the last provider: the events of
  * one provider come in runs. */
 static unsigned kernel_group(struct report_kernel *k, const struct etw_event *ev)
@@ -382,6 +437,11 @@ int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int
   }
   if (group == REPORT_GROUP_PERFINFO && ev->opcode == REPORT_OPCODE_SAMPLE)
     return sample_event(k, ev, filetime) ? ETWCAP_E_NOMEM : REPORT_SAW_CPU_SAMPLE;
+  if (group == REPORT_GROUP_PERFINFO && ev->opcode >= REPORT_OPCODE_SET_INTERVAL &&
+      ev->opcode <= REPORT_OPCODE_COLLECTION_END) {
+    interval_event(k, ev, filetime);
+    return REPORT_SAW_OTHER;
+  }
   /* Start, Stop, DCStart.  A DCStop (4) changes nothing, and decoding its
    * ProcessID is not free: a rundown has one per process. */
   if (group == KERNEL_GROUP_PROCESS && ev->opcode >= 1 && ev->opcode <= 3)
@@ -411,6 +471,7 @@ int report_kernel_finish(struct report_kernel *k)
   s.filetime = 0;
   k->idle_process = charged_process(k, &s);
   k->idle_known = 1;
+  qsort(k->intervals, k->interval_count, sizeof(*k->intervals), by_interval_time);
   /* Idle's samples the stacks keep as runs, by count. */
   if (k->stacks && (rc = report_stacks_settle(k->stacks)) != 0)
     return rc;

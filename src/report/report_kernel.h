@@ -34,6 +34,13 @@
 #define REPORT_OPCODE_CSWITCH 36
 #define REPORT_GROUP_PERFINFO 0x0F
 #define REPORT_OPCODE_SAMPLE 46
+/* PerfInfo SetInterval, CollectionStart, CollectionEnd (0x0F48-0x0F4A):
+ * the sampling interval of a profile source (docs/stacks.md). */
+#define REPORT_OPCODE_SET_INTERVAL 72
+#define REPORT_OPCODE_COLLECTION_START 73
+#define REPORT_OPCODE_COLLECTION_END 74
+#define REPORT_MAX_INTERVALS 64  /* changes of the timer's interval kept */
+#define REPORT_DEFAULT_INTERVAL 10000 /* 1 ms in 100 ns: when the trace gives none */
 #define REPORT_GROUP_STACKWALK 0x18
 
 struct report_process {
@@ -69,6 +76,13 @@ struct report_thread {
   uint32_t prev;    /* index + 1 of the id's interval seen before, or 0 */
 };
 
+/* A change of the timer's sampling interval (profile source 0), in 100 ns
+ * units: `before` was in effect up to filetime, `after` from then on. */
+struct report_interval {
+  int64_t filetime;
+  uint32_t before, after;
+};
+
 /* A CPU sample not yet charged: its thread id and time. */
 struct report_sample {
   int64_t filetime;
@@ -102,6 +116,10 @@ struct report_kernel {
   struct etw_guid last_provider;
   unsigned last_provider_group;
   uint64_t threads_dropped;
+  /* The timer's interval changes, by time once finished. */
+  struct report_interval intervals[REPORT_MAX_INTERVALS];
+  size_t interval_count;
+  uint64_t intervals_dropped;
   uint64_t cpu_samples, samples_unattributed, context_switches;
   struct report_images images;
   struct report_frames *frames; /* also told of the image events, when set */
@@ -130,6 +148,14 @@ const struct report_process *report_kernel_process(const struct report_kernel *k
  * filetime is charged to, or 0: the rules of charged_process in
  * report_kernel.c.  Meaningful once all thread events are in. */
 uint32_t report_kernel_charged(const struct report_kernel *k, uint32_t tid, int64_t filetime);
+/* The timer's sampling interval (100 ns units) in effect at filetime: the
+ * `after` of the latest change at or before it, else the `before` of the
+ * first change; REPORT_DEFAULT_INTERVAL when the trace gives none.  Once
+ * finished. */
+uint32_t report_kernel_interval(const struct report_kernel *k, int64_t filetime);
+/* 1 when the interval is the same over the whole trace (also when the trace
+ * gives none). */
+int report_kernel_interval_fixed(const struct report_kernel *k);
 /* Names the images in UTF-8 and sorts them by name, for the report: 0, or
  * ETWCAP_E_NOMEM.  No more events after it. */
 int report_kernel_finish(struct report_kernel *k);

@@ -13,12 +13,14 @@ or method holds; an Idle sample (process 0, kernel part only).  Frames are
 named by a CLR rundown MethodDCEndVerbose (live from before the trace) and
 by kernel Image DCStart events.  The folded lines expected are written out
 by hand from those rules; the real sample's figures are the issue's."""
+import gzip
 import json
 import os
 import shutil
 import struct
 import sys
 import uuid
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from etwcap_e2e import Etwcap, samples_dir, tmp_dir, to_target_path  # noqa: E402
@@ -96,6 +98,14 @@ def method_dcend(pid, start, size, namespace, name, ms):
                           payload)
 
 
+def interval(opcode, ms, new, old):
+    """PerfInfo SetInterval (72) or CollectionStart (73) of the timer
+    (SampledProfileIntervalTraceData): source 0, NewInterval, OldInterval in
+    100 ns units, then the source's name."""
+    return classic(0x02, 0x0F00 | opcode, at(ms), struct.pack("<III", 0, new, old) + wide("Timer"),
+                   4, 8, 3)
+
+
 def sample(ms, tid, ip):
     return classic(0x11, 0x0F2E, at(ms), struct.pack("<QIHH", ip, tid, 1, 0))
 
@@ -168,12 +178,20 @@ per_cpu = {
         method_dcend(40, RUN, 0x100, "App.Work", "Run", 90),
         key_definition(36, 91, USER_KEY, [RUN + 0x20, MAIN + 0x20, APP + 0x1000])],
 }
-pages = [page(0, 0, [logfile_header(1 + len(per_cpu), 4)], 0x0001, 4)]
-for seq, cpu in enumerate([0, 2, 1, 3], 1):
-    pages.append(page(cpu, seq, per_cpu[cpu]))
-trace = os.path.join(work, "stacks.etl")
-with open(trace, "wb") as f:
-    f.write(b"".join(pages))
+
+
+def write_trace(name, first=()):
+    """The trace above, with `first` at the start of CPU 0's buffer."""
+    pages = [page(0, 0, [logfile_header(1 + len(per_cpu), 4)], 0x0001, 4)]
+    for seq, cpu in enumerate([0, 2, 1, 3], 1):
+        pages.append(page(cpu, seq, list(first if cpu == 0 else []) + per_cpu[cpu]))
+    path = os.path.join(work, name)
+    with open(path, "wb") as f:
+        f.write(b"".join(pages))
+    return path, pages
+
+
+trace, pages = write_trace("stacks.etl")
 
 WANT = {
     "App.exe;app.dll!?;App.Program.Main;App.Work.Run": 2,
@@ -214,6 +232,53 @@ top = {f["frame"]: (f["self"], f["total"]) for f in cpu.get("App.exe", {}).get("
 t.check(cpu.get("App.exe", {}).get("blockedMs") == 5.0,
         "report: App.exe blocked 5 ms: %r" % cpu.get("App.exe", {}).get("blockedMs"))
 t.check("BLOCKED_TIME" in text and "CPU_TIME" in text, "the page draws the thread-time view")
+
+
+def cpu_time_drawn(text):
+    """The CPU_TIME the page's thread-time graphs draw, in 100 ns (the
+    weight of each CPU_TIME frame, data-w)."""
+    total = 0
+    for part in text.split('<g class="f" data-x="')[1:]:
+        if "<title>CPU_TIME\n" in part.split("</title>", 1)[0]:
+            total += int(part.split('data-w="', 1)[1].split('"', 1)[0])
+    return total
+
+
+# No interval event: each of App.exe's 5 samples is 1 ms, and the page says
+# so; the trace gives no interval (null).
+t.check(cpu.get("App.exe", {}).get("cpuMs") == 5.0 and doc.get("cpuSampleIntervalMs") is None,
+        "report: 5 ms of CPU at the 1 ms fallback: %r %r" %
+        (cpu.get("App.exe", {}).get("cpuMs"), doc.get("cpuSampleIntervalMs")))
+t.check(cpu_time_drawn(text) == 50000, "the thread-time view draws 5 ms of CPU_TIME: %d" %
+        cpu_time_drawn(text))
+t.check("does not give its sampling interval" in text, "the page notes the 1 ms fallback")
+
+
+def report_of(path):
+    page_path = path + ".html"
+    rc, out, err = t.run("report", to_target_path(t, path), "/Out:" + to_target_path(t, page_path))
+    t.check(rc == 0, "report %s exits 0: %d %r" % (path, rc, err))
+    with open(page_path, encoding="utf-8") as f:
+        page_text = f.read()
+    data = json.loads(page_text.split('id="etwcap-report">', 1)[1].split("</script>", 1)[0])
+    return page_text, data, {p["name"]: p for p in data["cpu"]}
+
+
+# A CollectionStart of 0.5 ms (5000 in 100 ns units): half the CPU time,
+# the same samples.
+half_text, half, half_cpu = report_of(write_trace("half.etl", [interval(73, 0.5, 5000, 10000)])[0])
+t.check(half_cpu.get("App.exe", {}).get("samples") == 5 and
+        half_cpu.get("App.exe", {}).get("cpuMs") == 2.5 and half.get("cpuSampleIntervalMs") == 0.5,
+        "report: 0.5 ms samples, 2.5 ms of CPU: %r %r" %
+        (half_cpu.get("App.exe"), half.get("cpuSampleIntervalMs")))
+t.check(cpu_time_drawn(half_text) == 25000 and "does not give" not in half_text,
+        "the thread-time view draws half the CPU_TIME: %d" % cpu_time_drawn(half_text))
+t.check(half_cpu.get("App.exe", {}).get("blockedMs") == 5.0, "blocked time does not change")
+# A SetInterval at 14 ms from 1 ms to 0.5 ms: App.exe's samples at 10, 11
+# and 12 ms count 1 ms each, those at 15 and 17 ms 0.5 ms each.
+_, _, set_cpu = report_of(write_trace("set.etl", [interval(72, 14, 5000, 10000)])[0])
+t.check(set_cpu.get("App.exe", {}).get("cpuMs") == 4.0,
+        "report: each sample at the interval of its time (4 ms): %r" % set_cpu.get("App.exe"))
 t.check(top.get("App.Work.Run") == (2, 2) and top.get("App.Program.Main") == (0, 3) and
         top.get("app.dll!?") == (1, 5) and top.get("ntoskrnl.exe!?") == (1, 1),
         "report: self and total per frame: %r" % top)
@@ -279,6 +344,27 @@ if net and os.path.isfile(net):
     t.check(total == 79528 == sum(p["cpuSamples"] for p in doc["processes"]),
             "the folded lines sum to every CPU sample (79,528): %d" % total)
     t.check(main == 4935, "Test.Program.Main's lines sum to 4,935: %d" % main)
+    # The trace's CollectionStart gives the timer's interval: the golden
+    # listing (an independent parser) has its payload's CRC-32, which must be
+    # that of source 0, the interval the report read as new and old, and
+    # the source's name (SampledProfileIntervalTraceData).
+    golden = os.path.join(samples, "golden", "ms-perfview__net.4.5.2.x64.etl.zip.tsv.gz")
+    step = doc.get("cpuSampleIntervalMs")
+    if not os.path.isfile(golden):
+        print("note: %s is absent: the interval's check is skipped" % golden)
+    elif isinstance(step, float):
+        with gzip.open(golden, "rt", encoding="utf-8") as f:
+            crcs = [line.rstrip("\n").split("\t")[9] for line in f
+                    if "\thook=0x0f49(" in line]
+        payload = struct.pack("<III", 0, round(step * 10000), round(step * 10000)) + wide("Timer")
+        t.check(crcs == ["crc=%08x" % zlib.crc32(payload)],
+                "net.4.5.2's interval (%r ms) is its CollectionStart's: %r" % (step, crcs))
+        tests = {p["name"]: p for p in doc["cpu"]}
+        t.check(tests.get("Test.x64.exe", {}).get("cpuMs") == 5129 * step,
+                "Test.x64.exe's CPU time is its 5,129 samples at that interval: %r" %
+                tests.get("Test.x64.exe"))
+    else:
+        t.check(False, "net.4.5.2 gives its sampling interval: %r" % step)
     rc, out, err = t.run("convert", to_target_path(t, net), "/Process:Test.x64.exe",
                          "/Out:" + to_target_path(t, scope))
     with open(scope, encoding="utf-8") as f:

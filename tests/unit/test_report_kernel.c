@@ -566,6 +566,97 @@ static void thread_zero_is_idle(void **state)
   report_kernel_release(&k);
 }
 
+/* A PerfInfo interval event (SetInterval 72, CollectionStart 73,
+ * CollectionEnd 74: Source, NewInterval, OldInterval, TraceEvent's
+ * SampledProfileIntervalTraceData) of n payload bytes. */
+static void feed_interval(struct report_kernel *k, uint8_t opcode, uint32_t source,
+                          uint32_t after, uint32_t before, size_t n, int64_t filetime)
+{
+  uint8_t payload[12];
+  put_le(payload, source, 4);
+  put_le(payload + 4, after, 4);
+  put_le(payload + 8, before, 4);
+  assert_int_equal(feed_kernel(k, REPORT_GROUP_PERFINFO, opcode, 3, payload, n, filetime),
+                   REPORT_SAW_OTHER);
+}
+
+/* An interval event to feed: opcode, Source, NewInterval, OldInterval,
+ * payload bytes, time. */
+struct change {
+  uint8_t opcode;
+  uint32_t source, after, before;
+  size_t n;
+  int64_t filetime;
+};
+
+/* A report_kernel that has seen `changes` and finished. */
+static void load_intervals(struct report_kernel *k, const struct change *c, size_t count)
+{
+  size_t i;
+  assert_int_equal(report_kernel_init(k), 0);
+  for (i = 0; i < count; i++)
+    feed_interval(k, c[i].opcode, c[i].source, c[i].after, c[i].before, c[i].n, c[i].filetime);
+  assert_int_equal(report_kernel_finish(k), 0);
+}
+
+/* Without interval events a sample counts 1 ms; events of another source
+ * (a hardware counter), cut short, or with an interval of 0 give none. */
+static void the_interval_is_1_ms_when_the_trace_gives_none(void **state)
+{
+  static const struct change none[] = {
+    { 73, 1, 5000, 5000, 12, 10 }, { 73, 0, 5000, 5000, 11, 10 }, { 72, 0, 0, 5000, 12, 10 }
+  };
+  struct report_kernel k;
+  (void)state;
+  load_intervals(&k, none, 3);
+  assert_int_equal(k.interval_count, 0);
+  assert_int_equal(report_kernel_interval(&k, 20), 10000);
+  assert_true(report_kernel_interval_fixed(&k));
+  report_kernel_release(&k);
+}
+
+/* The interval at a time is the NewInterval of the latest change at or
+ * before it; before the first, a SetInterval's OldInterval, or a
+ * CollectionStart's NewInterval.  Changes come in file order, not time
+ * order. */
+static void each_time_takes_the_interval_then_in_effect(void **state)
+{
+  static const struct change sets[] = { { 72, 0, 5000, 10000, 12, 300 },
+                                        { 72, 0, 20000, 5000, 12, 200 } };
+  static const struct change start_end[] = { { 73, 0, 5000, 10000, 12, 100 },
+                                             { 74, 0, 5000, 5000, 12, 900 } };
+  struct report_kernel k;
+  (void)state;
+  load_intervals(&k, sets, 2);
+  assert_int_equal(report_kernel_interval(&k, 100), 5000);
+  assert_int_equal(report_kernel_interval(&k, 200), 20000);
+  assert_int_equal(report_kernel_interval(&k, 299), 20000);
+  assert_int_equal(report_kernel_interval(&k, 300), 5000);
+  assert_false(report_kernel_interval_fixed(&k));
+  report_kernel_release(&k);
+  load_intervals(&k, start_end, 2);
+  assert_int_equal(report_kernel_interval(&k, 50), 5000);
+  assert_int_equal(report_kernel_interval(&k, 950), 5000);
+  assert_true(report_kernel_interval_fixed(&k));
+  report_kernel_release(&k);
+}
+
+/* Changes past REPORT_MAX_INTERVALS are counted, not kept. */
+static void interval_changes_past_the_cap_are_counted(void **state)
+{
+  struct report_kernel k;
+  uint32_t i;
+  (void)state;
+  assert_int_equal(report_kernel_init(&k), 0);
+  for (i = 0; i <= REPORT_MAX_INTERVALS; i++)
+    feed_interval(&k, 72, 0, 5000 + i, 5000, 12, (int64_t)i);
+  assert_int_equal(report_kernel_finish(&k), 0);
+  assert_int_equal(k.interval_count, REPORT_MAX_INTERVALS);
+  assert_int_equal(k.intervals_dropped, 1);
+  assert_int_equal(report_kernel_interval(&k, 1000), 5000 + REPORT_MAX_INTERVALS - 1);
+  report_kernel_release(&k);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -583,6 +674,9 @@ int main(void)
     cmocka_unit_test(a_sample_before_any_life_takes_the_first_after_it),
     cmocka_unit_test(a_dcstart_life_begins_before_the_trace),
     cmocka_unit_test(thread_zero_is_idle),
+    cmocka_unit_test(the_interval_is_1_ms_when_the_trace_gives_none),
+    cmocka_unit_test(each_time_takes_the_interval_then_in_effect),
+    cmocka_unit_test(interval_changes_past_the_cap_are_counted),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
