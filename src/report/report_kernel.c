@@ -380,7 +380,11 @@ static void interval_event(struct report_kernel *k, const struct etw_event *ev, 
 static int by_interval_time(const void *a, const void *b)
 {
   const struct report_interval *x = a, *y = b;
-  return x->filetime < y->filetime ? -1 : x->filetime > y->filetime;
+  if (x->filetime != y->filetime)
+    return x->filetime < y->filetime ? -1 : 1;
+  if (x->after != y->after) /* the same order on every C library */
+    return x->after < y->after ? -1 : 1;
+  return x->before < y->before ? -1 : x->before > y->before;
 }
 
 uint32_t report_kernel_interval(const struct report_kernel *k, int64_t filetime)
