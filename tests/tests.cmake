@@ -130,6 +130,13 @@ foreach(src ${E2E_TESTS})
     etwcap_add_test(${TEST_PREFIX}e2e.${name})
   endif()
 endforeach()
+# Both write, read back and delete the Application log's etwcap source
+# in the one registry of the Wine prefix; run together, one deletes the key
+# while the other reads it.
+if(WIN32 AND CMAKE_CROSSCOMPILING)
+  set_tests_properties(${TEST_PREFIX}test_registry_win32 ${TEST_PREFIX}e2e.test_schedule
+                       PROPERTIES RESOURCE_LOCK wine-eventlog-source)
+endif()
 
 if(NOT WIN32)
   add_test(NAME native.layers
