@@ -20,6 +20,7 @@ static int init(struct report *r, const char *path, const struct report_cpu_sele
   int rc;
   memset(r, 0, sizeof(*r));
   snprintf(r->trace, sizeof(r->trace), "%s", path);
+  r->stacks_only = sel != NULL;
   if (sel)
     r->cpu_select = *sel;
   else
@@ -56,16 +57,11 @@ static int64_t sane_filetime(int64_t ft)
   return ft < 0 ? -1 : ft > FILETIME_SANE_MAX ? FILETIME_SANE_MAX : ft;
 }
 
-static int one_event(struct report *r, struct etl_reader *rd, const struct etw_event *ev,
-                     const struct etl_clock *clock)
+/* Counts an event at ft (of provider row p, or NULL) in the range of the
+ * trace's times and on the timeline: its bin there, or -1. */
+static int place_event(struct report *r, const struct etl_provider_stat *p, int64_t ft)
 {
-  struct etl_provider_stat *p = etl_summary_add(&r->summary, rd, ev);
-  int64_t ft;
-  int rc, rc2, bin;
-  if (!(ev->has & ETW_HAS_TIMESTAMP))
-    return 0;
-  ft = sane_filetime(etl_clock_filetime(clock, ev->timestamp));
-  bin = ft < 0 || ft >= FILETIME_SANE_MAX ? -1 : report_timeline_bin(&r->timeline, ft);
+  int bin = ft < 0 || ft >= FILETIME_SANE_MAX ? -1 : report_timeline_bin(&r->timeline, ft);
   if (!r->have_times) {
     r->have_times = 1;
     r->first_filetime = r->last_filetime = ft;
@@ -87,10 +83,27 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
       r->timeline.count[slot][bin]++;
     }
   }
+  return bin;
+}
+
+/* An event goes to the summary and the timeline, then to the part that
+ * reads it; with stacks_only, only to the parts the CPU stacks need. */
+static int one_event(struct report *r, struct etl_reader *rd, const struct etw_event *ev,
+                     const struct etl_clock *clock)
+{
+  struct etl_provider_stat *p = r->stacks_only ? NULL : etl_summary_add(&r->summary, rd, ev);
+  int64_t ft;
+  int rc, rc2, bin;
+  if (!(ev->has & ETW_HAS_TIMESTAMP))
+    return 0;
+  ft = sane_filetime(etl_clock_filetime(clock, ev->timestamp));
+  bin = r->stacks_only ? -1 : place_event(r, p, ft);
   if (!ev->is_kernel && (ev->has & ETW_HAS_PROVIDER) && guid_equal(&ev->provider, &bi_guid_clr)) {
     /* Most CLR events are neither (allocation ticks, JIT, loader). */
     if (ev->id > CLR_ID_EXCEPTION_START)
       return report_frames_clr(&r->frames, ev, 0, ft);
+    if (r->stacks_only)
+      return 0;
     if (ev->id <= CLR_ID_GC_SUSPEND_EE_START)
       return report_gcs_event(&r->gcs, ev, ft);
     if (ev->id != CLR_ID_EXCEPTION_START)
@@ -100,7 +113,7 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
       r->timeline.count[REPORT_SERIES_EXCEPTIONS][bin]++;
     return rc < 0 ? rc : 0;
   }
-  if (image_identity_is_image_event(ev) &&
+  if (!r->stacks_only && image_identity_is_image_event(ev) &&
       (rc = report_containers_image(&r->containers, ev, ft)) != 0)
     return rc;
   if (ev->is_kernel && ev->group == REPORT_GROUP_STACKWALK)

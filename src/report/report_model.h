@@ -45,6 +45,9 @@ struct report_series_key {
 
 struct report {
   char trace[1024];        /* the path as given */
+  /* Only what the CPU stacks need (`convert`): the summary, the timeline,
+   * GCs, exceptions and containers stay empty. */
+  int stacks_only;
   struct etl_summary summary;
   /* Allocated as files come: 64 in place would be 150 KB to clear for the
    * one or two most traces have. */
@@ -76,7 +79,8 @@ int report_collect(struct report *r, const char *path, char *err, size_t errcap)
 int report_collect_memory(struct report *r, const void *data, size_t len, const char *label,
                           char *err, size_t errcap);
 /* report_collect with the CPU stacks of the processes sel chooses (the
- * others: REPORT_CPU_BUSIEST busiest), for `convert`. */
+ * others: REPORT_CPU_BUSIEST busiest), for `convert`: with sel, only what
+ * the stacks need is collected (stacks_only). */
 int report_collect_cpu(struct report *r, const char *path, const struct report_cpu_select *sel,
                        char *err, size_t errcap);
 void report_release(struct report *r);
