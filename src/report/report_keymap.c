@@ -37,7 +37,7 @@ static struct report_keymap_slot *find(const struct report_keymap *m, uint64_t a
   size_t i = hash(a, b) & (m->slots - 1);
   for (;;) {
     struct report_keymap_slot *s = &m->slot[i];
-    if (!s->used || (s->a == a && s->b == b))
+    if (!s->value || (s->a == a && s->b == b))
       return s;
     i = (i + 1) & (m->slots - 1);
   }
@@ -56,7 +56,7 @@ static int grow(struct report_keymap *m)
   }
   m->slots = n;
   for (i = 0; i < old.slots; i++)
-    if (old.slot[i].used)
+    if (old.slot[i].value)
       *find(m, old.slot[i].a, old.slot[i].b) = old.slot[i];
   etwcap_free(old.slot);
   return 0;
@@ -65,10 +65,12 @@ static int grow(struct report_keymap *m)
 int report_keymap_put(struct report_keymap *m, uint64_t a, uint32_t b, uint32_t value)
 {
   struct report_keymap_slot *s;
+  if (value >= REPORT_KEYMAP_FORGOTTEN)
+    return -1;
   if (m->slots) {
     s = find(m, a, b);
-    if (s->used) {
-      s->value = value;
+    if (s->value) {
+      s->value = value ? value : REPORT_KEYMAP_FORGOTTEN;
       return 0;
     }
   }
@@ -79,7 +81,6 @@ int report_keymap_put(struct report_keymap *m, uint64_t a, uint32_t b, uint32_t 
   s = find(m, a, b);
   s->a = a;
   s->b = b;
-  s->used = 1;
   s->value = value;
   m->count++;
   return 0;
@@ -87,5 +88,6 @@ int report_keymap_put(struct report_keymap *m, uint64_t a, uint32_t b, uint32_t 
 
 uint32_t report_keymap_get(const struct report_keymap *m, uint64_t a, uint32_t b)
 {
-  return m->slots ? find(m, a, b)->value : 0;
+  uint32_t value = m->slots ? find(m, a, b)->value : 0;
+  return value == REPORT_KEYMAP_FORGOTTEN ? 0 : value;
 }

@@ -11,12 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* 16 bytes: four to a cache line, as most lookups miss the cache. */
 struct report_keymap_slot {
   uint64_t a;
   uint32_t b;
-  uint32_t value; /* 0: empty, or forgotten */
-  uint32_t used;
+  uint32_t value; /* 0: empty; REPORT_KEYMAP_FORGOTTEN: used, value 0 */
 };
+
+#define REPORT_KEYMAP_FORGOTTEN UINT32_MAX
 
 struct report_keymap {
   struct report_keymap_slot *slot;
@@ -27,8 +29,8 @@ struct report_keymap {
 
 void report_keymap_init(struct report_keymap *m, size_t max_slots);
 void report_keymap_release(struct report_keymap *m);
-/* Sets (a, b) to value (which is not 0, or 0 to forget it): 0, or -1 when
- * the map is full or memory ran out. */
+/* Sets (a, b) to value (below REPORT_KEYMAP_FORGOTTEN; 0 forgets it): 0,
+ * or -1 when the map is full or memory ran out. */
 int report_keymap_put(struct report_keymap *m, uint64_t a, uint32_t b, uint32_t value);
 /* The value of (a, b), or 0. */
 uint32_t report_keymap_get(const struct report_keymap *m, uint64_t a, uint32_t b);
