@@ -35,7 +35,7 @@ struct build {
   /* The node a stack (slot, kernel part, user part) ended at, and the
    * times over which its frames keep their names: most samples repeat a
    * stack seen before. */
-  struct report_keymap stack_node; /* (kern << 32 | user, slot) -> memo + 1 */
+  struct report_keymap stack_node; /* (stack_key, slot) -> memo + 1 */
   struct path_memo *memos;
   size_t memo_count, memo_cap;
   struct recent *recent; /* per process */
@@ -276,6 +276,19 @@ static int on_path(const struct report_cpu_process *p, uint32_t node, uint32_t f
   return 0;
 }
 
+/* What a stack's frames are: its fragments (index + 1), the first one in
+ * the upper half when there are two.  Not the sample's parts: with stack
+ * caching, each sample's parts are references of its own. */
+static uint64_t stack_key(const struct report_stacks *s,
+                          const struct report_fragment *const *part, unsigned parts)
+{
+  uint64_t key = 0;
+  unsigned i;
+  for (i = 0; i < parts; i++)
+    key = key << 32 | (uint32_t)(part[i] - s->fragments + 1);
+  return key;
+}
+
 /* The node of p's tree (slot: its key space) that the stack of x leads
  * to, its frames named at x's time; remembered per stack for as long as
  * its names hold. */
@@ -283,7 +296,7 @@ static int64_t stack_node(struct build *b, struct report_cpu_process *p, uint32_
                           uint32_t slot, const struct report_stack_sample *x,
                           const struct report_fragment *const *part, unsigned parts)
 {
-  uint64_t key = (uint64_t)x->kern << 32 | x->user;
+  uint64_t key = stack_key(b->s, part, parts);
   struct recent *r = &b->recent[slot];
   uint32_t at = r->memo && r->memo_key == key ? r->memo
                                                : report_keymap_get(&b->stack_node, key, slot);
