@@ -74,7 +74,7 @@ void etl_summary_begin_file(struct etl_summary *s, struct etl_reader *r)
 }
 
 struct etl_provider_stat *etl_summary_add(struct etl_summary *s, struct etl_reader *r,
-                                          const struct etw_event *ev)
+                                          const struct etw_event *ev, int64_t filetime)
 {
   struct etl_provider_stat *p;
   unsigned i;
@@ -102,8 +102,7 @@ struct etl_provider_stat *etl_summary_add(struct etl_summary *s, struct etl_read
     if (ev->ext[i].type < ETW_EXT_TYPE_COUNT)
       s->by_ext_type[ev->ext[i].type]++;
   if (ev->has & ETW_HAS_TIMESTAMP) {
-    etl_containers_event(&s->containers, ev,
-                         etl_clock_filetime(etl_reader_clock(r), ev->timestamp));
+    etl_containers_event(&s->containers, ev, filetime);
     if (!s->have_ts) {
       s->first_ts = s->min_ts = s->max_ts = ev->timestamp;
       s->have_ts = 1;
@@ -151,7 +150,10 @@ int etl_summary_collect(struct etl_summary *s, struct etl_reader *r)
     return rc;
   etl_summary_begin_file(s, r);
   while ((rc = etl_reader_next(r, &ev)) == 1)
-    etl_summary_add(s, r, &ev);
+    etl_summary_add(s, r, &ev,
+                    ev.has & ETW_HAS_TIMESTAMP
+                        ? etl_clock_filetime(etl_reader_clock(r), ev.timestamp)
+                        : 0);
   etl_summary_end_file(s, r);
   if (rc >= 0)
     rc = etl_summary_finish(s);

@@ -55,12 +55,14 @@ int etl_summary_collect(struct etl_summary *s, struct etl_reader *r);
  * (the report computes more in the same pass): init; for each file
  * begin_file, add each event, end_file; then finish (sorts the providers).
  * The header fields (lf, compression) are the first file's; counts add up
- * over files.  etl_summary_add returns the event's provider row (stable
- * until finish), or NULL when it is counted with the others. */
+ * over files.  etl_summary_add takes the event's FILETIME (etl_clock_filetime
+ * of its timestamp, read only when it has one: a caller that needs the time
+ * too converts it once) and returns the event's provider row (stable until
+ * finish), or NULL when it is counted with the others. */
 int etl_summary_init(struct etl_summary *s);
 void etl_summary_begin_file(struct etl_summary *s, struct etl_reader *r);
 struct etl_provider_stat *etl_summary_add(struct etl_summary *s, struct etl_reader *r,
-                                          const struct etw_event *ev);
+                                          const struct etw_event *ev, int64_t filetime);
 void etl_summary_end_file(struct etl_summary *s, struct etl_reader *r);
 /* 0, or ETWCAP_E_NOMEM when the containers could not be told. */
 int etl_summary_finish(struct etl_summary *s);

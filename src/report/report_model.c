@@ -91,12 +91,13 @@ static int place_event(struct report *r, const struct etl_provider_stat *p, int6
 static int one_event(struct report *r, struct etl_reader *rd, const struct etw_event *ev,
                      const struct etl_clock *clock)
 {
-  struct etl_provider_stat *p = r->stacks_only ? NULL : etl_summary_add(&r->summary, rd, ev);
-  int64_t ft;
+  int64_t ft = ev->has & ETW_HAS_TIMESTAMP ? etl_clock_filetime(clock, ev->timestamp) : 0;
+  struct etl_provider_stat *p =
+      r->stacks_only ? NULL : etl_summary_add(&r->summary, rd, ev, ft);
   int rc, rc2, bin;
   if (!(ev->has & ETW_HAS_TIMESTAMP))
     return 0;
-  ft = sane_filetime(etl_clock_filetime(clock, ev->timestamp));
+  ft = sane_filetime(ft);
   bin = r->stacks_only ? -1 : place_event(r, p, ft);
   if (!ev->is_kernel && (ev->has & ETW_HAS_PROVIDER) && guid_equal(&ev->provider, &bi_guid_clr)) {
     /* Most CLR events are neither (allocation ticks, JIT, loader). */
