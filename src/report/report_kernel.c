@@ -218,20 +218,33 @@ static int thread_event(struct report_kernel *k, const struct etw_event *ev, int
  * that starts last before it (a thread that still runs after its End);
  * failing that the one that starts first after it (a thread known only
  * from an End).  The process is the one the thread event named, or the
- * latest with that pid. */
-static uint32_t charged_process(const struct report_kernel *k, const struct report_sample *s)
+ * latest with that pid.  [*lo, *hi]: the times around the sample's that
+ * compare the same with every interval's start and end, and so get the
+ * same answer. */
+static uint32_t charged_process(const struct report_kernel *k, const struct report_sample *s,
+                                int64_t *lo, int64_t *hi)
 {
   const struct report_thread *holds = NULL, *before = NULL, *after = NULL, *t;
   uint32_t pid = 0, at, index;
+  *lo = INT64_MIN;
+  *hi = INT64_MAX;
   if (s->tid != 0) {
     if (!report_idmap_get(&k->tid_to_thread, s->tid, &at))
       return 0;
     for (t = &k->threads[at]; t; t = t->prev ? &k->threads[t->prev - 1] : NULL) {
       if (t->start > s->filetime) {
+        if (t->start - 1 < *hi)
+          *hi = t->start - 1;
         if (!after || t->start < after->start)
           after = t;
         continue;
       }
+      if (t->start > *lo)
+        *lo = t->start;
+      if (s->filetime <= t->end && t->end < *hi)
+        *hi = t->end;
+      if (s->filetime > t->end && t->end + 1 > *lo)
+        *lo = t->end + 1;
       if (s->filetime <= t->end && (!holds || t->start > holds->start))
         holds = t;
       if (!before || t->start > before->start)
@@ -248,9 +261,21 @@ static uint32_t charged_process(const struct report_kernel *k, const struct repo
 uint32_t report_kernel_charged(const struct report_kernel *k, uint32_t tid, int64_t filetime)
 {
   struct report_sample s;
+  int64_t lo, hi;
   s.filetime = filetime;
   s.tid = tid;
-  return charged_process(k, &s);
+  return charged_process(k, &s, &lo, &hi);
+}
+
+/* charged_process once the pass is over, remembered by thread id. */
+static uint32_t charged_at_end(struct report_kernel *k, const struct report_sample *s)
+{
+  struct report_charge_memo *m = &k->charge_memo[s->tid % REPORT_CHARGE_MEMO];
+  if (m->tid == s->tid && m->lo <= s->filetime && s->filetime <= m->hi)
+    return m->process;
+  m->tid = s->tid;
+  m->process = charged_process(k, s, &m->lo, &m->hi);
+  return m->process;
 }
 
 /* Charges a sample (count: a CPU sample, not a context switch's thread);
@@ -259,7 +284,12 @@ uint32_t report_kernel_charged(const struct report_kernel *k, uint32_t tid, int6
 static int charge(struct report_kernel *k, const struct report_sample *s, int record, int count)
 {
   /* Thread 0 is Idle whatever the time: most samples of an idle machine. */
-  uint32_t process = s->tid == 0 && k->idle_known ? k->idle_process : charged_process(k, s);
+  uint32_t process;
+  int64_t lo, hi;
+  if (!k->idle_known)
+    process = charged_process(k, s, &lo, &hi);
+  else
+    process = s->tid == 0 ? k->idle_process : charged_at_end(k, s);
   if (count && process)
     k->processes[process - 1].cpu_samples++;
   else if (count)
@@ -470,10 +500,11 @@ int report_kernel_finish(struct report_kernel *k)
 {
   size_t i;
   int rc = 0;
+  int64_t lo, hi;
   struct report_sample s;
   s.tid = 0;
   s.filetime = 0;
-  k->idle_process = charged_process(k, &s);
+  k->idle_process = charged_process(k, &s, &lo, &hi);
   k->idle_known = 1;
   qsort(k->intervals, k->interval_count, sizeof(*k->intervals), by_interval_time);
   /* Idle's samples the stacks keep as runs, by count. */

@@ -83,6 +83,15 @@ struct report_interval {
   uint32_t before, after;
 };
 
+/* An answer of the charging rules for a thread id, which holds for any
+ * time in [lo, hi]: once the pass is over, the intervals no longer change,
+ * and a sample's thread is most often that of its CPU's sample before. */
+#define REPORT_CHARGE_MEMO 64
+struct report_charge_memo {
+  int64_t lo, hi;
+  uint32_t tid, process; /* tid 0: empty */
+};
+
 /* A CPU sample not yet charged: its thread id and time. */
 struct report_sample {
   int64_t filetime;
@@ -110,6 +119,7 @@ struct report_kernel {
   size_t charge_count, charge_cap;
   int idle_known;        /* at the end: the process thread 0 is charged to */
   uint32_t idle_process;
+  struct report_charge_memo charge_memo[REPORT_CHARGE_MEMO]; /* at the end, by tid */
   /* The kernel group of the provider of the last event not logged by the
    * kernel itself (bi_kernel_group compares it with every kernel task). */
   int last_provider_known;
