@@ -479,6 +479,32 @@ static int by_key_then_time(const void *a, const void *b)
   return def_order(x->key, x->kind, x->filetime, b);
 }
 
+/* The first of the n sorted definitions from `from` on that is not before
+ * (key, kind, filetime).  A key may be defined again and again (each time
+ * it leaves the cache, and once more in each rundown): it gallops from the
+ * start of the key's run, then halves. */
+static size_t first_not_before(const struct report_stack_def *d, size_t from, size_t n,
+                               uint64_t key, uint32_t kind, int64_t filetime)
+{
+  size_t lo = from, hi = from, step = 1;
+  /* Every definition in [from, lo) is before; d[hi] is the next to try. */
+  while (hi < n && def_order(key, kind, filetime, &d[hi]) > 0) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > n)
+    hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (def_order(key, kind, filetime, &d[mid]) > 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /* Each reference takes the first definition of its key at or after its
  * time (TraceLog, in time order: the next definition resolves every use
  * waiting for it).  The definitions are sorted by key and time, and a map
@@ -501,10 +527,9 @@ static void resolve_refs(struct report_stacks *s)
   for (i = 0; i < s->ref_count; i++) {
     struct report_stack_ref *r = &s->refs[i];
     uint32_t at = report_keymap_get(&first, r->key, r->kind);
-    size_t j = at ? at - 1 : s->def_count;
-    while (j < s->def_count && s->defs[j].key == r->key && s->defs[j].kind == r->kind &&
-           s->defs[j].filetime < r->filetime)
-      j++;
+    size_t j = at ? first_not_before(s->defs, at - 1, s->def_count, r->key, r->kind,
+                                     r->filetime)
+                  : s->def_count;
     r->part = j < s->def_count && s->defs[j].key == r->key && s->defs[j].kind == r->kind
                   ? s->defs[j].part
                   : 0;
