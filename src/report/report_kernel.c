@@ -153,7 +153,10 @@ static int process_event(struct report_kernel *k, const struct etw_event *ev, in
   return 0;
 }
 
-/* The interval of tid that starts last at or before `filetime`, or NULL. */
+/* The interval of tid that starts last at or before `filetime` (of equal
+ * starts, the one seen last), or NULL.  Most often that is the one that
+ * starts last of all: an id reused many times (one rundown after another)
+ * is not walked through then. */
 static struct report_thread *latest_before(struct report_kernel *k, uint32_t tid,
                                            int64_t filetime)
 {
@@ -161,6 +164,10 @@ static struct report_thread *latest_before(struct report_kernel *k, uint32_t tid
   uint32_t at;
   if (!report_idmap_get(&k->tid_to_thread, tid, &at))
     return NULL;
+  best = &k->threads[k->threads[at].latest - 1];
+  if (best->start <= filetime)
+    return best;
+  best = NULL;
   for (t = &k->threads[at]; t; t = t->prev ? &k->threads[t->prev - 1] : NULL)
     if (t->start <= filetime && (!best || t->start > best->start))
       best = t;
@@ -176,7 +183,7 @@ static int thread_event(struct report_kernel *k, const struct etw_event *ev, int
 {
   const struct report_kernel_row *row;
   struct report_thread *t;
-  uint32_t pid, tid, latest, index;
+  uint32_t pid, tid, latest, index, last;
   if (ev->opcode < 1 || ev->opcode > 4)
     return 0;
   row = kernel_row(k, ev, KERNEL_GROUP_THREAD);
@@ -201,10 +208,11 @@ static int thread_event(struct report_kernel *k, const struct etw_event *ev, int
   t = &k->threads[k->thread_count];
   t->start = ev->opcode == 3 ? REPORT_BEFORE_TRACE : filetime;
   t->end = ev->opcode == 2 ? filetime : REPORT_STILL_RUNNING;
-  t->tid = tid;
   t->pid = pid;
   t->process = report_idmap_get(&k->pid_to_process, pid, &index) ? index + 1 : 0;
   t->prev = report_idmap_get(&k->tid_to_thread, tid, &latest) ? latest + 1 : 0;
+  last = t->prev ? k->threads[t->prev - 1].latest : 0;
+  t->latest = last && k->threads[last - 1].start > t->start ? last : (uint32_t)k->thread_count + 1;
   if (report_idmap_put(&k->tid_to_thread, tid, (uint32_t)k->thread_count) != 0) {
     k->threads_dropped++;
     return 0;

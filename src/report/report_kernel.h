@@ -71,9 +71,12 @@ struct report_kernel_row {
 #define REPORT_STILL_RUNNING INT64_MAX
 struct report_thread {
   int64_t start, end;
-  uint32_t tid, pid;
+  uint32_t pid;
   uint32_t process; /* index in processes + 1 when the thread event came, or 0 */
   uint32_t prev;    /* index + 1 of the id's interval seen before, or 0 */
+  /* index + 1 of the id's interval that starts last, as of this one (of
+   * equal starts, the one seen last) */
+  uint32_t latest;
 };
 
 /* A change of the timer's sampling interval (profile source 0), in 100 ns

@@ -548,6 +548,28 @@ static void a_dcstart_life_begins_before_the_trace(void **state)
   report_kernel_release(&k);
 }
 
+/* An End closes the life of its id that starts last at or before it, also
+ * when a later life of the id was stored first (another CPU's buffer):
+ * thread 28 runs in process 200 from before the trace, in process 100
+ * from 100 and again from 300; the End at 200 ends the life from 100, so
+ * a sample at 250 is in the one from before the trace.  Were it to end
+ * the life from 300, the life from 100 would hold the sample. */
+static void an_end_closes_the_life_that_starts_last_before_it(void **state)
+{
+  struct report_kernel k;
+  (void)state;
+  init_with_processes(&k);
+  feed_thread(&k, THREAD_DCSTART, 200, 28, 50);
+  feed_thread(&k, THREAD_START, 100, 28, 100);
+  feed_thread(&k, THREAD_START, 100, 28, 300);
+  feed_thread(&k, THREAD_END, 100, 28, 200);
+  feed_sample(&k, 28, 250);
+  assert_int_equal(report_kernel_finish(&k), 0);
+  assert_int_equal(samples_of(&k, 200), 1);
+  assert_int_equal(samples_of(&k, 100), 0);
+  report_kernel_release(&k);
+}
+
 /* Thread id 0 is the idle threads: process 0, with or without thread
  * events; a sample of an id no event names is counted as unattributed. */
 static void thread_zero_is_idle(void **state)
@@ -673,6 +695,7 @@ int main(void)
     cmocka_unit_test(a_sample_takes_the_life_holding_its_time_or_the_latest_before),
     cmocka_unit_test(a_sample_before_any_life_takes_the_first_after_it),
     cmocka_unit_test(a_dcstart_life_begins_before_the_trace),
+    cmocka_unit_test(an_end_closes_the_life_that_starts_last_before_it),
     cmocka_unit_test(thread_zero_is_idle),
     cmocka_unit_test(the_interval_is_1_ms_when_the_trace_gives_none),
     cmocka_unit_test(each_time_takes_the_interval_then_in_effect),
