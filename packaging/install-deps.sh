@@ -16,6 +16,12 @@ DEFAULT_PACKAGES="
   chromium
 "
 PACKAGES=${*:-$DEFAULT_PACKAGES}
+# npm, for e2e.test_speedscope (below): Debian's, unless the machine has a
+# Node.js of its own that brings its npm (NodeSource's nodejs does, and
+# conflicts with Debian's npm package).
+if [ $# -eq 0 ] && ! command -v npm >/dev/null 2>&1; then
+  PACKAGES="$PACKAGES npm"
+fi
 
 missing=""
 for p in $PACKAGES; do
@@ -36,8 +42,9 @@ fi
 
 # The speedscope web app that e2e.test_speedscope opens, put into npm's
 # cache by installing it once into a scratch folder: the test then installs
-# it into the build tree from the cache, without the network.  npm comes
-# with the machine's Node.js, not from Debian; without it the test skips.
+# it into the build tree from the cache, without the network.  npm reads
+# its registry from its own configuration; when it cannot reach it, the
+# test skips and says why.
 if [ $# -eq 0 ] && command -v npm >/dev/null 2>&1; then
   version=$(cat "$(dirname "$0")/../tests/e2e/speedscope.version")
   scratch=$(mktemp -d)
