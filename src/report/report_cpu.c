@@ -21,11 +21,11 @@ struct build {
   struct report_cpu *c;
   const struct report_kernel *k;
   uint32_t fixed_interval; /* the sampling interval of every sample, or 0: it changes */
-  const struct report_stacks *s;
-  struct report_frames *f;
+  const struct stack_join *s;
+  struct stack_frames *f;
   unsigned pointer_size;
-  struct report_keymap children; /* (slot << 32 | node, frame) -> child + 1 */
-  struct report_keymap by_frame; /* (slot, frame) -> counter + 1 */
+  struct stack_keymap children; /* (slot << 32 | node, frame) -> child + 1 */
+  struct stack_keymap by_frame; /* (slot, frame) -> counter + 1 */
   struct counter *counters;
   size_t counter_count, counter_cap;
   uint32_t *on_path;             /* frame -> how often it is on the path being walked */
@@ -35,7 +35,7 @@ struct build {
   /* The node a stack (slot, kernel part, user part) ended at, and the
    * times over which its frames keep their names: most samples repeat a
    * stack seen before. */
-  struct report_keymap stack_node; /* (stack_key, slot) -> memo + 1 */
+  struct stack_keymap stack_node; /* (stack_key, slot) -> memo + 1 */
   struct path_memo *memos;
   size_t memo_count, memo_cap;
   struct recent *recent; /* per process */
@@ -94,7 +94,7 @@ static int by_samples_desc(const void *a, const void *b)
 /* Picks the processes: fills c->list (names and pids) and slot_of
  * (process index -> list index + 1). */
 static int choose(struct report_cpu *c, const struct report_kernel *k, const uint32_t *charged,
-                  const struct report_stacks *s, const struct report_cpu_select *sel,
+                  const struct stack_join *s, const struct report_cpu_select *sel,
                   uint32_t *slot_of)
 {
   uint64_t *count = etwcap_calloc(k->process_count + 1, sizeof(*count));
@@ -106,7 +106,7 @@ static int choose(struct report_cpu *c, const struct report_kernel *k, const uin
     goto cleanup;
   }
   for (i = 0; i < s->sample_count; i++)
-    if (!(s->samples[i].flags & REPORT_SAMPLE_CSWITCH))
+    if (!(s->samples[i].flags & STACK_SAMPLE_CSWITCH))
       count[charged[i]]++;
   count[k->idle_process] += s->idle_run_samples;
   for (i = 0; i < k->process_count; i++)
@@ -145,12 +145,12 @@ static int count_frame(struct build *b, uint32_t slot, uint32_t frame, uint64_t 
   if (!b->tables)
     return 0;
   at = r->counter && r->counter_frame == frame ? r->counter
-                                               : report_keymap_get(&b->by_frame, slot, frame);
+                                               : stack_keymap_get(&b->by_frame, slot, frame);
   if (!at) {
     if (etwcap_grow((void **)&b->counters, &b->counter_cap, b->counter_count,
                     sizeof(*b->counters), 4096) != 0)
       return ETWCAP_E_NOMEM;
-    if (report_keymap_put(&b->by_frame, slot, frame, (uint32_t)b->counter_count + 1) != 0)
+    if (stack_keymap_put(&b->by_frame, slot, frame, (uint32_t)b->counter_count + 1) != 0)
       return 0; /* more distinct frames than the map holds: left uncounted */
     x = &b->counters[b->counter_count++];
     memset(x, 0, sizeof(*x));
@@ -178,7 +178,7 @@ static int64_t child(struct build *b, struct report_cpu_process *p, uint32_t slo
   struct recent *r = &b->recent[slot];
   if (r->child && r->child_node == node && r->child_frame == frame)
     return r->child - 1;
-  at = report_keymap_get(&b->children, key, frame);
+  at = stack_keymap_get(&b->children, key, frame);
   if (at) {
     r->child_node = node;
     r->child_frame = frame;
@@ -189,7 +189,7 @@ static int64_t child(struct build *b, struct report_cpu_process *p, uint32_t slo
     return -1;
   if (etwcap_grow((void **)&p->nodes, &p->node_cap, p->node_count, sizeof(*p->nodes), 1024) != 0)
     return ETWCAP_E_NOMEM;
-  if (report_keymap_put(&b->children, key, frame, (uint32_t)p->node_count + 1) != 0)
+  if (stack_keymap_put(&b->children, key, frame, (uint32_t)p->node_count + 1) != 0)
     return -1;
   x = &p->nodes[p->node_count];
   x->parent = node;
@@ -202,8 +202,8 @@ static int64_t child(struct build *b, struct report_cpu_process *p, uint32_t slo
 /* Names the frames of the sample's stack parts, leaf first, into b->path,
  * narrowing [*lo, *hi) to when those names hold: how many, or
  * ETWCAP_E_NOMEM as a negative value. */
-static int64_t name_stack(struct build *b, uint32_t pid, const struct report_stack_sample *x,
-                          const struct report_fragment *const *part, unsigned parts,
+static int64_t name_stack(struct build *b, uint32_t pid, const struct stack_sample *x,
+                          const struct stack_fragment *const *part, unsigned parts,
                           int64_t *lo, int64_t *hi)
 {
   size_t n = 0, j;
@@ -219,7 +219,7 @@ static int64_t name_stack(struct build *b, uint32_t pid, const struct report_sta
       b->path_cap = cap;
     }
     for (j = 0; j < part[i]->count; j++)
-      b->path[n++] = report_frames_lookup_window(b->f, pid, a[j], x->filetime, b->pointer_size,
+      b->path[n++] = stack_frames_lookup_window(b->f, pid, a[j], x->filetime, b->pointer_size,
                                                  lo, hi);
   }
   return (int64_t)n;
@@ -279,8 +279,8 @@ static int on_path(const struct report_cpu_process *p, uint32_t node, uint32_t f
 /* What a stack's frames are: its fragments (index + 1), the first one in
  * the upper half when there are two.  Not the sample's parts: with stack
  * caching, each sample's parts are references of its own. */
-static uint64_t stack_key(const struct report_stacks *s,
-                          const struct report_fragment *const *part, unsigned parts)
+static uint64_t stack_key(const struct stack_join *s,
+                          const struct stack_fragment *const *part, unsigned parts)
 {
   uint64_t key = 0;
   unsigned i;
@@ -293,13 +293,13 @@ static uint64_t stack_key(const struct report_stacks *s,
  * to, its frames named at x's time; remembered per stack for as long as
  * its names hold. */
 static int64_t stack_node(struct build *b, struct report_cpu_process *p, uint32_t pid,
-                          uint32_t slot, const struct report_stack_sample *x,
-                          const struct report_fragment *const *part, unsigned parts)
+                          uint32_t slot, const struct stack_sample *x,
+                          const struct stack_fragment *const *part, unsigned parts)
 {
   uint64_t key = stack_key(b->s, part, parts);
   struct recent *r = &b->recent[slot];
   uint32_t at = r->memo && r->memo_key == key ? r->memo
-                                               : report_keymap_get(&b->stack_node, key, slot);
+                                               : stack_keymap_get(&b->stack_node, key, slot);
   struct path_memo *m = at ? &b->memos[at - 1] : NULL;
   int64_t node, n, lo = INT64_MIN, hi = INT64_MAX;
   r->memo_key = key;
@@ -315,7 +315,7 @@ static int64_t stack_node(struct build *b, struct report_cpu_process *p, uint32_
     if (etwcap_grow((void **)&b->memos, &b->memo_cap, b->memo_count, sizeof(*b->memos), 1024) !=
         0)
       return ETWCAP_E_NOMEM;
-    if (report_keymap_put(&b->stack_node, key, slot, (uint32_t)b->memo_count + 1) == 0) {
+    if (stack_keymap_put(&b->stack_node, key, slot, (uint32_t)b->memo_count + 1) == 0) {
       m = &b->memos[b->memo_count++];
       r->memo = (uint32_t)b->memo_count;
     }
@@ -343,7 +343,7 @@ static void add_time(struct build *b, struct report_cpu_process *p, uint32_t nod
 /* A sample without a stack at the address of the process's last one, while
  * its name holds (Idle's samples, most of all): 1 when counted. */
 static int same_bare(struct build *b, struct report_cpu_process *p, struct recent *r,
-                     const struct report_stack_sample *x)
+                     const struct stack_sample *x)
 {
   if (!r->bare_set || x->ip != r->bare_ip || x->filetime < r->bare_lo ||
       x->filetime >= r->bare_hi || x->kern || x->user)
@@ -355,21 +355,21 @@ static int same_bare(struct build *b, struct report_cpu_process *p, struct recen
   return 1;
 }
 
-static int one_sample(struct build *b, uint32_t slot, const struct report_stack_sample *x)
+static int one_sample(struct build *b, uint32_t slot, const struct stack_sample *x)
 {
   struct report_cpu_process *p = &b->c->list[slot];
   struct recent *r = &b->recent[slot];
-  const struct report_fragment *part[2];
+  const struct stack_fragment *part[2];
   unsigned parts;
   int64_t node, lo = INT64_MIN, hi = INT64_MAX;
   uint32_t leaf;
   int bare, rc;
   if (same_bare(b, p, r, x))
     return 0;
-  leaf = report_frames_lookup_window(b->f, p->pid, x->ip, x->filetime, b->pointer_size, &lo,
+  leaf = stack_frames_lookup_window(b->f, p->pid, x->ip, x->filetime, b->pointer_size, &lo,
                                      &hi);
   p->samples++;
-  bare = !report_stacks_of(b->s, x, part, &parts);
+  bare = !stack_join_of(b->s, x, part, &parts);
   if (!bare) {
     p->with_stack++;
     node = stack_node(b, p, p->pid, slot, x, part, parts);
@@ -404,9 +404,9 @@ static int idle_runs(struct build *b, uint32_t slot)
   size_t i;
   int rc = 0;
   for (i = 0; i < b->s->run_count && !rc; i++) {
-    const struct report_idle_run *run = &b->s->runs[i];
+    const struct stack_idle_run *run = &b->s->runs[i];
     int64_t node;
-    b->path[0] = report_frames_lookup(b->f, p->pid, run->ip, run->first, b->pointer_size);
+    b->path[0] = stack_frames_lookup(b->f, p->pid, run->ip, run->first, b->pointer_size);
     if ((node = walk(b, p, slot, 1)) < 0)
       return (int)node;
     p->samples += run->count;
@@ -498,13 +498,13 @@ static int add_leaf(struct build *b, uint32_t slot, uint32_t node, uint32_t leaf
 static int thread_time(struct build *b, const uint32_t *charged, const uint32_t *slot_of)
 {
   struct report_cpu *c = b->c;
-  const struct report_stacks *s = b->s;
+  const struct stack_join *s = b->s;
   struct switch_item *items = NULL;
   uint32_t *copy = NULL, cpu_frame, blocked_frame;
   size_t i, j, n = 0;
-  int64_t f1 = report_frames_intern(b->f, "CPU_TIME", 8), f2;
+  int64_t f1 = stack_frames_intern(b->f, "CPU_TIME", 8), f2;
   int rc = 0;
-  f2 = report_frames_intern(b->f, "BLOCKED_TIME", 12);
+  f2 = stack_frames_intern(b->f, "BLOCKED_TIME", 12);
   c->thread_time = etwcap_calloc(c->count, sizeof(*c->thread_time));
   c->blocked = etwcap_calloc(c->count, sizeof(*c->blocked));
   items = etwcap_calloc(2 * s->cswitches + 1, sizeof(*items));
@@ -535,8 +535,8 @@ static int thread_time(struct build *b, const uint32_t *charged, const uint32_t 
         rc = add_leaf(b, (uint32_t)i, copy[j], cpu_frame, p->nodes[j].time);
   }
   for (i = 0; i < s->sample_count; i++) {
-    const struct report_stack_sample *x = &s->samples[i];
-    if (!(x->flags & REPORT_SAMPLE_CSWITCH))
+    const struct stack_sample *x = &s->samples[i];
+    if (!(x->flags & STACK_SAMPLE_CSWITCH))
       continue;
     if (x->tid && n < 2 * s->cswitches) {
       items[n].filetime = x->filetime;
@@ -551,8 +551,8 @@ static int thread_time(struct build *b, const uint32_t *charged, const uint32_t 
   }
   qsort(items, n, sizeof(*items), by_thread_then_time);
   for (i = 0; i < n && !rc; i++) {
-    const struct report_stack_sample *x = &s->samples[items[i].what & ~OUT_BIT];
-    const struct report_fragment *part[2];
+    const struct stack_sample *x = &s->samples[items[i].what & ~OUT_BIT];
+    const struct stack_fragment *part[2];
     unsigned parts;
     uint32_t slot, entry = items[i].what & ~OUT_BIT;
     int64_t node = 0;
@@ -563,7 +563,7 @@ static int thread_time(struct build *b, const uint32_t *charged, const uint32_t 
     slot = charged[entry] ? slot_of[charged[entry] - 1] : 0;
     if (!slot--)
       continue;
-    if (report_stacks_of(s, x, part, &parts))
+    if (stack_join_of(s, x, part, &parts))
       node = stack_node(b, &c->thread_time[slot], c->list[slot].pid,
                         slot + (uint32_t)c->count, x, part, parts);
     if (node < 0) {
@@ -648,7 +648,7 @@ static int keep_top(struct build *b)
 }
 
 int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
-                     const struct report_stacks *s, struct report_frames *f,
+                     const struct stack_join *s, struct stack_frames *f,
                      unsigned pointer_size, const struct report_cpu_select *sel)
 {
   struct build b;
@@ -665,9 +665,9 @@ int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
   b.f = f;
   b.pointer_size = pointer_size == 4 ? 4 : 8;
   b.tables = sel->tables;
-  report_keymap_init(&b.children, CHILD_SLOTS);
-  report_keymap_init(&b.by_frame, COUNTER_SLOTS);
-  report_keymap_init(&b.stack_node, CHILD_SLOTS);
+  stack_keymap_init(&b.children, CHILD_SLOTS);
+  stack_keymap_init(&b.by_frame, COUNTER_SLOTS);
+  stack_keymap_init(&b.stack_node, CHILD_SLOTS);
   /* The kernel's charges follow the samples one for one, unless a cap
    * parted them: then each sample is charged again. */
   if (k->charge_count != s->sample_count)
@@ -695,7 +695,7 @@ int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
   }
   for (i = 0; i < s->sample_count && !rc; i++) {
     uint32_t slot = charged[i] ? slot_of[charged[i] - 1] : 0;
-    if (slot && !(s->samples[i].flags & REPORT_SAMPLE_CSWITCH))
+    if (slot && !(s->samples[i].flags & STACK_SAMPLE_CSWITCH))
       rc = one_sample(&b, slot - 1, &s->samples[i]);
   }
   if (!rc && k->idle_process && slot_of[k->idle_process - 1])
@@ -711,9 +711,9 @@ int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
     c->with_stack += c->list[i].with_stack;
   }
 cleanup:
-  report_keymap_release(&b.children);
-  report_keymap_release(&b.by_frame);
-  report_keymap_release(&b.stack_node);
+  stack_keymap_release(&b.children);
+  stack_keymap_release(&b.by_frame);
+  stack_keymap_release(&b.stack_node);
   for (i = 0; b.recent && i < 2 * c->count + 1; i++) {
     etwcap_free(b.recent[i].walk_frames);
     etwcap_free(b.recent[i].walk_nodes);

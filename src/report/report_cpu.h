@@ -1,7 +1,7 @@
 /* Where the CPU went, per process, for `etwcap report` and `convert`: each
  * CPU sample charged to its process (report_kernel_charged), its stack
- * (report_stacks) named frame by frame at the sample's time
- * (report_frames), and counted in a tree of calls (root first, one node
+ * (stack_join) named frame by frame at the sample's time
+ * (stack_frames), and counted in a tree of calls (root first, one node
  * per distinct path) and per frame:
  *   self  the samples whose instruction pointer is in that frame, with or
  *         without a stack;
@@ -22,9 +22,9 @@
 #ifndef ETWCAP_REPORT_CPU_H
 #define ETWCAP_REPORT_CPU_H
 
-#include "src/report/report_frames.h"
+#include "etw/stacks/stack_frames.h"
+#include "etw/stacks/stack_join.h"
 #include "src/report/report_kernel.h"
-#include "src/report/report_stacks.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -39,7 +39,7 @@ struct report_cpu_frame {
 };
 
 /* A node of the call tree: a frame called from its parent's (node 0 is the
- * process, frame REPORT_FRAME_UNKNOWN); weight counts the samples whose
+ * process, frame STACK_FRAME_UNKNOWN); weight counts the samples whose
  * stack ends here, time their CPU time (100 ns units: each sample the
  * sampling interval in effect at its time). */
 struct report_cpu_node {
@@ -86,7 +86,7 @@ struct report_cpu {
 };
 
 int report_cpu_build(struct report_cpu *c, const struct report_kernel *k,
-                     const struct report_stacks *s, struct report_frames *f,
+                     const struct stack_join *s, struct stack_frames *f,
                      unsigned pointer_size, const struct report_cpu_select *sel);
 void report_cpu_release(struct report_cpu *c);
 

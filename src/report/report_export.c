@@ -60,7 +60,7 @@ static void folded(struct report_writer *w, const struct report *r, uint32_t *pa
       folded_name(w, p->name[0] ? p->name : "?");
       for (k = 0; k < n; k++) {
         rw_puts(w, ";");
-        folded_name(w, report_frames_name(&r->frames, path[k]));
+        folded_name(w, stack_frames_name(&r->frames, path[k]));
       }
       rw_puts(w, " ");
       rw_uint(w, p->nodes[j].weight);
@@ -88,7 +88,7 @@ static void speedscope(struct report_writer *w, const struct report *r, uint32_t
         continue;
       index_of[f] = (uint32_t)++frames;
       rw_puts(w, frames > 1 ? ",\n{\"name\": " : "\n{\"name\": ");
-      rw_json_string(w, report_frames_name(&r->frames, f));
+      rw_json_string(w, stack_frames_name(&r->frames, f));
       rw_puts(w, "}");
     }
   }

@@ -35,7 +35,7 @@ static void count_then_percent(struct report_writer *w, uint64_t n, uint64_t of)
 
 static const char *frame_name(void *ctx, uint32_t frame)
 {
-  return report_frames_name(ctx, frame);
+  return stack_frames_name(ctx, frame);
 }
 
 /* p's call tree as a flame graph: each node's own samples are one stack
@@ -84,7 +84,7 @@ static void frame_table(struct report_writer *w, const struct report *r,
              "</thead>\n<tbody>\n");
   for (i = 0; i < n && i < HTML_CPU_ROWS; i++) {
     rw_puts(w, "<tr><td class=\"cmd\">");
-    rw_html(w, report_frames_name(&r->frames, list[i].frame));
+    rw_html(w, stack_frames_name(&r->frames, list[i].frame));
     rw_puts(w, "</td>");
     count_then_percent(w, list[i].self, p->samples);
     count_then_percent(w, list[i].total, p->samples);

@@ -344,7 +344,7 @@ static void cpu(struct report_writer *w, const struct report *r)
     rw_puts(w, ", \"top\": [");
     for (j = 0; j < p->top_count && j < REPORT_CPU_TOP_JSON; j++) {
       rw_puts(w, j ? ",\n      {\"frame\": " : "\n      {\"frame\": ");
-      rw_json_string(w, report_frames_name(&r->frames, p->top[j].frame));
+      rw_json_string(w, stack_frames_name(&r->frames, p->top[j].frame));
       uint_member(w, "self", p->top[j].self);
       uint_member(w, "total", p->top[j].total);
       rw_puts(w, "}");

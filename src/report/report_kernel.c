@@ -302,7 +302,7 @@ static int charge(struct report_kernel *k, const struct report_sample *s, int re
     k->processes[process - 1].cpu_samples++;
   else if (count)
     k->samples_unattributed++;
-  if (!record || k->charge_count >= REPORT_MAX_STACK_SAMPLES)
+  if (!record || k->charge_count >= STACK_MAX_SAMPLES)
     return 0;
   if (etwcap_grow((void **)&k->charges, &k->charge_cap, k->charge_count, sizeof(*k->charges),
                   FIRST_BLOCK) != 0)
@@ -325,8 +325,8 @@ static int sample_event(struct report_kernel *k, const struct etw_event *ev, int
   /* The stacks keep the sample (its time and thread) until the end: it is
    * charged from there, in their order. */
   if (k->stacks) {
-    int rc = report_stacks_sample(k->stacks, ev, filetime);
-    if (rc != REPORT_NOT_KEPT)
+    int rc = stack_join_sample(k->stacks, ev, filetime);
+    if (rc != STACK_NOT_KEPT)
       return rc < 0 ? rc : 0;
   }
   s.filetime = filetime;
@@ -357,7 +357,7 @@ static int image_event(struct report_kernel *k, const struct etw_event *ev, int6
     uint32_t index;
     int known = img.process_id == 0 || img.process_id == 4 ||
                 report_idmap_get(&k->pid_to_process, img.process_id, &index);
-    if ((rc = report_frames_image(k->frames, &copy, filetime, known)) != 0)
+    if ((rc = stack_frames_image(k->frames, &copy, filetime, known)) != 0)
       return rc;
   }
   with_id = k->pending_id_base[cpu] == img.image_base && img.image_base;
@@ -516,7 +516,7 @@ int report_kernel_finish(struct report_kernel *k)
   k->idle_known = 1;
   qsort(k->intervals, k->interval_count, sizeof(*k->intervals), by_interval_time);
   /* Idle's samples the stacks keep as runs, by count. */
-  if (k->stacks && (rc = report_stacks_settle(k->stacks)) != 0)
+  if (k->stacks && (rc = stack_join_settle(k->stacks)) != 0)
     return rc;
   if (k->stacks && k->idle_process)
     k->processes[k->idle_process - 1].cpu_samples += k->stacks->idle_run_samples;
@@ -527,7 +527,7 @@ int report_kernel_finish(struct report_kernel *k)
   for (i = 0; k->stacks && i < k->stacks->sample_count && !rc; i++) {
     s.filetime = k->stacks->samples[i].filetime;
     s.tid = k->stacks->samples[i].tid;
-    rc = charge(k, &s, 1, !(k->stacks->samples[i].flags & REPORT_SAMPLE_CSWITCH));
+    rc = charge(k, &s, 1, !(k->stacks->samples[i].flags & STACK_SAMPLE_CSWITCH));
   }
   for (i = 0; i < k->window_count && !rc; i++)
     rc = charge(k, &k->window[(k->window_head + i) % k->window_count], !k->stacks, 1);

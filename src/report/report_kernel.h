@@ -10,10 +10,10 @@
 #define ETWCAP_REPORT_KERNEL_H
 
 #include "etw/event/etw_event.h"
-#include "src/report/report_frames.h"
+#include "etw/stacks/stack_frames.h"
+#include "etw/stacks/stack_join.h"
 #include "src/report/report_idmap.h"
 #include "src/report/report_images.h"
-#include "src/report/report_stacks.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -135,10 +135,10 @@ struct report_kernel {
   uint64_t intervals_dropped;
   uint64_t cpu_samples, samples_unattributed, context_switches;
   struct report_images images;
-  struct report_frames *frames; /* also told of the image events, when set */
+  struct stack_frames *frames; /* also told of the image events, when set */
   /* When set, CPU samples go to these stacks, and those they keep are
    * charged from there at the end (the window holds only the others). */
-  struct report_stacks *stacks;
+  struct stack_join *stacks;
   uint64_t identity_events;
   /* The identity events KernelTraceControl writes just before an image
    * event, on the same CPU: the ImageBase they named. */
@@ -153,7 +153,7 @@ enum report_kernel_seen { REPORT_SAW_OTHER, REPORT_SAW_CSWITCH, REPORT_SAW_CPU_S
  * ETWCAP_E_NOMEM. */
 int report_kernel_event(struct report_kernel *k, const struct etw_event *ev, int64_t filetime);
 /* 1 when a process of this pid is known (k: a struct report_kernel; the
- * form report_frames_finish asks for). */
+ * form stack_frames_finish asks for). */
 int report_kernel_knows(void *k, uint32_t pid);
 /* The latest process with this pid, or NULL. */
 const struct report_process *report_kernel_process(const struct report_kernel *k, uint32_t pid);

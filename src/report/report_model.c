@@ -33,9 +33,9 @@ static int init(struct report *r, const char *path, const struct report_cpu_sele
   if (!rc)
     rc = report_kernel_init(&r->kernel);
   if (!rc)
-    rc = report_stacks_init(&r->stacks);
+    rc = stack_join_init(&r->stacks);
   if (!rc)
-    rc = report_frames_init(&r->frames);
+    rc = stack_frames_init(&r->frames);
   r->kernel.frames = &r->frames;
   r->kernel.stacks = &r->stacks;
   return rc;
@@ -102,7 +102,7 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
   if (!ev->is_kernel && (ev->has & ETW_HAS_PROVIDER) && guid_equal(&ev->provider, &bi_guid_clr)) {
     /* Most CLR events are neither (allocation ticks, JIT, loader). */
     if (ev->id > CLR_ID_EXCEPTION_START)
-      return report_frames_clr(&r->frames, ev, 0, ft);
+      return stack_frames_clr(&r->frames, ev, 0, ft);
     if (r->stacks_only)
       return 0;
     if (ev->id <= CLR_ID_GC_SUSPEND_EE_START)
@@ -118,15 +118,15 @@ static int one_event(struct report *r, struct etl_reader *rd, const struct etw_e
       (rc = report_containers_image(&r->containers, ev, ft)) != 0)
     return rc;
   if (ev->is_kernel && ev->group == REPORT_GROUP_STACKWALK)
-    return report_stacks_walk(&r->stacks, ev, ft);
+    return stack_join_walk(&r->stacks, ev, ft);
   if (!ev->is_kernel && (ev->has & ETW_HAS_PROVIDER) &&
       guid_equal(&ev->provider, &bi_guid_clr_rundown))
-    return report_frames_clr(&r->frames, ev, 1, ft);
+    return stack_frames_clr(&r->frames, ev, 1, ft);
   rc = report_kernel_event(&r->kernel, ev, ft);
   if (rc >= 0 && ev->ext_count &&
-      (rc2 = report_stacks_ext(&r->stacks, ev, ft, rc == REPORT_SAW_CPU_SAMPLE)) != 0)
+      (rc2 = stack_join_ext(&r->stacks, ev, ft, rc == REPORT_SAW_CPU_SAMPLE)) != 0)
     return rc2;
-  if (rc == REPORT_SAW_CSWITCH && (rc2 = report_stacks_cswitch(&r->stacks, ev, ft)) != 0)
+  if (rc == REPORT_SAW_CSWITCH && (rc2 = stack_join_cswitch(&r->stacks, ev, ft)) != 0)
     return rc2;
   if (rc == REPORT_SAW_CSWITCH && bin >= 0)
     r->timeline.count[REPORT_SERIES_CSWITCH][bin]++;
@@ -199,9 +199,9 @@ static int finish(struct report *r)
   report_exceptions_finish(&r->exceptions);
   kernel_rc = report_kernel_finish(&r->kernel);
   if (!kernel_rc)
-    kernel_rc = report_stacks_finish(&r->stacks);
+    kernel_rc = stack_join_finish(&r->stacks);
   if (!kernel_rc)
-    kernel_rc = report_frames_finish(&r->frames, report_kernel_knows, &r->kernel);
+    kernel_rc = stack_frames_finish(&r->frames, report_kernel_knows, &r->kernel);
   if (!kernel_rc)
     kernel_rc = report_cpu_build(&r->cpu, &r->kernel, &r->stacks, &r->frames,
                                  r->summary.lf.pointer_size, &r->cpu_select);
@@ -264,8 +264,8 @@ void report_release(struct report *r)
   report_exceptions_release(&r->exceptions);
   report_kernel_release(&r->kernel);
   report_containers_release(&r->containers);
-  report_stacks_release(&r->stacks);
-  report_frames_release(&r->frames);
+  stack_join_release(&r->stacks);
+  stack_frames_release(&r->frames);
   report_cpu_release(&r->cpu);
   etwcap_free(r->sessions);
   memset(r, 0, sizeof(*r));

@@ -10,14 +10,14 @@
 #define ETWCAP_REPORT_MODEL_H
 
 #include "etw/etl/etl_summary.h"
+#include "etw/stacks/stack_frames.h"
+#include "etw/stacks/stack_join.h"
 #include "src/report/report_containers.h"
 #include "src/report/report_cpu.h"
 #include "src/report/report_exceptions.h"
-#include "src/report/report_frames.h"
 #include "src/report/report_gc.h"
 #include "src/report/report_kernel.h"
 #include "src/report/report_manifest.h"
-#include "src/report/report_stacks.h"
 #include "src/report/report_timeline.h"
 
 #include <stddef.h>
@@ -61,8 +61,8 @@ struct report {
   struct report_exceptions exceptions;
   struct report_kernel kernel;
   struct report_containers containers; /* after the pass: see report_containers.h */
-  struct report_stacks stacks;
-  struct report_frames frames;
+  struct stack_join stacks;
+  struct stack_frames frames;
   struct report_cpu_select cpu_select;
   struct report_cpu cpu;
   struct report_timeline timeline;

@@ -494,7 +494,7 @@ static void a_capture_with_stack_caching_has_its_stacks_in_the_report(void **sta
 {
   struct world *w = *state;
   const char *args[] = { "collect", w->data, "/MaxCollectSec:1", NULL };
-  const struct report_fragment *part[2];
+  const struct stack_fragment *part[2];
   struct report r;
   char err[512];
   unsigned parts;
@@ -507,7 +507,7 @@ static void a_capture_with_stack_caching_has_its_stacks_in_the_report(void **sta
   assert_true(r.cpu.list[0].samples >= 1);
   assert_int_equal(r.cpu.list[0].with_stack, r.cpu.list[0].samples);
   for (i = 0; i < r.stacks.sample_count; i++) {
-    assert_true(report_stacks_of(&r.stacks, &r.stacks.samples[i], part, &parts));
+    assert_true(stack_join_of(&r.stacks, &r.stacks.samples[i], part, &parts));
     assert_int_equal(parts, 1);
     assert_int_equal(part[0]->count, 2);
     assert_true(r.stacks.addresses[part[0]->first] == FAKE_STACK_IP);

@@ -1,5 +1,5 @@
 /* The CPU stacks of `etwcap report` (src/report/report_cpu.c, fed by
- * report_stacks.c and report_frames.c) on the real sample
+ * stack_join.c and stack_frames.c) on the real sample
  * ms-perfview__net.4.5.2.x64.etl.zip, whose stacks are stack keys
  * (StackKeyKernel/StackKeyUser, resolved by KeyDelete/KeyRundown).  The
  * expected figures are the issue's acceptance ("Where the CPU went"),
@@ -31,7 +31,7 @@ static const struct report_cpu_frame *frame_named(const struct report *r,
 {
   size_t i;
   for (i = 0; i < p->top_count; i++)
-    if (!strcmp(report_frames_name(&r->frames, p->top[i].frame), name))
+    if (!strcmp(stack_frames_name(&r->frames, p->top[i].frame), name))
       return &p->top[i];
   fail_msg("%s is not among the top frames of %s", name, p->name);
   return NULL;
@@ -54,13 +54,13 @@ static void net452_test_x64_frames_match_the_issue(void **state)
   p = process_named(&r, "Test.x64.exe");
   assert_int_equal(p->samples, 5129);
   assert_int_equal(p->with_stack, 5129);
-  assert_string_equal(report_frames_name(&r.frames, p->top[0].frame),
+  assert_string_equal(stack_frames_name(&r.frames, p->top[0].frame),
                       "System.DateTime.GetDatePart");
   assert_near(p->top[0].self, 1856);
-  assert_string_equal(report_frames_name(&r.frames, p->top[1].frame),
+  assert_string_equal(stack_frames_name(&r.frames, p->top[1].frame),
                       "System.TimeZoneInfo.TransitionTimeToDateTime");
   assert_near(p->top[1].self, 566);
-  assert_string_equal(report_frames_name(&r.frames, p->top[2].frame),
+  assert_string_equal(stack_frames_name(&r.frames, p->top[2].frame),
                       "System.DateTime.get_DayOfWeek");
   assert_near(p->top[2].self, 470);
   assert_near(frame_named(&r, p, "Test.Program.Main")->total, 4935);

@@ -1,11 +1,11 @@
-/* See report_stacks.h.  Payloads, as TraceEvent's KernelTraceEventParser
+/* See stack_join.h.  Payloads, as TraceEvent's KernelTraceEventParser
  * reads them (StackWalkStackTraceData, StackWalkRefTraceData,
  * StackWalkDefTraceData): StackWalk is EventTimeStamp (u64), StackProcess
  * (u32), StackThread (u32), then the frames (pointers, leaf first); a
  * reference is the same head and a StackKey (pointer); a definition is the
  * StackKey then the frames.  A STACK_TRACE item is a MatchId (u64) then
  * the frames (EVENT_EXTENDED_ITEM_STACK_TRACE32/64). */
-#include "src/report/report_stacks.h"
+#include "etw/stacks/stack_join.h"
 
 #include "etw/etl/etl_bytes.h"
 #include "src/base/alloc.h"
@@ -34,19 +34,19 @@ static const struct etw_guid event_tracing_guid = {
   0xb675ec37, 0xbdb6, 0x4648, { 0xbc, 0x92, 0xf3, 0xfd, 0xc7, 0x4d, 0x3c, 0xa2 }
 };
 
-int report_is_kernel_address(uint64_t address, unsigned pointer_size)
+int stack_is_kernel_address(uint64_t address, unsigned pointer_size)
 {
   return pointer_size == 4 ? address >= 0x80000000u : address >= 0xFFFF000000000000ull;
 }
 
-int report_stacks_init(struct report_stacks *s)
+int stack_join_init(struct stack_join *s)
 {
   memset(s, 0, sizeof(*s));
-  report_keymap_init(&s->fragment_by_hash, FRAGMENT_SLOTS);
+  stack_keymap_init(&s->fragment_by_hash, FRAGMENT_SLOTS);
   return 0;
 }
 
-void report_stacks_release(struct report_stacks *s)
+void stack_join_release(struct stack_join *s)
 {
   etwcap_free(s->samples);
   etwcap_free(s->addresses);
@@ -57,7 +57,7 @@ void report_stacks_release(struct report_stacks *s)
   etwcap_free(s->flushes);
   etwcap_free(s->waiting);
   etwcap_free(s->runs);
-  report_keymap_release(&s->fragment_by_hash);
+  stack_keymap_release(&s->fragment_by_hash);
   memset(s, 0, sizeof(*s));
 }
 
@@ -69,23 +69,23 @@ static uint64_t frame_at(const uint8_t *p, unsigned ptr, size_t i)
 /* The part of the n frames at p (pointer size ptr): a fragment, the same
  * one for the same frames.  0 when the pool is full (the frames are
  * counted as dropped), or ETWCAP_E_NOMEM as a negative value. */
-static int64_t fragment(struct report_stacks *s, const uint8_t *p, unsigned ptr, size_t n)
+static int64_t fragment(struct stack_join *s, const uint8_t *p, unsigned ptr, size_t n)
 {
   uint64_t h = 0x84222325cbf29ce4ull;
   uint32_t known;
   size_t i;
-  struct report_fragment *f;
+  struct stack_fragment *f;
   for (i = 0; i < n; i++)
     h = (h ^ frame_at(p, ptr, i)) * 0x100000001b3ull;
-  known = report_keymap_get(&s->fragment_by_hash, h, (uint32_t)n);
+  known = stack_keymap_get(&s->fragment_by_hash, h, (uint32_t)n);
   if (known) {
     f = &s->fragments[known - 1];
     for (i = 0; i < n && s->addresses[f->first + i] == frame_at(p, ptr, i); i++)
       ;
     if (i == n)
-      return REPORT_PART_FRAGMENT | (known - 1);
+      return STACK_PART_FRAGMENT | (known - 1);
   }
-  if (s->address_count + n > REPORT_MAX_STACK_ADDRESSES) {
+  if (s->address_count + n > STACK_MAX_ADDRESSES) {
     s->frames_dropped += n;
     return 0;
   }
@@ -102,16 +102,16 @@ static int64_t fragment(struct report_stacks *s, const uint8_t *p, unsigned ptr,
   for (i = 0; i < n; i++)
     s->addresses[s->address_count++] = frame_at(p, ptr, i);
   if (!known)
-    report_keymap_put(&s->fragment_by_hash, h, (uint32_t)n, (uint32_t)s->fragment_count + 1);
-  return REPORT_PART_FRAGMENT | (uint32_t)s->fragment_count++;
+    stack_keymap_put(&s->fragment_by_hash, h, (uint32_t)n, (uint32_t)s->fragment_count + 1);
+  return STACK_PART_FRAGMENT | (uint32_t)s->fragment_count++;
 }
 
 /* A reference to (key, kind) at filetime, resolved at the end: its index
  * + 1, 0 when none can be kept, or ETWCAP_E_NOMEM as a negative value. */
-static int64_t key_ref(struct report_stacks *s, uint64_t key, unsigned kind, int64_t filetime)
+static int64_t key_ref(struct stack_join *s, uint64_t key, unsigned kind, int64_t filetime)
 {
-  struct report_stack_ref *r;
-  if (s->ref_count >= 2 * (size_t)REPORT_MAX_STACK_SAMPLES) {
+  struct stack_ref *r;
+  if (s->ref_count >= 2 * (size_t)STACK_MAX_SAMPLES) {
     s->stack_records_dropped++;
     return 0;
   }
@@ -126,12 +126,12 @@ static int64_t key_ref(struct report_stacks *s, uint64_t key, unsigned kind, int
   return (int64_t)s->ref_count;
 }
 
-static int add_flush(struct report_stacks *s, int64_t filetime, uint32_t tid, uint32_t part)
+static int add_flush(struct stack_join *s, int64_t filetime, uint32_t tid, uint32_t part)
 {
-  struct report_stack_flush *f;
+  struct stack_flush *f;
   if (!part)
     return 0;
-  if (s->flush_count >= REPORT_MAX_STACK_SAMPLES) {
+  if (s->flush_count >= STACK_MAX_SAMPLES) {
     s->stack_records_dropped++;
     return 0;
   }
@@ -147,13 +147,13 @@ static int add_flush(struct report_stacks *s, int64_t filetime, uint32_t tid, ui
 
 /* Keeps an entry (a sample, or a context switch) and remembers it on its
  * CPU for its stack events. */
-static int keep(struct report_stacks *s, const struct etw_event *ev, int64_t filetime,
+static int keep(struct stack_join *s, const struct etw_event *ev, int64_t filetime,
                 uint32_t tid, uint64_t ip, uint32_t flags)
 {
-  unsigned cpu = ev->cpu % REPORT_STACK_CPUS;
-  struct report_stack_sample *x;
-  struct report_stacks_recent *r;
-  if (s->sample_count >= REPORT_MAX_STACK_SAMPLES) {
+  unsigned cpu = ev->cpu % STACK_CPUS;
+  struct stack_sample *x;
+  struct stack_join_recent *r;
+  if (s->sample_count >= STACK_MAX_SAMPLES) {
     s->samples_dropped++;
     return 0;
   }
@@ -167,7 +167,7 @@ static int keep(struct report_stacks *s, const struct etw_event *ev, int64_t fil
   x->kern = x->user = 0;
   x->flags = flags;
   r = &s->recent[cpu][s->recent_next[cpu]];
-  s->recent_next[cpu] = (uint8_t)((s->recent_next[cpu] + 1) % REPORT_STACK_RECENT);
+  s->recent_next[cpu] = (uint8_t)((s->recent_next[cpu] + 1) % STACK_RECENT);
   r->timestamp = ev->timestamp;
   r->tid = tid;
   r->sample = (uint32_t)s->sample_count + 1;
@@ -176,10 +176,10 @@ static int keep(struct report_stacks *s, const struct etw_event *ev, int64_t fil
 }
 
 /* The CPU's held idle sample had no stack: into its run. */
-static int settle(struct report_stacks *s, unsigned cpu)
+static int settle(struct stack_join *s, unsigned cpu)
 {
-  struct report_idle_held *h = &s->idle[cpu];
-  struct report_idle_run *run;
+  struct stack_idle_held *h = &s->idle[cpu];
+  struct stack_idle_run *run;
   if (!h->held)
     return 0;
   h->held = 0;
@@ -189,7 +189,7 @@ static int settle(struct report_stacks *s, unsigned cpu)
     s->runs[h->run].count++;
     return 0;
   }
-  if (s->run_count >= REPORT_MAX_STACK_SAMPLES) {
+  if (s->run_count >= STACK_MAX_SAMPLES) {
     s->idle_run_samples--;
     s->samples_dropped++;
     return 0;
@@ -205,21 +205,21 @@ static int settle(struct report_stacks *s, unsigned cpu)
   return 0;
 }
 
-int report_stacks_sample(struct report_stacks *s, const struct etw_event *ev, int64_t filetime)
+int stack_join_sample(struct stack_join *s, const struct etw_event *ev, int64_t filetime)
 {
-  unsigned ptr = ev->pointer_size == 4 ? 4 : 8, cpu = ev->cpu % REPORT_STACK_CPUS;
+  unsigned ptr = ev->pointer_size == 4 ? 4 : 8, cpu = ev->cpu % STACK_CPUS;
   size_t kept = s->sample_count;
   uint32_t tid;
   int rc;
   if (!ev->user_data || ev->user_len < ptr + 4)
-    return REPORT_NOT_KEPT;
+    return STACK_NOT_KEPT;
   if ((rc = settle(s, cpu)) != 0)
     return rc;
   tid = etl_le32(ev->user_data + ptr);
   if (tid == 0) {
-    struct report_idle_held *h = &s->idle[cpu];
-    struct report_stacks_recent *r = &s->recent[cpu][s->recent_next[cpu]];
-    s->recent_next[cpu] = (uint8_t)((s->recent_next[cpu] + 1) % REPORT_STACK_RECENT);
+    struct stack_idle_held *h = &s->idle[cpu];
+    struct stack_join_recent *r = &s->recent[cpu][s->recent_next[cpu]];
+    s->recent_next[cpu] = (uint8_t)((s->recent_next[cpu] + 1) % STACK_RECENT);
     r->timestamp = ev->timestamp;
     r->tid = 0;
     r->sample = 0;
@@ -227,40 +227,40 @@ int report_stacks_sample(struct report_stacks *s, const struct etw_event *ev, in
     h->filetime = filetime;
     h->timestamp = ev->timestamp;
     h->ip = frame_at(ev->user_data, ptr, 0);
-    return REPORT_KEPT_IDLE;
+    return STACK_KEPT_IDLE;
   }
   rc = keep(s, ev, filetime, tid, frame_at(ev->user_data, ptr, 0), 0);
-  return rc < 0 ? rc : s->sample_count > kept ? REPORT_KEPT : REPORT_NOT_KEPT;
+  return rc < 0 ? rc : s->sample_count > kept ? STACK_KEPT : STACK_NOT_KEPT;
 }
 
-int report_stacks_cswitch(struct report_stacks *s, const struct etw_event *ev, int64_t filetime)
+int stack_join_cswitch(struct stack_join *s, const struct etw_event *ev, int64_t filetime)
 {
   if (!ev->user_data || ev->user_len < 8)
     return 0;
   s->cswitches++;
   return keep(s, ev, filetime, etl_le32(ev->user_data), etl_le32(ev->user_data + 4),
-              REPORT_SAMPLE_CSWITCH);
+              STACK_SAMPLE_CSWITCH);
 }
 
 /* The sample a stack event on this CPU names, or NULL (a stack of another
  * kind of event, or of a sample no longer remembered). */
-static struct report_stack_sample *target(struct report_stacks *s, unsigned cpu,
+static struct stack_sample *target(struct stack_join *s, unsigned cpu,
                                           uint64_t timestamp, uint32_t tid)
 {
   unsigned i;
-  cpu %= REPORT_STACK_CPUS;
-  for (i = 0; i < REPORT_STACK_RECENT; i++) {
-    struct report_stacks_recent *r = &s->recent[cpu][i];
-    struct report_idle_held *h = &s->idle[cpu];
+  cpu %= STACK_CPUS;
+  for (i = 0; i < STACK_RECENT; i++) {
+    struct stack_join_recent *r = &s->recent[cpu][i];
+    struct stack_idle_held *h = &s->idle[cpu];
     if (r->timestamp != timestamp || r->tid != tid)
       continue;
     if (r->sample)
       return &s->samples[r->sample - 1];
     /* The held idle sample has a stack: it joins the samples. */
-    if (h->held && h->timestamp == timestamp && s->sample_count < REPORT_MAX_STACK_SAMPLES &&
+    if (h->held && h->timestamp == timestamp && s->sample_count < STACK_MAX_SAMPLES &&
         etwcap_grow((void **)&s->samples, &s->sample_cap, s->sample_count, sizeof(*s->samples),
                     FIRST_BLOCK) == 0) {
-      struct report_stack_sample *x = &s->samples[s->sample_count];
+      struct stack_sample *x = &s->samples[s->sample_count];
       x->filetime = h->filetime;
       x->ip = h->ip;
       x->tid = 0;
@@ -276,16 +276,16 @@ static struct report_stack_sample *target(struct report_stacks *s, unsigned cpu,
 
 /* A kernel part for x: the whole stack in processes 0 and 4, else it
  * waits for the thread's user part unless that came already. */
-static int give_kernel(struct report_stacks *s, struct report_stack_sample *x, uint32_t part,
+static int give_kernel(struct stack_join *s, struct stack_sample *x, uint32_t part,
                        uint32_t pid)
 {
   if (x->kern)
     return 0; /* two stacks for one event: TraceLog keeps the first */
   x->kern = part;
   if (pid == 0 || pid == 4) {
-    x->flags |= REPORT_SAMPLE_NO_USER;
+    x->flags |= STACK_SAMPLE_NO_USER;
   } else if (!x->user) {
-    x->flags |= REPORT_SAMPLE_WAITS;
+    x->flags |= STACK_SAMPLE_WAITS;
     if (etwcap_grow((void **)&s->waiting, &s->waiting_cap, s->waiting_count,
                     sizeof(*s->waiting), FIRST_BLOCK) != 0)
       return ETWCAP_E_NOMEM;
@@ -294,26 +294,26 @@ static int give_kernel(struct report_stacks *s, struct report_stack_sample *x, u
   return 0;
 }
 
-static void give_user(struct report_stack_sample *x, uint32_t part)
+static void give_user(struct stack_sample *x, uint32_t part)
 {
   if (x->user)
     return;
   x->user = part;
-  x->flags &= ~(uint32_t)REPORT_SAMPLE_WAITS;
+  x->flags &= ~(uint32_t)STACK_SAMPLE_WAITS;
 }
 
 /* Keeps a part whose event was not found at once, to match at the end. */
-static int add_late(struct report_stacks *s, uint64_t timestamp, uint32_t tid, uint32_t pid,
+static int add_late(struct stack_join *s, uint64_t timestamp, uint32_t tid, uint32_t pid,
                     uint32_t part, int is_kernel)
 {
-  struct report_stack_late *l;
+  struct stack_late *l;
   int64_t ft;
   if (!s->clock)
     return 0;
   /* On the samples' scale: the report's times, held in [-1, 2^62]. */
   ft = etl_clock_filetime(s->clock, timestamp);
   ft = ft < 0 ? -1 : ft > (INT64_C(1) << 62) ? INT64_C(1) << 62 : ft;
-  if (s->late_count >= REPORT_MAX_STACK_SAMPLES) {
+  if (s->late_count >= STACK_MAX_SAMPLES) {
     s->stack_records_dropped++;
     return 0;
   }
@@ -331,7 +331,7 @@ static int add_late(struct report_stacks *s, uint64_t timestamp, uint32_t tid, u
 
 /* A stack event's part for the event x (NULL: not found yet, it names the
  * event at raw time `names`) of thread tid in process pid. */
-static int give(struct report_stacks *s, struct report_stack_sample *x, uint64_t names,
+static int give(struct stack_join *s, struct stack_sample *x, uint64_t names,
                 uint32_t tid, uint32_t pid, uint32_t part, int is_kernel)
 {
   if (!x)
@@ -345,7 +345,7 @@ static int give(struct report_stacks *s, struct report_stack_sample *x, uint64_t
 /* A run of n frames at p for the event x (may be NULL: it names the event
  * at raw time `names`) of thread tid in process pid, logged as one stack
  * walk at filetime. */
-static int frames(struct report_stacks *s, struct report_stack_sample *x, uint64_t names,
+static int frames(struct stack_join *s, struct stack_sample *x, uint64_t names,
                   const uint8_t *p, unsigned ptr, size_t n, uint32_t pid, uint32_t tid,
                   int64_t filetime)
 {
@@ -358,22 +358,22 @@ static int frames(struct report_stacks *s, struct report_stack_sample *x, uint64
     return (int)part;
   if (!part)
     return 0;
-  if (report_is_kernel_address(frame_at(p, ptr, n - 1), ptr))
+  if (stack_is_kernel_address(frame_at(p, ptr, n - 1), ptr))
     return give(s, x, names, tid, pid, (uint32_t)part, 1);
   if ((rc = give(s, x, names, tid, pid, (uint32_t)part, 0)) != 0)
     return rc;
   /* A fragment that starts in user mode is where the thread left the
    * kernel: the user part of every kernel part waiting on the thread. */
-  if (!report_is_kernel_address(frame_at(p, ptr, 0), ptr))
+  if (!stack_is_kernel_address(frame_at(p, ptr, 0), ptr))
     return add_flush(s, filetime, tid, (uint32_t)part);
   return 0;
 }
 
-static int definition(struct report_stacks *s, const struct etw_event *ev, unsigned ptr,
+static int definition(struct stack_join *s, const struct etw_event *ev, unsigned ptr,
                       int64_t filetime)
 {
   size_t n = ev->user_len / ptr;
-  struct report_stack_def *d;
+  struct stack_def *d;
   uint64_t key;
   unsigned kind;
   int64_t part;
@@ -381,12 +381,12 @@ static int definition(struct report_stacks *s, const struct etw_event *ev, unsig
     return 0;
   n--;
   key = frame_at(ev->user_data, ptr, 0);
-  kind = report_is_kernel_address(frame_at(ev->user_data + ptr, ptr, n - 1), ptr) ? KIND_KERNEL
+  kind = stack_is_kernel_address(frame_at(ev->user_data + ptr, ptr, n - 1), ptr) ? KIND_KERNEL
                                                                                   : KIND_USER;
   part = fragment(s, ev->user_data + ptr, ptr, n);
   if (part <= 0)
     return (int)part;
-  if (s->def_count >= REPORT_MAX_STACK_SAMPLES) {
+  if (s->def_count >= STACK_MAX_SAMPLES) {
     s->stack_records_dropped++;
     return 0;
   }
@@ -401,10 +401,10 @@ static int definition(struct report_stacks *s, const struct etw_event *ev, unsig
   return 0;
 }
 
-int report_stacks_walk(struct report_stacks *s, const struct etw_event *ev, int64_t filetime)
+int stack_join_walk(struct stack_join *s, const struct etw_event *ev, int64_t filetime)
 {
   unsigned ptr = ev->pointer_size == 4 ? 4 : 8;
-  struct report_stack_sample *x;
+  struct stack_sample *x;
   uint32_t pid, tid;
   uint64_t names;
   int64_t ref;
@@ -439,10 +439,10 @@ int report_stacks_walk(struct report_stacks *s, const struct etw_event *ev, int6
   return add_flush(s, filetime, tid, (uint32_t)ref);
 }
 
-int report_stacks_ext(struct report_stacks *s, const struct etw_event *ev, int64_t filetime,
+int stack_join_ext(struct stack_join *s, const struct etw_event *ev, int64_t filetime,
                       int is_sample)
 {
-  struct report_stack_sample *x = is_sample && s->sample_count ? &s->samples[s->sample_count - 1]
+  struct stack_sample *x = is_sample && s->sample_count ? &s->samples[s->sample_count - 1]
                                                                : NULL;
   int user_stack_event = !x && !ev->is_kernel && (ev->has & ETW_HAS_PROVIDER) &&
                          ev->id == 18 && ev->opcode == 24 &&
@@ -464,7 +464,7 @@ int report_stacks_ext(struct report_stacks *s, const struct etw_event *ev, int64
 }
 
 static int def_order(uint64_t key, uint32_t kind, int64_t filetime,
-                     const struct report_stack_def *d)
+                     const struct stack_def *d)
 {
   if (key != d->key)
     return key < d->key ? -1 : 1;
@@ -475,7 +475,7 @@ static int def_order(uint64_t key, uint32_t kind, int64_t filetime,
 
 static int by_key_then_time(const void *a, const void *b)
 {
-  const struct report_stack_def *x = a;
+  const struct stack_def *x = a;
   return def_order(x->key, x->kind, x->filetime, b);
 }
 
@@ -483,7 +483,7 @@ static int by_key_then_time(const void *a, const void *b)
  * (key, kind, filetime).  A key may be defined again and again (each time
  * it leaves the cache, and once more in each rundown): it gallops from the
  * start of the key's run, then halves. */
-static size_t first_not_before(const struct report_stack_def *d, size_t from, size_t n,
+static size_t first_not_before(const struct stack_def *d, size_t from, size_t n,
                                uint64_t key, uint32_t kind, int64_t filetime)
 {
   size_t lo = from, hi = from, step = 1;
@@ -510,23 +510,23 @@ static size_t first_not_before(const struct report_stack_def *d, size_t from, si
  * waiting for it).  The definitions are sorted by key and time, and a map
  * gives where each key's run starts (keys it cannot hold, out of room or
  * memory, stay unresolved). */
-static void resolve_refs(struct report_stacks *s)
+static void resolve_refs(struct stack_join *s)
 {
-  struct report_keymap first;
+  struct stack_keymap first;
   size_t i;
   if (!s->ref_count)
     return;
   if (s->def_count)
     qsort(s->defs, s->def_count, sizeof(*s->defs), by_key_then_time);
-  report_keymap_init(&first, 2 * (size_t)REPORT_MAX_STACK_SAMPLES);
+  stack_keymap_init(&first, 2 * (size_t)STACK_MAX_SAMPLES);
   for (i = 0; i < s->def_count; i++)
     if ((i == 0 || s->defs[i].key != s->defs[i - 1].key ||
          s->defs[i].kind != s->defs[i - 1].kind) &&
-        report_keymap_put(&first, s->defs[i].key, s->defs[i].kind, (uint32_t)i + 1) != 0)
+        stack_keymap_put(&first, s->defs[i].key, s->defs[i].kind, (uint32_t)i + 1) != 0)
       break; /* the map is full: later keys stay unresolved */
   for (i = 0; i < s->ref_count; i++) {
-    struct report_stack_ref *r = &s->refs[i];
-    uint32_t at = report_keymap_get(&first, r->key, r->kind);
+    struct stack_ref *r = &s->refs[i];
+    uint32_t at = stack_keymap_get(&first, r->key, r->kind);
     size_t j = at ? first_not_before(s->defs, at - 1, s->def_count, r->key, r->kind,
                                      r->filetime)
                   : s->def_count;
@@ -534,7 +534,7 @@ static void resolve_refs(struct report_stacks *s)
                   ? s->defs[j].part
                   : 0;
   }
-  report_keymap_release(&first);
+  stack_keymap_release(&first);
 }
 
 #define LATE_FILTER_BITS (1u << 20)
@@ -547,9 +547,9 @@ static size_t late_bit(int64_t filetime)
 /* The stack events not matched at once, matched to the samples they name
  * by (EventTimeStamp, thread) through a map.  Most samples are named by
  * none: a bit per hash of the times named spares them the lookup. */
-static int match_lates(struct report_stacks *s)
+static int match_lates(struct stack_join *s)
 {
-  struct report_keymap by_time;
+  struct stack_keymap by_time;
   uint8_t *named;
   size_t i;
   int rc = 0;
@@ -558,45 +558,45 @@ static int match_lates(struct report_stacks *s)
   named = etwcap_calloc(LATE_FILTER_BITS / 8, 1);
   if (!named)
     return ETWCAP_E_NOMEM;
-  report_keymap_init(&by_time, 2 * (size_t)REPORT_MAX_STACK_SAMPLES);
+  stack_keymap_init(&by_time, 2 * (size_t)STACK_MAX_SAMPLES);
   for (i = 0; i < s->late_count; i++) {
-    struct report_stack_late *l = &s->lates[i];
+    struct stack_late *l = &s->lates[i];
     size_t bit = late_bit(l->filetime);
-    l->next = report_keymap_get(&by_time, (uint64_t)l->filetime, l->tid);
-    if (report_keymap_put(&by_time, (uint64_t)l->filetime, l->tid, (uint32_t)i + 1) != 0)
+    l->next = stack_keymap_get(&by_time, (uint64_t)l->filetime, l->tid);
+    if (stack_keymap_put(&by_time, (uint64_t)l->filetime, l->tid, (uint32_t)i + 1) != 0)
       continue; /* the map is full: this part stays unmatched */
     named[bit / 8] |= (uint8_t)(1u << bit % 8);
   }
   for (i = 0; i < s->sample_count && !rc; i++) {
-    struct report_stack_sample *x = &s->samples[i];
+    struct stack_sample *x = &s->samples[i];
     size_t bit = late_bit(x->filetime);
     uint32_t at;
     if (!(named[bit / 8] & (1u << bit % 8)))
       continue;
-    for (at = report_keymap_get(&by_time, (uint64_t)x->filetime, x->tid); at && !rc;
+    for (at = stack_keymap_get(&by_time, (uint64_t)x->filetime, x->tid); at && !rc;
          at = s->lates[at - 1].next) {
-      const struct report_stack_late *l = &s->lates[at - 1];
+      const struct stack_late *l = &s->lates[at - 1];
       if (!l->is_kernel)
         give_user(x, l->part);
       else
         rc = give_kernel(s, x, l->part, l->pid);
     }
   }
-  report_keymap_release(&by_time);
+  stack_keymap_release(&by_time);
   etwcap_free(named);
   return rc;
 }
 
 /* A kernel part still waiting when the trace ends is a stack of its own:
  * TraceLog ends it at the thread's root. */
-static void finish_waits(struct report_stacks *s)
+static void finish_waits(struct stack_join *s)
 {
   size_t i;
   for (i = 0; i < s->waiting_count; i++) {
-    struct report_stack_sample *x = &s->samples[s->waiting[i]];
-    if (x->flags & REPORT_SAMPLE_WAITS) {
-      x->flags &= ~(uint32_t)REPORT_SAMPLE_WAITS;
-      x->flags |= REPORT_SAMPLE_NO_USER;
+    struct stack_sample *x = &s->samples[s->waiting[i]];
+    if (x->flags & STACK_SAMPLE_WAITS) {
+      x->flags &= ~(uint32_t)STACK_SAMPLE_WAITS;
+      x->flags |= STACK_SAMPLE_NO_USER;
     }
   }
 }
@@ -625,12 +625,12 @@ static int by_thread_then_time(const void *a, const void *b)
  * the waits are sorted: each user part goes to the last wait of its
  * thread at or before it, and a wait's answer is the earliest of its own
  * and those of the waits after it on the thread. */
-static int give_waits(struct report_stacks *s)
+static int give_waits(struct stack_join *s)
 {
   struct wait_item *w;
   size_t n = 0, i;
   for (i = 0; i < s->waiting_count; i++)
-    n += (s->samples[s->waiting[i]].flags & REPORT_SAMPLE_WAITS) != 0;
+    n += (s->samples[s->waiting[i]].flags & STACK_SAMPLE_WAITS) != 0;
   if (!n)
     return 0;
   w = etwcap_calloc(n, sizeof(*w));
@@ -638,8 +638,8 @@ static int give_waits(struct report_stacks *s)
     return ETWCAP_E_NOMEM;
   n = 0;
   for (i = 0; i < s->waiting_count; i++) {
-    const struct report_stack_sample *x = &s->samples[s->waiting[i]];
-    if (!(x->flags & REPORT_SAMPLE_WAITS))
+    const struct stack_sample *x = &s->samples[s->waiting[i]];
+    if (!(x->flags & STACK_SAMPLE_WAITS))
       continue;
     w[n].filetime = x->filetime;
     w[n].tid = x->tid;
@@ -648,7 +648,7 @@ static int give_waits(struct report_stacks *s)
   }
   qsort(w, n, sizeof(*w), by_thread_then_time);
   for (i = 0; i < s->flush_count; i++) {
-    const struct report_stack_flush *f = &s->flushes[i];
+    const struct stack_flush *f = &s->flushes[i];
     size_t lo = 0, hi = n;
     while (lo < hi) { /* the first wait after (tid, filetime) */
       size_t mid = lo + (hi - lo) / 2;
@@ -674,18 +674,18 @@ static int give_waits(struct report_stacks *s)
   return 0;
 }
 
-int report_stacks_settle(struct report_stacks *s)
+int stack_join_settle(struct stack_join *s)
 {
   unsigned cpu;
   int rc = 0;
-  for (cpu = 0; cpu < REPORT_STACK_CPUS && !rc; cpu++)
+  for (cpu = 0; cpu < STACK_CPUS && !rc; cpu++)
     rc = settle(s, cpu);
   return rc;
 }
 
-int report_stacks_finish(struct report_stacks *s)
+int stack_join_finish(struct stack_join *s)
 {
-  int rc = report_stacks_settle(s);
+  int rc = stack_join_settle(s);
   if (rc)
     return rc;
   resolve_refs(s);
@@ -697,34 +697,34 @@ int report_stacks_finish(struct report_stacks *s)
   return rc;
 }
 
-const struct report_fragment *report_stacks_part(const struct report_stacks *s, uint32_t part)
+const struct stack_fragment *stack_join_part(const struct stack_join *s, uint32_t part)
 {
   unsigned hops;
   for (hops = 0; part && hops < 4; hops++) {
-    if (part & REPORT_PART_FRAGMENT)
-      return (part & ~REPORT_PART_FRAGMENT) < s->fragment_count
-                 ? &s->fragments[part & ~REPORT_PART_FRAGMENT]
+    if (part & STACK_PART_FRAGMENT)
+      return (part & ~STACK_PART_FRAGMENT) < s->fragment_count
+                 ? &s->fragments[part & ~STACK_PART_FRAGMENT]
                  : NULL;
     part = part - 1 < s->ref_count ? s->refs[part - 1].part : 0;
   }
   return NULL;
 }
 
-int report_stacks_of(const struct report_stacks *s, const struct report_stack_sample *x,
-                     const struct report_fragment *out[2], unsigned *n_out)
+int stack_join_of(const struct stack_join *s, const struct stack_sample *x,
+                     const struct stack_fragment *out[2], unsigned *n_out)
 {
-  const struct report_fragment *k = NULL, *u = NULL;
+  const struct stack_fragment *k = NULL, *u = NULL;
   *n_out = 0;
   if (x->kern) {
-    k = report_stacks_part(s, x->kern);
+    k = stack_join_part(s, x->kern);
     if (!k)
       return 0;
   }
   if (x->user) {
-    u = report_stacks_part(s, x->user);
+    u = stack_join_part(s, x->user);
     if (!u)
       return 0;
-  } else if (!k || !(x->flags & REPORT_SAMPLE_NO_USER)) {
+  } else if (!k || !(x->flags & STACK_SAMPLE_NO_USER)) {
     return 0;
   }
   if (k)

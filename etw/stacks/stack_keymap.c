@@ -1,5 +1,5 @@
-/* See report_keymap.h. */
-#include "src/report/report_keymap.h"
+/* See stack_keymap.h. */
+#include "etw/stacks/stack_keymap.h"
 
 #include "src/base/alloc.h"
 
@@ -7,13 +7,13 @@
 
 #define FIRST_SLOTS 1024
 
-void report_keymap_init(struct report_keymap *m, size_t max_slots)
+void stack_keymap_init(struct stack_keymap *m, size_t max_slots)
 {
   memset(m, 0, sizeof(*m));
   m->max_slots = max_slots;
 }
 
-void report_keymap_release(struct report_keymap *m)
+void stack_keymap_release(struct stack_keymap *m)
 {
   etwcap_free(m->slot);
   memset(m, 0, sizeof(*m));
@@ -32,21 +32,21 @@ static size_t hash(uint64_t a, uint32_t b)
   return (size_t)h;
 }
 
-static struct report_keymap_slot *find(const struct report_keymap *m, uint64_t a, uint32_t b)
+static struct stack_keymap_slot *find(const struct stack_keymap *m, uint64_t a, uint32_t b)
 {
   size_t i = hash(a, b) & (m->slots - 1);
   for (;;) {
-    struct report_keymap_slot *s = &m->slot[i];
+    struct stack_keymap_slot *s = &m->slot[i];
     if (!s->value || (s->a == a && s->b == b))
       return s;
     i = (i + 1) & (m->slots - 1);
   }
 }
 
-static int grow(struct report_keymap *m)
+static int grow(struct stack_keymap *m)
 {
   size_t n = m->slots ? m->slots * 2 : FIRST_SLOTS, i;
-  struct report_keymap old = *m;
+  struct stack_keymap old = *m;
   if (n > m->max_slots)
     return -1;
   m->slot = etwcap_calloc(n, sizeof(*m->slot));
@@ -62,15 +62,15 @@ static int grow(struct report_keymap *m)
   return 0;
 }
 
-int report_keymap_put(struct report_keymap *m, uint64_t a, uint32_t b, uint32_t value)
+int stack_keymap_put(struct stack_keymap *m, uint64_t a, uint32_t b, uint32_t value)
 {
-  struct report_keymap_slot *s;
-  if (value >= REPORT_KEYMAP_FORGOTTEN)
+  struct stack_keymap_slot *s;
+  if (value >= STACK_KEYMAP_FORGOTTEN)
     return -1;
   if (m->slots) {
     s = find(m, a, b);
     if (s->value) {
-      s->value = value ? value : REPORT_KEYMAP_FORGOTTEN;
+      s->value = value ? value : STACK_KEYMAP_FORGOTTEN;
       return 0;
     }
   }
@@ -86,8 +86,8 @@ int report_keymap_put(struct report_keymap *m, uint64_t a, uint32_t b, uint32_t 
   return 0;
 }
 
-uint32_t report_keymap_get(const struct report_keymap *m, uint64_t a, uint32_t b)
+uint32_t stack_keymap_get(const struct stack_keymap *m, uint64_t a, uint32_t b)
 {
   uint32_t value = m->slots ? find(m, a, b)->value : 0;
-  return value == REPORT_KEYMAP_FORGOTTEN ? 0 : value;
+  return value == STACK_KEYMAP_FORGOTTEN ? 0 : value;
 }

@@ -1,5 +1,5 @@
-/* The join of CPU samples to their stacks (src/report/report_stacks.c) and
- * the frame names (src/report/report_frames.c) on hand-made events.  The
+/* The join of CPU samples to their stacks (etw/stacks/stack_join.c) and
+ * the frame names (etw/stacks/stack_frames.c) on hand-made events.  The
  * layouts are TraceEvent's (KernelTraceEventParser): SampleProf
  * (InstructionPointer, ThreadId, Count), StackWalk opcode 32
  * (EventTimeStamp, StackProcess, StackThread, frames leaf first),
@@ -12,8 +12,8 @@
 #include "tests/fakes/test_support.h"
 
 #include "etw/etl/etl_encode.h"
-#include "src/report/report_frames.h"
-#include "src/report/report_stacks.h"
+#include "etw/stacks/stack_frames.h"
+#include "etw/stacks/stack_join.h"
 
 #include <string.h>
 
@@ -27,9 +27,9 @@ static uint8_t payload[4096];
 /* Raw timestamps are the filetimes here. */
 static const struct etl_clock same_time = { 1.0, 0 };
 
-static void init(struct report_stacks *s)
+static void init(struct stack_join *s)
 {
-  report_stacks_init(s);
+  stack_join_init(s);
   s->clock = &same_time;
 }
 
@@ -62,17 +62,17 @@ static struct etw_event kernel_event(uint8_t group, uint8_t opcode, uint16_t cpu
   return ev;
 }
 
-static void sample(struct report_stacks *s, uint16_t cpu, uint64_t ts, uint32_t tid, uint64_t ip)
+static void sample(struct stack_join *s, uint16_t cpu, uint64_t ts, uint32_t tid, uint64_t ip)
 {
   struct etw_event ev = kernel_event(0x0F, 46, cpu, ts, 16);
   put(payload, ip, 8);
   put(payload + 8, tid, 4);
   put(payload + 12, 1, 4);
-  assert_true(report_stacks_sample(s, &ev, (int64_t)ts) > 0);
+  assert_true(stack_join_sample(s, &ev, (int64_t)ts) > 0);
 }
 
 /* A StackWalk (n frames) naming the event at `names` of thread tid. */
-static void walk(struct report_stacks *s, uint16_t cpu, uint64_t ts, uint64_t names,
+static void walk(struct stack_join *s, uint16_t cpu, uint64_t ts, uint64_t names,
                  uint32_t pid, uint32_t tid, const uint64_t *frames, size_t n)
 {
   struct etw_event ev = kernel_event(0x18, 32, cpu, ts, 16 + 8 * n);
@@ -82,10 +82,10 @@ static void walk(struct report_stacks *s, uint16_t cpu, uint64_t ts, uint64_t na
   put(payload + 12, tid, 4);
   for (i = 0; i < n; i++)
     put(payload + 16 + 8 * i, frames[i], 8);
-  assert_int_equal(report_stacks_walk(s, &ev, (int64_t)ts), 0);
+  assert_int_equal(stack_join_walk(s, &ev, (int64_t)ts), 0);
 }
 
-static void key_use(struct report_stacks *s, uint8_t opcode, uint16_t cpu, uint64_t ts,
+static void key_use(struct stack_join *s, uint8_t opcode, uint16_t cpu, uint64_t ts,
                     uint64_t names, uint32_t pid, uint32_t tid, uint64_t key)
 {
   struct etw_event ev = kernel_event(0x18, opcode, cpu, ts, 24);
@@ -93,10 +93,10 @@ static void key_use(struct report_stacks *s, uint8_t opcode, uint16_t cpu, uint6
   put(payload + 8, pid, 4);
   put(payload + 12, tid, 4);
   put(payload + 16, key, 8);
-  assert_int_equal(report_stacks_walk(s, &ev, (int64_t)ts), 0);
+  assert_int_equal(stack_join_walk(s, &ev, (int64_t)ts), 0);
 }
 
-static void key_definition(struct report_stacks *s, uint8_t opcode, uint16_t cpu, uint64_t ts,
+static void key_definition(struct stack_join *s, uint8_t opcode, uint16_t cpu, uint64_t ts,
                            uint64_t key, const uint64_t *frames, size_t n)
 {
   struct etw_event ev = kernel_event(0x18, opcode, cpu, ts, 8 + 8 * n);
@@ -104,16 +104,16 @@ static void key_definition(struct report_stacks *s, uint8_t opcode, uint16_t cpu
   put(payload, key, 8);
   for (i = 0; i < n; i++)
     put(payload + 8 + 8 * i, frames[i], 8);
-  assert_int_equal(report_stacks_walk(s, &ev, (int64_t)ts), 0);
+  assert_int_equal(stack_join_walk(s, &ev, (int64_t)ts), 0);
 }
 
 /* Sample i's stack, leaf first, into out: its length, or -1 for none. */
-static int stack_of(const struct report_stacks *s, size_t i, uint64_t *out, size_t cap)
+static int stack_of(const struct stack_join *s, size_t i, uint64_t *out, size_t cap)
 {
-  const struct report_fragment *part[2];
+  const struct stack_fragment *part[2];
   unsigned n, k;
   size_t len = 0, j;
-  if (!report_stacks_of(s, &s->samples[i], part, &n))
+  if (!stack_join_of(s, &s->samples[i], part, &n))
     return -1;
   for (k = 0; k < n; k++)
     for (j = 0; j < part[k]->count && len < cap; j++)
@@ -121,7 +121,7 @@ static int stack_of(const struct report_stacks *s, size_t i, uint64_t *out, size
   return (int)len;
 }
 
-static void assert_stack(const struct report_stacks *s, size_t i, const uint64_t *want,
+static void assert_stack(const struct stack_join *s, size_t i, const uint64_t *want,
                          size_t n)
 {
   uint64_t got[64];
@@ -134,23 +134,23 @@ static void assert_stack(const struct report_stacks *s, size_t i, const uint64_t
 static void a_stackwalk_joins_the_sample_it_names(void **state)
 {
   static const uint64_t user[] = { U1, U2, U3 };
-  struct report_stacks s;
+  struct stack_join s;
   (void)state;
   init(&s);
   sample(&s, 0, 100, 7, U1);
   sample(&s, 0, 110, 8, U2); /* another thread, no stack */
   walk(&s, 0, 101, 100, 40, 7, user, 3);
-  assert_int_equal(report_stacks_finish(&s), 0);
+  assert_int_equal(stack_join_finish(&s), 0);
   assert_stack(&s, 0, user, 3);
   assert_int_equal(stack_of(&s, 1, NULL, 0), -1);
-  report_stacks_release(&s);
+  stack_join_release(&s);
 }
 
 static void stack_keys_take_their_definitions(void **state)
 {
   static const uint64_t kern[] = { K1, K2 }, user[] = { U1, U2 };
   static const uint64_t both[] = { K1, K2, U1, U2 };
-  struct report_stacks s;
+  struct stack_join s;
   (void)state;
   init(&s);
   sample(&s, 1, 100, 7, K1);
@@ -159,9 +159,9 @@ static void stack_keys_take_their_definitions(void **state)
   /* The definitions come at the end (KeyRundown), in either order. */
   key_definition(&s, 36, 1, 900, 0xFFFFA00000000020ull, user, 2);
   key_definition(&s, 36, 1, 901, 0xFFFFA00000000010ull, kern, 2);
-  assert_int_equal(report_stacks_finish(&s), 0);
+  assert_int_equal(stack_join_finish(&s), 0);
   assert_stack(&s, 0, both, 4);
-  report_stacks_release(&s);
+  stack_join_release(&s);
 }
 
 /* The same key is used again after KeyDelete: each use takes the first
@@ -170,7 +170,7 @@ static void stack_keys_take_their_definitions(void **state)
 static void a_reused_key_takes_the_next_definition(void **state)
 {
   static const uint64_t first[] = { U1, U2 }, second[] = { U3, U2 };
-  struct report_stacks s;
+  struct stack_join s;
   (void)state;
   init(&s);
   key_definition(&s, 35, 1, 200, 0x5000, first, 2);
@@ -181,11 +181,11 @@ static void a_reused_key_takes_the_next_definition(void **state)
   key_use(&s, 38, 0, 301, 300, 40, 7, 0x5000);
   sample(&s, 0, 500, 7, U3);
   key_use(&s, 38, 0, 501, 500, 40, 7, 0x5000); /* never defined again */
-  assert_int_equal(report_stacks_finish(&s), 0);
+  assert_int_equal(stack_join_finish(&s), 0);
   assert_stack(&s, 0, first, 2);
   assert_stack(&s, 1, second, 2);
   assert_int_equal(stack_of(&s, 2, NULL, 0), -1);
-  report_stacks_release(&s);
+  stack_join_release(&s);
 }
 
 /* A sample taken in kernel mode gets its user part when the thread
@@ -197,7 +197,7 @@ static void a_kernel_sample_takes_the_user_part_logged_later(void **state)
 {
   static const uint64_t kern[] = { K1, K2 }, kern2[] = { K2 }, user[] = { U1, U2 };
   static const uint64_t both[] = { K1, K2, U1, U2 }, both2[] = { K2, U1, U2 };
-  struct report_stacks s;
+  struct stack_join s;
   (void)state;
   init(&s);
   sample(&s, 0, 100, 7, K1);
@@ -207,11 +207,11 @@ static void a_kernel_sample_takes_the_user_part_logged_later(void **state)
   sample(&s, 0, 600, 7, K1); /* after the user part: never gets one */
   walk(&s, 0, 601, 600, 40, 7, kern, 2);
   walk(&s, 3, 500, 100, 40, 7, user, 2); /* CPU 3, stored after CPU 0's buffer */
-  assert_int_equal(report_stacks_finish(&s), 0);
+  assert_int_equal(stack_join_finish(&s), 0);
   assert_stack(&s, 0, both, 4);
   assert_stack(&s, 1, both2, 3);
   assert_stack(&s, 2, kern, 2);
-  report_stacks_release(&s);
+  stack_join_release(&s);
 }
 
 /* Process 0 (Idle) and 4 (System) have no user mode: the kernel part is
@@ -219,22 +219,22 @@ static void a_kernel_sample_takes_the_user_part_logged_later(void **state)
 static void the_idle_process_needs_no_user_part(void **state)
 {
   static const uint64_t kern[] = { K1, K2 }, user[] = { U1 };
-  struct report_stacks s;
+  struct stack_join s;
   (void)state;
   init(&s);
   sample(&s, 0, 100, 0, K1);
   walk(&s, 0, 101, 100, 0, 0, kern, 2);
   walk(&s, 0, 300, 250, 0, 0, user, 1);
-  assert_int_equal(report_stacks_finish(&s), 0);
+  assert_int_equal(stack_join_finish(&s), 0);
   assert_stack(&s, 0, kern, 2);
-  report_stacks_release(&s);
+  stack_join_release(&s);
 }
 
 /* A STACK_TRACE64 item of the sample itself (MatchId, then the frames). */
 static void an_extended_stack_item_is_the_events_stack(void **state)
 {
   static const uint64_t user[] = { U2, U3 };
-  struct report_stacks s;
+  struct stack_join s;
   struct etw_event ev;
   uint8_t item[8 + 16];
   (void)state;
@@ -249,10 +249,10 @@ static void an_extended_stack_item_is_the_events_stack(void **state)
   ev.ext[0].type = ETW_EXT_STACK_TRACE64;
   ev.ext[0].size = sizeof(item);
   ev.ext[0].data = item;
-  assert_int_equal(report_stacks_ext(&s, &ev, 100, 1), 0);
-  assert_int_equal(report_stacks_finish(&s), 0);
+  assert_int_equal(stack_join_ext(&s, &ev, 100, 1), 0);
+  assert_int_equal(stack_join_finish(&s), 0);
   assert_stack(&s, 0, user, 2);
-  report_stacks_release(&s);
+  stack_join_release(&s);
 }
 
 /* --- frame names ---------------------------------------------------------- */
@@ -267,7 +267,7 @@ static int known(void *ctx, uint32_t pid)
 /* A kernel Image event as image_identity_parse_image_fields leaves it;
  * the processes 42 and 43 are not known yet when their images come (42's
  * start is stored later in the file). */
-static void image(struct report_frames *f, uint8_t opcode, uint32_t pid, uint64_t base,
+static void image(struct stack_frames *f, uint8_t opcode, uint32_t pid, uint64_t base,
                   const char *path, int64_t when)
 {
   static uint8_t name[512];
@@ -283,12 +283,12 @@ static void image(struct report_frames *f, uint8_t opcode, uint32_t pid, uint64_
   img.process_id = pid;
   img.file_name = name;
   img.file_name_bytes = 2 * (n + 1);
-  assert_int_equal(report_frames_image(f, &img, when, pid != 42 && pid != 43), 0);
+  assert_int_equal(stack_frames_image(f, &img, when, pid != 42 && pid != 43), 0);
 }
 
 /* MethodLoadVerbose (runtime, rundown 0) or MethodDCStart/EndVerbose
  * (rundown 1): id 143 opens, 144 closes. */
-static void method(struct report_frames *f, uint16_t id, int rundown, uint32_t pid,
+static void method(struct stack_frames *f, uint16_t id, int rundown, uint32_t pid,
                    uint64_t start, uint32_t size, const char *ns, const char *name, int64_t when)
 {
   struct etw_event ev;
@@ -312,20 +312,20 @@ static void method(struct report_frames *f, uint16_t id, int rundown, uint32_t p
   n += 2;
   ev.user_data = payload;
   ev.user_len = (uint32_t)n;
-  assert_int_equal(report_frames_clr(f, &ev, rundown, when), 0);
+  assert_int_equal(stack_frames_clr(f, &ev, rundown, when), 0);
 }
 
-static const char *name_at(struct report_frames *f, uint32_t pid, uint64_t address,
+static const char *name_at(struct stack_frames *f, uint32_t pid, uint64_t address,
                            int64_t when)
 {
-  return report_frames_name(f, report_frames_lookup(f, pid, address, when, 8));
+  return stack_frames_name(f, stack_frames_lookup(f, pid, address, when, 8));
 }
 
 static void frames_are_named_in_the_issues_order(void **state)
 {
-  struct report_frames f;
+  struct stack_frames f;
   (void)state;
-  assert_int_equal(report_frames_init(&f), 0);
+  assert_int_equal(stack_frames_init(&f), 0);
   image(&f, IMAGE_EVENT_DCSTART, 40, 0x7FF600000000ull,
         "\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\clr.dll", 10);
   image(&f, IMAGE_EVENT_DCSTART, 0, 0xFFFFF80000000000ull,
@@ -334,7 +334,7 @@ static void frames_are_named_in_the_issues_order(void **state)
   method(&f, 143, 0, 40, 0x10000, 0x100, "System.DateTime", "GetDatePart", 500);
   method(&f, 144, 0, 40, 0x10000, 0x100, "System.DateTime", "GetDatePart", 700);
   method(&f, 144, 1, 40, 0x20000, 0x80, "Test.Program", "Main", 900); /* rundown at the end */
-  assert_int_equal(report_frames_finish(&f, known, NULL), 0);
+  assert_int_equal(stack_frames_finish(&f, known, NULL), 0);
   assert_string_equal(name_at(&f, 40, 0x10010, 600), "System.DateTime.GetDatePart");
   assert_string_equal(name_at(&f, 40, 0x10010, 400), "?!?");  /* not loaded yet */
   assert_string_equal(name_at(&f, 40, 0x10010, 800), "?!?");  /* unloaded */
@@ -344,42 +344,42 @@ static void frames_are_named_in_the_issues_order(void **state)
   assert_string_equal(name_at(&f, 41, 0x7FF600001234ull, 100), "?!?"); /* another process */
   assert_string_equal(name_at(&f, 40, K1, 100), "ntoskrnl.exe!?");
   assert_string_equal(name_at(&f, 40, 0xFFFFF90000000000ull, 100), "?!?");
-  report_frames_release(&f);
+  stack_frames_release(&f);
 }
 
 /* An address reused by two methods over time: the one live at the
  * sample's time names it. */
 static void the_method_live_at_the_time_wins(void **state)
 {
-  struct report_frames f;
+  struct stack_frames f;
   (void)state;
-  assert_int_equal(report_frames_init(&f), 0);
+  assert_int_equal(stack_frames_init(&f), 0);
   method(&f, 143, 0, 40, 0x10000, 0x100, "A", "First", 100);
   method(&f, 144, 0, 40, 0x10000, 0x100, "A", "First", 200);
   method(&f, 143, 0, 40, 0x10000, 0x200, "B", "Second", 300);
-  assert_int_equal(report_frames_finish(&f, known, NULL), 0);
+  assert_int_equal(stack_frames_finish(&f, known, NULL), 0);
   assert_string_equal(name_at(&f, 40, 0x10080, 150), "A.First");
   assert_string_equal(name_at(&f, 40, 0x10080, 350), "B.Second");
   assert_string_equal(name_at(&f, 40, 0x10180, 350), "B.Second");
   assert_string_equal(name_at(&f, 40, 0x10080, 250), "?!?");
-  report_frames_release(&f);
+  stack_frames_release(&f);
 }
 
 /* An image that comes before its process is known is named once the
  * process is; one of a process never known is not kept. */
 static void images_wait_for_their_process(void **state)
 {
-  struct report_frames f;
+  struct stack_frames f;
   (void)state;
-  assert_int_equal(report_frames_init(&f), 0);
+  assert_int_equal(stack_frames_init(&f), 0);
   image(&f, IMAGE_EVENT_LOAD, 42, 0x7FF600000000ull, "\\Windows\\System32\\ntdll.dll", 10);
   image(&f, IMAGE_EVENT_LOAD, 43, 0x7FF600000000ull, "\\Windows\\System32\\ntdll.dll", 10);
-  assert_int_equal(report_frames_finish(&f, known, NULL), 0);
+  assert_int_equal(stack_frames_finish(&f, known, NULL), 0);
   assert_string_equal(name_at(&f, 42, 0x7FF600000010ull, 20), "ntdll.dll!?");
   assert_string_equal(name_at(&f, 42, 0x7FF600000010ull, 5), "?!?"); /* before its load */
   assert_string_equal(name_at(&f, 43, 0x7FF600000010ull, 20), "?!?");
   assert_int_equal(f.ranges_dropped, 1);
-  report_frames_release(&f);
+  stack_frames_release(&f);
 }
 
 int main(void)
