@@ -7,10 +7,10 @@
 #include "src/base/error.h"
 #include "src/base/file_read.h"
 #include "src/base/file_write.h"
+#include "src/base/json_tree.h"
 #include "src/base/os/os_file.h"
 #include "src/base/os/os_time.h"
 #include "src/base/strbuf.h"
-#include "src/capture/session_record_json.h"
 #include "src/version.h"
 
 #include <inttypes.h>
@@ -179,33 +179,33 @@ static int copy(char *dst, size_t size, const char *src, const char *field, char
   return 0;
 }
 
-static uint32_t u32(const struct record_json *o, const char *key)
+static uint32_t u32(const struct json_node *o, const char *key)
 {
-  int64_t v = record_json_int(o, key, 0);
+  int64_t v = json_int(o, key, 0);
   return v < 0 || v > 0xFFFFFFFFll ? 0 : (uint32_t)v;
 }
 
 /* /OSHeapExe's TracingFlags as start left it; absent, malformed or a name
  * that is no file name: nothing to put back. */
-static void fill_heap_flag(const struct record_json *o, struct heap_tracing_flag *f)
+static void fill_heap_flag(const struct json_node *o, struct heap_tracing_flag *f)
 {
-  const char *exe = o && o->type == RECORD_JSON_OBJECT ? record_json_string(o, "exe", "") : "";
+  const char *exe = o && o->type == JSON_OBJECT ? json_string(o, "exe", "") : "";
   memset(f, 0, sizeof(*f));
   if (!*exe || strlen(exe) >= sizeof(f->exe) || strpbrk(exe, "\\/"))
     return;
   memcpy(f->exe, exe, strlen(exe) + 1);
-  f->had_value = record_json_bool(o, "hadValue", 0);
+  f->had_value = json_bool(o, "hadValue", 0);
   f->prior = u32(o, "prior");
-  f->created_key = record_json_bool(o, "createdKey", 0);
+  f->created_key = json_bool(o, "createdKey", 0);
 }
 
-static int fill(const struct record_json *root, struct session_record *r, char *why,
+static int fill(const struct json_node *root, struct session_record *r, char *why,
                 size_t why_size)
 {
-  const struct record_json *sessions = record_json_get(root, "sessions");
-  const struct record_json *warnings = record_json_get(root, "warnings");
-  const struct record_json *packet, *containers;
-  const char *schema = record_json_string(root, "schema", NULL);
+  const struct json_node *sessions = json_get(root, "sessions");
+  const struct json_node *warnings = json_get(root, "warnings");
+  const struct json_node *packet, *containers;
+  const char *schema = json_string(root, "schema", NULL);
   const char *cmd, *log;
   size_t i;
   int rc;
@@ -215,34 +215,34 @@ static int fill(const struct record_json *root, struct session_record *r, char *
              schema ? schema : "missing", SESSION_RECORD_SCHEMA);
     return ETWCAP_E_FORMAT;
   }
-  if (!sessions || sessions->type != RECORD_JSON_ARRAY) {
+  if (!sessions || sessions->type != JSON_ARRAY) {
     snprintf(why, why_size, "the record has no session list");
     return ETWCAP_E_FORMAT;
   }
-  if ((rc = copy(r->mode, sizeof(r->mode), record_json_string(root, "mode", "start"), "mode",
+  if ((rc = copy(r->mode, sizeof(r->mode), json_string(root, "mode", "start"), "mode",
                  why, why_size)) != 0 ||
-      (rc = copy(r->machine, sizeof(r->machine), record_json_string(root, "machine", ""),
+      (rc = copy(r->machine, sizeof(r->machine), json_string(root, "machine", ""),
                  "machine", why, why_size)) != 0 ||
-      (rc = copy(r->data_file, sizeof(r->data_file), record_json_string(root, "dataFile", ""),
+      (rc = copy(r->data_file, sizeof(r->data_file), json_string(root, "dataFile", ""),
                  "dataFile", why, why_size)) != 0)
     return rc;
-  r->pid = (unsigned long)record_json_int(root, "pid", 0);
-  r->pid_created = record_json_int(root, "pidCreated", 0);
-  r->start_filetime = record_json_int(root, "startFiletime", 0);
+  r->pid = (unsigned long)json_int(root, "pid", 0);
+  r->pid_created = json_int(root, "pidCreated", 0);
+  r->start_filetime = json_int(root, "startFiletime", 0);
   r->profile_interval_100ns = u32(root, "profileInterval100ns");
-  fill_heap_flag(record_json_get(root, "osHeapTracingFlags"), &r->heap_flag);
+  fill_heap_flag(json_get(root, "osHeapTracingFlags"), &r->heap_flag);
   for (i = 0; i < sessions->count && r->session_count < PLAN_MAX_SESSIONS; i++) {
-    const struct record_json *o = &sessions->items[i];
+    const struct json_node *o = &sessions->items[i];
     struct session_record_session *s = &r->sessions[r->session_count];
-    const char *name = record_json_string(o, "name", NULL);
+    const char *name = json_string(o, "name", NULL);
     if (!name || !*name) {
       snprintf(why, why_size, "session %lu of the record has no name", (unsigned long)i + 1);
       return ETWCAP_E_FORMAT;
     }
-    if ((rc = copy(s->role, sizeof(s->role), record_json_string(o, "role", ""), "role", why,
+    if ((rc = copy(s->role, sizeof(s->role), json_string(o, "role", ""), "role", why,
                    why_size)) != 0 ||
         (rc = copy(s->name, sizeof(s->name), name, "name", why, why_size)) != 0 ||
-        (rc = copy(s->file, sizeof(s->file), record_json_string(o, "file", ""), "file", why,
+        (rc = copy(s->file, sizeof(s->file), json_string(o, "file", ""), "file", why,
                    why_size)) != 0)
       return rc;
     s->log_file_mode = u32(o, "logFileMode");
@@ -254,21 +254,21 @@ static int fill(const struct record_json *root, struct session_record *r, char *
     s->plan = NULL;
     r->session_count++;
   }
-  for (i = 0; warnings && warnings->type == RECORD_JSON_ARRAY && i < warnings->count; i++)
-    if (warnings->items[i].type == RECORD_JSON_STRING &&
+  for (i = 0; warnings && warnings->type == JSON_ARRAY && i < warnings->count; i++)
+    if (warnings->items[i].type == JSON_STRING &&
         session_record_warn(r, warnings->items[i].text) != 0)
       return ETWCAP_E_NOMEM;
-  packet = record_json_get(root, "packetCapture");
+  packet = json_get(root, "packetCapture");
   if ((rc = copy(r->packet_capture_file, sizeof(r->packet_capture_file),
-                 record_json_string(packet, "traceFile", ""), "traceFile", why, why_size)) != 0)
+                 json_string(packet, "traceFile", ""), "traceFile", why, why_size)) != 0)
     return rc;
-  r->packet_capture_netmon = record_json_bool(packet, "netmon", 0);
-  cmd = record_json_string(root, "commandLine", "");
-  log = record_json_string(root, "startLog", "");
+  r->packet_capture_netmon = json_bool(packet, "netmon", 0);
+  cmd = json_string(root, "commandLine", "");
+  log = json_string(root, "startLog", "");
   if (!(r->command_line = etwcap_strdup(cmd)) || !(r->start_log = etwcap_strdup(log)))
     return ETWCAP_E_NOMEM;
-  containers = record_json_get(root, "containersAtStart");
-  if (containers && containers->type == RECORD_JSON_STRING &&
+  containers = json_get(root, "containersAtStart");
+  if (containers && containers->type == JSON_STRING &&
       !(r->containers_at_start = etwcap_strdup(containers->text)))
     return ETWCAP_E_NOMEM;
   return 0;
@@ -277,14 +277,14 @@ static int fill(const struct record_json *root, struct session_record *r, char *
 int session_record_parse(const char *text, size_t len, struct session_record *r, char *why,
                          size_t why_size)
 {
-  struct record_json *root = NULL;
+  struct json_node *root = NULL;
   int rc;
   memset(r, 0, sizeof(*r));
   why[0] = '\0';
-  rc = record_json_parse(text, len, &root, why, why_size);
+  rc = json_parse(text, len, &root, why, why_size);
   if (!rc)
     rc = fill(root, r, why, why_size);
-  record_json_free(root);
+  json_free(root);
   if (rc)
     session_record_release(r);
   return rc;

@@ -12,6 +12,7 @@
 #include "src/cli/command.h"
 #include "src/cli/qualifiers.h"
 #include "src/finish/capture_finish.h"
+#include "src/finish/capture_manifest.h"
 #include "src/finish/image_ids_only.h"
 #include "src/os/os_proc.h"
 
@@ -136,7 +137,7 @@ static int run_merge(const struct cli *cli)
   /* Containers still running give their images' identity from here too. */
   container_capture_init(&cc, NULL);
   if (!rc && cli->q.image_ids_only)
-    container_capture_recall_volumes(&cc, data_file);
+    capture_manifest_recall_volumes(&cc, data_file);
   if (!rc && (rc = container_capture_at_stop(&cc, &io, 0, 0)) == 0)
     identity = cc.identity;
   if (rc) {

@@ -4,10 +4,8 @@
 #include "src/base/alloc.h"
 #include "src/base/civil_time.h"
 #include "src/base/error.h"
+#include "src/base/json_tree.h"
 #include "src/base/log.h"
-#include "src/base/zip/zip_member_text.h"
-#include "src/capture/session_record_json.h"
-#include "src/finish/capture_manifest.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -36,46 +34,31 @@ static int recorded_ok(const char *device, const char *guid)
 size_t container_capture_recall_volumes_json(struct container_capture *cc, const char *json,
                                              size_t len)
 {
-  struct record_json *root = NULL;
-  const struct record_json *map, *list;
+  struct json_node *root = NULL;
+  const struct json_node *map, *list;
   char why[256];
   size_t i;
   os_volume_list_release(&cc->recorded);
-  if (record_json_parse(json, len, &root, why, sizeof(why)) != 0)
+  if (json_parse(json, len, &root, why, sizeof(why)) != 0)
     return 0;
-  map = record_json_get(root, "volumeMap");
-  list = map ? record_json_get(map, "volumes") : NULL;
-  if (list && list->type == RECORD_JSON_ARRAY && list->count &&
+  map = json_get(root, "volumeMap");
+  list = map ? json_get(map, "volumes") : NULL;
+  if (list && list->type == JSON_ARRAY && list->count &&
       (cc->recorded.v = etwcap_calloc(list->count < OS_VOLUME_MAX ? list->count : OS_VOLUME_MAX,
                                       sizeof(*cc->recorded.v))) != NULL)
     for (i = 0; i < list->count && i < OS_VOLUME_MAX; i++) {
       struct os_volume *v = &cc->recorded.v[cc->recorded.count];
-      const char *device = record_json_string(&list->items[i], "device", "");
-      const char *guid = record_json_string(&list->items[i], "volume", "");
+      const char *device = json_string(&list->items[i], "device", "");
+      const char *guid = json_string(&list->items[i], "volume", "");
       if (!recorded_ok(device, guid) || strlen(device) >= sizeof(v->device))
         continue;
       memcpy(v->device, device, strlen(device) + 1);
       memcpy(v->guid_path, guid, strlen(guid) + 1);
-      v->mounted = record_json_bool(&list->items[i], "mounted", 0);
+      v->mounted = json_bool(&list->items[i], "mounted", 0);
       cc->recorded.count++;
     }
-  record_json_free(root);
+  json_free(root);
   return cc->recorded.count;
-}
-
-size_t container_capture_recall_volumes(struct container_capture *cc, const char *path)
-{
-  char why[256], *text = NULL;
-  size_t len = 0, n = 0;
-  if (zip_member_text(path, CAPTURE_MANIFEST_NAME, CAPTURE_MANIFEST_MAX_BYTES, &text, &len, why,
-                      sizeof(why)) == 0) {
-    n = container_capture_recall_volumes_json(cc, text, len);
-    etwcap_free(text);
-  }
-  if (n)
-    log_info("the capture recorded %lu volumes: their GUID paths are tried before today's",
-             (unsigned long)n);
-  return n;
 }
 
 /* The recorded map, then today's, as one list for the injector. */

@@ -35,11 +35,10 @@ struct container_capture {
 
 /* `host` NULL: the system's. */
 void container_capture_init(struct container_capture *cc, const struct container_host *host);
-/* The volume map recorded in the capture manifest of the zip at `path`
- * (or in the manifest text `json`), kept for container_capture_at_stop.
- * The number of volumes read; 0 when there is none or it cannot be read
- * (a later merge then uses today's map alone). */
-size_t container_capture_recall_volumes(struct container_capture *cc, const char *path);
+/* The volume map recorded in a capture manifest's text `json`
+ * (capture_manifest_recall_volumes reads it from a zip), kept for
+ * container_capture_at_stop.  The number of volumes read; 0 when there is
+ * none or it cannot be read (a later merge then uses today's map alone). */
 size_t container_capture_recall_volumes_json(struct container_capture *cc, const char *json,
                                              size_t len);
 

@@ -4,22 +4,22 @@
 #include "src/base/alloc.h"
 #include "src/base/civil_time.h"
 #include "src/base/error.h"
+#include "src/base/json_tree.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
-#include "src/capture/session_record_json.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* A text member into dst: 1 when present and a string that fits (or
  * absent: ""), 0 when it is there but of another type or too long. */
-static int field(const struct record_json *obj, const char *key, char *dst)
+static int field(const struct json_node *obj, const char *key, char *dst)
 {
-  const struct record_json *v = record_json_get(obj, key);
+  const struct json_node *v = json_get(obj, key);
   dst[0] = '\0';
-  if (!v || v->type == RECORD_JSON_NULL)
+  if (!v || v->type == JSON_NULL)
     return 1;
-  if (v->type != RECORD_JSON_STRING || strlen(v->text) >= CONTAINER_FIELD_MAX)
+  if (v->type != JSON_STRING || strlen(v->text) >= CONTAINER_FIELD_MAX)
     return 0;
   memcpy(dst, v->text, strlen(v->text) + 1);
   return 1;
@@ -38,10 +38,10 @@ static enum container_isolation isolation_of(const struct container_system *s)
   return s->hosting_system_id[0] ? CONTAINER_HYPERV : CONTAINER_PROCESS;
 }
 
-static int parse_system(const struct record_json *o, struct container_system *s)
+static int parse_system(const struct json_node *o, struct container_system *s)
 {
   memset(s, 0, sizeof(*s));
-  if (o->type != RECORD_JSON_OBJECT || !field(o, "Id", s->id) || !s->id[0] ||
+  if (o->type != JSON_OBJECT || !field(o, "Id", s->id) || !s->id[0] ||
       !field(o, "Name", s->name) || !field(o, "Owner", s->owner) ||
       !field(o, "SystemType", s->system_type) || !field(o, "RuntimeId", s->runtime_id) ||
       !field(o, "State", s->state) || !field(o, "HostingSystemId", s->hosting_system_id))
@@ -50,7 +50,7 @@ static int parse_system(const struct record_json *o, struct container_system *s)
   return 1;
 }
 
-static int parse(const char *json, size_t len, struct record_json **root, char *why,
+static int parse(const char *json, size_t len, struct json_node **root, char *why,
                  size_t why_size)
 {
   if (len > CONTAINER_DOC_MAX) {
@@ -58,17 +58,17 @@ static int parse(const char *json, size_t len, struct record_json **root, char *
              (unsigned long)len, (unsigned long)CONTAINER_DOC_MAX);
     return ETWCAP_E_FORMAT;
   }
-  return record_json_parse(json, len, root, why, why_size);
+  return json_parse(json, len, root, why, why_size);
 }
 
 /* A document that must be a JSON array (`what` names it in `why`). */
-static int parse_array(const char *json, size_t len, const char *what, struct record_json **root,
+static int parse_array(const char *json, size_t len, const char *what, struct json_node **root,
                        char *why, size_t why_size)
 {
   int rc = parse(json, len, root, why, why_size);
-  if (!rc && (*root)->type != RECORD_JSON_ARRAY) {
+  if (!rc && (*root)->type != JSON_ARRAY) {
     snprintf(why, why_size, "%s is not a JSON array", what);
-    record_json_free(*root);
+    json_free(*root);
     *root = NULL;
     rc = ETWCAP_E_FORMAT;
   }
@@ -77,7 +77,7 @@ static int parse_array(const char *json, size_t len, const char *what, struct re
 
 /* A ProcessList array into s's pids: the ProcessId of each entry that has
  * one in 1..2^32-1.  0 or ETWCAP_E_NOMEM. */
-static int processes_of(struct container_system *s, const struct record_json *list)
+static int processes_of(struct container_system *s, const struct json_node *list)
 {
   size_t i;
   if (list->count && !(s->pids = etwcap_calloc(list->count < CONTAINER_PIDS_MAX
@@ -86,8 +86,8 @@ static int processes_of(struct container_system *s, const struct record_json *li
                                                sizeof(*s->pids))))
     return ETWCAP_E_NOMEM;
   for (i = 0; i < list->count && s->pid_count < CONTAINER_PIDS_MAX; i++) {
-    int64_t pid = list->items[i].type == RECORD_JSON_OBJECT
-                      ? record_json_int(&list->items[i], "ProcessId", -1)
+    int64_t pid = list->items[i].type == JSON_OBJECT
+                      ? json_int(&list->items[i], "ProcessId", -1)
                       : -1;
     if (pid > 0 && pid <= (int64_t)UINT32_MAX)
       s->pids[s->pid_count++] = (uint32_t)pid;
@@ -98,7 +98,7 @@ static int processes_of(struct container_system *s, const struct record_json *li
 
 /* An array of Properties objects into inv; with_pids: each one's
  * ProcessList too (the record's form).  0 or ETWCAP_E_NOMEM. */
-static int systems_of(struct container_inventory *inv, const struct record_json *list,
+static int systems_of(struct container_inventory *inv, const struct json_node *list,
                       int with_pids)
 {
   size_t i;
@@ -109,14 +109,14 @@ static int systems_of(struct container_inventory *inv, const struct record_json 
     return ETWCAP_E_NOMEM;
   for (i = 0; i < list->count; i++) {
     struct container_system *s = &inv->systems[inv->count];
-    const struct record_json *pids;
+    const struct json_node *pids;
     if (inv->count == CONTAINER_SYSTEMS_MAX || !parse_system(&list->items[i], s)) {
       inv->skipped++;
       continue;
     }
     inv->count++;
-    pids = with_pids ? record_json_get(&list->items[i], "ProcessList") : NULL;
-    if (pids && pids->type == RECORD_JSON_ARRAY && processes_of(s, pids) != 0)
+    pids = with_pids ? json_get(&list->items[i], "ProcessList") : NULL;
+    if (pids && pids->type == JSON_ARRAY && processes_of(s, pids) != 0)
       return ETWCAP_E_NOMEM;
   }
   return 0;
@@ -125,31 +125,31 @@ static int systems_of(struct container_inventory *inv, const struct record_json 
 int container_inventory_parse_systems(struct container_inventory *inv, const char *json,
                                       size_t len, char *why, size_t why_size)
 {
-  struct record_json *root = NULL;
+  struct json_node *root = NULL;
   int rc = parse_array(json, len, "the list of compute systems", &root, why, why_size);
   if (rc)
     return rc;
   rc = systems_of(inv, root, 0);
-  record_json_free(root);
+  json_free(root);
   return rc;
 }
 
 int container_inventory_parse_processes(struct container_system *s, const char *json, size_t len,
                                         char *why, size_t why_size)
 {
-  struct record_json *root = NULL;
-  const struct record_json *list;
+  struct json_node *root = NULL;
+  const struct json_node *list;
   int rc = parse(json, len, &root, why, why_size);
   if (rc)
     return rc;
-  list = root->type == RECORD_JSON_OBJECT ? record_json_get(root, "ProcessList") : NULL;
-  if (!list || list->type != RECORD_JSON_ARRAY) {
+  list = root->type == JSON_OBJECT ? json_get(root, "ProcessList") : NULL;
+  if (!list || list->type != JSON_ARRAY) {
     snprintf(why, why_size, "the properties have no ProcessList array");
-    record_json_free(root);
+    json_free(root);
     return ETWCAP_E_FORMAT;
   }
   rc = processes_of(s, list);
-  record_json_free(root);
+  json_free(root);
   return rc;
 }
 
@@ -216,15 +216,15 @@ void container_inventory_release(struct container_inventory *inv)
 int container_inventory_parse_layerchain(const char *json, size_t len, char **layers,
                                          size_t *count, char *why, size_t why_size)
 {
-  struct record_json *root = NULL;
+  struct json_node *root = NULL;
   size_t i;
   int rc = parse_array(json, len, "layerchain.json", &root, why, why_size);
   if (rc)
     return rc;
   for (i = 0; i < root->count && *count < CONTAINER_LAYERS_MAX && !rc; i++) {
-    const struct record_json *v = &root->items[i];
+    const struct json_node *v = &root->items[i];
     /* A share is never read: a layer is a folder of this host. */
-    if (v->type != RECORD_JSON_STRING || !v->text[0] || strlen(v->text) >= 1024 ||
+    if (v->type != JSON_STRING || !v->text[0] || strlen(v->text) >= 1024 ||
         os_path_is_remote(v->text))
       continue;
     if (!(layers[*count] = etwcap_strdup(v->text)))
@@ -232,7 +232,7 @@ int container_inventory_parse_layerchain(const char *json, size_t len, char **la
     else
       (*count)++;
   }
-  record_json_free(root);
+  json_free(root);
   return rc;
 }
 
@@ -267,24 +267,24 @@ void container_inventory_record_json(struct strbuf *b, const struct container_in
 int container_inventory_parse_record(struct container_inventory *inv, const char *json,
                                      size_t len, char *why, size_t why_size)
 {
-  struct record_json *root = NULL;
-  const struct record_json *list;
+  struct json_node *root = NULL;
+  const struct json_node *list;
   int rc = parse(json, len, &root, why, why_size);
   memset(inv, 0, sizeof(*inv));
   if (rc)
     return rc;
-  list = record_json_get(root, "systems");
-  if (!list || list->type != RECORD_JSON_ARRAY) {
+  list = json_get(root, "systems");
+  if (!list || list->type != JSON_ARRAY) {
     snprintf(why, why_size, "the kept inventory has no systems array");
-    record_json_free(root);
+    json_free(root);
     return ETWCAP_E_FORMAT;
   }
   inv->taken = 1;
-  inv->available = record_json_bool(root, "available", 0);
-  inv->filetime = record_json_int(root, "filetime", 0);
-  snprintf(inv->why, sizeof(inv->why), "%s", record_json_string(root, "why", ""));
+  inv->available = json_bool(root, "available", 0);
+  inv->filetime = json_int(root, "filetime", 0);
+  snprintf(inv->why, sizeof(inv->why), "%s", json_string(root, "why", ""));
   rc = systems_of(inv, list, 1);
-  record_json_free(root);
+  json_free(root);
   if (rc)
     container_inventory_release(inv);
   return rc;

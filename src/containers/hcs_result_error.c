@@ -1,23 +1,23 @@
 /* A ResultError's message (hcs_result_error.h). */
 #include "src/containers/hcs_result_error.h"
 
+#include "src/base/json_tree.h"
 #include "src/base/strutil.h"
-#include "src/capture/session_record_json.h"
 
 #include <string.h>
 
 int hcs_result_error_message(const char *json, size_t len, char *out, size_t out_size)
 {
-  struct record_json *root = NULL;
+  struct json_node *root = NULL;
   const char *msg;
   char why[128];
   size_t n;
   if (!out_size)
     return 0;
   out[0] = '\0';
-  if (len > HCS_RESULT_ERROR_MAX || record_json_parse(json, len, &root, why, sizeof(why)) != 0)
+  if (len > HCS_RESULT_ERROR_MAX || json_parse(json, len, &root, why, sizeof(why)) != 0)
     return 0;
-  msg = root->type == RECORD_JSON_OBJECT ? record_json_string(root, "ErrorMessage", "") : "";
+  msg = root->type == JSON_OBJECT ? json_string(root, "ErrorMessage", "") : "";
   n = strlen(msg);
   if (n >= out_size) {
     n = out_size - 1;
@@ -26,7 +26,7 @@ int hcs_result_error_message(const char *json, size_t len, char *out, size_t out
   }
   memcpy(out, msg, n);
   out[n] = '\0';
-  record_json_free(root);
+  json_free(root);
   str_neutralise_controls(out);
   return n > 0;
 }

@@ -1,9 +1,12 @@
 /* Rendering the capture manifest (schema in README.md). */
 #include "src/finish/capture_manifest.h"
 
+#include "src/base/alloc.h"
 #include "src/base/civil_time.h"
+#include "src/base/log.h"
 #include "src/base/os/os_time.h"
 #include "src/base/strbuf.h"
+#include "src/base/zip/zip_member_text.h"
 #include "src/version.h"
 
 #include <string.h>
@@ -155,4 +158,19 @@ void manifest_trigger_keep(struct manifest_trigger_copy *dst, const struct manif
   dst->t.name = dst->name;
   dst->t.detail = dst->detail;
   dst->t.filetime = src->filetime;
+}
+
+size_t capture_manifest_recall_volumes(struct container_capture *cc, const char *zip_path)
+{
+  char why[256], *text = NULL;
+  size_t len = 0, n = 0;
+  if (zip_member_text(zip_path, CAPTURE_MANIFEST_NAME, CAPTURE_MANIFEST_MAX_BYTES, &text, &len,
+                      why, sizeof(why)) == 0) {
+    n = container_capture_recall_volumes_json(cc, text, len);
+    etwcap_free(text);
+  }
+  if (n)
+    log_info("the capture recorded %lu volumes: their GUID paths are tried before today's",
+             (unsigned long)n);
+  return n;
 }

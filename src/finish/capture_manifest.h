@@ -60,4 +60,9 @@ struct capture_manifest {
 /* Renders the manifest; *json is allocated (etwcap_free).  ETWCAP_E_NOMEM. */
 int capture_manifest_json(const struct capture_manifest *m, char **json);
 
+/* The volume map that the manifest of the zip at `zip_path` recorded, into
+ * cc (container_capture_recall_volumes_json): the number of volumes; 0
+ * when the zip has no manifest, or one without a map. */
+size_t capture_manifest_recall_volumes(struct container_capture *cc, const char *zip_path);
+
 #endif

@@ -4,8 +4,8 @@
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
+#include "src/base/json_tree.h"
 #include "src/base/zip/zip_member_text.h"
-#include "src/capture/session_record_json.h"
 #include "src/finish/capture_manifest.h"
 
 #include <stdio.h>
@@ -81,11 +81,11 @@ static struct report_manifest_system *system_of(struct report_manifest *m, const
 }
 
 /* A PID written as a bare number, or -1. */
-static int64_t pid_of(const struct record_json *v)
+static int64_t pid_of(const struct json_node *v)
 {
   char *end;
   long long n;
-  if (v->type != RECORD_JSON_NUMBER)
+  if (v->type != JSON_NUMBER)
     return -1;
   n = strtoll(v->text, &end, 10);
   return *end ? -1 : (int64_t)n;
@@ -93,22 +93,22 @@ static int64_t pid_of(const struct record_json *v)
 
 /* One inventory ({"utc", "systems": [...]}) into m: the process-isolated
  * containers with their names and PIDs. */
-static void inventory(struct report_manifest *m, const struct record_json *inv)
+static void inventory(struct report_manifest *m, const struct json_node *inv)
 {
-  const struct record_json *list = inv && inv->type == RECORD_JSON_OBJECT
-                                       ? record_json_get(inv, "systems")
+  const struct json_node *list = inv && inv->type == JSON_OBJECT
+                                       ? json_get(inv, "systems")
                                        : NULL;
   size_t i, k, j;
-  for (i = 0; list && list->type == RECORD_JSON_ARRAY && i < list->count; i++) {
-    const struct record_json *s = &list->items[i], *pids;
+  for (i = 0; list && list->type == JSON_ARRAY && i < list->count; i++) {
+    const struct json_node *s = &list->items[i], *pids;
     struct report_manifest_system *sys;
-    if (s->type != RECORD_JSON_OBJECT || !*record_json_string(s, "id", "") ||
-        strcmp(record_json_string(s, "isolation", ""), "process") != 0 ||
-        !(sys = system_of(m, record_json_string(s, "id", ""))))
+    if (s->type != JSON_OBJECT || !*json_string(s, "id", "") ||
+        strcmp(json_string(s, "isolation", ""), "process") != 0 ||
+        !(sys = system_of(m, json_string(s, "id", ""))))
       continue;
-    copy(sys->name, sizeof(sys->name), record_json_string(s, "name", ""));
-    pids = record_json_get(s, "processes");
-    for (k = 0; pids && pids->type == RECORD_JSON_ARRAY && k < pids->count; k++) {
+    copy(sys->name, sizeof(sys->name), json_string(s, "name", ""));
+    pids = json_get(s, "processes");
+    for (k = 0; pids && pids->type == JSON_ARRAY && k < pids->count; k++) {
       int64_t pid = pid_of(&pids->items[k]);
       int known = 0;
       for (j = 0; j < sys->pid_count; j++)
@@ -120,27 +120,27 @@ static void inventory(struct report_manifest *m, const struct record_json *inv)
   }
 }
 
-static void containers(struct report_manifest *m, const struct record_json *root)
+static void containers(struct report_manifest *m, const struct json_node *root)
 {
-  const struct record_json *c = record_json_get(root, "containers"), *u;
+  const struct json_node *c = json_get(root, "containers"), *u;
   size_t i;
-  if (c && c->type == RECORD_JSON_OBJECT) {
-    inventory(m, record_json_get(c, "atStart"));
-    inventory(m, record_json_get(c, "atStop"));
+  if (c && c->type == JSON_OBJECT) {
+    inventory(m, json_get(c, "atStart"));
+    inventory(m, json_get(c, "atStop"));
   }
-  u = record_json_get(root, "containerImagesUnread");
-  for (i = 0; u && u->type == RECORD_JSON_ARRAY && i < u->count; i++) {
-    const struct record_json *e = &u->items[i];
+  u = json_get(root, "containerImagesUnread");
+  for (i = 0; u && u->type == JSON_ARRAY && i < u->count; i++) {
+    const struct json_node *e = &u->items[i];
     struct report_manifest_unread *d = &m->unread[m->unread_count];
     int64_t pid;
-    if (e->type != RECORD_JSON_OBJECT)
+    if (e->type != JSON_OBJECT)
       continue;
     m->unread_total++;
     if (m->unread_count == REPORT_MANIFEST_UNREAD)
       continue;
-    pid = record_json_int(e, "pid", 0);
-    copy(d->path, sizeof(d->path), record_json_string(e, "path", ""));
-    copy(d->reason, sizeof(d->reason), record_json_string(e, "reason", ""));
+    pid = json_int(e, "pid", 0);
+    copy(d->path, sizeof(d->path), json_string(e, "path", ""));
+    copy(d->reason, sizeof(d->reason), json_string(e, "reason", ""));
     d->pid = pid > 0 && pid <= (int64_t)UINT32_MAX ? (uint32_t)pid : 0;
     m->unread_count++;
   }
@@ -149,32 +149,32 @@ static void containers(struct report_manifest *m, const struct record_json *root
 int report_manifest_parse(const char *text, size_t len, struct report_manifest *m, char *why,
                           size_t why_size)
 {
-  struct record_json *root = NULL;
-  const struct record_json *trig;
+  struct json_node *root = NULL;
+  const struct json_node *trig;
   int rc;
   memset(m, 0, sizeof(*m));
-  rc = record_json_parse(text, len, &root, why, why_size);
+  rc = json_parse(text, len, &root, why, why_size);
   if (rc)
     return rc;
-  if (root->type != RECORD_JSON_OBJECT ||
-      strcmp(record_json_string(root, "schema", ""), "etwcap-capture/1") != 0) {
+  if (root->type != JSON_OBJECT ||
+      strcmp(json_string(root, "schema", ""), "etwcap-capture/1") != 0) {
     snprintf(why, why_size, "not an etwcap-capture/1 document");
-    record_json_free(root);
+    json_free(root);
     return ETWCAP_E_FORMAT;
   }
   m->present = 1;
-  copy(m->command_line, sizeof(m->command_line), record_json_string(root, "commandLine", ""));
-  copy(m->machine, sizeof(m->machine), record_json_string(root, "machine", ""));
-  trig = record_json_get(root, "trigger");
-  if (trig && trig->type == RECORD_JSON_OBJECT) {
+  copy(m->command_line, sizeof(m->command_line), json_string(root, "commandLine", ""));
+  copy(m->machine, sizeof(m->machine), json_string(root, "machine", ""));
+  trig = json_get(root, "trigger");
+  if (trig && trig->type == JSON_OBJECT) {
     m->has_trigger = 1;
-    copy(m->trigger_name, sizeof(m->trigger_name), record_json_string(trig, "name", ""));
-    copy(m->trigger_detail, sizeof(m->trigger_detail), record_json_string(trig, "detail", ""));
-    if (!report_parse_utc(record_json_string(trig, "utc", ""), &m->trigger_filetime))
+    copy(m->trigger_name, sizeof(m->trigger_name), json_string(trig, "name", ""));
+    copy(m->trigger_detail, sizeof(m->trigger_detail), json_string(trig, "detail", ""));
+    if (!report_parse_utc(json_string(trig, "utc", ""), &m->trigger_filetime))
       m->trigger_filetime = 0;
   }
   containers(m, root);
-  record_json_free(root);
+  json_free(root);
   return 0;
 }
 

@@ -3,7 +3,7 @@
  * that fired and when, the host's containers (their HCS names and host
  * PIDs, at the start and at the stop) and the container images the merge
  * could not identify.  The zip's directory and member are read with
- * zip_directory.h, the JSON with session_record_json.h; both bound every
+ * zip_directory.h, the JSON with json_tree.h; both bound every
  * size, and a manifest that is absent or malformed is simply not shown. */
 #ifndef ETWCAP_REPORT_MANIFEST_H
 #define ETWCAP_REPORT_MANIFEST_H

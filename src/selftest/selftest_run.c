@@ -5,6 +5,7 @@
 #include "src/base/civil_time.h"
 #include "src/base/error.h"
 #include "src/base/file_write.h"
+#include "src/base/json_tree.h"
 #include "src/base/log.h"
 #include "src/base/log_memory.h"
 #include "src/base/os/os_file.h"
@@ -13,7 +14,6 @@
 #include "src/base/strutil.h"
 #include "src/base/zip/zip_member_text.h"
 #include "src/capture/capture_cmd.h"
-#include "src/capture/session_record_json.h"
 #include "src/cli/cli.h"
 #include "src/finish/capture_manifest.h"
 #include "src/os/os_proc.h"
@@ -93,35 +93,35 @@ static int capture(const struct selftest_config *cfg, const char *prefix, const 
 static void read_manifest(const char *zip, struct selftest_outcome *o)
 {
   char *text, why[200];
-  struct record_json *doc = NULL;
-  const struct record_json *trigger, *sessions, *health;
+  struct json_node *doc = NULL;
+  const struct json_node *trigger, *sessions, *health;
   size_t i, j;
   size_t len;
   if (zip_member_text(zip, CAPTURE_MANIFEST_NAME, CAPTURE_MANIFEST_MAX_BYTES, &text, &len, why,
                       sizeof(why)) != 0)
     return;
-  if (record_json_parse(text, len, &doc, why, sizeof(why)) == 0) {
+  if (json_parse(text, len, &doc, why, sizeof(why)) == 0) {
     o->manifest_read = 1;
-    trigger = record_json_get(doc, "trigger");
-    if (trigger && trigger->type == RECORD_JSON_OBJECT)
+    trigger = json_get(doc, "trigger");
+    if (trigger && trigger->type == JSON_OBJECT)
       snprintf(o->trigger_fired, sizeof(o->trigger_fired), "%s",
-               record_json_string(trigger, "name", ""));
-    sessions = record_json_get(doc, "sessions");
-    for (i = 0; sessions && sessions->type == RECORD_JSON_ARRAY && i < sessions->count; i++) {
-      o->sessions_events_lost += (uint64_t)record_json_int(&sessions->items[i], "eventsLost", 0);
-      o->sessions_buffers_lost += (uint64_t)record_json_int(&sessions->items[i], "buffersLost", 0);
+               json_string(trigger, "name", ""));
+    sessions = json_get(doc, "sessions");
+    for (i = 0; sessions && sessions->type == JSON_ARRAY && i < sessions->count; i++) {
+      o->sessions_events_lost += (uint64_t)json_int(&sessions->items[i], "eventsLost", 0);
+      o->sessions_buffers_lost += (uint64_t)json_int(&sessions->items[i], "buffersLost", 0);
     }
-    health = record_json_get(doc, "health");
-    for (i = 0; health && health->type == RECORD_JSON_ARRAY && i < health->count; i++) {
-      const struct record_json *s = &health->items[i];
-      const struct record_json *w = record_json_get(s, "warnings");
-      for (j = 0; w && w->type == RECORD_JSON_ARRAY && j < w->count; j++) {
+    health = json_get(doc, "health");
+    for (i = 0; health && health->type == JSON_ARRAY && i < health->count; i++) {
+      const struct json_node *s = &health->items[i];
+      const struct json_node *w = json_get(s, "warnings");
+      for (j = 0; w && w->type == JSON_ARRAY && j < w->count; j++) {
         if (!o->health_warnings++)
           snprintf(o->health_first, sizeof(o->health_first), "'%s' %s",
-                   record_json_string(s, "session", "?"), w->items[j].text ? w->items[j].text : "");
+                   json_string(s, "session", "?"), w->items[j].text ? w->items[j].text : "");
       }
     }
-    record_json_free(doc);
+    json_free(doc);
   }
   etwcap_free(text);
 }

@@ -8,11 +8,11 @@
 #include "etw/event/keywords.h"
 #include "etw/plan/plan.h"
 #include "src/base/alloc.h"
+#include "src/base/json_tree.h"
 #include "src/base/log.h"
 #include "src/base/os/os_file.h"
 #include "src/capture/capture_health.h"
 #include "src/capture/collection.h"
-#include "src/capture/session_record_json.h"
 #include "src/finish/capture_manifest.h"
 #include "tests/fakes/fake_controller.h"
 #include "tests/fakes/log_capture.h"
@@ -459,10 +459,10 @@ static void a_system_providers_read_back_is_no_warning(void **state)
 
 /* --- the manifest's health section --------------------------------------- */
 
-static const struct record_json *item(const struct record_json *arr, size_t i)
+static const struct json_node *item(const struct json_node *arr, size_t i)
 {
   assert_non_null(arr);
-  assert_int_equal(arr->type, RECORD_JSON_ARRAY);
+  assert_int_equal(arr->type, JSON_ARRAY);
   assert_true(i < arr->count);
   return &arr->items[i];
 }
@@ -471,8 +471,8 @@ static void the_manifest_health_section_parses_with_each_session(void **state)
 {
   static struct world w;
   struct capture_manifest m;
-  struct record_json *doc = NULL;
-  const struct record_json *health, *kernel, *user, *asked;
+  struct json_node *doc = NULL;
+  const struct json_node *health, *kernel, *user, *asked;
   char *json = NULL, why[200];
   size_t k, u;
   (void)state;
@@ -486,15 +486,15 @@ static void the_manifest_health_section_parses_with_each_session(void **state)
   m.command_line = "etwcap collect";
   m.health = &w.c.health;
   assert_int_equal(capture_manifest_json(&m, &json), 0);
-  assert_int_equal(record_json_parse(json, strlen(json), &doc, why, sizeof(why)), 0);
-  health = record_json_get(doc, "health");
+  assert_int_equal(json_parse(json, strlen(json), &doc, why, sizeof(why)), 0);
+  health = json_get(doc, "health");
   assert_non_null(health);
   assert_int_equal(health->count, w.c.count);
   kernel = item(health, k);
   user = item(health, u);
-  assert_string_equal(record_json_string(kernel, "session", ""), w.c.sessions[k].name);
-  assert_string_equal(record_json_string(kernel, "role", ""), "kernel");
-  asked = record_json_get(kernel, "asked");
+  assert_string_equal(json_string(kernel, "session", ""), w.c.sessions[k].name);
+  assert_string_equal(json_string(kernel, "role", ""), "kernel");
+  asked = json_get(kernel, "asked");
   /* /ThreadTime's groups as a PERFINFO_GROUPMASK: Process, Thread, ImageLoad
    * and the rest in Masks[0], Profile|CSwitch|Dispatcher (0x2|0x4|0x200) in
    * Masks[1] (krabsetw perfinfo_groupmask.hpp; docs/plan-json.md). */
@@ -502,17 +502,17 @@ static void the_manifest_health_section_parses_with_each_session(void **state)
   assert_string_equal(item(asked, 0)->text, "0x0001270F");
   assert_string_equal(item(asked, 1)->text, "0x00000206");
   /* The group-mask route reads the mask back: all of it applied. */
-  assert_string_equal(item(record_json_get(kernel, "applied"), 1)->text, "0x00000206");
-  assert_int_equal(record_json_int(kernel, "buffersWritten", -1), 0);
-  assert_int_equal(record_json_get(kernel, "firstEventUtc")->type, RECORD_JSON_NULL);
-  assert_int_equal(record_json_get(kernel, "warnings")->count, 1);
-  assert_string_equal(record_json_string(user, "role", ""), "user");
-  assert_int_equal(record_json_get(user, "asked")->type, RECORD_JSON_NULL);
-  assert_int_equal(record_json_int(user, "buffersWritten", -1), 3);
-  assert_int_equal(record_json_int(user, "eventsLost", -1), 2);
-  assert_int_equal(record_json_get(user, "firstEventUtc")->type, RECORD_JSON_STRING);
-  assert_int_equal(record_json_get(user, "warnings")->count, 1);
-  record_json_free(doc);
+  assert_string_equal(item(json_get(kernel, "applied"), 1)->text, "0x00000206");
+  assert_int_equal(json_int(kernel, "buffersWritten", -1), 0);
+  assert_int_equal(json_get(kernel, "firstEventUtc")->type, JSON_NULL);
+  assert_int_equal(json_get(kernel, "warnings")->count, 1);
+  assert_string_equal(json_string(user, "role", ""), "user");
+  assert_int_equal(json_get(user, "asked")->type, JSON_NULL);
+  assert_int_equal(json_int(user, "buffersWritten", -1), 3);
+  assert_int_equal(json_int(user, "eventsLost", -1), 2);
+  assert_int_equal(json_get(user, "firstEventUtc")->type, JSON_STRING);
+  assert_int_equal(json_get(user, "warnings")->count, 1);
+  json_free(doc);
   etwcap_free(json);
   finish(&w);
 }
@@ -520,14 +520,14 @@ static void the_manifest_health_section_parses_with_each_session(void **state)
 static void a_manifest_without_a_live_capture_has_null_health(void **state)
 {
   struct capture_manifest m;
-  struct record_json *doc = NULL;
+  struct json_node *doc = NULL;
   char *json = NULL, why[200];
   (void)state;
   memset(&m, 0, sizeof(m));
   assert_int_equal(capture_manifest_json(&m, &json), 0);
-  assert_int_equal(record_json_parse(json, strlen(json), &doc, why, sizeof(why)), 0);
-  assert_int_equal(record_json_get(doc, "health")->type, RECORD_JSON_NULL);
-  record_json_free(doc);
+  assert_int_equal(json_parse(json, strlen(json), &doc, why, sizeof(why)), 0);
+  assert_int_equal(json_get(doc, "health")->type, JSON_NULL);
+  json_free(doc);
   etwcap_free(json);
 }
 

@@ -15,14 +15,14 @@
 #include "src/base/error.h"
 #include "src/base/log_memory.h"
 #include "src/base/os/os_file.h"
-#include "src/containers/container_capture.h"
 #include "src/base/zip/archive_writer.h"
-#include "src/finish/capture_finish.h"
-#include "src/finish/image_ids_only.h"
 #include "src/capture/capture_cmd.h"
 #include "src/cli/cli.h"
-#include "tests/fakes/fake_controller.h"
+#include "src/containers/container_capture.h"
+#include "src/finish/capture_finish.h"
+#include "src/finish/image_ids_only.h"
 #include "tests/fakes/fake_container_host.h"
+#include "tests/fakes/fake_controller.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -442,7 +442,7 @@ static void a_later_merge_uses_the_recorded_volume_map(void **state)
     assert_int_equal(archive_write(w.zip, m, 2, &ao, &as, why, sizeof(why)), 0);
     container_capture_init(&cc, &w.host.host);
     if (recall)
-      assert_int_equal(container_capture_recall_volumes(&cc, w.zip), 2);
+      assert_int_equal(capture_manifest_recall_volumes(&cc, w.zip), 2);
     memset(&io, 0, sizeof(io));
     assert_int_equal(container_capture_at_stop(&cc, &io, 0, 0), 0);
     assert_int_equal(image_ids_only(w.zip, cc.identity, NULL, 0, NULL, why, sizeof(why)), 0);

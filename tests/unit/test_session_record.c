@@ -7,10 +7,10 @@
 #include "src/base/alloc.h"
 #include "src/base/error.h"
 #include "src/base/file_read.h"
+#include "src/base/json_tree.h"
 #include "src/base/os/os_file.h"
 #include "src/base/utf8.h"
 #include "src/capture/session_record.h"
-#include "src/capture/session_record_json.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -203,28 +203,28 @@ static void json_reader_handles_escapes_and_numbers(void **state)
 {
   const char *text = "{\"a\": \"\\u00e9\\ud83d\\ude00\\n\\\"\", \"n\": -133232283966946549,"
                      " \"b\": true, \"z\": null, \"arr\": [1, {\"k\": []}, \"s\"], \"f\": 1.5e3}";
-  struct record_json *root;
-  const struct record_json *arr;
+  struct json_node *root;
+  const struct json_node *arr;
   char why[128];
   (void)state;
-  assert_int_equal(record_json_parse(text, strlen(text), &root, why, sizeof(why)), 0);
-  assert_string_equal(record_json_string(root, "a", NULL), "\xc3\xa9\xf0\x9f\x98\x80\n\"");
-  assert_int_equal(record_json_int(root, "n", 0), -INT64_C(133232283966946549));
-  assert_int_equal(record_json_bool(root, "b", 0), 1);
-  assert_int_equal(record_json_get(root, "z")->type, RECORD_JSON_NULL);
-  arr = record_json_get(root, "arr");
-  assert_int_equal(arr->type, RECORD_JSON_ARRAY);
+  assert_int_equal(json_parse(text, strlen(text), &root, why, sizeof(why)), 0);
+  assert_string_equal(json_string(root, "a", NULL), "\xc3\xa9\xf0\x9f\x98\x80\n\"");
+  assert_int_equal(json_int(root, "n", 0), -INT64_C(133232283966946549));
+  assert_int_equal(json_bool(root, "b", 0), 1);
+  assert_int_equal(json_get(root, "z")->type, JSON_NULL);
+  arr = json_get(root, "arr");
+  assert_int_equal(arr->type, JSON_ARRAY);
   assert_int_equal(arr->count, 3);
-  assert_int_equal(arr->items[1].type, RECORD_JSON_OBJECT);
-  assert_int_equal(record_json_int(root, "f", 7), 7); /* not an integer */
-  assert_string_equal(record_json_string(root, "missing", "dflt"), "dflt");
-  record_json_free(root);
+  assert_int_equal(arr->items[1].type, JSON_OBJECT);
+  assert_int_equal(json_int(root, "f", 7), 7); /* not an integer */
+  assert_string_equal(json_string(root, "missing", "dflt"), "dflt");
+  json_free(root);
 }
 
 static void json_reader_refuses_deep_nesting(void **state)
 {
   char text[200];
-  struct record_json *root;
+  struct json_node *root;
   char why[128];
   size_t i;
   (void)state;
@@ -233,7 +233,7 @@ static void json_reader_refuses_deep_nesting(void **state)
   for (; i < 199; i++)
     text[i] = ']';
   text[199] = '\0';
-  assert_int_equal(record_json_parse(text, strlen(text), &root, why, sizeof(why)),
+  assert_int_equal(json_parse(text, strlen(text), &root, why, sizeof(why)),
                    ETWCAP_E_FORMAT);
 }
 

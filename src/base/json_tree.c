@@ -1,6 +1,6 @@
-/* The small JSON reader (see session_record_json.h): recursive descent
+/* The small JSON reader (see json_tree.h): recursive descent
  * with a depth limit, every allocation through alloc.h. */
-#include "src/capture/session_record_json.h"
+#include "src/base/json_tree.h"
 
 #include "src/base/alloc.h"
 #include "src/base/error.h"
@@ -190,11 +190,11 @@ nomem:
   return ETWCAP_E_NOMEM;
 }
 
-static int value(struct parser *p, struct record_json *v, int depth);
+static int value(struct parser *p, struct json_node *v, int depth);
 
-static int push(struct parser *p, struct record_json *parent, struct record_json **slot)
+static int push(struct parser *p, struct json_node *parent, struct json_node **slot)
 {
-  struct record_json *grown =
+  struct json_node *grown =
       etwcap_reallocarray(parent->items, parent->count + 1, sizeof(*parent->items));
   if (!grown) {
     p->nomem = 1;
@@ -206,7 +206,7 @@ static int push(struct parser *p, struct record_json *parent, struct record_json
   return 0;
 }
 
-static int container(struct parser *p, struct record_json *v, int depth, char close)
+static int container(struct parser *p, struct json_node *v, int depth, char close)
 {
   int rc;
   p->pos++;
@@ -216,7 +216,7 @@ static int container(struct parser *p, struct record_json *v, int depth, char cl
     return 0;
   }
   for (;;) {
-    struct record_json *item;
+    struct json_node *item;
     char *key = NULL;
     skip_ws(p);
     if (close == '}') {
@@ -251,7 +251,7 @@ static int container(struct parser *p, struct record_json *v, int depth, char cl
   }
 }
 
-static int value(struct parser *p, struct record_json *v, int depth)
+static int value(struct parser *p, struct json_node *v, int depth)
 {
   char c;
   if (depth > MAX_DEPTH)
@@ -261,35 +261,35 @@ static int value(struct parser *p, struct record_json *v, int depth)
     return fail(p, "unexpected end");
   c = p->s[p->pos];
   if (c == '{') {
-    v->type = RECORD_JSON_OBJECT;
+    v->type = JSON_OBJECT;
     return container(p, v, depth, '}');
   }
   if (c == '[') {
-    v->type = RECORD_JSON_ARRAY;
+    v->type = JSON_ARRAY;
     return container(p, v, depth, ']');
   }
   if (c == '"') {
-    v->type = RECORD_JSON_STRING;
+    v->type = JSON_STRING;
     return string(p, &v->text);
   }
   if (literal(p, "true")) {
-    v->type = RECORD_JSON_BOOL;
+    v->type = JSON_BOOL;
     v->boolean = 1;
     return 0;
   }
   if (literal(p, "false")) {
-    v->type = RECORD_JSON_BOOL;
+    v->type = JSON_BOOL;
     return 0;
   }
   if (literal(p, "null")) {
-    v->type = RECORD_JSON_NULL;
+    v->type = JSON_NULL;
     return 0;
   }
   if (c == '-' || (c >= '0' && c <= '9')) {
     size_t start = p->pos;
     while (p->pos < p->len && strchr("+-0123456789.eE", p->s[p->pos]))
       p->pos++;
-    v->type = RECORD_JSON_NUMBER;
+    v->type = JSON_NUMBER;
     if (!(v->text = etwcap_strndup(p->s + start, p->pos - start))) {
       p->nomem = 1;
       return ETWCAP_E_NOMEM;
@@ -299,7 +299,7 @@ static int value(struct parser *p, struct record_json *v, int depth)
   return fail(p, "unexpected character");
 }
 
-static void release(struct record_json *v)
+static void release(struct json_node *v)
 {
   size_t i;
   for (i = 0; i < v->count; i++)
@@ -309,7 +309,7 @@ static void release(struct record_json *v)
   etwcap_free(v->text);
 }
 
-void record_json_free(struct record_json *v)
+void json_free(struct json_node *v)
 {
   if (!v)
     return;
@@ -317,11 +317,11 @@ void record_json_free(struct record_json *v)
   etwcap_free(v);
 }
 
-int record_json_parse(const char *text, size_t len, struct record_json **out, char *why,
+int json_parse(const char *text, size_t len, struct json_node **out, char *why,
                       size_t why_size)
 {
   struct parser p;
-  struct record_json *root = etwcap_calloc(1, sizeof(*root));
+  struct json_node *root = etwcap_calloc(1, sizeof(*root));
   int rc;
   *out = NULL;
   if (!root)
@@ -338,17 +338,17 @@ int record_json_parse(const char *text, size_t len, struct record_json **out, ch
       rc = fail(&p, "text after the document");
   }
   if (rc) {
-    record_json_free(root);
+    json_free(root);
     return rc;
   }
   *out = root;
   return 0;
 }
 
-const struct record_json *record_json_get(const struct record_json *obj, const char *key)
+const struct json_node *json_get(const struct json_node *obj, const char *key)
 {
   size_t i;
-  if (!obj || obj->type != RECORD_JSON_OBJECT)
+  if (!obj || obj->type != JSON_OBJECT)
     return NULL;
   for (i = 0; i < obj->count; i++)
     if (obj->items[i].key && strcmp(obj->items[i].key, key) == 0)
@@ -356,26 +356,26 @@ const struct record_json *record_json_get(const struct record_json *obj, const c
   return NULL;
 }
 
-const char *record_json_string(const struct record_json *obj, const char *key,
+const char *json_string(const struct json_node *obj, const char *key,
                                const char *fallback)
 {
-  const struct record_json *v = record_json_get(obj, key);
-  return v && v->type == RECORD_JSON_STRING ? v->text : fallback;
+  const struct json_node *v = json_get(obj, key);
+  return v && v->type == JSON_STRING ? v->text : fallback;
 }
 
-int64_t record_json_int(const struct record_json *obj, const char *key, int64_t fallback)
+int64_t json_int(const struct json_node *obj, const char *key, int64_t fallback)
 {
-  const struct record_json *v = record_json_get(obj, key);
+  const struct json_node *v = json_get(obj, key);
   char *end;
   long long n;
-  if (!v || v->type != RECORD_JSON_NUMBER)
+  if (!v || v->type != JSON_NUMBER)
     return fallback;
   n = strtoll(v->text, &end, 10);
   return *end ? fallback : (int64_t)n;
 }
 
-int record_json_bool(const struct record_json *obj, const char *key, int fallback)
+int json_bool(const struct json_node *obj, const char *key, int fallback)
 {
-  const struct record_json *v = record_json_get(obj, key);
-  return v && v->type == RECORD_JSON_BOOL ? v->boolean : fallback;
+  const struct json_node *v = json_get(obj, key);
+  return v && v->type == JSON_BOOL ? v->boolean : fallback;
 }
