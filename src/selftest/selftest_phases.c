@@ -10,7 +10,7 @@
 #include "src/base/strutil.h"
 #include "src/capture/capture_cmd.h"
 #include "src/capture/session_record.h"
-#include "src/cli/cli.h"
+#include "src/selftest/selftest_capture.h"
 #include "triggers/trigger_output.h"
 
 #include <stdarg.h>
@@ -24,37 +24,6 @@
 #define PHASE_WAIT_MS 30000u /* for the phase's session to run */
 #define PHASE_STR2(x) #x
 #define PHASE_STR(x) PHASE_STR2(x)
-
-int selftest_collect(const struct collection_env *env, const char *prefix, const char *data,
-                     const char *const *extra, size_t count)
-{
-  char session[96];
-  char *argv[24];
-  struct cli cli;
-  int argc = 0, rc;
-  size_t i;
-  if (count > sizeof(argv) / sizeof(argv[0]) - 6)
-    return ETWCAP_E_INTERNAL;
-  snprintf(session, sizeof(session), "/SessionName:%s", prefix);
-  argv[argc++] = (char *)"etwcap";
-  argv[argc++] = (char *)"collect";
-  argv[argc++] = (char *)data;
-  argv[argc++] = (char *)"/ThreadTime";
-  argv[argc++] = (char *)"/CpuSampleMSec:" SELFTEST_SAMPLE_MSEC_TEXT;
-  argv[argc++] = session;
-  for (i = 0; i < count; i++)
-    argv[argc++] = (char *)extra[i];
-  rc = cli_parse(&cli, argc, argv);
-  if (rc) {
-    log_error("selftest: its own collect command line does not parse: %s",
-              cli.error ? cli.error : etwcap_strerror(rc));
-    cli_release(&cli);
-    return ETWCAP_E_INTERNAL;
-  }
-  rc = capture_cmd_collect(&cli, env);
-  cli_release(&cli);
-  return rc;
-}
 
 /* --- the helper thread ------------------------------------------------------------- */
 

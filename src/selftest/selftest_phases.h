@@ -12,15 +12,15 @@
  * context-switch work (selftest_os.h), and asks the capture for its
  * snapshot and its stop through the request file, as `etwcap snapshot`
  * and `etwcap stop` do.  Portable: the surroundings come in as the
- * selftest's config, so tests drive it with fakes. */
+ * selftest's config (selftest_config.h), so tests drive it with fakes. */
 #ifndef ETWCAP_SELFTEST_PHASES_H
 #define ETWCAP_SELFTEST_PHASES_H
 
 #include "src/base/strbuf.h"
 #include "src/selftest/selftest_checks.h"
-#include "src/selftest/selftest_run.h"
+#include "src/selftest/selftest_config.h"
 
-#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define SELFTEST_SNAPSHOT_FILE "etwcap-selftest-snapshot.etl"
@@ -48,11 +48,5 @@ void selftest_phases_run(const struct selftest_config *cfg, const char *prefix,
  * and `txt` (either may be NULL).  Nothing when ROUTES did not run. */
 void selftest_phases_print_routes(const struct selftest_outcome *o, FILE *out,
                                   struct strbuf *txt);
-
-/* A `collect` under the selftest's session names: `prefix` as
- * /SessionName, the data file, /ThreadTime /CpuSampleMSec:1, then the
- * `count` qualifiers of `extra`.  The capture's result. */
-int selftest_collect(const struct collection_env *env, const char *prefix, const char *data,
-                     const char *const *extra, size_t count);
 
 #endif

@@ -17,6 +17,7 @@
 #include "src/cli/cli.h"
 #include "src/finish/capture_manifest.h"
 #include "src/os/os_proc.h"
+#include "src/selftest/selftest_capture.h"
 #include "src/selftest/selftest_checks.h"
 #include "src/selftest/selftest_phases.h"
 #include "src/selftest/selftest_workload.h"
@@ -46,17 +47,6 @@ void selftest_print_checks(FILE *out)
   size_t i;
   for (i = 0; i < selftest_check_count; i++)
     fprintf(out, "  %s  %s\n", selftest_checks[i].name, selftest_checks[i].what);
-}
-
-void selftest_join_path(char *out, size_t size, const char *dir, const char *name)
-{
-  size_t n = dir ? strlen(dir) : 0;
-  if (!n)
-    snprintf(out, size, "%s", name);
-  else if (dir[n - 1] == '/' || dir[n - 1] == '\\')
-    snprintf(out, size, "%s%s", dir, name);
-  else
-    snprintf(out, size, "%s/%s", dir, name);
 }
 
 /* --- the capture ---------------------------------------------------------- */
@@ -126,7 +116,7 @@ static void read_manifest(const char *zip, struct selftest_outcome *o)
   etwcap_free(text);
 }
 
-struct left {
+struct leftover_sessions {
   const char *prefix;
   char list[16][PLAN_NAME_MAX];
   size_t count;
@@ -134,7 +124,7 @@ struct left {
 
 static int gather_left(void *ctx, const struct controller_status *s)
 {
-  struct left *l = ctx;
+  struct leftover_sessions *l = ctx;
   if (!str_ncaseeq(s->name, l->prefix, strlen(l->prefix)))
     return 0;
   if (l->count < 16)
@@ -149,7 +139,7 @@ static void sessions_left(const struct selftest_config *cfg, const char *prefix,
                           struct selftest_outcome *o)
 {
   struct controller *ctl = cfg->env->ctl;
-  static struct left l;
+  static struct leftover_sessions l;
   size_t i, n = 0;
   memset(&l, 0, sizeof(l));
   l.prefix = prefix;

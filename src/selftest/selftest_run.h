@@ -12,15 +12,13 @@
  * under its own session names, etwcapSelftest_<pid>..., so it never touches
  * a capture that is running; `abort` leaves them alone while that pid runs
  * (selftest_session_owner).  Portable: the surroundings come in as a
- * collection_env and a selftest_os, so tests can drive it with fakes. */
+ * selftest_config (selftest_config.h), so tests can drive it with fakes.
+ * The driver: it uses the phases (selftest_phases.h), never the reverse. */
 #ifndef ETWCAP_SELFTEST_RUN_H
 #define ETWCAP_SELFTEST_RUN_H
 
-#include "src/capture/collection_env.h"
-#include "src/selftest/selftest_os.h"
+#include "src/selftest/selftest_config.h"
 
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 
 #define SELFTEST_SESSION_PREFIX "etwcapSelftest_"
@@ -29,19 +27,6 @@
 #define SELFTEST_REPORT_FILE "etwcap-selftest.txt"
 #define SELFTEST_MAX_COLLECT_SEC 40 /* a safety net: the trigger ends it in ~15 s */
 #define SELFTEST_RUNDOWN_TIMEOUT_SEC 20
-/* The CPU sampling interval the capture sets (/CpuSampleMSec), which
- * SAMPLE_RATE judges the samples by: 1 ms, PerfView's default. */
-#define SELFTEST_SAMPLE_MSEC_TEXT "1"
-#define SELFTEST_SAMPLE_INTERVAL_100NS 10000u
-
-struct selftest_config {
-  const struct collection_env *env;      /* the capture's controller and clock */
-  const struct collection_env *work_env; /* the workload's (its own controller) */
-  const struct selftest_os *os;
-  unsigned long pid;                     /* this process */
-  const char *dir;                       /* where the files go ("" = current folder) */
-  FILE *out;                             /* the verdict lines */
-};
 
 /* Runs the selftest.  0 when no check failed, ETWCAP_E_SYSTEM when one did
  * (each printed), another ETWCAP_E_* when the selftest itself could not run. */
@@ -50,9 +35,6 @@ int selftest_run(const struct selftest_config *cfg);
 /* Whether `name` is a session of a selftest, and of which process: 1 with
  * *pid, else 0. */
 int selftest_session_owner(const char *name, unsigned long *pid);
-
-/* dir + name ("" or NULL dir: name alone), with one separator. */
-void selftest_join_path(char *out, size_t size, const char *dir, const char *name);
 
 /* `selftest /?`: every check, one per line as "  NAME  what it checks". */
 void selftest_print_checks(FILE *out);
