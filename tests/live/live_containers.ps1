@@ -19,7 +19,6 @@ param(
 )
 
 . "$PSScriptRoot\common.ps1"
-Add-Type -AssemblyName System.IO.Compression.FileSystem
 if (-not (Get-Command docker -ErrorAction SilentlyContinue)) { Skip "no docker command" }
 
 # The container: the one named, else the first running process-isolated one with dotnet.
@@ -34,16 +33,6 @@ if (-not $target) { Skip "no running process-isolated container with a dotnet pr
 $fullId = (docker inspect -f "{{.Id}}" $target | Out-String).Trim()
 $name = (docker inspect -f "{{.Name}}" $target | Out-String).Trim().TrimStart("/")
 Write-Output "container $name ($fullId)"
-
-function ZipText([string]$zip, [string]$member) {
-  $z = [IO.Compression.ZipFile]::OpenRead($zip)
-  try {
-    $e = $z.GetEntry($member)
-    if (-not $e) { return "" }
-    $r = New-Object IO.StreamReader($e.Open())
-    try { return $r.ReadToEnd() } finally { $r.Dispose() }
-  } finally { $z.Dispose() }
-}
 
 Run @("abort") | Out-Null
 $data = Join-Path $WorkDir "containers.etl"

@@ -19,17 +19,6 @@ param(
 . "$PSScriptRoot\common.ps1"
 $ps = Join-Path $env:windir "System32\WindowsPowerShell\v1.0\powershell.exe"
 if (-not (Test-Path $ps)) { Skip "no Windows PowerShell (.NET Framework) to throw exceptions" }
-Add-Type -AssemblyName System.IO.Compression.FileSystem
-
-function ZipText([string]$zip, [string]$member) {
-  $z = [IO.Compression.ZipFile]::OpenRead($zip)
-  try {
-    $e = $z.GetEntry($member)
-    if (-not $e) { return "" }
-    $r = New-Object IO.StreamReader($e.Open())
-    try { return $r.ReadToEnd() } finally { $r.Dispose() }
-  } finally { $z.Dispose() }
-}
 
 # A small .NET program that throws: a TimeoutException every half second from 4 s on.
 $thrower = '$i = 0; Start-Sleep 4; while ($i -lt 120) { try { throw (New-Object System.TimeoutException "etwcap live trigger") } catch {}; Start-Sleep -Milliseconds 500; $i++ }'
